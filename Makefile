@@ -1,0 +1,40 @@
+# Each target works alone on a fresh machine: it creates .venv and installs what it needs.
+PYTHON ?= python3
+VENV ?= .venv
+PY := $(VENV)/bin/python
+RUN_STAMP := $(VENV)/.installed-run
+DEV_STAMP := $(VENV)/.installed-dev
+SAMPLES := $(sort $(wildcard samples/test_aclnn_*.py))
+
+.PHONY: run test lint bench fuzz capi clean
+
+$(VENV)/bin/python:
+	$(PYTHON) -m venv $(VENV)
+
+$(RUN_STAMP): pyproject.toml | $(VENV)/bin/python
+	$(PY) -m pip install --quiet -e .
+	@touch $@
+
+$(DEV_STAMP): pyproject.toml | $(VENV)/bin/python
+	$(PY) -m pip install --quiet -e '.[test,fast,lint]'
+	@touch $@ $(RUN_STAMP)
+
+## run: the sample programs (ports of the C++ samples), one after the other
+run: $(RUN_STAMP)
+	@for s in $(SAMPLES); do \
+		echo "== $$s"; \
+		$(PY) $$s || exit $$?; \
+	done
+
+## test: the whole test suite
+test: $(DEV_STAMP)
+	$(PY) -m pytest
+
+## lint: ruff (lint + format check) and mypy on the package
+lint: $(DEV_STAMP)
+	$(PY) -m ruff check aclnn_py tests samples bench
+	$(PY) -m ruff format --check aclnn_py
+	$(PY) -m mypy
+
+clean:
+	rm -rf $(VENV) build dist *.egg-info

@@ -1,0 +1,142 @@
+"""Plumbing shared by every function of the C-style surface.
+
+* :class:`ApiError` carries a status code plus the messages to report; raising it anywhere
+  below a C-style function makes that function report the messages and return the code.
+* :func:`c_api` turns that (and any unexpected exception) into a return value, so bad input
+  never escapes as a Python exception. Internal bugs are reported as an internal error, or
+  re-raised when ``ACLNN_PY_RAISE_INTERNAL=1`` (the test-suite sets this).
+* The ``as_*`` converters give C's implicit argument conversions, strictly.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import functools
+import math
+import numbers
+import os
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import numpy as np
+
+from . import _errmsg
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+RAISE_INTERNAL = os.environ.get("ACLNN_PY_RAISE_INTERNAL", "") == "1"
+
+INT32_MIN, INT32_MAX = -(2**31), 2**31 - 1
+INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
+UINT32_MAX = 2**32 - 1
+UINT64_MAX = 2**64 - 1
+
+
+class ApiError(Exception):
+    """A failing check: the code to return and the (error id, text) messages to report."""
+
+    def __init__(self, code: int, *messages: tuple[str, str]) -> None:
+        super().__init__(code, messages)
+        self.code = code
+        self.messages = messages
+
+
+def fail(code: int, eid: str, text: str) -> ApiError:
+    """Build an :class:`ApiError` with one message (use as ``raise fail(...)``)."""
+    return ApiError(code, (eid, text))
+
+
+def c_api(internal_code: int, *, handle: bool = False) -> Callable[[F], F]:
+    """Decorate a C-style function: ApiError -> code (or None for handle-returning functions)."""
+
+    def deco(fn: F) -> F:
+        @functools.wraps(fn)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            try:
+                return fn(*args, **kwargs)
+            except ApiError as e:
+                for eid, text in e.messages:
+                    _errmsg.report(eid, text)
+                return None if handle else e.code
+            except Exception as e:
+                # A TypeError raised while binding the arguments is a call with the wrong number
+                # of arguments: in C that would not compile, so it stays a Python error.
+                if isinstance(e, TypeError) and e.__traceback__ is not None and e.__traceback__.tb_next is None:
+                    raise
+                if RAISE_INTERNAL:
+                    raise
+                _errmsg.report("EZ9999", f"aclnn_py internal error in {fn.__name__}: {e!r}")
+                return None if handle else internal_code
+
+        return wrapper  # type: ignore[return-value]
+
+    return deco
+
+
+def _plain_int(v: object) -> int | None:
+    if isinstance(v, bool):
+        return int(v)
+    if isinstance(v, int):
+        return v
+    if isinstance(v, np.integer):
+        return int(v)
+    if isinstance(v, ctypes._SimpleCData) and isinstance(v.value, int):
+        return int(v.value)
+    return None
+
+
+def as_int(v: object, name: str, code: int, lo: int = INT64_MIN, hi: int = INT64_MAX, eid: str = "EH0001") -> int:
+    """An integer argument in ``[lo, hi]``; anything else fails with ``code``."""
+    iv = _plain_int(v)
+    if iv is None:
+        raise fail(code, eid, f"Value {v!r} for {name} is invalid. Reason: an integer is required.")
+    if not lo <= iv <= hi:
+        raise fail(code, eid, f"Value {iv} for {name} is invalid. Reason: it must be in [{lo}, {hi}].")
+    return iv
+
+
+def as_float(v: object, name: str, code: int, eid: str = "EZ1001") -> float:
+    """A ``float``/``double`` argument (NaN and infinities pass through, as in C)."""
+    if isinstance(v, (bool, numbers.Real, np.floating, np.integer)):
+        return float(v)  # type: ignore[arg-type]
+    if isinstance(v, ctypes._SimpleCData) and isinstance(v.value, (int, float)):
+        return float(v.value)
+    raise fail(code, eid, f"Value {v!r} for {name} is invalid. Reason: a number is required.")
+
+
+def as_float32(v: object, name: str, code: int) -> float:
+    """A C ``float`` argument: the value rounded to float32 (overflow to +-inf, as C does)."""
+    x = as_float(v, name, code)
+    if math.isnan(x) or math.isinf(x):
+        return x
+    with np.errstate(over="ignore"):
+        return float(np.float32(x))
+
+
+def as_bool(v: object, name: str, code: int) -> bool:
+    """A C ``bool`` argument: integers convert (non-zero is true)."""
+    if isinstance(v, (bool, np.bool_)):
+        return bool(v)
+    iv = _plain_int(v)
+    if iv is not None:
+        return iv != 0
+    raise fail(code, "EZ1001", f"Value {v!r} for {name} is invalid. Reason: a bool is required.")
+
+
+def as_pointer(v: object) -> int | None:
+    """A pointer argument as an int, or None for nullptr (0 and None are both nullptr).
+
+    Returns -1 for objects that cannot be a pointer at all; callers decide what that means.
+    """
+    if v is None:
+        return None
+    iv = _plain_int(v)
+    if iv is None:
+        if isinstance(v, ctypes.c_void_p):
+            return v.value if v.value else None
+        return -1
+    if iv == 0:
+        return None
+    if iv < 0 or iv > UINT64_MAX:
+        return -1
+    return iv

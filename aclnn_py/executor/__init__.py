@@ -1,0 +1,1 @@
+"""The two-phase engine: the executor graph, its steps, the shared checks, phase 2."""

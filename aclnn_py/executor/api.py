@@ -1,0 +1,209 @@
+"""Phase 2 and the executor functions of ``acl_meta.h``.
+
+* :func:`common_op_executor_run` is opbase's ``CommonOpExecutorRun`` (composite executors:
+  SmoothL1LossBackward, HardswishBackward);
+* :func:`nnopbase_run_with_workspace` is nnopbase's ``NnopbaseRunWithWorkspace``
+  (individual-op executors: ScaledMaskedSoftmaxBackward), which also checks the workspace size;
+* :func:`aclSetAclOpExecutorRepeatable` and :func:`aclDestroyAclOpExecutor`.
+
+A released executor (consumed by phase 2, or destroyed) is an invalid handle: phase 2 reports
+it with ACLNN_ERR_PARAM_INVALID, the executor functions with ACLNN_ERR_INNER (opbase's answer
+to an unknown magic number).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .. import _errmsg
+from .._capi import UINT64_MAX, ApiError, as_int, as_pointer, c_api, fail
+from .._ref import is_out_param, store
+from .._status import aclnnStatus
+from ..runtime import api as rt
+from ..runtime import sanitizer
+from ..runtime.memory import SPACE
+from ..tensor import aclTensor
+from .executor import aclOpExecutor
+
+S = aclnnStatus
+
+
+def _workspace_args(workspace: object, workspaceSize: object) -> tuple[int | None, int]:
+    size = as_int(workspaceSize, "workspaceSize", S.ACLNN_ERR_PARAM_INVALID, 0, UINT64_MAX, eid="EZ1001")
+    ptr = as_pointer(workspace)
+    if ptr is not None and ptr < 0:
+        raise fail(S.ACLNN_ERR_PARAM_INVALID, "EZ1001", f"workspace must be a device pointer (int) or None, got {type(workspace).__name__}.")
+    return ptr, size
+
+
+def _runnable(executor: object, api: str) -> aclOpExecutor:
+    if not isinstance(executor, aclOpExecutor):
+        raise fail(S.ACLNN_ERR_PARAM_INVALID, "EZ1001", f"{api}: executor must be an aclOpExecutor, got {type(executor).__name__}.")
+    why = executor.check_runnable()
+    if why is not None:
+        raise fail(S.ACLNN_ERR_PARAM_INVALID, "EZ1001", f"{api} cannot run: {why}.")
+    if executor.api != api:
+        raise fail(
+            S.ACLNN_ERR_PARAM_INVALID, "EZ1001",
+            f"{api} was given an executor built by {executor.api}GetWorkspaceSize.",
+        )  # fmt: skip
+    return executor
+
+
+def _check_workspace_memory(ex: aclOpExecutor, api: str, workspace: int | None, size: int) -> None:
+    """Sanitizer: the workspace the caller passes must hold what phase 1 asked for."""
+    if not sanitizer.enabled() or ex.workspace_size == 0:
+        return
+    if size < ex.workspace_size:
+        sanitizer.finding(
+            "memcheck",
+            f"{api}: workspaceSize {size} is smaller than the {ex.workspace_size} bytes "
+            f"{api}GetWorkspaceSize returned; intermediates will run past the workspace",
+            S.ACLNN_ERR_PARAM_INVALID,
+        )
+    if workspace is not None:
+        alloc = SPACE.find(workspace)
+        if alloc is None:
+            sanitizer.finding("memcheck", f"{api}: workspace {SPACE.describe_address(workspace)}", S.ACLNN_ERR_PARAM_INVALID)
+        elif alloc.end - workspace < ex.workspace_size:
+            sanitizer.finding(
+                "memcheck",
+                f"{api}: workspace 0x{workspace:x} has {alloc.end - workspace} bytes up to the end of its "
+                f"allocation, fewer than the {ex.workspace_size} bytes phase 1 asked for ({alloc.describe()})",
+                S.ACLNN_ERR_PARAM_INVALID,
+            )
+
+
+def _launch(ex: aclOpExecutor, api: str, workspace: int | None, stream: object) -> int:
+    """Launch the kernels on the stream (Run()); a launch failure is a runtime error."""
+    if ex.launches:
+        try:
+            st = rt.resolve_stream(stream)
+        except ApiError as e:
+            for eid, text in e.messages:
+                _errmsg.report(eid, text)
+            _errmsg.report_code(
+                S.ACLNN_ERR_RUNTIME_ERROR, f"launch failed for {ex.launches[0].op_type}, errno:{S.ACLNN_ERR_RUNTIME_ERROR}."
+            )
+            return S.ACLNN_ERR_RUNTIME_ERROR
+        ex.enqueue(st, workspace)
+    if not ex.repeatable:
+        ex.state = "released"
+    return S.ACLNN_SUCCESS
+
+
+def common_op_executor_run(api: str, workspace: object, workspaceSize: object, executor: object, stream: object) -> int:
+    """``L2_DFX_PHASE_2`` + ``CommonOpExecutorRun``."""
+    if executor is None:
+        _errmsg.report("EZ1001", "executor is nullptr.")  # L2_DFX_PHASE_2
+        raise fail(S.ACLNN_ERR_PARAM_NULLPTR, "EZ1001", "executor is nullptr.")
+    ws, size = _workspace_args(workspace, workspaceSize)
+    ex = _runnable(executor, api)
+    if size > 0 and ws is None:
+        ex.state = "released"  # CommonOpExecutorRun deletes the executor, even a repeatable one
+        raise fail(S.ACLNN_ERR_PARAM_NULLPTR, "EZ1001", "workspace is nullptr.")
+    _check_workspace_memory(ex, api, ws, size)
+    return _launch(ex, api, ws, stream)
+
+
+def nnopbase_run_with_workspace(api: str, workspace: object, workspaceSize: object, executor: object, stream: object) -> int:
+    """``NnopbaseRunWithWorkspace``: null checks, then the workspace must be big enough."""
+    if executor is None:
+        raise fail(
+            S.ACLNN_ERR_PARAM_NULLPTR, "EZ1011",
+            "Calling the second-phase API of aclnn failed because executor cannot be a NULL pointer.",
+        )  # fmt: skip
+    ws, size = _workspace_args(workspace, workspaceSize)
+    ex = _runnable(executor, api)
+    if size > 0 and ws is None:
+        raise fail(
+            S.ACLNN_ERR_PARAM_NULLPTR, "EZ1011",
+            "Calling the second-phase API of aclnn failed because workspace cannot be a NULL pointer.",
+        )  # fmt: skip
+    if size < ex.workspace_size:
+        raise fail(
+            S.ACLNN_ERR_PARAM_INVALID, "EZ1010",
+            f"Value {size} for parameter workspaceLen is invalid. Reason: The passed workspace size {size} does not "
+            f"meet the minimum workspace size {ex.workspace_size} actually required by the operator.",
+        )  # fmt: skip
+    _check_workspace_memory(ex, api, ws, size)
+    return _launch(ex, api, ws, stream)
+
+
+def check_out_params(workspaceSize: object, executor: object) -> None:
+    """The phase-1 out-parameters must be able to receive values (None is nullptr, checked later)."""
+    if workspaceSize is not None and not is_out_param(workspaceSize, True):
+        raise fail(S.ACLNN_ERR_PARAM_INVALID, "EZ1001", f"workspaceSize must be a Ref or ctypes holder, got {type(workspaceSize).__name__}.")
+    if executor is not None and not is_out_param(executor, False):
+        raise fail(S.ACLNN_ERR_PARAM_INVALID, "EZ1001", f"executor must be a Ref, got {type(executor).__name__}.")
+
+
+def check_tensor_args(api: str, **named: object) -> None:
+    """Each tensor argument is None (a null pointer, for the op's own checks) or a live aclTensor."""
+    for name, t in named.items():
+        if t is None:
+            continue
+        if not isinstance(t, aclTensor):
+            raise fail(S.ACLNN_ERR_PARAM_INVALID, "EZ1001", f"{api}: argument {name} must be an aclTensor, got {type(t).__name__}.")
+        if not t.alive:
+            raise fail(
+                S.ACLNN_ERR_PARAM_INVALID, "EZ1001",
+                f"{api}: argument {name} is an aclTensor destroyed by aclDestroyTensor (created at {t.site}); use after free.",
+            )  # fmt: skip
+
+
+def hand_out(ex: aclOpExecutor, size: int, workspaceSize: object, executor: object) -> int:
+    """``*workspaceSize = ...; ReleaseTo(executor); return ACLNN_SUCCESS``."""
+    store(workspaceSize, size)
+    store(executor, ex)
+    return S.ACLNN_SUCCESS
+
+
+def _executor_handle(executor: object, fn: str) -> aclOpExecutor:
+    if executor is None:
+        raise fail(S.ACLNN_ERR_INNER_NULLPTR, "EZ1011", f"{fn} failed because executor cannot be a NULL pointer.")
+    if not isinstance(executor, aclOpExecutor) or executor.state != "ready":
+        what = "a released executor" if isinstance(executor, aclOpExecutor) else type(executor).__name__
+        raise fail(S.ACLNN_ERR_INNER, "EZ9999", f"{fn} failed: {what} is not a valid aclOpExecutor (unknown magic number).")
+    return executor
+
+
+@c_api(S.ACLNN_ERR_INNER)
+def aclSetAclOpExecutorRepeatable(executor: Any) -> int:
+    """Keep the executor after phase 2 so it can run again (call right after phase 1)."""
+    ex = _executor_handle(executor, "aclSetAclOpExecutorRepeatable")
+    if ex.unrepeatable_reason:
+        return S.ACLNN_ERR_INNER  # opbase only logs a WARNING here
+    ex.repeatable = True
+    return S.ACLNN_SUCCESS
+
+
+@c_api(S.ACLNN_ERR_INNER)
+def aclDestroyAclOpExecutor(executor: Any) -> int:
+    """Free an executor (meant for repeatable ones; others are freed by phase 2)."""
+    ex = _executor_handle(executor, "aclDestroyAclOpExecutor")
+    ex.state = "released"
+    return S.ACLNN_SUCCESS
+
+
+@c_api(S.ACLNN_ERR_INNER)
+def aclSetTensorAddr(executor: Any, index: int, tensor: aclTensor | None, addr: Any) -> int:
+    """Change a tensor's address for the next run of a (repeatable) composite executor.
+    The tensor is updated before the executor is checked, as in opbase; ``index`` is ignored."""
+    if tensor is None:
+        raise fail(S.ACLNN_ERR_INNER_NULLPTR, "EZ1011", "aclSetTensorAddr failed because tensor cannot be a NULL pointer.")
+    if not isinstance(tensor, aclTensor) or not tensor.alive:
+        raise fail(S.ACLNN_ERR_PARAM_INVALID, "EZ1001", "aclSetTensorAddr: tensor must be a live aclTensor.")
+    as_int(index, "index", S.ACLNN_ERR_PARAM_INVALID, 0, UINT64_MAX)
+    p = as_pointer(addr)
+    if p is not None and p < 0:
+        raise fail(S.ACLNN_ERR_PARAM_INVALID, "EZ1001", "aclSetTensorAddr: addr must be a device pointer (int) or None.")
+    tensor.storage.addr = p
+    if executor is None:
+        raise fail(S.ACLNN_ERR_INNER_NULLPTR, "EZ1011", "aclSetTensorAddr failed because executor cannot be a NULL pointer.")
+    _executor_handle(executor, "aclSetTensorAddr")
+    return S.ACLNN_SUCCESS
+
+
+aclSetInputTensorAddr = aclSetTensorAddr
+aclSetOutputTensorAddr = aclSetTensorAddr

@@ -1,0 +1,142 @@
+"""The check helpers of op_api code (``op_error_check.h``, ``level2_base.h``), with CANN's texts.
+
+Like the C++ macros, each helper *reports* its message (``OP_LOGE``: visible in
+``aclGetRecentErrMsg``) and returns False; the operator decides the status code with
+``CHECK_RET``. ``name`` is what the C++ macro stringifies — the argument's source text, which
+is why ``CheckNotNull3Tensor`` names its arguments ``t0``, ``t1``, ``t2``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from .. import _errmsg, dtypes
+from .. import soc as _soc
+from .._status import aclnnStatus
+from ..tensor import aclTensor
+
+S = aclnnStatus
+MAX_SUPPORT_DIMS_NUMS = 8
+
+_L2_SEQ = [0]
+
+
+def op_loge(code: int, text: str) -> None:
+    """``OP_LOGE(code, fmt, ...)``: write the error and report it (EZ id from the code's first digit)."""
+    _errmsg.report_code(code, text)
+
+
+def next_l2_sequence() -> int:
+    """The global sequence number ``L2_DFX_PHASE_1`` gives each phase-1 call (``aclnnAdd_123``)."""
+    _L2_SEQ[0] += 1
+    return _L2_SEQ[0]
+
+
+def dtype_support_list_v2(l1: tuple[int, ...], l2: tuple[int, ...]) -> tuple[int, ...]:
+    """``GetDtypeSupportListV2(l1, l2)``: l1 on DAV_2201 (910B, 910_93) or regbase (950), else l2."""
+    soc = _soc.current()
+    return l1 if soc.npu_arch == "DAV_2201" or soc.is_regbase else l2
+
+
+def check_not_null(t: object, name: str) -> bool:
+    """``OP_CHECK_NULL`` for an aclTensor (ops-nn wording)."""
+    if t is None:
+        op_loge(S.ACLNN_ERR_PARAM_NULLPTR, f"Expected a proper Tensor but got null for argument {name}.")
+        return False
+    return True
+
+
+def check_not_null_tensors(*named: tuple[object, str]) -> bool:
+    """``CheckNotNull{2,3,4}Tensor``: in order, stopping at the first null."""
+    return all(check_not_null(t, name) for t, name in named)
+
+
+def check_comm_input(workspace_size: object, executor: object) -> bool:
+    """``OP_CHECK_COMM_INPUT``: both out-pointers non-null."""
+    if workspace_size is None or executor is None:
+        op_loge(S.ACLNN_ERR_PARAM_NULLPTR, "The workspaceSize or executor is nullptr.")
+        return False
+    return True
+
+
+def check_dtype_support(t: aclTensor, supported: Sequence[int], name: str) -> bool:
+    """``OP_CHECK_DTYPE_NOT_SUPPORT``."""
+    if t.dtype not in supported:
+        op_loge(
+            S.ACLNN_ERR_PARAM_INVALID,
+            f"Tensor {name} not implemented for {dtypes.dt_name(t.dtype)}, "
+            f"should be in dtype support list {dtypes.dt_list_str(supported)}.",
+        )
+        return False
+    return True
+
+
+def check_dtype_match(t: aclTensor, expected: int, name: str) -> bool:
+    """``OP_CHECK_DTYPE_NOT_MATCH``: expected dtype first, actual second."""
+    if t.dtype != expected:
+        op_loge(
+            S.ACLNN_ERR_PARAM_INVALID,
+            f"Tensor {name} expected dtype is {dtypes.dt_name(expected)} but found {dtypes.dt_name(t.dtype)}.",
+        )
+        return False
+    return True
+
+
+def check_result_dtype_cast(src: int, dst: int) -> bool:
+    """``OP_CHECK_RESULT_DTYPE_CAST_FAILED``."""
+    if not dtypes.can_cast(src, dst):
+        op_loge(
+            S.ACLNN_ERR_PARAM_INVALID,
+            f"Result type {dtypes.dt_name(src)} can't be cast to the desired output type {dtypes.dt_name(dst)}.",
+        )
+        return False
+    return True
+
+
+def check_max_dim(t: aclTensor, max_dim: int, name: str) -> bool:
+    """``OP_CHECK_MAX_DIM``."""
+    if t.rank > max_dim:
+        op_loge(S.ACLNN_ERR_PARAM_INVALID, f"The {name} tensor cannot be larger than {max_dim} dimensions.")
+        return False
+    return True
+
+
+def check_shape_equal(t1: aclTensor, t2: aclTensor, name1: str, name2: str) -> bool:
+    """``OP_CHECK_SHAPE_NOT_EQUAL``: view shapes equal in rank and every dim."""
+    if t1.view_shape != t2.view_shape:
+        op_loge(
+            S.ACLNN_ERR_PARAM_INVALID,
+            f"Expected tensor for {name1} to have same size as tensor for {name2}, but "
+            f"{dtypes.shape_str(t1.view_shape)} does not equal {dtypes.shape_str(t2.view_shape)}.",
+        )
+        return False
+    return True
+
+
+def broadcast_infer_shape(
+    a: Sequence[int], b: Sequence[int], l2_api: str, seq: int
+) -> tuple[int, ...] | None:
+    """``BroadcastInferShape``; on failure it reports its own EZ1007 message first."""
+    shape, why = dtypes.broadcast_infer_shape(a, b)
+    if shape is None:
+        assert why is not None
+        _errmsg.report(
+            "EZ1007",
+            f"Shape {dtypes.shape_str(why.larger)} of the tensor of operator {l2_api}_{seq} has incorrect "
+            f"dimension {why.dim}. Reason: The tensor whose shape is {dtypes.shape_str(why.larger)} and the "
+            f"tensor whose shape is {dtypes.shape_str(why.smaller)} do not meet the broadcast condition.",
+        )
+    return shape
+
+
+def check_shapes_sane(*tensors: aclTensor) -> bool:
+    """Emulator guard before building kernels: negative dims reach no real kernel (CANN's
+    infershape/tiling would fail); reported as an infershape error."""
+    for t in tensors:
+        if any(d < 0 for d in t.view_shape):
+            op_loge(
+                S.ACLNN_ERR_INNER_INFERSHAPE_ERROR,
+                f"aclnn_py: shape {dtypes.shape_str(t.view_shape)} has a negative dimension; no kernel can run on it.",
+            )
+            return False
+    return True

@@ -1,0 +1,347 @@
+"""``aclOpExecutor``: the graph phase 1 builds and phase 2 runs.
+
+The graph is kept at two levels, so that it reads like the op_api source and like the device
+trace at once:
+
+* :class:`Step` — one l0 call as the operator's C++ wrote it (``Contiguous``, ``Cast``,
+  ``ReFormat``, the compute op, ``ViewCopy`` ...), with its inputs, outputs, attributes and a
+  note when it cost nothing (already contiguous, same dtype, result re-pointed ...);
+* :class:`Launch` — each kernel that step put on the device (``Transpose``, ``Cast``,
+  ``SmoothL1LossGradV2``, ``TensorMove`` ...), numbered in launch order.
+
+Workspace follows opbase's rules (``GetWorkspaceSize`` + ``MaxAllocator``): every
+intermediate output of a launched kernel and every kernel scratch buffer is aligned with
+``(n + 32 + 511) & ~511`` and packed into buckets by lifetime; the size is the sum of the
+buckets. Phase 2 places each intermediate at ``workspace + its offset``, so a workspace that is
+too small or freed is caught by the checked memory.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+from .. import dtypes
+from .._status import aclError
+from ..runtime import sanitizer
+from ..runtime.device import RT
+from ..runtime.memory import SPACE, MemoryFault, call_site
+from ..runtime.stream import Stream, Task, TaskFault
+from ..tensor import Storage, aclTensor
+
+Compute = Callable[[Sequence[np.ndarray], Sequence[np.ndarray]], None]
+
+EXTRA_SIZE_IN_BYTE = 32
+ALIGN_SIZE_IN_BYTE = 512
+
+
+def align_workspace(nbytes: int) -> int:
+    """opbase's buffer alignment: add 32 bytes, round up to a multiple of 512 (0 -> 512)."""
+    return (nbytes + EXTRA_SIZE_IN_BYTE + ALIGN_SIZE_IN_BYTE - 1) & ~(ALIGN_SIZE_IN_BYTE - 1)
+
+
+class Launch:
+    """One kernel launch: op type, tensors, attributes, scratch buffers and its computation."""
+
+    __slots__ = ("attrs", "compute", "index", "inputs", "op_type", "outputs", "scratch", "step", "tail_scratch")
+
+    def __init__(
+        self,
+        op_type: str,
+        inputs: list[aclTensor],
+        outputs: list[aclTensor],
+        attrs: dict[str, Any],
+        compute: Compute,
+        scratch: list[Storage],
+    ) -> None:
+        self.op_type = op_type
+        self.inputs = inputs
+        self.outputs = outputs
+        self.attrs = attrs
+        self.compute = compute
+        self.scratch = scratch
+        self.tail_scratch: list[Storage] = []  # unaligned, after the packed buffers (nnopbase tiling workspace)
+        self.index = -1
+        self.step: Step | None = None
+
+
+class Step:
+    """One l0 call of the op_api graph."""
+
+    __slots__ = ("attrs", "inputs", "launches", "name", "note", "outputs")
+
+    def __init__(self, name: str, inputs: list[aclTensor], attrs: dict[str, Any] | None = None) -> None:
+        self.name = name
+        self.inputs = inputs
+        self.outputs: list[aclTensor] = []
+        self.attrs = attrs or {}
+        self.launches: list[Launch] = []
+        self.note = ""
+
+
+def _describe_tensor(t: aclTensor, names: dict[int, str]) -> str:
+    st = t.storage
+    if st.kind == "workspace":
+        where = f"workspace+{st.ws_offset:#x}" if st.ws_offset is not None else "workspace"
+    else:
+        where = names.get(id(st), f"0x{st.addr:x}" if st.addr else "nullptr")
+    contiguous = t.strides == dtypes.contiguous_strides(t.view_shape)
+    layout = "" if contiguous else f" strides={list(t.strides)}"
+    off = f" offset={t.offset}" if t.offset else ""
+    return f"{dtypes.dt_name(t.dtype)}{list(t.view_shape)}{layout}{off} @ {where}"
+
+
+class aclOpExecutor:
+    """The executor handed out by phase 1 (``kind`` is ``composite`` or ``individual``)."""
+
+    __slots__ = (
+        "__weakref__", "api", "arg_names", "buckets", "kind", "launches", "repeatable", "runs",
+        "site", "state", "steps", "unrepeatable_reason", "user_tensors", "workspace_size",
+    )  # fmt: skip
+
+    _ids = itertools.count(1)
+
+    def __init__(self, api: str, kind: str = "composite") -> None:
+        self.api = api
+        self.kind = kind
+        self.steps: list[Step] = []
+        self.launches: list[Launch] = []
+        self.workspace_size = 0
+        self.buckets: list[int] = []
+        self.state = "building"  # building -> ready -> released
+        self.repeatable = False
+        self.unrepeatable_reason = ""
+        self.user_tensors: dict[str, aclTensor] = {}
+        self.arg_names: dict[int, str] = {}
+        self.site = call_site()
+        self.runs = 0
+
+    # -- building (phase 1) ------------------------------------------------------------------
+
+    def bind_arguments(self, /, **tensors: aclTensor | None) -> None:
+        """Remember the user's tensors by argument name (for printing and phase-2 checks)."""
+        for name, t in tensors.items():
+            if t is not None:
+                self.user_tensors[name] = t
+                self.arg_names[id(t.storage)] = name
+
+    def step(self, name: str, inputs: list[aclTensor], **attrs: Any) -> Step:
+        s = Step(name, inputs, attrs)
+        self.steps.append(s)
+        return s
+
+    def alloc_tensor(
+        self, shape: Sequence[int], dtype: int, fmt: int = dtypes.FORMAT_ND, strides: Sequence[int] | None = None
+    ) -> aclTensor:
+        """``executor->AllocTensor``: a contiguous intermediate whose storage is workspace."""
+        shape_t = tuple(int(d) for d in shape)
+        nbytes = dtypes.shape_bytes(dtypes.numel(shape_t), dtype)
+        return aclTensor(shape_t, dtype, None, 0, fmt, shape_t, Storage(None, "workspace", nbytes))
+
+    def launch(
+        self,
+        step: Step,
+        op_type: str,
+        inputs: list[aclTensor],
+        outputs: list[aclTensor],
+        compute: Compute,
+        scratch_sizes: Sequence[int] = (),
+        tail_scratch_sizes: Sequence[int] = (),
+        **attrs: Any,
+    ) -> Launch:
+        """Add one kernel launch to the graph (``ADD_TO_LAUNCHER_LIST``).
+
+        ``scratch_sizes`` are tiling workspaces packed by opbase's rules; ``tail_scratch_sizes``
+        are placed unaligned after everything else (the individual-op path)."""
+        scratch = [Storage(None, "workspace", int(n)) for n in scratch_sizes]
+        ln = Launch(op_type, inputs, outputs, attrs, compute, scratch)
+        ln.tail_scratch = [Storage(None, "workspace", int(n)) for n in tail_scratch_sizes]
+        ln.index = len(self.launches)
+        ln.step = step
+        self.launches.append(ln)
+        step.launches.append(ln)
+        return ln
+
+    def mark_unrepeatable(self, reason: str) -> None:
+        self.unrepeatable_reason = reason
+
+    def plan_workspace(self) -> int:
+        """Place every workspace buffer; returns (and keeps) the workspace size in bytes.
+
+        Kernels are visited in launch order, scratch buffers first then outputs; a buffer reuses
+        the *last* bucket whose last occupant died before the buffer is born (and is not an
+        input of its producer), else opens a new bucket. Tail scratch buffers follow, unaligned."""
+        consumers: dict[int, int] = {}
+        for ln in self.launches:
+            for t in ln.inputs:
+                if t.storage.kind == "workspace":
+                    consumers[id(t.storage)] = ln.index
+        buckets: list[list[Any]] = []  # [size, start, end, producer, storage]
+        planned: set[int] = set()
+        for ln in self.launches:
+            input_storages = {id(t.storage) for t in ln.inputs}
+            buffers = [(st, ln.index) for st in ln.scratch]
+            for t in ln.outputs:
+                if t.storage.kind == "workspace" and id(t.storage) not in planned:
+                    buffers.append((t.storage, consumers.get(id(t.storage), ln.index)))
+            for st, end in buffers:
+                planned.add(id(st))
+                size = align_workspace(st.nbytes)
+                choice = None
+                for b in buckets:
+                    if b[3] != ln.index and b[2] < ln.index and id(b[4]) not in input_storages:
+                        choice = b
+                if choice is None:
+                    choice = [0, 0, 0, 0, None, []]
+                    buckets.append(choice)
+                choice[0] = max(choice[0], size)
+                choice[1], choice[2], choice[3], choice[4] = ln.index, end, ln.index, st
+                choice[5].append(st)
+        offset = 0
+        self.buckets = []
+        for b in buckets:
+            for st in b[5]:
+                st.ws_offset = offset
+            self.buckets.append(b[0])
+            offset += b[0]
+        for ln in self.launches:
+            for st in ln.tail_scratch:
+                st.ws_offset = offset
+                offset += st.nbytes
+        self.workspace_size = offset
+        return self.workspace_size
+
+    def finish(self) -> int:
+        """End of phase 1: plan the workspace and hand the executor out."""
+        size = self.plan_workspace()
+        self.state = "ready"
+        RT.executors.add(self)
+        return size
+
+    # -- phase 2 -----------------------------------------------------------------------------
+
+    def check_runnable(self) -> str | None:
+        """Why the executor cannot run now (None if it can)."""
+        if self.state == "released":
+            return (
+                f"the executor made by {self.api}GetWorkspaceSize at {self.site} was already released "
+                "(a non-repeatable executor runs once; call aclSetAclOpExecutorRepeatable right after phase 1 "
+                "to run it again)"
+            )
+        for name, t in self.user_tensors.items():
+            if not t.alive:
+                return (
+                    f"tensor argument {name} of {self.api} was destroyed by aclDestroyTensor after phase 1 "
+                    "and before phase 2"
+                )
+        return None
+
+    def enqueue(self, stream: Stream, workspace: int | None) -> None:
+        """Launch every kernel, in order, as a task on the stream.
+
+        Kernel arguments (addresses, shapes, strides) are fixed now, as a real launch copies
+        them; the memory is read and written when the task runs."""
+        self.runs += 1
+        for ln in self.launches:
+            self._enqueue_launch(stream, ln, workspace)
+
+    def _enqueue_launch(self, stream: Stream, ln: Launch, workspace: int | None) -> None:
+        ins = [_TensorArg.of(t, workspace, f"{ln.op_type} input {i}") for i, t in enumerate(ln.inputs)]
+        outs = [_TensorArg.of(t, workspace, f"{ln.op_type} output {i}") for i, t in enumerate(ln.outputs)]
+        scratch = []
+        for st in ln.scratch + ln.tail_scratch:
+            if workspace is not None and st.ws_offset is not None:
+                scratch.append((workspace + st.ws_offset, st.nbytes))
+        label = f"{self.api}: kernel #{ln.index} {ln.op_type}"
+        compute = ln.compute
+
+        def run() -> None:
+            try:
+                for addr, nbytes in scratch:
+                    SPACE.check(addr, nbytes, "scratch", f"{ln.op_type} workspace")
+                in_arrays = [a.array(False) for a in ins]
+                out_arrays = [a.array(True) for a in outs]
+            except MemoryFault as fault:
+                raise TaskFault(aclError.ACL_ERROR_RT_AICORE_EXCEPTION, f"{label} failed: {fault.message}") from None
+            compute(in_arrays, out_arrays)
+            for a in outs:
+                a.written()
+
+        task = Task(stream, label, run)
+        sanitizer.track(task, [a.hull() for a in ins if a.ptr is not None], [a.hull() for a in outs if a.ptr is not None])
+        RT.policy.submit(stream, task)
+
+    # -- inspection --------------------------------------------------------------------------
+
+    def describe(self) -> str:
+        """The graph as text: one line per l0 step, indented kernel launches beneath."""
+        names = dict(self.arg_names)
+        lines = [
+            f"aclOpExecutor for {self.api} ({self.kind}, {len(self.launches)} kernel(s), "
+            f"workspace {self.workspace_size} bytes)"
+        ]
+        for i, s in enumerate(self.steps):
+            ins = ", ".join(_describe_tensor(t, names) for t in s.inputs)
+            outs = ", ".join(_describe_tensor(t, names) for t in s.outputs)
+            attrs = "".join(f" {k}={v!r}" for k, v in s.attrs.items())
+            lines.append(f"  [{i}] {s.name}({ins}){attrs} -> {outs or '-'}")
+            if s.note:
+                lines.append(f"      {s.note}")
+            for ln in s.launches:
+                li = ", ".join(_describe_tensor(t, names) for t in ln.inputs)
+                lo = ", ".join(_describe_tensor(t, names) for t in ln.outputs)
+                la = "".join(f" {k}={v!r}" for k, v in ln.attrs.items())
+                sc = "".join(
+                    f" scratch={st.nbytes}@workspace+{st.ws_offset:#x}" for st in ln.scratch + ln.tail_scratch
+                )
+                lines.append(f"      kernel #{ln.index} {ln.op_type}({li}){la}{sc} -> {lo}")
+        return "\n".join(lines)
+
+    def __str__(self) -> str:
+        return self.describe()
+
+    def __repr__(self) -> str:
+        return f"<aclOpExecutor {self.api} {self.state}, {len(self.launches)} kernel(s)>"
+
+
+class _TensorArg:
+    """A tensor argument of a launch with its address fixed at launch time."""
+
+    __slots__ = ("dtype", "label", "ptr", "shape", "strides")
+
+    def __init__(self, ptr: int | None, dtype: np.dtype, shape: tuple[int, ...], strides: tuple[int, ...], label: str) -> None:
+        self.ptr, self.dtype, self.shape, self.strides, self.label = ptr, dtype, shape, strides, label
+
+    @classmethod
+    def of(cls, t: aclTensor, workspace: int | None, label: str) -> _TensorArg:
+        npdt = dtypes.numpy_dtype(t.dtype)
+        if npdt is None:
+            npdt = np.dtype(np.uint8)
+        item = npdt.itemsize
+        return cls(t.data_address(workspace), npdt, t.view_shape, tuple(s * item for s in t.strides), label)
+
+    def array(self, write: bool) -> np.ndarray:
+        if self.ptr is None:
+            if any(d == 0 for d in self.shape):
+                return np.empty(self.shape, self.dtype)
+            raise MemoryFault("null", f"{self.label} has no device address (nullptr)")
+        arr = SPACE.view(self.ptr, self.dtype, self.shape, self.strides, "write" if write else "read", self.label)
+        if not write:
+            sanitizer.view_access(self.ptr, self.dtype.itemsize, self.shape, self.strides, False, self.label)
+        return arr
+
+    def written(self) -> None:
+        if self.ptr is not None:
+            sanitizer.view_access(self.ptr, self.dtype.itemsize, self.shape, self.strides, True, self.label)
+
+    def hull(self) -> tuple[int, int]:
+        assert self.ptr is not None
+        if any(d == 0 for d in self.shape):
+            return (self.ptr, self.ptr)
+        lo = sum(s * (d - 1) for d, s in zip(self.shape, self.strides) if s < 0)
+        hi = sum(s * (d - 1) for d, s in zip(self.shape, self.strides) if s > 0) + self.dtype.itemsize
+        return (self.ptr + lo, self.ptr + hi)
+

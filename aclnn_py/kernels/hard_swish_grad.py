@@ -1,0 +1,71 @@
+"""HardSwishGrad: ``out = gradOutput * hardswish'(self)``, per chip.
+
+Both production recipes multiply by the float32 constant 1/3 (0x3EAAAAAB), never divide by 3,
+and use the closed interval [-3, 3] for the linear part (x = -3 gives -0.5*g, x = 3 gives 1.5*g).
+
+``tbe`` — legacy TBE kernel (Ascend910B / 910_93 / 910 / 310P)::
+
+    d = x * 0.33333334 + 0.5                  # two float32 operations
+    d = 0 if x < -3 else d
+    d = 1 if x >  3 else d
+    r = g * d
+    float32 and bfloat16 outputs: r = r if x == x else 1.0   (NaN x gives 1.0)
+    float16 output: no NaN fix-up (NaN x gives NaN)
+
+``arch35`` — ops-nn AscendC kernel (Ascend950)::
+
+    d = x * (float)(1/3) ; d = d + 0.5
+    d = d if x >= -3 else 0
+    d = d if x <=  3 else 1                   # NaN x: both compares false, d = 1, out = g
+    r = g * d
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import numpy as np
+
+from ._fp import F32, f32, store
+
+ONE_THIRD = F32(1.0 / 3.0)  # 0.333333343267..., bits 0x3EAAAAAB
+HALF = F32(0.5)
+THREE = F32(3)
+
+
+def tbe(grad: np.ndarray, x_in: np.ndarray) -> np.ndarray:
+    """The TBE recipe in float32 (the NaN fix-up depends on the input dtype)."""
+    with np.errstate(all="ignore"):
+        x, g = f32(x_in), f32(grad)
+        d = x * ONE_THIRD
+        d = d + HALF
+        d = np.where(x < -THREE, F32(0), d)
+        d = np.where(x > THREE, F32(1), d)
+        r = g * d
+        if x_in.dtype != np.float16:
+            r = np.where(x == x, r, F32(1))
+        return np.asarray(r, dtype=np.float32)
+
+
+def arch35(grad: np.ndarray, x_in: np.ndarray) -> np.ndarray:
+    """The Ascend950 recipe in float32."""
+    with np.errstate(all="ignore"):
+        x, g = f32(x_in), f32(grad)
+        d = x * ONE_THIRD
+        d = d + HALF
+        d = np.where(x >= -THREE, d, F32(0))
+        d = np.where(x <= THREE, d, F32(1))
+        return np.asarray(g * d, dtype=np.float32)
+
+
+RECIPES = {"tbe": tbe, "arch35": arch35}
+
+
+def make(recipe: str) -> Callable[[Sequence[np.ndarray], Sequence[np.ndarray]], None]:
+    """A launch computation: inputs (gradOutput, self), output in self's dtype."""
+    fn = RECIPES[recipe]
+
+    def compute(ins: Sequence[np.ndarray], outs: Sequence[np.ndarray]) -> None:
+        store(outs[0], fn(ins[0], ins[1]))
+
+    return compute

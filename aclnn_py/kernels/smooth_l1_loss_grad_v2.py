@@ -1,0 +1,91 @@
+"""SmoothL1LossGradV2: the gradient of smooth-L1 loss, per chip.
+
+Notation: p = predict (self), l = label (target), d = dout (gradOut), x = p - l, sigma = beta.
+The three inputs arrive in one dtype (the promoted type), unbroadcast; the kernel broadcasts.
+
+``tbe`` — the legacy built-in TBE kernel of Ascend910B / 910_93 / 910 / 310P::
+
+    temp = x / (sigma + 1e-6)                 # float32 vadds then vdiv
+    x    = x if x == x else 0                 # NaN x replaced by 0, after temp
+    s1   = -1 if x <= -sigma else 0
+    s2   =  1 if x >=  sigma else 0
+    s3   = temp if |x| < sigma else 0
+    r    = ((s1 + s2) + s3) * d
+    mean: r = r * cof, cof = float32(1 / numel(predict))
+
+``arch35`` — the ops-nn AscendC broadcast DAG of Ascend950::
+
+    invSigma = NaN if |sigma| < 1e-6 else float32(1 / sigma)
+    tensor dout (numel > 1), strict:      pos = x > sigma,  neg = x < -sigma,  lin = 0 if |x| > sigma
+    scalar dout (numel == 1), non-strict: pos = x >= sigma, neg = x <= -sigma, lin = 0 if |x| >= sigma
+    lin  = x * invSigma otherwise
+    r    = (((pos - neg) + lin) * d) * norm,  norm = float32(1 / (double) numel(predict)) for mean, else 1
+
+Every operation is a float32 operation; the result is rounded once to the output dtype.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import numpy as np
+
+from ._fp import F32, f32, store
+
+EPS = F32(1e-6)
+
+
+def tbe(predict: np.ndarray, label: np.ndarray, dout: np.ndarray, sigma: float, reduction: str, n_predict: int) -> np.ndarray:
+    """The TBE recipe; returns the float32 result in the broadcast shape."""
+    with np.errstate(all="ignore"):
+        p, lab, d = np.broadcast_arrays(f32(predict), f32(label), f32(dout))
+        s = F32(sigma)
+        x = p - lab
+        temp = x / (s + EPS)
+        x = np.where(x == x, x, F32(0))
+        neg_s = s * F32(-1)
+        s1 = np.where(x <= neg_s, F32(-1), F32(0))
+        s2 = np.where(x >= s, F32(1), F32(0))
+        s3 = np.where(np.abs(x) < s, temp, F32(0))
+        r = ((s1 + s2) + s3) * d
+        if reduction == "mean":
+            r = r * F32(1.0 / n_predict)
+        return np.asarray(r, dtype=np.float32)
+
+
+def arch35(
+    predict: np.ndarray, label: np.ndarray, dout: np.ndarray, sigma: float, reduction: str, n_predict: int
+) -> np.ndarray:
+    """The Ascend950 DAG recipe; returns the float32 result in the broadcast shape."""
+    with np.errstate(all="ignore"):
+        scalar_dout = dout.size == 1
+        p, lab, d = np.broadcast_arrays(f32(predict), f32(label), f32(dout))
+        s = F32(sigma)
+        inv = F32(np.nan) if abs(float(s)) < 1e-6 else F32(1) / s
+        norm = F32(1.0 / float(n_predict)) if reduction == "mean" else F32(1)
+        x = p - lab
+        ax = np.abs(x)
+        if scalar_dout:
+            pos = np.where(x >= s, F32(1), F32(0))
+            neg = np.where(x <= -s, F32(-1), F32(0))
+            lin = np.where(ax >= s, F32(0), x * inv)
+        else:
+            pos = np.where(x > s, F32(1), F32(0))
+            neg = np.where(x < -s, F32(-1), F32(0))
+            lin = np.where(ax > s, F32(0), x * inv)
+        r = ((pos + neg) + lin) * d
+        r = r * norm
+        return np.asarray(r, dtype=np.float32)
+
+
+RECIPES = {"tbe": tbe, "arch35": arch35}
+
+
+def make(recipe: str, sigma: float, reduction: str, n_predict: int) -> Callable[[Sequence[np.ndarray], Sequence[np.ndarray]], None]:
+    """A launch computation: inputs (predict, label, dout), output gradient (promoted dtype)."""
+    fn = RECIPES[recipe]
+
+    def compute(ins: Sequence[np.ndarray], outs: Sequence[np.ndarray]) -> None:
+        store(outs[0], fn(ins[0], ins[1], ins[2], sigma, reduction, n_predict))
+
+    return compute

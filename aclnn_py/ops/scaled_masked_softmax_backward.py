@@ -1,0 +1,238 @@
+"""aclnnScaledMaskedSoftmaxBackward — side by side with ops-nn
+``aclnn_scaled_masked_softmax_backward.cpp`` and the generated inner function it calls.
+
+Outer function (no workspaceSize/executor check first): CheckNotNull (gradOutput, y, mask, out)
+-> CheckDtypeValid (gradOutput, y in {F32, F16, BF16}; mask BOOL; out in the list) ->
+CheckFormat (not on Ascend950: no FRACTAL_NZ) -> CheckShape (4-D, D <= 4096 or 8192 on 950,
+y/out shapes == gradOutput's, mask 4-D with the same S and D, mask B/N in {B or N, 1}) ->
+fixTriuMask must be false -> out's dtype is *overwritten* with gradOutput's ->
+``aclnnInnerScaledMaskedSoftmaxGradV2GetWorkspaceSize``.
+
+Inner function (nnopbase individual op): executor out-pointer -> workspaceSize out-pointer ->
+(dtype, format) of every tensor matched against the op definition -> empty shortcut ->
+AutoContiguous inputs -> kernel ScaledMaskedSoftmaxGradV2 (tiling workspace: the AscendC
+system workspace).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .. import _errmsg, dtypes
+from .. import soc as _soc
+from .._capi import as_bool, as_float, as_float32, c_api
+from .._status import aclnnStatus
+from ..dtypes import DT_BF16, DT_BOOL, DT_FLOAT, DT_FLOAT16, FORMAT_FRACTAL_NZ, FORMAT_ND
+from ..executor import checks, steps
+from ..executor.api import check_out_params, check_tensor_args, hand_out, nnopbase_run_with_workspace
+from ..executor.checks import op_loge
+from ..executor.executor import aclOpExecutor
+from ..kernels import scaled_masked_softmax_grad_v2 as kernel
+from ..tensor import aclTensor
+
+S = aclnnStatus
+API = "aclnnScaledMaskedSoftmaxBackward"
+INNER_API = "aclnnInnerScaledMaskedSoftmaxGradV2GetWorkspaceSize"
+
+INPUT_DIM_NUM = 4
+D_LIMIT = 4096
+D_LIMIT_D = 8192
+TYPE_SUPPORT_LIST = (DT_FLOAT, DT_FLOAT16, DT_BF16)
+
+
+def _check_not_null(gradOutput: Any, y: Any, mask: Any, out: Any) -> bool:
+    return checks.check_not_null_tensors((gradOutput, "gradOutput"), (y, "y"), (mask, "mask"), (out, "out"))
+
+
+def _check_dtype_valid(gradOutput: aclTensor, y: aclTensor, mask: aclTensor, out: aclTensor) -> bool:
+    return (
+        checks.check_dtype_support(gradOutput, TYPE_SUPPORT_LIST, "gradOutput")
+        and checks.check_dtype_support(y, TYPE_SUPPORT_LIST, "y")
+        and checks.check_dtype_support(mask, (DT_BOOL,), "mask")
+        and checks.check_dtype_support(out, TYPE_SUPPORT_LIST, "out")
+    )
+
+
+def _check_format(gradOutput: aclTensor, y: aclTensor, mask: aclTensor, out: aclTensor) -> bool:
+    if FORMAT_FRACTAL_NZ in (gradOutput.storage_format, y.storage_format, out.storage_format):
+        fmt = dtypes.format_name
+        op_loge(
+            S.ACLNN_ERR_PARAM_INVALID,
+            f"Input and output format only support [ND]. Actual: gradOutput:[{fmt(gradOutput.storage_format)}], "
+            f"y:[{fmt(y.storage_format)}], out:[{fmt(out.storage_format)}].",
+        )
+        return False
+    if mask.storage_format == FORMAT_FRACTAL_NZ:
+        op_loge(
+            S.ACLNN_ERR_PARAM_INVALID,
+            f"Mask format only support [ND]. Actual: mask:[{dtypes.format_name(mask.storage_format)}].",
+        )
+        return False
+    return True
+
+
+def _check_shape(gradOutput: aclTensor, y: aclTensor, mask: aclTensor, out: aclTensor) -> bool:
+    shape_str = dtypes.shape_str
+    if gradOutput.rank != INPUT_DIM_NUM:
+        op_loge(S.ACLNN_ERR_PARAM_INVALID, f"gradOutput only support 4 dims, but current is {gradOutput.rank}")
+        return False
+    batch, channel, seq_length, head_dim = gradOutput.view_shape
+    limit = D_LIMIT_D if _soc.current().is_regbase else D_LIMIT
+    if not (batch >= 0 and channel >= 0 and seq_length >= 0 and 0 <= head_dim <= limit):
+        op_loge(S.ACLNN_ERR_PARAM_INVALID, f"shape of gradOutput is not true, current is {shape_str(gradOutput.view_shape)}")
+        return False
+    if gradOutput.view_shape != y.view_shape:
+        op_loge(
+            S.ACLNN_ERR_PARAM_INVALID,
+            f"shape of y should equal to gradOutput, gradOutput is {shape_str(gradOutput.view_shape)}, "
+            f"y is {shape_str(y.view_shape)}",
+        )
+        return False
+    if gradOutput.view_shape != out.view_shape:
+        op_loge(
+            S.ACLNN_ERR_PARAM_INVALID,
+            f"shape of out should equal to gradOutput, gradOutput is {shape_str(gradOutput.view_shape)}, "
+            f"out is {shape_str(out.view_shape)}",
+        )
+        return False
+    if mask.rank != INPUT_DIM_NUM:
+        op_loge(S.ACLNN_ERR_PARAM_INVALID, f"mask only support 4 dims, but current is {mask.rank}")
+        return False
+    mb, mc, ms, md = mask.view_shape
+    if not (mb >= 0 and mc >= 0 and ms >= 0 and md >= 0 and ms == seq_length and md == head_dim):
+        op_loge(S.ACLNN_ERR_PARAM_INVALID, f"shape of mask is not true, current is {shape_str(mask.view_shape)}")
+        return False
+    if (batch != mb and mb != 1) or (channel != mc and mc != 1):
+        op_loge(
+            S.ACLNN_ERR_PARAM_INVALID,
+            f"mask should broadcast to gradOutput, gradOutput is {shape_str(gradOutput.view_shape)}, "
+            f"mask is {shape_str(mask.view_shape)}",
+        )
+        return False
+    return True
+
+
+def _check_params(gradOutput: Any, y: Any, mask: Any, out: Any) -> int:
+    if not _check_not_null(gradOutput, y, mask, out):
+        return S.ACLNN_ERR_PARAM_NULLPTR
+    if not _check_dtype_valid(gradOutput, y, mask, out):
+        return S.ACLNN_ERR_PARAM_INVALID
+    if not _soc.current().is_regbase and not _check_format(gradOutput, y, mask, out):
+        return S.ACLNN_ERR_PARAM_INVALID
+    if not _check_shape(gradOutput, y, mask, out):
+        return S.ACLNN_ERR_PARAM_INVALID
+    return S.ACLNN_SUCCESS
+
+
+@c_api(S.ACLNN_ERR_INNER)
+def aclnnScaledMaskedSoftmaxBackwardGetWorkspaceSize(
+    gradOutput: aclTensor | None,
+    y: aclTensor | None,
+    mask: aclTensor | None,
+    scale: float,
+    fixTriuMask: bool,
+    out: aclTensor | None,
+    workspaceSize: Any,
+    executor: Any,
+) -> int:
+    """Phase 1 of aclnnScaledMaskedSoftmaxBackward: check the arguments, build the executor."""
+    check_tensor_args(API, gradOutput=gradOutput, y=y, mask=mask, out=out)
+    check_out_params(workspaceSize, executor)
+    sc = as_float(scale, "scale", S.ACLNN_ERR_PARAM_INVALID)
+    fix = as_bool(fixTriuMask, "fixTriuMask", S.ACLNN_ERR_PARAM_INVALID)
+
+    ret = _check_params(gradOutput, y, mask, out)
+    if ret != S.ACLNN_SUCCESS:
+        return ret
+    if fix:
+        op_loge(S.ACLNN_ERR_PARAM_INVALID, "fixTriuMask only support false")
+        return S.ACLNN_ERR_PARAM_INVALID
+    assert gradOutput is not None and y is not None and mask is not None and out is not None
+    out.dtype = gradOutput.dtype  # outXGrad->SetDataType(gradOutput->GetDataType())
+    return _inner_get_workspace_size(gradOutput, y, mask, sc, False, out, workspaceSize, executor)
+
+
+# -- the generated inner function (nnopbase individual op) ---------------------------------------
+
+# The op definition's (yGrad, y, mask) -> xGrad combinations, all in FORMAT_ND.
+_SUPPORT = {
+    "full": {(DT_FLOAT, DT_FLOAT, DT_BOOL, DT_FLOAT), (DT_FLOAT16, DT_FLOAT16, DT_BOOL, DT_FLOAT16),
+             (DT_BF16, DT_BF16, DT_BOOL, DT_BF16)},
+    "no_bf16": {(DT_FLOAT, DT_FLOAT, DT_BOOL, DT_FLOAT), (DT_FLOAT16, DT_FLOAT16, DT_BOOL, DT_FLOAT16)},
+}  # fmt: skip
+_SOC_SUPPORT = {"Ascend910B": "full", "Ascend910_93": "full", "Ascend950": "full", "Ascend310P": "no_bf16"}
+
+
+def _inner_null(name: str) -> int:
+    _errmsg.report("EZ1011", f"{INNER_API} failed because {name} cannot be a NULL pointer.")
+    return S.ACLNN_ERR_PARAM_NULLPTR
+
+
+def _match_op_definition(tensors: list[tuple[str, aclTensor]]) -> int:
+    """nnopbase matches every tensor's (dtype, format) against the op definition of this SoC."""
+    soc = _soc.current()
+    support = _SOC_SUPPORT.get(soc.family)
+    if support is None:
+        _errmsg.report_code(
+            S.ACLNN_ERR_INNER_FIND_KERNEL_ERROR,
+            f"ScaledMaskedSoftmaxGradV2 has no kernel for SoC {soc.name} (its op definition registers "
+            "ascend910b, ascend910_93, ascend950 and ascend310p).",
+        )
+        return S.ACLNN_ERR_INNER_FIND_KERNEL_ERROR
+    combo = tuple(t.dtype for _, t in tensors)
+    formats_ok = all(t.storage_format == FORMAT_ND for _, t in tensors)
+    if combo not in _SUPPORT[support] or not formats_ok:
+        actual = ", ".join(
+            f"{name}: {dtypes.dt_name(t.dtype)} {dtypes.format_name(t.storage_format)}" for name, t in tensors
+        )
+        op_loge(
+            S.ACLNN_ERR_PARAM_INVALID,
+            f"ScaledMaskedSoftmaxGradV2 on {soc.name} does not support the combination [{actual}]; "
+            "yGrad, y and xGrad must share one dtype of the op definition, mask must be DT_BOOL, all formats ND.",
+        )
+        return S.ACLNN_ERR_PARAM_INVALID
+    return S.ACLNN_SUCCESS
+
+
+def _inner_get_workspace_size(
+    gradOutput: aclTensor, y: aclTensor, mask: aclTensor, scale: float, fixed_triu_mask: bool,
+    out: aclTensor, workspaceSize: Any, executor: Any,
+) -> int:  # fmt: skip
+    if executor is None:
+        return _inner_null("executor")
+    ex = aclOpExecutor(API, kind="individual")
+    scale_f32 = as_float32(scale, "scale", S.ACLNN_ERR_PARAM_INVALID)  # the attr is a float32
+    if workspaceSize is None:
+        return _inner_null("workspaceSize")
+    ret = _match_op_definition([("yGrad", gradOutput), ("y", y), ("mask", mask), ("xGrad", out)])
+    if ret != S.ACLNN_SUCCESS:
+        return ret
+    ex.bind_arguments(gradOutput=gradOutput, y=y, mask=mask, out=out)
+    if gradOutput.is_empty() or out.is_empty():
+        return hand_out(ex, ex.finish(), workspaceSize, executor)
+
+    # AutoContiguous inputs
+    y_grad_c = steps.contiguous(gradOutput, ex)
+    y_c = steps.contiguous(y, ex)
+    mask_c = steps.contiguous(mask, ex)
+    if y_grad_c is None or y_c is None or mask_c is None:
+        return S.ACLNN_ERR_INNER_NULLPTR
+
+    step = ex.step("ScaledMaskedSoftmaxGradV2", [y_grad_c, y_c, mask_c], scale=scale_f32, fixed_triu_mask=fixed_triu_mask)
+    direct = steps.is_contiguous(out)
+    result = out if direct else ex.alloc_tensor(out.view_shape, out.dtype)
+    ex.launch(
+        step, "ScaledMaskedSoftmaxGradV2", [y_grad_c, y_c, mask_c], [result], kernel.make(scale_f32),
+        tail_scratch_sizes=[_soc.current().lib_api_workspace], scale=scale_f32,
+    )  # fmt: skip
+    step.outputs = [result]
+    if not direct and steps.view_copy(result, out, ex) is None:
+        return S.ACLNN_ERR_INNER_NULLPTR
+    return hand_out(ex, ex.finish(), workspaceSize, executor)
+
+
+@c_api(S.ACLNN_ERR_INNER)
+def aclnnScaledMaskedSoftmaxBackward(workspace: int | None, workspaceSize: int, executor: Any, stream: Any) -> int:
+    """Phase 2 (nnopbase): checks the workspace size too, then launches on the stream."""
+    return nnopbase_run_with_workspace(API, workspace, workspaceSize, executor, stream)
+

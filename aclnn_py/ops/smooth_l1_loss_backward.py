@@ -1,0 +1,232 @@
+"""aclnnSmoothL1LossBackward — side by side with ops-nn ``aclnn_smooth_l1_loss_backward.cpp``.
+
+Check order: OP_CHECK_COMM_INPUT -> CheckNotNull (gradOut, self, target, gradInput) ->
+CheckDtypeValid -> CheckShape (max rank of the inputs <= 8) -> CheckReduction -> CheckBeta ->
+CheckPromoteType -> CheckShapeBroadcast -> empty shortcut. Graph: Contiguous x3 -> Cast x3 to
+the promoted type -> ReFormat x3 (in-place relabel to ND) -> SmoothL1LossGradV2 -> Cast to
+gradInput's dtype -> ViewCopy.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .. import dtypes
+from .. import soc as _soc
+from .._capi import as_float32, as_int, c_api
+from .._status import aclnnStatus
+from ..dtypes import DT_BF16, DT_FLOAT, DT_FLOAT16, DT_UNDEFINED
+from ..executor import checks, steps
+from ..executor.api import check_out_params, check_tensor_args, common_op_executor_run, hand_out
+from ..executor.checks import MAX_SUPPORT_DIMS_NUMS, op_loge
+from ..executor.executor import aclOpExecutor
+from ..kernels import smooth_l1_loss_grad_v2 as kernel
+from ..tensor import aclTensor
+
+S = aclnnStatus
+API = "aclnnSmoothL1LossBackward"
+
+REDUCTION_STR = ("none", "mean", "sum")
+ASCEND910_DTYPE_SUPPORT_LIST = (DT_FLOAT, DT_FLOAT16)
+ASCEND910B_DTYPE_SUPPORT_LIST = (DT_FLOAT, DT_FLOAT16, DT_BF16)
+
+
+def dtype_support_list() -> tuple[int, ...]:
+    return checks.dtype_support_list_v2(ASCEND910B_DTYPE_SUPPORT_LIST, ASCEND910_DTYPE_SUPPORT_LIST)
+
+
+def _check_not_null(gradOut: Any, self: Any, target: Any, gradInput: Any) -> bool:
+    return checks.check_not_null_tensors((gradOut, "gradOut"), (self, "self"), (target, "target"), (gradInput, "gradInput"))
+
+
+def _check_dtype_valid(gradOut: aclTensor, self: aclTensor, target: aclTensor, gradInput: aclTensor) -> bool:
+    supported = dtype_support_list()
+    return (
+        checks.check_dtype_support(gradOut, supported, "gradOut")
+        and checks.check_dtype_support(self, supported, "self")
+        and checks.check_dtype_support(target, supported, "target")
+        and checks.check_dtype_support(gradInput, supported, "gradInput")
+    )
+
+
+def _check_promote_type(gradOut: aclTensor, self: aclTensor, target: aclTensor, gradInput: aclTensor) -> int | None:
+    supported = dtype_support_list()
+    promote = dtypes.promote_type(gradOut.dtype, self.dtype)
+    if promote == DT_UNDEFINED:
+        op_loge(
+            S.ACLNN_ERR_PARAM_INVALID,
+            f"GradOut dtype {dtypes.dt_name(gradOut.dtype)} and self dtype {dtypes.dt_name(self.dtype)} can not promote dtype.",
+        )
+        return None
+    saved = promote
+    promote = dtypes.promote_type(promote, target.dtype)
+    if promote == DT_UNDEFINED:
+        op_loge(
+            S.ACLNN_ERR_PARAM_INVALID,
+            f"GradOut dtype {dtypes.dt_name(saved)} and target dtype {dtypes.dt_name(target.dtype)} can not promote dtype.",
+        )
+        return None
+    if promote not in supported:
+        op_loge(
+            S.ACLNN_ERR_PARAM_INVALID,
+            f"promote dtype {dtypes.dt_name(promote)} should be in dtype support list [{dtypes.dt_list_str(supported)}].",
+        )
+        return None
+    if not checks.check_result_dtype_cast(promote, gradInput.dtype):
+        return None
+    return promote
+
+
+def _check_shape(gradOut: aclTensor, self: aclTensor, target: aclTensor) -> bool:
+    max_dim = max(gradOut.rank, self.rank, target.rank)
+    if max_dim > MAX_SUPPORT_DIMS_NUMS:
+        op_loge(
+            S.ACLNN_ERR_PARAM_INVALID,
+            f"expected tensor must have at most {MAX_SUPPORT_DIMS_NUMS} dimensions, but got {max_dim}.",
+        )
+        return False
+    return True
+
+
+def _check_shape_broadcast(
+    gradOut: aclTensor, self: aclTensor, target: aclTensor, gradInput: aclTensor, seq: int
+) -> tuple[int, ...] | None:
+    mid = checks.broadcast_infer_shape(gradOut.view_shape, self.view_shape, API, seq)
+    if mid is None:
+        op_loge(
+            S.ACLNN_ERR_PARAM_INVALID,
+            f"Broadcast {dtypes.shape_str(gradOut.view_shape)} and {dtypes.shape_str(self.view_shape)} failed.",
+        )
+        return None
+    result = checks.broadcast_infer_shape(mid, target.view_shape, API, seq)
+    if result is None:
+        op_loge(
+            S.ACLNN_ERR_PARAM_INVALID,
+            f"Broadcast {dtypes.shape_str(mid)} and {dtypes.shape_str(target.view_shape)} failed.",
+        )
+        return None
+    if result != gradInput.view_shape:
+        op_loge(
+            S.ACLNN_ERR_PARAM_INVALID,
+            "Exepected tensor for result to have same size as tensor for gradInput, but "
+            f"{dtypes.shape_str(result)} does not equal {dtypes.shape_str(gradInput.view_shape)}.",
+        )
+        return None
+    return result
+
+
+def _check_reduction(reduction: int) -> bool:
+    if not 0 <= reduction <= 2:
+        op_loge(S.ACLNN_ERR_PARAM_INVALID, f"Reduction should be between 0 and 2, but got {reduction}")
+        return False
+    return True
+
+
+def _check_beta(beta: float) -> bool:
+    if not beta >= 0:  # NaN fails too
+        op_loge(S.ACLNN_ERR_PARAM_INVALID, "beta should be greater than or equal to 0")
+        return False
+    return True
+
+
+def _check_params(gradOut: Any, self: Any, target: Any, reduction: int, beta: float, gradInput: Any) -> int:
+    if not _check_not_null(gradOut, self, target, gradInput):
+        return S.ACLNN_ERR_PARAM_NULLPTR
+    if not _check_dtype_valid(gradOut, self, target, gradInput):
+        return S.ACLNN_ERR_PARAM_INVALID
+    # ND operator: formats are not checked
+    if not _check_shape(gradOut, self, target):
+        return S.ACLNN_ERR_PARAM_INVALID
+    if not _check_reduction(reduction):
+        return S.ACLNN_ERR_PARAM_INVALID
+    if not _check_beta(beta):
+        return S.ACLNN_ERR_PARAM_INVALID
+    return S.ACLNN_SUCCESS
+
+
+def smooth_l1_loss_grad_v2(
+    ex: aclOpExecutor, predict: aclTensor, label: aclTensor, dout: aclTensor,
+    reduction: str, sigma: float, result_shape: tuple[int, ...],
+) -> aclTensor:  # fmt: skip
+    """``l0op::SmoothL1LossGradV2``: the kernel, output (promoted dtype, broadcast shape) in workspace."""
+    recipe = _soc.current().kernel_family
+    step = ex.step("SmoothL1LossGradV2", [predict, label, dout], sigma=sigma, reduction=reduction)
+    out = ex.alloc_tensor(result_shape, predict.dtype)
+    compute = kernel.make(recipe, sigma, reduction, predict.numel())
+    ex.launch(step, "SmoothL1LossGradV2", [predict, label, dout], [out], compute, sigma=sigma, reduction=reduction, recipe=recipe)
+    step.outputs = [out]
+    return out
+
+
+@c_api(S.ACLNN_ERR_INNER)
+def aclnnSmoothL1LossBackwardGetWorkspaceSize(
+    gradOut: aclTensor | None,
+    self: aclTensor | None,
+    target: aclTensor | None,
+    reduction: int,
+    beta: float,
+    gradInput: aclTensor | None,
+    workspaceSize: Any,
+    executor: Any,
+) -> int:
+    """Phase 1 of aclnnSmoothL1LossBackward: check the arguments, build the executor."""
+    check_tensor_args(API, gradOut=gradOut, self=self, target=target, gradInput=gradInput)
+    check_out_params(workspaceSize, executor)
+    red = as_int(reduction, "reduction", S.ACLNN_ERR_PARAM_INVALID)
+    b = as_float32(beta, "beta", S.ACLNN_ERR_PARAM_INVALID)
+
+    if not checks.check_comm_input(workspaceSize, executor):
+        return S.ACLNN_ERR_PARAM_NULLPTR
+    seq = checks.next_l2_sequence()  # L2_DFX_PHASE_1
+    ex = aclOpExecutor(API)  # CREATE_EXECUTOR()
+
+    ret = _check_params(gradOut, self, target, red, b, gradInput)
+    if ret != S.ACLNN_SUCCESS:
+        return ret
+    assert gradOut is not None and self is not None and target is not None and gradInput is not None
+    promote = _check_promote_type(gradOut, self, target, gradInput)
+    if promote is None:
+        return S.ACLNN_ERR_PARAM_INVALID
+    result_shape = _check_shape_broadcast(gradOut, self, target, gradInput, seq)
+    if result_shape is None:
+        return S.ACLNN_ERR_PARAM_INVALID
+
+    ex.bind_arguments(gradOut=gradOut, self=self, target=target, gradInput=gradInput)
+    if gradOut.is_empty() or self.is_empty() or target.is_empty():
+        return hand_out(ex, ex.finish(), workspaceSize, executor)
+    if not checks.check_shapes_sane(gradOut, self, target, gradInput):
+        return S.ACLNN_ERR_INNER_INFERSHAPE_ERROR
+
+    grad_out_c = steps.contiguous(gradOut, ex)
+    if grad_out_c is None:
+        return S.ACLNN_ERR_INNER_NULLPTR
+    self_c = steps.contiguous(self, ex)
+    if self_c is None:
+        return S.ACLNN_ERR_INNER_NULLPTR
+    target_c = steps.contiguous(target, ex)
+    if target_c is None:
+        return S.ACLNN_ERR_INNER_NULLPTR
+
+    grad_out_cast = steps.cast(grad_out_c, promote, ex)
+    self_cast = steps.cast(self_c, promote, ex)
+    target_cast = steps.cast(target_c, promote, ex)
+    if grad_out_cast is None or self_cast is None or target_cast is None:
+        return S.ACLNN_ERR_INNER_NULLPTR
+
+    for t in (grad_out_cast, self_cast, target_cast):  # CheckReformat: in-place relabel to ND
+        steps.reformat(t, dtypes.FORMAT_ND, ex)
+
+    smooth_grad = smooth_l1_loss_grad_v2(ex, self_cast, target_cast, grad_out_cast, REDUCTION_STR[red], b, result_shape)
+    smooth_grad_cast = steps.cast(smooth_grad, gradInput.dtype, ex)
+    if smooth_grad_cast is None:
+        return S.ACLNN_ERR_INNER_NULLPTR
+    if steps.view_copy(smooth_grad_cast, gradInput, ex) is None:
+        return S.ACLNN_ERR_INNER_NULLPTR
+
+    return hand_out(ex, ex.finish(), workspaceSize, executor)
+
+
+@c_api(S.ACLNN_ERR_INNER)
+def aclnnSmoothL1LossBackward(workspace: int | None, workspaceSize: int, executor: Any, stream: Any) -> int:
+    """Phase 2: launch the executor's kernels on the stream (asynchronous)."""
+    return common_op_executor_run(API, workspace, workspaceSize, executor, stream)

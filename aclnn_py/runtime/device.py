@@ -1,0 +1,148 @@
+"""Process, device and context state of the emulated runtime.
+
+* One :class:`Runtime` per process: init/finalize state, the SoC, the devices, the execution
+  policy, the leak registry.
+* A :class:`Device` is reference counted by ``aclrtSetDevice``/``aclrtResetDevice``; its
+  *primary* context (with its default stream) is shared by every thread that sets the device.
+* A :class:`Context` owns a default stream and the streams created while it was current. The
+  current context is per thread, as in CANN.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import threading
+import weakref
+from typing import Any
+
+from .. import soc as _soc
+from .memory import SPACE, Allocation
+from .stream import Event, Policy, Stream, policy_from_environment
+
+DEVICE_COUNT_ENV = "ACLNN_PY_DEVICE_COUNT"
+DEVICE_MEMORY_ENV = "ACLNN_PY_DEVICE_MEMORY"
+DEFAULT_DEVICE_COUNT = 8
+DEFAULT_DEVICE_MEMORY = 32 * 1024**3
+RT_MAX_DEV_NUM = 64
+
+
+def parse_size(text: str) -> int:
+    """``"32G"``, ``"512M"``, ``"1048576"`` -> bytes."""
+    m = re.fullmatch(r"\s*(\d+)\s*([KMGT]?)(i?B)?\s*", text, re.IGNORECASE)
+    if not m:
+        raise ValueError(f"cannot read a memory size from {text!r}")
+    scale = {"": 1, "K": 1024, "M": 1024**2, "G": 1024**3, "T": 1024**4}[m.group(2).upper()]
+    return int(m.group(1)) * scale
+
+
+class Context:
+    """An ``aclrtContext``."""
+
+    __slots__ = ("__weakref__", "default_stream", "destroyed", "device", "ident", "is_primary", "site", "streams")
+
+    _next = 1
+
+    def __init__(self, device: Device, is_primary: bool, site: str) -> None:
+        self.device = device
+        self.is_primary = is_primary
+        self.site = site
+        self.destroyed = False
+        self.ident = Context._next
+        Context._next += 1
+        self.default_stream = Stream(self, True, 0, site)
+        self.streams: list[Stream] = []
+
+    def __repr__(self) -> str:
+        kind = "primary context" if self.is_primary else "context"
+        return f"<aclrtContext #{self.ident} ({kind} of device {self.device.ident})>"
+
+    def all_streams(self) -> list[Stream]:
+        return [self.default_stream, *self.streams]
+
+
+class Device:
+    """One emulated NPU."""
+
+    __slots__ = ("capacity", "contexts", "ident", "primary", "refcount", "used")
+
+    def __init__(self, ident: int, capacity: int) -> None:
+        self.ident = ident
+        self.capacity = capacity
+        self.refcount = 0
+        self.primary: Context | None = None
+        self.contexts: list[Context] = []  # explicit contexts
+        self.used = 0  # bytes of live device allocations
+
+    def stream_count(self) -> int:
+        ctxs = ([self.primary] if self.primary else []) + self.contexts
+        return sum(1 + len(c.streams) for c in ctxs)
+
+    def live_allocations(self) -> list[Allocation]:
+        return [a for a in SPACE.live() if a.kind == "device" and a.device == self.ident]
+
+
+class _ThreadState(threading.local):
+    def __init__(self) -> None:
+        self.context: Context | None = None
+
+
+class Runtime:
+    """Process-wide runtime state (one instance: :data:`RT`)."""
+
+    def __init__(self) -> None:
+        self.lock = threading.RLock()
+        self.tls = _ThreadState()
+        self.initialized = False
+        self.finalized = False  # CANN starts with the flag false: aclFinalize without aclInit is legal
+        self.init_refcount = 0
+        self.first_config: str | None = None
+        self.default_device: int | None = None
+        self.device_count = DEFAULT_DEVICE_COUNT
+        self.capacity = DEFAULT_DEVICE_MEMORY
+        self.devices: dict[int, Device] = {}
+        self.policy: Policy = policy_from_environment()
+        # Objects handed to the user that the leak check reports if never released.
+        self.tensors: weakref.WeakSet[Any] = weakref.WeakSet()
+        self.executors: weakref.WeakSet[Any] = weakref.WeakSet()
+        self.events: weakref.WeakSet[Event] = weakref.WeakSet()
+
+    def configure_from_environment(self) -> _soc.SocProfile:
+        """Read ACLNN_PY_SOC / _DEVICE_COUNT / _DEVICE_MEMORY / _STREAM (done by aclInit)."""
+        profile = _soc.from_environment()
+        count = int(os.environ.get(DEVICE_COUNT_ENV, "") or DEFAULT_DEVICE_COUNT)
+        if not 1 <= count <= RT_MAX_DEV_NUM:
+            raise ValueError(f"{DEVICE_COUNT_ENV} must be between 1 and {RT_MAX_DEV_NUM}, got {count}")
+        capacity = parse_size(os.environ.get(DEVICE_MEMORY_ENV, "") or str(DEFAULT_DEVICE_MEMORY))
+        policy = policy_from_environment()
+        self.device_count = count
+        self.capacity = capacity
+        self.policy = policy
+        for dev in self.devices.values():
+            dev.capacity = capacity
+        return profile
+
+    def device(self, ident: int) -> Device:
+        dev = self.devices.get(ident)
+        if dev is None:
+            dev = self.devices[ident] = Device(ident, self.capacity)
+        return dev
+
+    def current_context(self) -> Context | None:
+        """The calling thread's context (None if unset or destroyed; the default device if
+        aclInit configured one)."""
+        ctx = self.tls.context
+        if ctx is not None and not ctx.destroyed:
+            return ctx
+        if self.default_device is not None and self.initialized:
+            with self.lock:
+                dev = self.device(self.default_device)
+                if dev.primary is None:
+                    dev.refcount += 1
+                    dev.primary = Context(dev, True, "aclInit(defaultDevice)")
+                self.tls.context = dev.primary
+                return dev.primary
+        return None
+
+
+RT = Runtime()

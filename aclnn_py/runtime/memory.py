@@ -1,0 +1,282 @@
+"""Simulated memory: an address space of allocations, every access bounds-checked.
+
+Device pointers are plain integers in a 64-bit address space (one region per device, one for
+pinned host memory), so pointer arithmetic works as in C. Each allocation is backed by host
+RAM only when it is made. Fresh memory is *not* zeroed: it is filled with the poison byte
+0xFF (NaN in every float type), because real device memory holds whatever was there before.
+
+Every read or write names its byte range and is checked against the table of live
+allocations: an access outside, across the end of, or into a freed allocation raises
+:class:`MemoryFault` with a message that names the address, the allocation, and where it was
+made and freed. Freed address ranges are not reused until the region wraps, so stale pointers
+keep pointing at recognisably freed memory. The table of freed allocations is bounded.
+"""
+
+from __future__ import annotations
+
+import bisect
+import os
+import sys
+import threading
+from collections import OrderedDict
+from typing import Any
+
+import numpy as np
+
+POISON = 0xFF
+DEVICE_BASE = 0x12C0_0000_0000
+HOST_BASE = 0x0A00_0000_0000
+REGION_SPAN = 1 << 40  # 1 TiB of address space per device
+START_ALIGN = 512  # start addresses are 512-byte aligned (CANN promises at least 64)
+GUARD = 512  # unmapped bytes left after every allocation
+FREED_HISTORY = 4096  # freed allocations remembered for messages
+
+_PKG_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def call_site() -> str:
+    """``file:line`` of the innermost caller outside the aclnn_py package."""
+    f = sys._getframe(1)
+    while f is not None and f.f_code.co_filename.startswith(_PKG_DIR):
+        f = f.f_back  # type: ignore[assignment]
+    if f is None:
+        return "<unknown>"
+    return f"{os.path.basename(f.f_code.co_filename)}:{f.f_lineno}"
+
+
+class MemoryFault(Exception):
+    """An access that the simulated memory refused; ``kind`` is a short machine-readable tag."""
+
+    def __init__(self, kind: str, message: str) -> None:
+        super().__init__(message)
+        self.kind = kind
+        self.message = message
+
+
+class Allocation:
+    """One live or freed allocation."""
+
+    __slots__ = (
+        "alloc_api", "alloc_site", "buf", "device", "free_api", "free_site", "freed",
+        "init", "kind", "requested", "size", "start",
+    )  # fmt: skip
+
+    def __init__(self, start: int, size: int, requested: int, kind: str, device: int, api: str, site: str) -> None:
+        self.start = start
+        self.size = size  # bytes usable (CANN's rounded size)
+        self.requested = requested  # bytes the caller asked for
+        self.kind = kind  # "device" or "host"
+        self.device = device
+        self.alloc_api = api
+        self.alloc_site = site
+        self.free_api = ""
+        self.free_site = ""
+        self.freed = False
+        self.buf: np.ndarray[Any, np.dtype[np.uint8]] = np.empty(size, dtype=np.uint8)
+        self.buf.fill(POISON)
+        self.init: Any = None  # initialisation shadow, kept by the sanitizer when enabled
+
+    @property
+    def end(self) -> int:
+        return self.start + self.size
+
+    def describe(self) -> str:
+        where = f"{self.kind} allocation [0x{self.start:x}, 0x{self.end:x}) ({self.size} bytes"
+        if self.requested != self.size:
+            where += f", {self.requested} requested"
+        where += f") made by {self.alloc_api} at {self.alloc_site}"
+        if self.freed:
+            where += f", freed by {self.free_api} at {self.free_site}"
+        return where
+
+
+def _align_up(n: int, a: int) -> int:
+    return (n + a - 1) // a * a
+
+
+class AddressSpace:
+    """All allocations of the process: device regions (one per device) and pinned host memory."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._live: dict[int, Allocation] = {}
+        self._starts: list[int] = []
+        self._freed: OrderedDict[int, Allocation] = OrderedDict()
+        self._bump: dict[tuple[str, int], int] = {}
+
+    # -- allocation --------------------------------------------------------------------------
+
+    @staticmethod
+    def region(kind: str, device: int) -> tuple[int, int]:
+        base = HOST_BASE if kind == "host" else DEVICE_BASE + device * REGION_SPAN
+        return base, base + REGION_SPAN
+
+    def allocate(self, size: int, requested: int, kind: str, device: int, api: str, site: str) -> Allocation:
+        """Reserve ``size`` bytes (already rounded by the caller's rules) and back them with RAM."""
+        with self._lock:
+            start = self._find_start(kind, device, size)
+            alloc = Allocation(start, size, requested, kind, device, api, site)
+            self._live[start] = alloc
+            bisect.insort(self._starts, start)
+            self._freed.pop(start, None)
+            return alloc
+
+    def _find_start(self, kind: str, device: int, size: int) -> int:
+        lo, hi = self.region(kind, device)
+        footprint = _align_up(size, START_ALIGN) + GUARD
+        start = self._bump.get((kind, device), lo)
+        if start + footprint <= hi:
+            self._bump[(kind, device)] = start + footprint
+            return start
+        # The region is used up: fall back to the first gap between live allocations.
+        cursor = lo
+        for s in self._starts[bisect.bisect_left(self._starts, lo) :]:
+            if s >= hi:
+                break
+            if cursor + footprint <= s:
+                return cursor
+            cursor = _align_up(self._live[s].end + GUARD, START_ALIGN)
+        if cursor + footprint <= hi:
+            return cursor
+        raise MemoryFault("exhausted", "the simulated address space of this device is exhausted")
+
+    def free(self, ptr: int, api: str, site: str) -> Allocation:
+        """Release the allocation that starts at ``ptr``; raises MemoryFault otherwise."""
+        with self._lock:
+            alloc = self._live.pop(ptr, None)
+            if alloc is None:
+                raise self._bad_free(ptr)
+            self._starts.pop(bisect.bisect_left(self._starts, ptr))
+            alloc.freed = True
+            alloc.free_api, alloc.free_site = api, site
+            self._freed[ptr] = alloc
+            if len(self._freed) > FREED_HISTORY:
+                self._freed.popitem(last=False)
+            return alloc
+
+    def _bad_free(self, ptr: int) -> MemoryFault:
+        old = self._freed.get(ptr)
+        if old is not None:
+            return MemoryFault("double-free", f"double free of 0x{ptr:x}: {old.describe()}")
+        inside = self._find_live(ptr)
+        if inside is not None:
+            return MemoryFault(
+                "free-not-start",
+                f"0x{ptr:x} is {ptr - inside.start} bytes into {inside.describe()}; only the start "
+                "address an allocation returned can be freed",
+            )
+        return MemoryFault("free-unknown", f"0x{ptr:x} was not returned by an allocation function")
+
+    # -- lookup ------------------------------------------------------------------------------
+
+    def _find_live(self, ptr: int) -> Allocation | None:
+        alloc = self._live.get(ptr)
+        if alloc is not None:
+            return alloc
+        i = bisect.bisect_right(self._starts, ptr) - 1
+        if i >= 0:
+            alloc = self._live[self._starts[i]]
+            if ptr < alloc.end:
+                return alloc
+        return None
+
+    def find(self, ptr: int) -> Allocation | None:
+        """The live allocation containing ``ptr``, if any."""
+        with self._lock:
+            return self._find_live(ptr)
+
+    def find_freed(self, ptr: int) -> Allocation | None:
+        """The most recently freed allocation (still remembered) that contained ``ptr``."""
+        with self._lock:
+            best = None
+            for alloc in self._freed.values():
+                if alloc.start <= ptr < alloc.end:
+                    best = alloc
+            return best
+
+    def describe_address(self, ptr: int) -> str:
+        """Where ``ptr`` points, in words, for messages."""
+        alloc = self.find(ptr)
+        if alloc is not None:
+            return f"0x{ptr:x} is at offset {ptr - alloc.start} of {alloc.describe()}"
+        old = self.find_freed(ptr)
+        if old is not None:
+            return f"0x{ptr:x} is inside freed memory: {old.describe()}"
+        return f"0x{ptr:x} is not inside any allocation"
+
+    def live(self) -> list[Allocation]:
+        """Every live allocation, in address order."""
+        with self._lock:
+            return [self._live[s] for s in self._starts]
+
+    # -- checked access ----------------------------------------------------------------------
+
+    def check(self, ptr: int, nbytes: int, access: str, who: str) -> tuple[Allocation, int]:
+        """Check that ``[ptr, ptr + nbytes)`` lies inside one live allocation.
+
+        Returns the allocation and the offset of ``ptr`` in it; raises MemoryFault otherwise.
+        """
+        with self._lock:
+            alloc = self._find_live(ptr)
+        if alloc is None:
+            old = self.find_freed(ptr)
+            if old is not None:
+                raise MemoryFault(
+                    "use-after-free",
+                    f"{who}: {access} of {nbytes} bytes at 0x{ptr:x} touches freed memory: {old.describe()}",
+                )
+            raise MemoryFault(
+                "unmapped", f"{who}: {access} of {nbytes} bytes at 0x{ptr:x} is not inside any allocation"
+            )
+        off = ptr - alloc.start
+        if off + nbytes > alloc.size:
+            raise MemoryFault(
+                "out-of-bounds",
+                f"{who}: {access} of {nbytes} bytes at 0x{ptr:x} runs {off + nbytes - alloc.size} bytes past "
+                f"the end of {alloc.describe()}",
+            )
+        return alloc, off
+
+    def view(
+        self,
+        ptr: int,
+        dtype: np.dtype,
+        shape: tuple[int, ...],
+        byte_strides: tuple[int, ...],
+        access: str,
+        who: str,
+    ) -> np.ndarray:
+        """A numpy view of typed elements at ``ptr`` with the given shape and byte strides.
+
+        The whole range the view can reach is checked first; the returned array aliases the
+        simulated memory (writes through it land in device memory).
+        """
+        itemsize = dtype.itemsize
+        if any(d == 0 for d in shape):
+            return np.empty(shape, dtype=dtype)
+        lo = sum(s * (d - 1) for d, s in zip(shape, byte_strides) if s < 0)
+        hi = sum(s * (d - 1) for d, s in zip(shape, byte_strides) if s > 0) + itemsize
+        alloc, off = self.check(ptr + lo, hi - lo, access, who)
+        return np.ndarray(shape, dtype=dtype, buffer=alloc.buf, offset=off - lo, strides=byte_strides)
+
+    def read(self, ptr: int, nbytes: int, who: str) -> np.ndarray:
+        """The bytes ``[ptr, ptr + nbytes)`` as a read-only uint8 view."""
+        alloc, off = self.check(ptr, nbytes, "read", who)
+        out = alloc.buf[off : off + nbytes]
+        out = out.view()
+        out.flags.writeable = False
+        return out
+
+    def write(self, ptr: int, data: np.ndarray | memoryview | bytes, who: str) -> None:
+        """Copy ``data`` (bytes-like) to ``[ptr, ptr + len(data))``."""
+        src = np.frombuffer(data, dtype=np.uint8) if not isinstance(data, np.ndarray) else data.view(np.uint8)
+        alloc, off = self.check(ptr, src.size, "write", who)
+        alloc.buf[off : off + src.size] = src
+
+    def fill(self, ptr: int, nbytes: int, value: int, who: str) -> None:
+        """Set ``nbytes`` bytes at ``ptr`` to ``value & 0xFF``."""
+        alloc, off = self.check(ptr, nbytes, "write", who)
+        alloc.buf[off : off + nbytes] = value & 0xFF
+
+
+SPACE = AddressSpace()

@@ -1,0 +1,373 @@
+"""The sanitizer: mistakes that real hardware cannot name, named at the call that made them.
+
+Switched by ``ACLNN_PY_SANITIZER=off|warn|error`` (default ``warn``):
+
+* ``warn``: faithful status codes stay faithful; each finding is printed to stderr and added
+  to ``aclGetRecentErrMsg()``;
+* ``error``: a finding also makes the call fail (with the code given per finding);
+* ``off``: nothing is tracked.
+
+Checks:
+
+* **memcheck** — bad frees and out-of-bounds / use-after-free accesses. The checked memory
+  always refuses such accesses (that is not optional); this module adds the reports for the
+  cases where CANN itself would return success.
+* **initcheck** — reading device bytes that nothing ever wrote. Initialised ranges are kept
+  per allocation as an interval list, switching to a byte mask only for strided writes.
+* **synccheck** — the host touching memory that queued, unsynchronised work writes (or reads),
+  freeing memory that queued work uses, destroying work that never ran.
+* **leakcheck** — at ``aclrtResetDevice`` / ``aclFinalize``: allocations, streams, events,
+  tensors and executors never released, with where each was created.
+"""
+
+from __future__ import annotations
+
+import bisect
+import os
+import sys
+import threading
+from collections.abc import Callable, Iterable
+from typing import Any
+
+import numpy as np
+
+from .. import _errmsg
+from .._capi import fail
+from .._status import aclError
+from .memory import SPACE, Allocation
+
+ENV_VAR = "ACLNN_PY_SANITIZER"
+MODES = ("off", "warn", "error")
+
+
+def _mode_from_env() -> str:
+    mode = os.environ.get(ENV_VAR, "") or "warn"
+    if mode not in MODES:
+        raise ValueError(f"unknown sanitizer mode {mode!r} in {ENV_VAR}; expected one of {', '.join(MODES)}")
+    return mode
+
+
+MODE = _mode_from_env()
+_lock = threading.Lock()
+# Every finding of the process, newest last (bounded), for tests and tools.
+FINDINGS: list[tuple[str, str]] = []
+_MAX_FINDINGS = 1000
+# Listeners called with (check, message) for every finding (the call trace uses this).
+LISTENERS: list[Callable[[str, str], None]] = []
+
+
+def set_mode(mode: str) -> None:
+    """Change the mode at run time (``off``, ``warn`` or ``error``)."""
+    global MODE
+    if mode not in MODES:
+        raise ValueError(f"unknown sanitizer mode {mode!r}")
+    MODE = mode
+
+
+def enabled() -> bool:
+    return MODE != "off"
+
+
+def finding(check: str, message: str, code: int | None = None) -> None:
+    """Report one finding. In ``error`` mode a finding with a ``code`` fails the call."""
+    if MODE == "off":
+        return
+    text = f"aclnn_py sanitizer [{check}]: {message}"
+    with _lock:
+        FINDINGS.append((check, message))
+        del FINDINGS[:-_MAX_FINDINGS]
+    for listener in LISTENERS:
+        listener(check, message)
+    if MODE == "error" and code is not None:
+        raise fail(code, "EZ9999", text)
+    print(text, file=sys.stderr)
+    _errmsg.report("EZ9999", text)
+
+
+# ---------------------------------------------------------------------------------------------
+# initcheck: which bytes of an allocation were ever written
+# ---------------------------------------------------------------------------------------------
+
+
+class InitShadow:
+    """Initialised bytes of one allocation: merged intervals, or a byte mask once needed."""
+
+    __slots__ = ("intervals", "mask", "size")
+
+    def __init__(self, size: int, full: bool = False) -> None:
+        self.size = size
+        self.intervals: list[list[int]] = [[0, size]] if full else []
+        self.mask: np.ndarray | None = None
+
+    def mark(self, lo: int, hi: int) -> None:
+        if hi <= lo:
+            return
+        if self.mask is not None:
+            self.mask[lo:hi] = True
+            return
+        iv = self.intervals
+        i = bisect.bisect_left(iv, [lo, lo])
+        if i > 0 and iv[i - 1][1] >= lo:
+            i -= 1
+        j = i
+        while j < len(iv) and iv[j][0] <= hi:
+            lo = min(lo, iv[j][0])
+            hi = max(hi, iv[j][1])
+            j += 1
+        iv[i:j] = [[lo, hi]]
+
+    def first_gap(self, lo: int, hi: int) -> int | None:
+        """The first uninitialised offset in [lo, hi), or None."""
+        if hi <= lo:
+            return None
+        if self.mask is not None:
+            seg = self.mask[lo:hi]
+            if seg.all():
+                return None
+            return lo + int(np.argmin(seg))
+        iv = self.intervals
+        i = bisect.bisect_right(iv, [lo, self.size + 1]) - 1
+        if i >= 0 and iv[i][0] <= lo < iv[i][1]:
+            return None if iv[i][1] >= hi else iv[i][1]
+        return lo
+
+    def to_mask(self) -> np.ndarray:
+        if self.mask is None:
+            mask = np.zeros(self.size, dtype=np.bool_)
+            for lo, hi in self.intervals:
+                mask[lo:hi] = True
+            self.mask = mask
+            self.intervals = []
+        return self.mask
+
+
+def on_alloc(alloc: Allocation, initialised: bool = False) -> None:
+    """Start tracking a new allocation (host memory counts as initialised)."""
+    if MODE != "off":
+        alloc.init = InitShadow(alloc.size, full=initialised)
+
+
+def after_write(ptr: int, nbytes: int, who: str) -> None:
+    """Mark ``[ptr, ptr + nbytes)`` initialised."""
+    if MODE == "off" or nbytes <= 0:
+        return
+    alloc = SPACE.find(ptr)
+    if alloc is not None and alloc.init is not None:
+        off = ptr - alloc.start
+        alloc.init.mark(off, off + nbytes)
+
+
+def before_read(ptr: int, nbytes: int, who: str) -> None:
+    """Report a read of bytes that were never written."""
+    if MODE == "off" or nbytes <= 0:
+        return
+    alloc = SPACE.find(ptr)
+    if alloc is None or alloc.init is None:
+        return
+    off = ptr - alloc.start
+    gap = alloc.init.first_gap(off, off + nbytes)
+    if gap is not None:
+        finding(
+            "initcheck",
+            f"{who} reads uninitialised device memory: byte 0x{alloc.start + gap:x} (offset {gap}) of "
+            f"{alloc.describe()} was never written; the read covers [0x{ptr:x}, 0x{ptr + nbytes:x})",
+        )
+
+
+def view_access(
+    ptr: int, itemsize: int, shape: tuple[int, ...], byte_strides: tuple[int, ...], write: bool, who: str
+) -> None:
+    """Track a typed view access (kernels): mark on write, check on read."""
+    if MODE == "off" or any(d == 0 for d in shape):
+        return
+    alloc = SPACE.find(ptr)
+    if alloc is None or alloc.init is None:
+        return
+    base = ptr - alloc.start
+    dims = [(d, s) for d, s in zip(shape, byte_strides) if d != 1]
+    dims.sort(key=lambda ds: abs(ds[1]))
+    dense, expect = True, itemsize
+    for d, s in dims:
+        if s != expect:
+            dense = False
+            break
+        expect *= d
+    lo = base + sum(s * (d - 1) for d, s in dims if s < 0)
+    hi = base + sum(s * (d - 1) for d, s in dims if s > 0) + itemsize
+    shadow: InitShadow = alloc.init
+    if dense:
+        if write:
+            shadow.mark(lo, hi)
+        else:
+            gap = shadow.first_gap(lo, hi)
+            if gap is not None:
+                _report_uninit(alloc, gap, ptr, who)
+        return
+    if not write and shadow.mask is None and shadow.first_gap(lo, hi) is None:
+        return
+    mask = shadow.to_mask()
+    for j in range(itemsize):
+        v = np.ndarray(shape, dtype=np.bool_, buffer=mask, offset=base + j, strides=byte_strides)
+        if write:
+            v[...] = True
+        elif not v.all():
+            _report_uninit(alloc, base + j + int(np.argmin(v.reshape(-1) if v.flags.c_contiguous else v.copy().reshape(-1))), ptr, who)
+            return
+
+
+def _report_uninit(alloc: Allocation, gap: int, ptr: int, who: str) -> None:
+    finding(
+        "initcheck",
+        f"{who} reads uninitialised device memory: byte 0x{alloc.start + gap:x} (offset {gap}) of "
+        f"{alloc.describe()} was never written (view at 0x{ptr:x})",
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# synccheck: work that is queued but has not run
+# ---------------------------------------------------------------------------------------------
+
+
+class PendingUse:
+    """The byte ranges one queued task will read and write."""
+
+    __slots__ = ("label", "reads", "stream", "writes")
+
+    def __init__(self, stream: Any, label: str, reads: list[tuple[int, int]], writes: list[tuple[int, int]]) -> None:
+        self.stream, self.label, self.reads, self.writes = stream, label, reads, writes
+
+
+_pending: dict[int, PendingUse] = {}
+
+
+def track(task: Any, reads: Iterable[tuple[int, int]], writes: Iterable[tuple[int, int]]) -> None:
+    """Remember what a queued task will touch, until it has run."""
+    if MODE == "off":
+        return
+    use = PendingUse(task.stream, task.label, list(reads), list(writes))
+    with _lock:
+        _pending[task.seq] = use
+    fn = task.fn
+
+    def run_and_forget() -> None:
+        try:
+            fn()
+        finally:
+            with _lock:
+                _pending.pop(task.seq, None)
+
+    task.fn = run_and_forget
+
+
+def forget_stream(stream: Any) -> None:
+    with _lock:
+        for seq in [s for s, u in _pending.items() if u.stream is stream]:
+            del _pending[seq]
+
+
+def _overlaps(ranges: list[tuple[int, int]], lo: int, hi: int) -> bool:
+    return any(a < hi and lo < b for a, b in ranges)
+
+
+def pending_conflict(lo: int, hi: int, writes_only: bool) -> PendingUse | None:
+    """A queued task that writes (or, unless ``writes_only``, reads) bytes in [lo, hi)."""
+    with _lock:
+        for use in _pending.values():
+            if _overlaps(use.writes, lo, hi) or (not writes_only and _overlaps(use.reads, lo, hi)):
+                return use
+    return None
+
+
+def _describe_use(use: PendingUse) -> str:
+    return f"'{use.label}' queued on {use.stream!r}, which has not been synchronized"
+
+
+def host_access_hazard(dst: Any, src: Any, nbytes: int, api: str) -> None:
+    """aclrtMemcpy: the host reading what queued work writes, or writing what it uses."""
+    if MODE == "off" or not _pending:
+        return
+    if src.ptr is not None:
+        use = pending_conflict(src.ptr, src.ptr + nbytes, writes_only=True)
+        if use is not None:
+            finding(
+                "synccheck",
+                f"{api} reads [0x{src.ptr:x}, 0x{src.ptr + nbytes:x}) while {_describe_use(use)}, "
+                "still has to write it: the host sees stale data (call aclrtSynchronizeStream first)",
+                aclError.ACL_ERROR_RT_PARAM_INVALID,
+            )
+    if dst.ptr is not None:
+        use = pending_conflict(dst.ptr, dst.ptr + nbytes, writes_only=False)
+        if use is not None:
+            finding(
+                "synccheck",
+                f"{api} overwrites [0x{dst.ptr:x}, 0x{dst.ptr + nbytes:x}) while {_describe_use(use)}, "
+                "still uses it",
+                aclError.ACL_ERROR_RT_PARAM_INVALID,
+            )
+
+
+def check_free(alloc: Allocation | None, ptr: int, api: str) -> None:
+    """Freeing memory that queued work still uses."""
+    if MODE == "off" or alloc is None or alloc.start != ptr:
+        return
+    use = pending_conflict(alloc.start, alloc.end, writes_only=False)
+    if use is not None:
+        finding(
+            "synccheck",
+            f"{api} frees {alloc.describe()} while {_describe_use(use)}, still uses it "
+            "(synchronize before freeing)",
+            aclError.ACL_ERROR_RT_PARAM_INVALID,
+        )
+
+
+def check_stream_release(stream: Any, api: str) -> None:
+    """Streams are drained before release (CANN waits), so only forget their bookkeeping."""
+    forget_stream(stream)
+
+
+# ---------------------------------------------------------------------------------------------
+# leakcheck
+# ---------------------------------------------------------------------------------------------
+
+
+def leak_check(api: str, device: int | None) -> None:
+    """Report what was never released: for a ``device``, its allocations, streams and events;
+    for the process (``device`` None, at aclFinalize), host allocations, tensors and executors."""
+    if MODE == "off":
+        return
+    from .device import RT
+
+    items: list[str] = []
+    if device is not None:
+        for alloc in SPACE.live():
+            if alloc.kind == "device" and alloc.device == device:
+                items.append(f"{alloc.describe()} (never aclrtFree'd)")
+        dev = RT.devices.get(device)
+        if dev is not None:
+            for ctx in ([dev.primary] if dev.primary else []) + dev.contexts:
+                items.extend(
+                    f"{s!r} created at {s.site} (never aclrtDestroyStream'ed)" for s in ctx.streams if not s.destroyed
+                )
+        for ev in list(RT.events):
+            if not ev.destroyed and ev.context.device.ident == device:
+                items.append(f"{ev!r} created at {ev.site} (never aclrtDestroyEvent'ed)")
+    else:
+        for alloc in SPACE.live():
+            if alloc.kind == "host":
+                items.append(f"{alloc.describe()} (never aclrtFreeHost'ed)")
+        for t in list(RT.tensors):
+            if t.alive:
+                items.append(f"aclTensor created at {t.site} (never aclDestroyTensor'ed)")
+        for ex in list(RT.executors):
+            if ex.state == "ready":
+                items.append(
+                    f"aclOpExecutor of {ex.api} created at {ex.site} "
+                    "(never run by phase 2 nor aclDestroyAclOpExecutor'ed)"
+                )
+    if items:
+        where = f"device {device}" if device is not None else "the process"
+        finding(
+            "leakcheck",
+            f"{api}: {len(items)} resource(s) of {where} never released:\n    " + "\n    ".join(items),
+            aclError.ACL_ERROR_RELATIVE_RESOURCE_NOT_CLEARED,
+        )

@@ -1,0 +1,248 @@
+"""Streams as in-order task queues, events as markers in them, and the execution policies.
+
+A task is a Python callable that does the device work (a kernel, an async copy, an event
+record). Work submitted to a stream runs in submission order; when it runs is the policy's
+business:
+
+* ``deferred`` (default): tasks wait in the queue until something needs their results:
+  ``aclrtSynchronizeStream``/``Device``/``Event``, a stream waiting on an event, destroying the
+  stream, resetting the device. Code that forgets to synchronise sees stale memory, as on
+  hardware.
+* ``eager``: each task runs as soon as it is submitted (handy under a debugger).
+* ``thread``: a worker thread per stream runs the queue asynchronously.
+
+All three give the same results for correct programs. A failing task (a memory fault in a
+kernel, say) records its status on the stream, the rest of the queue is dropped, and the next
+synchronise returns the status, as a device exception does on hardware.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import threading
+import time
+from collections import deque
+from collections.abc import Callable
+from typing import Any
+
+TaskFn = Callable[[], None]
+
+
+class TaskFault(Exception):
+    """Raised by a task body: the status the next synchronise returns and the message."""
+
+    def __init__(self, code: int, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+class Task:
+    """One unit of device work queued on a stream."""
+
+    __slots__ = ("done", "fn", "label", "seq", "stream")
+
+    _seq = itertools.count()
+
+    def __init__(self, stream: Stream, label: str, fn: TaskFn) -> None:
+        self.stream = stream
+        self.label = label
+        self.fn = fn
+        self.done = threading.Event()
+        self.seq = next(Task._seq)
+
+
+class Stream:
+    """An ``aclrtStream``: an in-order queue of tasks bound to a context."""
+
+    __slots__ = (
+        "__weakref__", "context", "cv", "destroyed", "draining", "error", "flags", "ident",
+        "is_default", "lock", "queue", "site", "worker",
+    )  # fmt: skip
+
+    _ids = itertools.count(1)
+
+    def __init__(self, context: Any, is_default: bool, flags: int, site: str) -> None:
+        self.context = context
+        self.is_default = is_default
+        self.flags = flags
+        self.site = site
+        self.ident = next(Stream._ids)
+        self.queue: deque[Task] = deque()
+        self.lock = threading.RLock()
+        self.cv = threading.Condition(self.lock)
+        self.error: tuple[int, str] | None = None
+        self.destroyed = False
+        self.draining = False
+        self.worker: threading.Thread | None = None
+
+    def __repr__(self) -> str:
+        kind = "default stream" if self.is_default else "stream"
+        state = ", destroyed" if self.destroyed else ""
+        return f"<aclrtStream #{self.ident} ({kind} of device {self.context.device.ident}{state})>"
+
+    @property
+    def pending(self) -> int:
+        return len(self.queue)
+
+
+class Event:
+    """An ``aclrtEvent``: a marker recorded into a stream; it completes when the stream reaches it."""
+
+    __slots__ = ("__weakref__", "context", "destroyed", "flags", "ident", "site", "stream", "task", "timestamp_ns")
+
+    _ids = itertools.count(1)
+
+    def __init__(self, context: Any, flags: int, site: str) -> None:
+        self.context = context
+        self.flags = flags
+        self.site = site
+        self.ident = next(Event._ids)
+        self.destroyed = False
+        self.stream: Stream | None = None
+        self.task: Task | None = None
+        self.timestamp_ns: int | None = None
+
+    def __repr__(self) -> str:
+        return f"<aclrtEvent #{self.ident}>"
+
+    @property
+    def recorded(self) -> bool:
+        return self.task is not None
+
+    @property
+    def complete(self) -> bool:
+        return self.task is not None and self.task.done.is_set()
+
+
+def _run_task(stream: Stream, task: Task) -> None:
+    """Run one task; a TaskFault poisons the stream and drops the queue behind it."""
+    try:
+        task.fn()
+    except TaskFault as fault:
+        with stream.lock:
+            if stream.error is None:
+                stream.error = (fault.code, fault.message)
+            dropped = list(stream.queue)
+            stream.queue.clear()
+        for t in dropped:
+            t.done.set()
+    finally:
+        task.done.set()
+
+
+class Policy:
+    """How and when queued tasks run. Subclasses implement ``submit`` and ``drain``."""
+
+    name = "base"
+
+    def submit(self, stream: Stream, task: Task) -> None:
+        raise NotImplementedError  # pragma: no cover - abstract
+
+    def drain(self, stream: Stream, until: Task | None = None) -> None:
+        """Return once every task up to ``until`` (all tasks if None) has finished."""
+        raise NotImplementedError  # pragma: no cover - abstract
+
+    def shutdown(self, stream: Stream) -> None:
+        """Called when a stream is destroyed (after a drain)."""
+
+
+class CycleError(Exception):
+    """Streams waiting on each other: on hardware this would hang forever."""
+
+
+class DeferredPolicy(Policy):
+    """Tasks run on the host thread that needs their results."""
+
+    name = "deferred"
+
+    def submit(self, stream: Stream, task: Task) -> None:
+        with stream.lock:
+            stream.queue.append(task)
+
+    def drain(self, stream: Stream, until: Task | None = None) -> None:
+        with stream.lock:
+            if stream.draining:
+                if until is not None and until.done.is_set():
+                    return
+                raise CycleError(f"stream #{stream.ident} waits on itself through an event")
+            stream.draining = True
+            try:
+                while stream.queue:
+                    if until is not None and until.done.is_set():
+                        break
+                    task = stream.queue.popleft()
+                    _run_task(stream, task)
+            finally:
+                stream.draining = False
+
+
+class EagerPolicy(DeferredPolicy):
+    """Each task runs as soon as it is submitted."""
+
+    name = "eager"
+
+    def submit(self, stream: Stream, task: Task) -> None:
+        super().submit(stream, task)
+        self.drain(stream)
+
+
+class ThreadPolicy(Policy):
+    """One worker thread per stream, started on first use; truly asynchronous."""
+
+    name = "thread"
+
+    def submit(self, stream: Stream, task: Task) -> None:
+        with stream.cv:
+            stream.queue.append(task)
+            if stream.worker is None:
+                stream.worker = threading.Thread(
+                    target=self._work, args=(stream,), name=f"aclnn_py-stream-{stream.ident}", daemon=True
+                )
+                stream.worker.start()
+            stream.cv.notify_all()
+
+    def _work(self, stream: Stream) -> None:
+        while True:
+            with stream.cv:
+                while not stream.queue and not stream.destroyed:
+                    stream.cv.wait()
+                if not stream.queue and stream.destroyed:
+                    return
+                task = stream.queue[0]
+            _run_task(stream, task)
+            with stream.cv:
+                if stream.queue and stream.queue[0] is task:
+                    stream.queue.popleft()
+                stream.cv.notify_all()
+
+    def drain(self, stream: Stream, until: Task | None = None) -> None:
+        if until is not None:
+            until.done.wait()
+            return
+        with stream.cv:
+            while stream.queue:
+                stream.cv.wait()
+
+    def shutdown(self, stream: Stream) -> None:
+        with stream.cv:
+            stream.cv.notify_all()
+
+
+POLICIES: dict[str, type[Policy]] = {p.name: p for p in (DeferredPolicy, EagerPolicy, ThreadPolicy)}
+ENV_VAR = "ACLNN_PY_STREAM"
+
+
+def policy_from_environment() -> Policy:
+    """The policy named by ``ACLNN_PY_STREAM`` (default ``deferred``)."""
+    name = os.environ.get(ENV_VAR, "") or "deferred"
+    cls = POLICIES.get(name)
+    if cls is None:
+        raise ValueError(f"unknown stream policy {name!r} in {ENV_VAR}; expected one of {', '.join(POLICIES)}")
+    return cls()
+
+
+def now_ns() -> int:
+    """The clock events read (host monotonic clock, nanoseconds)."""
+    return time.perf_counter_ns()

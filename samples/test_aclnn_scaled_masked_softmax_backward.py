@@ -1,0 +1,164 @@
+#!/usr/bin/env python3
+# Line-by-line port of the C++ sample of aclnnScaledMaskedSoftmaxBackward
+# (test_aclnn_scaled_masked_softmax_backward.cpp). Each C++ line has its twin here, in the same order.
+import sys
+
+import numpy as np
+
+from aclnn_py import *  # #include "acl/acl.h" + "aclnnop/level2/aclnn_scaled_masked_softmax_backward.h"
+
+
+# #define CHECK_RET(cond, return_expr): in Python, `if not (cond): return_expr` on one line.
+def LOG_PRINT(message, *args):  # #define LOG_PRINT(message, ...) printf(message, ##__VA_ARGS__)
+    sys.stdout.write(message % args)
+
+
+def GetShapeSize(shape):
+    shape_size = 1
+    for i in shape:
+        shape_size *= i
+    return shape_size
+
+
+def Init(deviceId, stream):
+    # 固定写法，AscendCL初始化
+    ret = aclInit(None)
+    if not (ret == ACL_SUCCESS): LOG_PRINT("aclInit failed. ERROR: %d\n", ret); return ret
+    ret = aclrtSetDevice(deviceId)
+    if not (ret == ACL_SUCCESS): LOG_PRINT("aclrtSetDevice failed. ERROR: %d\n", ret); return ret
+    ret = aclrtCreateStream(stream)
+    if not (ret == ACL_SUCCESS): LOG_PRINT("aclrtCreateStream failed. ERROR: %d\n", ret); return ret
+    return 0
+
+
+def PrintOutResult(shape, deviceAddr):
+    size = GetShapeSize(shape)
+    resultData = np.zeros(size, dtype=np.float32)
+    ret = aclrtMemcpy(resultData, resultData.size * resultData.itemsize,
+                      deviceAddr.value, size * resultData.itemsize, ACL_MEMCPY_DEVICE_TO_HOST)
+    if not (ret == ACL_SUCCESS): LOG_PRINT("copy result from device to host failed. ERROR: %d\n", ret); return
+    for i in range(size):
+        LOG_PRINT("result[%ld] is: %f\n", i, resultData[i])
+
+
+def CreateAclTensor(hostData, shape, deviceAddr, dataType, tensor):
+    size = GetShapeSize(shape) * hostData.itemsize  # sizeof(T)
+    # 调用aclrtMalloc申请device侧内存
+    ret = aclrtMalloc(deviceAddr, size, ACL_MEM_MALLOC_HUGE_FIRST)
+    if not (ret == ACL_SUCCESS): LOG_PRINT("aclrtMalloc failed. ERROR: %d\n", ret); return ret
+    # 调用aclrtMemcpy将host侧数据拷贝到device侧内存上
+    ret = aclrtMemcpy(deviceAddr.value, size, hostData, size, ACL_MEMCPY_HOST_TO_DEVICE)
+    if not (ret == ACL_SUCCESS): LOG_PRINT("aclrtMemcpy failed. ERROR: %d\n", ret); return ret
+
+    # 计算连续tensor的strides
+    strides = [1] * len(shape)
+    for i in range(len(shape) - 2, -1, -1):
+        strides[i] = shape[i + 1] * strides[i + 1]
+
+    # 调用aclCreateTensor接口创建aclTensor
+    tensor.value = aclCreateTensor(shape, len(shape), dataType, strides, 0, aclFormat.ACL_FORMAT_ND,
+                                   shape, len(shape), deviceAddr.value)
+    return 0
+
+
+def main():
+    # 1. （固定写法）device/stream初始化，参考AscendCL对外接口列表
+    # 根据自己的实际device填写deviceId
+    deviceId = 0
+    stream = Ref()
+    ret = Init(deviceId, stream)
+    if not (ret == ACL_SUCCESS): LOG_PRINT("Init acl failed. ERROR: %d\n", ret); return ret
+
+    # 2. 构造输入与输出，需要根据API的接口自定义构造
+    # input
+    gradOutputHostData = np.array([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16], dtype=np.float32)
+    yHostData = np.array([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16], dtype=np.float32)
+    maskHostData = np.array([1, 1, 0, 0, 1, 1, 0, 0, 1, 1, 0, 0, 1, 1, 0, 0], dtype=np.int8)  # std::vector<char>
+    outHostData = np.zeros(16, dtype=np.float32)
+    gradOutputShape = [2, 2, 2, 2]
+    yShape = [2, 2, 2, 2]
+    maskShape = [2, 2, 2, 2]
+    outShape = [2, 2, 2, 2]
+    gradOutputDeviceAddr = Ref(None)
+    yDeviceAddr = Ref(None)
+    maskDeviceAddr = Ref(None)
+    outDeviceAddr = Ref(None)
+    gradOutput = Ref(None)
+    y = Ref(None)
+    mask = Ref(None)
+    out = Ref(None)
+
+    ret = CreateAclTensor(gradOutputHostData, gradOutputShape, gradOutputDeviceAddr, aclDataType.ACL_FLOAT, gradOutput)
+    if not (ret == ACL_SUCCESS): return ret
+    ret = CreateAclTensor(yHostData, yShape, yDeviceAddr, aclDataType.ACL_FLOAT, y)
+    if not (ret == ACL_SUCCESS): return ret
+    ret = CreateAclTensor(maskHostData, maskShape, maskDeviceAddr, aclDataType.ACL_BOOL, mask)
+    if not (ret == ACL_SUCCESS): return ret
+    ret = CreateAclTensor(outHostData, outShape, outDeviceAddr, aclDataType.ACL_FLOAT, out)
+    if not (ret == ACL_SUCCESS): return ret
+
+    # attr
+    scale = 1.0
+    fixTriuMask = False
+
+    workspaceSize = Ref(0)
+    executor = Ref()
+
+    # 3. 调用CANN算子库API，需要修改为具体的Api名称
+    # aclnnScaledMaskSoftmax
+    ret = aclnnScaledMaskedSoftmaxBackwardGetWorkspaceSize(gradOutput.value, y.value, mask.value, scale, fixTriuMask, out.value, workspaceSize, executor)
+    if not (ret == ACL_SUCCESS):
+        LOG_PRINT("aclnnScaledMaskedSoftmaxBackwardGetWorkspaceSize failed. ERROR: %d\n", ret)
+        return ret
+
+    # 根据第一段接口计算出的workspaceSize申请device内存
+    workspaceAddr = Ref(None)
+    if workspaceSize.value > 0:
+        ret = aclrtMalloc(workspaceAddr, workspaceSize.value, ACL_MEM_MALLOC_HUGE_FIRST)
+        if not (ret == ACL_SUCCESS):
+            LOG_PRINT("allocate workspace failed. ERROR: %d\n", ret)
+            return ret
+
+    # aclnnScaledMaskedSoftmaxBackward
+    ret = aclnnScaledMaskedSoftmaxBackward(workspaceAddr.value, workspaceSize.value, executor.value, stream.value)
+    if not (ret == ACL_SUCCESS):
+        LOG_PRINT("aclnnScaledMaskedSoftmaxBackward failed. ERROR: %d\n", ret)
+        return ret
+
+    # 4. （固定写法）同步等待任务执行结束
+    ret = aclrtSynchronizeStream(stream.value)
+    if not (ret == ACL_SUCCESS):
+        LOG_PRINT("aclrtSynchronizeStream failed. ERROR: %d\n", ret)
+        return ret
+
+    # 5.获取输出的值，将device侧内存上的结果拷贝至host侧，需要根据具体API的接口定义修改
+    PrintOutResult(outShape, outDeviceAddr)
+
+    size = GetShapeSize(outShape)
+    resultData = np.zeros(size, dtype=np.float32)
+    ret = aclrtMemcpy(resultData, resultData.size * resultData.itemsize, outDeviceAddr.value,
+                      size * resultData.itemsize, ACL_MEMCPY_DEVICE_TO_HOST)
+
+    # 6. 释放aclTensor和aclScalar，需要根据具体API的接口定义修改
+    aclDestroyTensor(gradOutput.value)
+    aclDestroyTensor(y.value)
+    aclDestroyTensor(mask.value)
+    aclDestroyTensor(out.value)
+
+    # 7. 释放device资源
+    aclrtFree(gradOutputDeviceAddr.value)
+    aclrtFree(yDeviceAddr.value)
+    aclrtFree(maskDeviceAddr.value)
+    aclrtFree(outDeviceAddr.value)
+
+    if workspaceSize.value > 0:
+        aclrtFree(workspaceAddr.value)
+    aclrtDestroyStream(stream.value)
+    aclrtResetDevice(deviceId)
+    aclFinalize()
+
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
