@@ -773,24 +773,21 @@ def _check_direction(api: str, k: int, d: _Side, s: _Side) -> None:
 
 def _do_copy(api: str, d: _Side, s: _Side, n: int) -> None:
     """Copy n bytes; every device access goes through the checked memory."""
-    who = api
-    if s.is_device or s.alloc is not None:
-        assert s.ptr is not None
-        sanitizer.before_read(s.ptr, n, who)
-        data = SPACE.read(s.ptr, n, who)
+    for side, verb in ((s, "reading"), (d, "writing")):
+        if side.arr is not None and side.arr.size < n:
+            raise MemoryFault("host-overflow", f"{api}: {verb} {n} bytes with a host buffer of {side.arr.size} bytes")
+    if s.ptr is not None:
+        SPACE.check(s.ptr, n, "read", api)
+        sanitizer.before_read(s.ptr, n, api)
+        data = SPACE.read(s.ptr, n, api)
     else:
         assert s.arr is not None
-        if s.arr.size < n:
-            raise MemoryFault("host-overflow", f"{who}: reading {n} bytes from a host buffer of {s.arr.size} bytes")
         data = s.arr[:n]
-    if d.is_device or d.alloc is not None:
-        assert d.ptr is not None
-        SPACE.write(d.ptr, data, who)
-        sanitizer.after_write(d.ptr, n, who)
+    if d.ptr is not None:
+        SPACE.write(d.ptr, data, api)
+        sanitizer.after_write(d.ptr, n, api)
     else:
         assert d.arr is not None
-        if d.arr.size < n:
-            raise MemoryFault("host-overflow", f"{who}: writing {n} bytes into a host buffer of {d.arr.size} bytes")
         d.arr[:n] = data
 
 

@@ -18,7 +18,7 @@ from typing import Any
 
 from .. import soc as _soc
 from .memory import SPACE, Allocation
-from .stream import Event, Policy, Stream, policy_from_environment
+from .stream import DeferredPolicy, Event, Policy, Stream, policy_from_environment
 
 DEVICE_COUNT_ENV = "ACLNN_PY_DEVICE_COUNT"
 DEVICE_MEMORY_ENV = "ACLNN_PY_DEVICE_MEMORY"
@@ -101,11 +101,15 @@ class Runtime:
         self.device_count = DEFAULT_DEVICE_COUNT
         self.capacity = DEFAULT_DEVICE_MEMORY
         self.devices: dict[int, Device] = {}
-        self.policy: Policy = policy_from_environment()
+        self.policy: Policy = DeferredPolicy()  # aclInit applies ACLNN_PY_STREAM
         # Objects handed to the user that the leak check reports if never released.
         self.tensors: weakref.WeakSet[Any] = weakref.WeakSet()
         self.executors: weakref.WeakSet[Any] = weakref.WeakSet()
         self.events: weakref.WeakSet[Event] = weakref.WeakSet()
+
+    def reset(self) -> None:
+        """Forget every device, context, stream and setting (test isolation; not a CANN call)."""
+        self.__init__()  # type: ignore[misc]
 
     def configure_from_environment(self) -> _soc.SocProfile:
         """Read ACLNN_PY_SOC / _DEVICE_COUNT / _DEVICE_MEMORY / _STREAM (done by aclInit)."""

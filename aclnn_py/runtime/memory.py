@@ -104,6 +104,10 @@ class AddressSpace:
         self._freed: OrderedDict[int, Allocation] = OrderedDict()
         self._bump: dict[tuple[str, int], int] = {}
 
+    def reset(self) -> None:
+        """Drop every allocation (test isolation; not a CANN call)."""
+        self.__init__()  # type: ignore[misc]
+
     # -- allocation --------------------------------------------------------------------------
 
     @staticmethod

@@ -1,0 +1,29 @@
+"""Helpers for test suites that use aclnn_py (not part of the C API).
+
+:func:`reset` returns the emulator to the state of a fresh process: no init, no devices, no
+memory, no pending messages. Use it between tests that must not see each other's state.
+"""
+
+from __future__ import annotations
+
+from . import _errmsg
+from . import soc as _soc
+from .runtime import sanitizer
+from .runtime.device import RT
+from .runtime.memory import SPACE
+
+
+def reset() -> None:
+    """Forget all runtime state, memory and pending error messages."""
+    for dev in RT.devices.values():
+        for ctx in ([dev.primary] if dev.primary else []) + dev.contexts:
+            for stream in ctx.all_streams():
+                stream.destroyed = True
+                RT.policy.shutdown(stream)
+    RT.reset()
+    SPACE.reset()
+    _soc.set_active(None)
+    _errmsg.set_process_mode(False)
+    _errmsg.clear()
+    with sanitizer._lock:
+        sanitizer._pending.clear()
