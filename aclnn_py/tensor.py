@@ -417,6 +417,7 @@ def _destroy(obj: object, cls: type, fn: str) -> int:
         sanitizer.finding("memcheck", f"{fn}: double free of {obj!r} (it was already destroyed)")
         return S.ACLNN_SUCCESS
     obj.alive = False  # type: ignore[attr-defined]
+    RT.tensors.discard(obj)
     return S.ACLNN_SUCCESS
 
 

@@ -171,6 +171,9 @@ class Dev:
         return r1, r2, r3
 
     def close(self) -> None:
+        if not self.stream.destroyed:
+            aclrtSynchronizeStream(self.stream)  # a correct program waits before freeing
+            aclGetRecentErrMsg()
         for t in self.tensors:
             if t.alive:
                 aclDestroyTensor(t)

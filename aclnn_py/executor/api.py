@@ -88,7 +88,7 @@ def _launch(ex: aclOpExecutor, api: str, workspace: int | None, stream: object) 
             return S.ACLNN_ERR_RUNTIME_ERROR
         ex.enqueue(st, workspace)
     if not ex.repeatable:
-        ex.state = "released"
+        ex.release()
     return S.ACLNN_SUCCESS
 
 
@@ -100,7 +100,7 @@ def common_op_executor_run(api: str, workspace: object, workspaceSize: object, e
     ws, size = _workspace_args(workspace, workspaceSize)
     ex = _runnable(executor, api)
     if size > 0 and ws is None:
-        ex.state = "released"  # CommonOpExecutorRun deletes the executor, even a repeatable one
+        ex.release()  # CommonOpExecutorRun deletes the executor, even a repeatable one
         raise fail(S.ACLNN_ERR_PARAM_NULLPTR, "EZ1001", "workspace is nullptr.")
     _check_workspace_memory(ex, api, ws, size)
     return _launch(ex, api, ws, stream)
@@ -182,7 +182,7 @@ def aclSetAclOpExecutorRepeatable(executor: Any) -> int:
 def aclDestroyAclOpExecutor(executor: Any) -> int:
     """Free an executor (meant for repeatable ones; others are freed by phase 2)."""
     ex = _executor_handle(executor, "aclDestroyAclOpExecutor")
-    ex.state = "released"
+    ex.release()
     return S.ACLNN_SUCCESS
 
 

@@ -165,6 +165,11 @@ class aclOpExecutor:
         step.launches.append(ln)
         return ln
 
+    def release(self) -> None:
+        """The executor is freed (phase 2 of a non-repeatable one, or aclDestroyAclOpExecutor)."""
+        self.state = "released"
+        RT.executors.discard(self)
+
     def mark_unrepeatable(self, reason: str) -> None:
         self.unrepeatable_reason = reason
 

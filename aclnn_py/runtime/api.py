@@ -183,16 +183,28 @@ def aclFinalize() -> int:
     with RT.lock:
         if RT.finalized:
             raise fail(E.ACL_ERROR_REPEAT_FINALIZE, "EH0001", "Repeated finalization: aclFinalize was already called.")
+        leak: ApiError | None = None
         for dev in list(RT.devices.values()):
             if dev.refcount > 0 or dev.contexts:
-                _release_device(dev, "aclFinalize")
-        sanitizer.leak_check("aclFinalize", None)
+                try:
+                    _release_device(dev, "aclFinalize")
+                except ApiError as e:
+                    leak = leak or e
+        try:
+            sanitizer.leak_check("aclFinalize", None)
+        except ApiError as e:
+            leak = leak or e
+        # The process-level registries start afresh (what leaked was reported above).
+        RT.tensors.clear()
+        RT.executors.clear()
         RT.tls.context = None
         RT.initialized = False
         RT.finalized = True
         RT.init_refcount = 0
         RT.default_device = None
         _soc.set_active(None)
+        if leak is not None:
+            raise leak
         return E.ACL_SUCCESS
 
 

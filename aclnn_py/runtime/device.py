@@ -13,7 +13,6 @@ from __future__ import annotations
 import os
 import re
 import threading
-import weakref
 from typing import Any
 
 from .. import soc as _soc
@@ -102,10 +101,11 @@ class Runtime:
         self.capacity = DEFAULT_DEVICE_MEMORY
         self.devices: dict[int, Device] = {}
         self.policy: Policy = DeferredPolicy()  # aclInit applies ACLNN_PY_STREAM
-        # Objects handed to the user that the leak check reports if never released.
-        self.tensors: weakref.WeakSet[Any] = weakref.WeakSet()
-        self.executors: weakref.WeakSet[Any] = weakref.WeakSet()
-        self.events: weakref.WeakSet[Event] = weakref.WeakSet()
+        # Objects handed to the user and not yet released (what the leak check reports).
+        # Strong references: a handle the program drops without releasing is a leak, as in C.
+        self.tensors: set[Any] = set()
+        self.executors: set[Any] = set()
+        self.events: set[Event] = set()
 
     def reset(self) -> None:
         """Forget every device, context, stream and setting (test isolation; not a CANN call)."""

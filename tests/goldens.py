@@ -1,0 +1,250 @@
+"""Independent re-implementations of the kernel recipes, for bit-exact tests.
+
+Written differently from the package on purpose: one element at a time, in Python floats,
+with every float32 operation rounded by ``r32`` (a basic operation computed in double and
+rounded once to float32 is correctly rounded, since 53 >= 2*24 + 2), and with fp16/bf16
+rounding done by hand on the bits (round half to even) instead of by numpy/ml_dtypes.
+"""
+
+from __future__ import annotations
+
+import math
+import struct
+
+import ml_dtypes
+import numpy as np
+
+
+def r32(x: float) -> float:
+    """Round a Python float to the nearest float32 (ties to even), keeping inf/nan."""
+    if math.isnan(x) or math.isinf(x):
+        return x
+    with np.errstate(over="ignore"):
+        return float(np.float32(x))
+
+
+def f32_bits(x: float) -> int:
+    return struct.unpack("<I", struct.pack("<f", x))[0]
+
+
+def bits_f32(b: int) -> float:
+    return struct.unpack("<f", struct.pack("<I", b & 0xFFFFFFFF))[0]
+
+
+def to_bf16_bits(x: float) -> int:
+    """float32 value -> bfloat16 bits, round half to even on the 16 dropped bits."""
+    b = f32_bits(x)
+    if (b & 0x7F800000) == 0x7F800000 and (b & 0x7FFFFF):
+        return (b >> 16) | 0x40  # quiet NaN, sign kept
+    lower = b & 0xFFFF
+    upper = b >> 16
+    if lower > 0x8000 or (lower == 0x8000 and (upper & 1)):
+        upper += 1
+    return upper & 0xFFFF
+
+
+def to_f16_bits(x: float) -> int:
+    """float32 value -> IEEE half bits, round half to even (subnormals, overflow to inf)."""
+    b = f32_bits(x)
+    sign = (b >> 16) & 0x8000
+    exp = (b >> 23) & 0xFF
+    man = b & 0x7FFFFF
+    if exp == 0xFF:
+        return sign | 0x7C00 | (0x200 if man else 0)
+    e = exp - 127 + 15
+    if e >= 31:
+        return sign | 0x7C00
+    if e <= 0:
+        if e < -10:
+            return sign  # too small even for a subnormal (rounds to 0; the tie case is below half)
+        man |= 0x800000
+        shift = 14 - e
+        half = 1 << (shift - 1)
+        rest = man & ((1 << shift) - 1)
+        h = man >> shift
+        if rest > half or (rest == half and (h & 1)):
+            h += 1
+        return sign | h
+    h = (e << 10) | (man >> 13)
+    rest = man & 0x1FFF
+    if rest > 0x1000 or (rest == 0x1000 and (h & 1)):
+        h += 1
+    return sign | h
+
+
+def round_to(values: list[float], dtype: np.dtype) -> np.ndarray:
+    """float32 values -> an array of ``dtype``, rounded by the hand-written converters."""
+    dtype = np.dtype(dtype)
+    if dtype == np.float32:
+        return np.array(values, dtype=np.float32)
+    if dtype == np.float16:
+        return np.array([to_f16_bits(v) for v in values], dtype=np.uint16).view(np.float16)
+    if dtype == np.dtype(ml_dtypes.bfloat16):
+        return np.array([to_bf16_bits(v) for v in values], dtype=np.uint16).view(ml_dtypes.bfloat16)
+    raise ValueError(dtype)
+
+
+def _flat_broadcast(*arrays: np.ndarray) -> list[list[float]]:
+    b = np.broadcast_arrays(*[a.astype(np.float32) for a in arrays])
+    return [[float(v) for v in a.reshape(-1)] for a in b]
+
+
+# -- SmoothL1LossGradV2 ---------------------------------------------------------------------------
+
+
+def smooth_l1_tbe(p: np.ndarray, lab: np.ndarray, d: np.ndarray, sigma: float, reduction: str, out_dtype) -> np.ndarray:
+    shape = np.broadcast_shapes(p.shape, lab.shape, d.shape)
+    P, L, D = _flat_broadcast(p, lab, d)
+    s = r32(sigma)
+    divisor = r32(s + r32(1e-6))
+    cof = r32(1.0 / p.size)
+    out = []
+    for pi, li, di in zip(P, L, D):
+        x = r32(pi - li)
+        temp = r32(x / divisor)
+        if x != x:
+            x = 0.0
+        s1 = -1.0 if x <= -s else 0.0
+        s2 = 1.0 if x >= s else 0.0
+        s3 = temp if abs(x) < s else 0.0
+        r = r32(r32(s1 + s2) + s3)
+        r = r32(r * di)
+        if reduction == "mean":
+            r = r32(r * cof)
+        out.append(r)
+    return round_to(out, out_dtype).reshape(shape)
+
+
+def smooth_l1_arch35(p: np.ndarray, lab: np.ndarray, d: np.ndarray, sigma: float, reduction: str, out_dtype) -> np.ndarray:
+    shape = np.broadcast_shapes(p.shape, lab.shape, d.shape)
+    scalar = d.size == 1
+    P, L, D = _flat_broadcast(p, lab, d)
+    s = r32(sigma)
+    inv = math.nan if abs(s) < 1e-6 else r32(1.0 / s)
+    norm = r32(1.0 / p.size) if reduction == "mean" else 1.0
+    out = []
+    for pi, li, di in zip(P, L, D):
+        x = r32(pi - li)
+        if scalar:
+            pos = 1.0 if x >= s else 0.0
+            neg = -1.0 if x <= -s else 0.0
+            lin = 0.0 if abs(x) >= s else r32(x * inv)
+        else:
+            pos = 1.0 if x > s else 0.0
+            neg = -1.0 if x < -s else 0.0
+            lin = 0.0 if abs(x) > s else r32(x * inv)
+        r = r32(r32(pos + neg) + lin)
+        r = r32(r * di)
+        r = r32(r * norm)
+        out.append(r)
+    return round_to(out, out_dtype).reshape(shape)
+
+
+def smooth_l1_reference(p, lab, d, beta, reduction) -> np.ndarray:
+    """The float64 formula (PyTorch's semantics, inclusive thresholds, division by beta)."""
+    p, lab, d = (np.asarray(a, dtype=np.float64) for a in (p, lab, d))
+    x = p - lab
+    with np.errstate(all="ignore"):
+        g = np.where(x <= -beta, -1.0, np.where(x >= beta, 1.0, x / beta))
+    r = g * d
+    if reduction == "mean":
+        r = r / p.size
+    return r
+
+
+# -- HardSwishGrad --------------------------------------------------------------------------------
+
+
+THIRD = r32(1.0 / 3.0)
+
+
+def hardswish_tbe(g: np.ndarray, x: np.ndarray, out_dtype) -> np.ndarray:
+    G, X = _flat_broadcast(g, x)
+    nan_fix = np.dtype(out_dtype) != np.float16
+    out = []
+    for gi, xi in zip(G, X):
+        d = r32(r32(xi * THIRD) + 0.5)
+        if xi < -3:
+            d = 0.0
+        if xi > 3:
+            d = 1.0
+        r = r32(gi * d)
+        if nan_fix and xi != xi:
+            r = 1.0
+        out.append(r)
+    return round_to(out, out_dtype).reshape(x.shape)
+
+
+def hardswish_arch35(g: np.ndarray, x: np.ndarray, out_dtype) -> np.ndarray:
+    G, X = _flat_broadcast(g, x)
+    out = []
+    for gi, xi in zip(G, X):
+        d = r32(r32(xi * THIRD) + 0.5)
+        d = d if xi >= -3 else 0.0
+        d = d if xi <= 3 else 1.0
+        out.append(r32(gi * d))
+    return round_to(out, out_dtype).reshape(x.shape)
+
+
+def hardswish_reference(g, x) -> np.ndarray:
+    g, x = np.asarray(g, np.float64), np.asarray(x, np.float64)
+    return g * np.where(x < -3, 0.0, np.where(x > 3, 1.0, x / 3 + 0.5))
+
+
+# -- ScaledMaskedSoftmaxGradV2 --------------------------------------------------------------------
+
+
+def _tree(values: list[float]) -> float:
+    while len(values) > 1:
+        values = [r32(values[i] + values[i + 1]) for i in range(0, len(values), 2)]
+    return values[0]
+
+
+def _row_sum(prod: list[float], d: int) -> float:
+    padded = prod + [0.0] * (-(-d // 64) * 64 - d)
+    chunks = len(padded) // 64
+    if chunks * 64 <= 1024:
+        acc = None
+        for c in range(chunks):
+            blk = [_tree(padded[c * 64 + 8 * j : c * 64 + 8 * j + 8]) for j in range(8)]
+            acc = blk if acc is None else [r32(a + b) for a, b in zip(acc, blk)]
+        return _tree(acc)
+    partial = [_tree(padded[c * 64 : c * 64 + 64]) for c in range(chunks)]
+    width = 1
+    while width < chunks:
+        width *= 2
+    return _tree(partial + [0.0] * (width - chunks))
+
+
+def scaled_masked_softmax_grad(g: np.ndarray, y: np.ndarray, mask: np.ndarray, scale: float, out_dtype) -> np.ndarray:
+    B, N, S, D = g.shape
+    mb = np.broadcast_to(mask.astype(np.uint8) != 0, g.shape)
+    sc = r32(scale)
+    large = -(-D // 64) * 64 > 1024
+    out = np.empty(g.shape, dtype=np.float32).reshape(-1, D)
+    gf = g.astype(np.float32).reshape(-1, D)
+    yf = y.astype(np.float32).reshape(-1, D)
+    mf = mb.reshape(-1, D)
+    for row in range(gf.shape[0]):
+        gr = [float(v) for v in gf[row]]
+        yr = [float(v) for v in yf[row]]
+        prod = [r32(a * b) for a, b in zip(yr, gr)]
+        s = _row_sum(prod, D)
+        for j in range(D):
+            if large:
+                v = r32(prod[j] - r32(yr[j] * s))
+            else:
+                v = r32(yr[j] * r32(gr[j] - s))
+            if sc != 1.0:
+                v = r32(v * sc)
+            if mf[row, j]:
+                v = 0.0
+            out[row, j] = v
+    return round_to([float(v) for v in out.reshape(-1)], out_dtype).reshape(g.shape)
+
+
+def softmax_grad_reference(g, y, mask, scale) -> np.ndarray:
+    g, y = np.asarray(g, np.float64), np.asarray(y, np.float64)
+    s = (g * y).sum(axis=-1, keepdims=True)
+    out = y * (g - s) * scale
+    return np.where(np.broadcast_to(mask != 0, g.shape), 0.0, out)

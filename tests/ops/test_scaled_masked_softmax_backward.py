@@ -1,0 +1,315 @@
+"""aclnnScaledMaskedSoftmaxBackward: outer checks, the nnopbase stage, workspace, numbers."""
+
+from __future__ import annotations
+
+import goldens
+import ml_dtypes
+import numpy as np
+import pytest
+from helpers import Dev, assert_bits_equal
+
+from aclnn_py import (
+    ACL_FORMAT_FRACTAL_NZ, ACL_FORMAT_NCHW, ACLNN_ERR_INNER_FIND_KERNEL_ERROR, ACLNN_ERR_PARAM_INVALID,
+    ACLNN_ERR_PARAM_NULLPTR, Ref, aclDestroyAclOpExecutor, aclDestroyTensor, aclGetDataType, aclGetRecentErrMsg, aclnnScaledMaskedSoftmaxBackward,
+    aclnnScaledMaskedSoftmaxBackwardGetWorkspaceSize,
+)  # fmt: skip
+
+BF16 = np.dtype(ml_dtypes.bfloat16)
+P1, P2 = aclnnScaledMaskedSoftmaxBackwardGetWorkspaceSize, aclnnScaledMaskedSoftmaxBackward
+PREFIX = "AclNN_Parameter_Error(EZ1001): "
+SYS_WS = 16 * 1024 * 1024
+SHAPE = (1, 2, 4, 8)
+
+
+def _p1(g, y, m, o, scale=1.0, fix=False, ws=None, ex=None):
+    ws = Ref(0) if ws is None else ws
+    ex = Ref() if ex is None else ex
+    return P1(g, y, m, scale, fix, o, ws, ex), ws, ex
+
+
+def _args(dev, dtype=np.float32, shape=SHAPE, mask_shape=None):
+    g = dev.tensor(np.ones(shape, dtype))
+    y = dev.tensor(np.ones(shape, dtype))
+    m = dev.tensor(np.zeros(mask_shape or shape, np.bool_))
+    o = dev.tensor(np.zeros(shape, dtype))
+    return [g, y, m, o]
+
+
+@pytest.mark.parametrize("which,name", [(0, "gradOutput"), (1, "y"), (2, "mask"), (3, "out")])
+def test_null_tensors(dev, which, name):
+    args = _args(dev)
+    args[which] = None
+    assert _p1(*args)[0] == ACLNN_ERR_PARAM_NULLPTR
+    assert aclGetRecentErrMsg() == f"{PREFIX}Expected a proper Tensor but got null for argument {name}."
+
+
+def test_no_out_pointer_check_before_the_parameters(dev):
+    g, y, m, o = _args(dev)
+    bad = dev.tensor(np.ones(SHAPE, np.int32))
+    # with a bad dtype, the missing workspaceSize is never looked at
+    assert P1(bad, y, m, 1.0, False, o, None, None) == ACLNN_ERR_PARAM_INVALID
+    aclGetRecentErrMsg()
+    # with good tensors, the generated inner function finds the null executor, then workspaceSize
+    assert P1(g, y, m, 1.0, False, o, Ref(), None) == ACLNN_ERR_PARAM_NULLPTR
+    assert "executor cannot be a NULL pointer" in aclGetRecentErrMsg()
+    assert P1(g, y, m, 1.0, False, o, None, Ref()) == ACLNN_ERR_PARAM_NULLPTR
+    assert "workspaceSize cannot be a NULL pointer" in aclGetRecentErrMsg()
+
+
+@pytest.mark.parametrize("which,name", [(0, "gradOutput"), (1, "y"), (3, "out")])
+def test_dtype_rows(dev, which, name):
+    args = _args(dev)
+    args[which] = dev.tensor(np.ones(SHAPE, np.int32))
+    assert _p1(*args)[0] == ACLNN_ERR_PARAM_INVALID
+    assert aclGetRecentErrMsg() == (
+        f"{PREFIX}Tensor {name} not implemented for DT_INT32, should be in dtype support list "
+        "[DT_FLOAT,DT_FLOAT16,DT_BFLOAT16,]."
+    )
+
+
+def test_mask_must_be_bool(dev):
+    g, y, _, o = _args(dev)
+    m = dev.tensor(np.zeros(SHAPE, np.float16))
+    assert _p1(g, y, m, o)[0] == ACLNN_ERR_PARAM_INVALID
+    assert aclGetRecentErrMsg().endswith("Tensor mask not implemented for DT_FLOAT16, should be in dtype support list [DT_BOOL,].")
+
+
+def test_fractal_nz_is_refused_outside_ascend950(dev):
+    g, y, m, o = _args(dev)
+    nz = dev.tensor(np.ones(SHAPE, np.float32), fmt=ACL_FORMAT_FRACTAL_NZ)
+    assert _p1(nz, y, m, o)[0] == ACLNN_ERR_PARAM_INVALID
+    assert aclGetRecentErrMsg() == (
+        f"{PREFIX}Input and output format only support [ND]. Actual: gradOutput:[FRACTAL_NZ], y:[ND], out:[ND]."
+    )
+    mnz = dev.tensor(np.zeros(SHAPE, np.bool_), fmt=ACL_FORMAT_FRACTAL_NZ)
+    assert _p1(g, y, mnz, o)[0] == ACLNN_ERR_PARAM_INVALID
+    assert aclGetRecentErrMsg() == f"{PREFIX}Mask format only support [ND]. Actual: mask:[FRACTAL_NZ]."
+
+
+def test_a_non_nd_format_is_refused_by_the_op_definition(dev):
+    g, y, m, o = _args(dev)
+    nchw = dev.tensor(np.ones(SHAPE, np.float32), fmt=ACL_FORMAT_NCHW)
+    assert _p1(nchw, y, m, o)[0] == ACLNN_ERR_PARAM_INVALID
+    assert "yGrad: DT_FLOAT NCHW" in aclGetRecentErrMsg()
+
+
+@pytest.mark.parametrize(
+    "gshape,yshape,oshape,mshape,fragment",
+    [
+        ((2, 4, 8), SHAPE, SHAPE, SHAPE, "gradOutput only support 4 dims, but current is 3"),
+        ((1, 2, 4, 4097), (1, 2, 4, 4097), (1, 2, 4, 4097), (1, 2, 4, 4097), "shape of gradOutput is not true, current is [1, 2, 4, 4097]"),
+        ((1, -2, 4, 8), SHAPE, SHAPE, SHAPE, "shape of gradOutput is not true, current is [1, -2, 4, 8]"),
+        (SHAPE, (1, 2, 4, 16), SHAPE, SHAPE, "shape of y should equal to gradOutput, gradOutput is [1, 2, 4, 8], y is [1, 2, 4, 16]"),
+        (SHAPE, SHAPE, (2, 2, 4, 8), SHAPE, "shape of out should equal to gradOutput, gradOutput is [1, 2, 4, 8], out is [2, 2, 4, 8]"),
+        (SHAPE, SHAPE, SHAPE, (2, 4, 8), "mask only support 4 dims, but current is 3"),
+        (SHAPE, SHAPE, SHAPE, (1, 2, 4, 16), "shape of mask is not true, current is [1, 2, 4, 16]"),
+        (SHAPE, SHAPE, SHAPE, (1, 2, 2, 8), "shape of mask is not true, current is [1, 2, 2, 8]"),
+        (SHAPE, SHAPE, SHAPE, (1, 3, 4, 8), "mask should broadcast to gradOutput, gradOutput is [1, 2, 4, 8], mask is [1, 3, 4, 8]"),
+    ],
+)
+def test_shape_rows(dev, gshape, yshape, oshape, mshape, fragment):
+    def t(shape, dtype):
+        from aclnn_py import ACL_BOOL, ACL_FLOAT, ACL_FORMAT_ND, aclCreateTensor
+
+        return aclCreateTensor(list(shape), len(shape), ACL_BOOL if dtype == np.bool_ else ACL_FLOAT, None, 0,
+                               ACL_FORMAT_ND, list(shape), len(shape), None)  # fmt: skip
+
+    tensors = [t(gshape, np.float32), t(yshape, np.float32), t(mshape, np.bool_), t(oshape, np.float32)]
+    code = _p1(*tensors)[0]
+    assert code == ACLNN_ERR_PARAM_INVALID
+    assert aclGetRecentErrMsg() == PREFIX + fragment
+    for x in tensors:
+        aclDestroyTensor(x)
+
+
+def test_head_dim_limit_is_8192_on_ascend950(soc):
+    soc("Ascend950")
+    dev = Dev()
+    try:
+        args = _args(dev, shape=(1, 1, 1, 8192))
+        code, _, ex = _p1(*args)
+        assert code == 0 and aclDestroyAclOpExecutor(ex.value) == 0
+        bad = _args(dev, shape=(1, 1, 1, 8193))
+        assert _p1(*bad)[0] == ACLNN_ERR_PARAM_INVALID
+        assert "current is [1, 1, 1, 8193]" in aclGetRecentErrMsg()
+        nz = dev.tensor(np.ones((1, 1, 1, 8), np.float32), fmt=ACL_FORMAT_FRACTAL_NZ)
+        a = _args(dev, shape=(1, 1, 1, 8))
+        assert _p1(nz, a[1], a[2], a[3])[0] == ACLNN_ERR_PARAM_INVALID  # no outer check; the op definition refuses it
+        assert "FRACTAL_NZ" in aclGetRecentErrMsg()
+    finally:
+        dev.close()
+
+
+def test_fix_triu_mask_must_be_false_and_comes_after_the_checks(dev):
+    args = _args(dev)
+    assert _p1(*args, fix=True)[0] == ACLNN_ERR_PARAM_INVALID
+    assert aclGetRecentErrMsg() == f"{PREFIX}fixTriuMask only support false"
+    args[1] = dev.tensor(np.ones(SHAPE, np.int32))
+    assert _p1(*args, fix=True)[0] == ACLNN_ERR_PARAM_INVALID
+    assert "DT_INT32" in aclGetRecentErrMsg()
+
+
+def test_y_dtype_mismatch_is_refused_by_the_nnopbase_stage(dev):
+    g = dev.tensor(np.ones(SHAPE, np.float16))
+    y = dev.tensor(np.ones(SHAPE, np.float32))
+    m = dev.tensor(np.zeros(SHAPE, np.bool_))
+    o = dev.tensor(np.zeros(SHAPE, np.float16))
+    assert _p1(g, y, m, o)[0] == ACLNN_ERR_PARAM_INVALID
+    assert "yGrad: DT_FLOAT16 ND, y: DT_FLOAT ND" in aclGetRecentErrMsg()
+
+
+def test_out_dtype_is_overwritten_with_gradoutputs(dev):
+    rng = np.random.default_rng(1)
+    g = rng.standard_normal(SHAPE).astype(np.float16)
+    y = rng.uniform(0, 1, SHAPE).astype(np.float16)
+    gt, yt = dev.tensor(g), dev.tensor(y)
+    m = dev.tensor(np.zeros(SHAPE, np.bool_))
+    o = dev.tensor(np.zeros(SHAPE, np.float32))  # an f32 out for f16 data passes ...
+    assert dev.run(P1, P2, gt, yt, m, 1.0, False, o) == (0, 0, 0)
+    dt = Ref()
+    assert aclGetDataType(o, dt) == 0 and dt.value == 1  # ... and is relabelled ACL_FLOAT16
+    out = dev.read(o, np.float16)
+    assert_bits_equal(out, goldens.scaled_masked_softmax_grad(g, y, np.zeros(SHAPE), 1.0, np.float16))
+
+
+@pytest.mark.parametrize("chip", ["Ascend310P"])
+def test_bf16_is_not_in_the_310p_op_definition(soc, chip):
+    soc(chip)
+    dev = Dev()
+    try:
+        assert _p1(*_args(dev, BF16))[0] == ACLNN_ERR_PARAM_INVALID
+        assert "DT_BFLOAT16" in aclGetRecentErrMsg()
+        code, _, ex = _p1(*_args(dev, np.float16))
+        assert code == 0 and aclDestroyAclOpExecutor(ex.value) == 0
+    finally:
+        dev.close()
+
+
+def test_ascend910_has_no_kernel(soc):
+    soc("Ascend910")
+    dev = Dev()
+    try:
+        assert _p1(*_args(dev))[0] == ACLNN_ERR_INNER_FIND_KERNEL_ERROR
+        assert "no kernel for SoC Ascend910" in aclGetRecentErrMsg()
+    finally:
+        dev.close()
+
+
+def test_empty_tensors_skip_the_kernel(dev):
+    for shape in [(0, 2, 4, 8), (1, 2, 4, 0), (1, 0, 0, 0)]:
+        code, ws, ex = _p1(*_args(dev, shape=shape))
+        assert code == 0 and ws.value == 0 and not ex.value.launches
+        assert P2(None, 0, ex.value, dev.stream) == 0
+
+
+def test_workspace_is_the_ascendc_system_workspace(dev):
+    code, ws, ex = _p1(*_args(dev))
+    assert code == 0 and ws.value == SYS_WS
+    assert ex.value.kind == "individual"
+    # nnopbase checks the size the caller passes
+    small = dev.malloc(1024)
+    assert P2(small, 1024, ex.value, dev.stream) == ACLNN_ERR_PARAM_INVALID
+    assert aclGetRecentErrMsg() == (
+        "EZ1010: Value 1024 for parameter workspaceLen is invalid. Reason: The passed workspace size 1024 does not "
+        f"meet the minimum workspace size {SYS_WS} actually required by the operator."
+    )
+    assert P2(None, SYS_WS, ex.value, dev.stream) == ACLNN_ERR_PARAM_NULLPTR
+    assert aclGetRecentErrMsg() == "EZ1011: Calling the second-phase API of aclnn failed because workspace cannot be a NULL pointer."
+    assert P2(dev.workspace(SYS_WS), SYS_WS, ex.value, dev.stream) == 0
+    assert P2(None, 0, None, dev.stream) == ACLNN_ERR_PARAM_NULLPTR
+    assert aclGetRecentErrMsg() == "EZ1011: Calling the second-phase API of aclnn failed because executor cannot be a NULL pointer."
+
+
+def _run(dev, g, y, m, scale=1.0, out_dtype=None):
+    gt, yt, mt = dev.tensor(g), dev.tensor(y), dev.tensor(m)
+    o = dev.tensor(np.zeros(g.shape, out_dtype or g.dtype))
+    assert dev.run(P1, P2, gt, yt, mt, scale, False, o) == (0, 0, 0), aclGetRecentErrMsg()
+    return dev.read(o)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float16, BF16], ids=["f32", "f16", "bf16"])
+@pytest.mark.parametrize("d", [1, 7, 64, 100, 1024, 1025, 2000])
+def test_bit_exact_against_the_recipe_on_both_paths(dev, dtype, d):
+    rng = np.random.default_rng(d)
+    shape = (2, 1, 2, d)
+    g = rng.standard_normal(shape).astype(dtype)
+    y = rng.uniform(0, 1, shape).astype(dtype)
+    m = rng.uniform(0, 1, (1, 1, 2, d)) < 0.3
+    out = _run(dev, g, y, m, 0.7)
+    assert_bits_equal(out, goldens.scaled_masked_softmax_grad(g, y, m, 0.7, dtype))
+    ref = goldens.softmax_grad_reference(g.astype(np.float64), y.astype(np.float64), m, float(np.float32(0.7)))
+    tol = {np.dtype(np.float32): 1e-4, np.dtype(np.float16): 2e-2, BF16: 1e-1}[np.dtype(dtype)]
+    np.testing.assert_allclose(out.astype(np.float64), ref, rtol=tol, atol=tol * max(1, d / 100))
+
+
+@pytest.mark.parametrize("mshape", [(2, 3, 4, 16), (1, 3, 4, 16), (2, 1, 4, 16), (1, 1, 4, 16)])
+def test_mask_broadcast_modes(dev, mshape):
+    rng = np.random.default_rng(4)
+    shape = (2, 3, 4, 16)
+    g = rng.standard_normal(shape).astype(np.float32)
+    y = rng.uniform(0, 1, shape).astype(np.float32)
+    m = rng.uniform(0, 1, mshape) < 0.5
+    out = _run(dev, g, y, m, 2.0)
+    assert_bits_equal(out, goldens.scaled_masked_softmax_grad(g, y, m, 2.0, np.float32))
+    assert (out[np.broadcast_to(m, shape)] == 0).all()
+
+
+def test_masked_positions_are_plus_zero_whatever_the_data(dev):
+    g = np.array([[[[np.nan, np.inf, 1.0, 2.0]]]], np.float32)
+    y = np.array([[[[1.0, 1.0, np.nan, 1.0]]]], np.float32)
+    m = np.array([[[[1, 1, 1, 0]]]], np.bool_)
+    out = _run(dev, g, y, m)
+    assert out.view(np.uint32)[0, 0, 0, :3].tolist() == [0, 0, 0]
+    assert np.isnan(out[0, 0, 0, 3])
+
+
+def test_scale_is_rounded_to_float32(dev):
+    g = np.full((1, 1, 1, 4), 1.0, np.float32)
+    y = np.array([[[[0.1, 0.2, 0.3, 0.4]]]], np.float32)
+    scale = 0.1  # not a float32 value
+    out = _run(dev, g, y, np.zeros((1, 1, 1, 4), np.bool_), scale)
+    assert_bits_equal(out, goldens.scaled_masked_softmax_grad(g, y, np.zeros((1, 1, 1, 4)), float(np.float32(scale)), np.float32))
+
+
+def test_the_norm_path_computes_y_times_g_minus_s(dev):
+    # y*(g-s) and g*y - s*y differ in rounding for these values; the norm path uses the former
+    y = np.array([[[[0.3, 0.7, 0.1]]]], np.float32)
+    g = np.array([[[[1.1, -0.9, 2.3]]]], np.float32)
+    out = _run(dev, g, y, np.zeros(y.shape, np.bool_))
+    s = np.float32(np.float32(np.float32(y[..., 0] * g[..., 0]) + np.float32(y[..., 1] * g[..., 1])) + np.float32(y[..., 2] * g[..., 2]))
+    assert_bits_equal(out, (y * (g - s)).astype(np.float32))
+
+
+def test_non_contiguous_inputs_and_output(dev):
+    rng = np.random.default_rng(9)
+    shape = (2, 2, 3, 5)
+    gs = rng.standard_normal((2, 2, 5, 3)).astype(np.float32)
+    g = dev.strided(gs, shape, (30, 15, 1, 3))  # last two dims transposed
+    ys = rng.uniform(0, 1, shape).astype(np.float32)
+    y = dev.tensor(ys)
+    ms = rng.uniform(0, 1, (1, 2, 3, 5)) < 0.4
+    m = dev.tensor(ms)
+    o = dev.strided(np.zeros((2, 2, 5, 3), np.float32), shape, (30, 15, 1, 3))
+    ws, ex = Ref(0), Ref()
+    assert P1(g, y, m, 1.0, False, o, ws, ex) == 0
+    assert [ln.op_type for ln in ex.value.launches] == ["Transpose", "ScaledMaskedSoftmaxGradV2", "Transpose"]
+    assert ws.value == 512 + 512 + SYS_WS
+    assert P2(dev.workspace(ws.value), ws.value, ex.value, dev.stream) == 0
+    g_host = gs.transpose(0, 1, 3, 2).copy()
+    assert_bits_equal(dev.read(o), goldens.scaled_masked_softmax_grad(g_host, ys, ms, 1.0, np.float32))
+
+
+def test_sample_values(dev):
+    x = np.arange(1, 17, dtype=np.float32).reshape(2, 2, 2, 2)
+    m = np.array([1, 1, 0, 0] * 4, np.int8).reshape(2, 2, 2, 2)
+    gt, yt = dev.tensor(x), dev.tensor(x)
+    mt = dev.tensor(m, acl_dtype=12)
+    o = dev.tensor(np.zeros((2, 2, 2, 2), np.float32))
+    assert dev.run(P1, P2, gt, yt, mt, 1.0, False, o) == (0, 0, 0)
+    assert dev.read(o).reshape(-1).tolist() == [
+        0, 0, -66, -84, 0, 0, -742, -840, 0, 0, -2794, -3036, 0, 0, -6990, -7440,
+    ]  # fmt: skip
+    assert not np.signbit(dev.read(o)).reshape(-1)[0]
+
+
+
