@@ -32,7 +32,7 @@ test: $(DEV_STAMP)
 
 ## lint: ruff (lint + format check) and mypy on the package
 lint: $(DEV_STAMP)
-	$(PY) -m ruff check aclnn_py tests samples bench
+	$(PY) -m ruff check aclnn_py tests samples
 	$(PY) -m ruff format --check aclnn_py
 	$(PY) -m mypy
 

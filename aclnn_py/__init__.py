@@ -148,6 +148,4 @@ _ENUMS: tuple[type[IntEnum], ...] = (
 _constants = {m.name: m for e in _ENUMS for m in e}
 globals().update(_constants)
 
-__all__ = sorted(
-    {name for name in globals() if name.startswith(("acl", "ACL", "Ref", "OK"))} | set(_constants)
-)
+__all__ = sorted({name for name in globals() if name.startswith(("acl", "ACL", "Ref", "OK"))} | set(_constants))

@@ -98,7 +98,7 @@ def as_int(v: object, name: str, code: int, lo: int = INT64_MIN, hi: int = INT64
 def as_float(v: object, name: str, code: int, eid: str = "EZ1001") -> float:
     """A ``float``/``double`` argument (NaN and infinities pass through, as in C)."""
     if isinstance(v, (bool, numbers.Real, np.floating, np.integer)):
-        return float(v)  # type: ignore[arg-type]
+        return float(v)
     if isinstance(v, ctypes._SimpleCData) and isinstance(v.value, (int, float)):
         return float(v.value)
     raise fail(code, eid, f"Value {v!r} for {name} is invalid. Reason: a number is required.")

@@ -14,7 +14,7 @@ from typing import Any, Generic, TypeVar
 T = TypeVar("T")
 
 # ctypes.byref() returns an object of this (private) type; it keeps the holder in `_obj`.
-_CArgObject = type(ctypes.byref(ctypes.c_int()))
+_CArgObject: Any = type(ctypes.byref(ctypes.c_int()))
 
 
 class Ref(Generic[T]):

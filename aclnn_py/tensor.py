@@ -306,7 +306,10 @@ def aclCreateScalar(value: object, dataType: int) -> aclScalar | None:
     npdt = dtypes.numpy_dtype(dt) or np.dtype(np.uint8)
     try:
         if isinstance(value, (bytes, bytearray, memoryview, np.ndarray)):
-            raw = np.frombuffer(memoryview(value).cast("B") if not isinstance(value, np.ndarray) else value.reshape(-1).view(np.uint8), np.uint8)
+            raw = np.frombuffer(
+                memoryview(value).cast("B") if not isinstance(value, np.ndarray) else value.reshape(-1).view(np.uint8),
+                np.uint8,
+            )
             if raw.size < npdt.itemsize:
                 raise _UB(f"the buffer holds {raw.size} bytes but a {dtypes.dt_name(dt)} needs {npdt.itemsize}")
             v = raw[: npdt.itemsize].view(npdt)[0]
@@ -325,9 +328,7 @@ def _array_values(value: object, size: object, name: str, conv: Any) -> list[Any
         return []
     if isinstance(value, np.ndarray):
         seq = value.reshape(-1).tolist()
-    elif isinstance(value, ctypes.Array):
-        seq = list(value)
-    elif isinstance(value, (list, tuple, range)):
+    elif isinstance(value, (ctypes.Array, list, tuple, range)):
         seq = list(value)
     else:
         raise _UB(f"{name} must be a sequence, got {type(value).__name__}")
@@ -412,7 +413,11 @@ def _destroy(obj: object, cls: type, fn: str) -> int:
     if obj is None:
         return S.ACLNN_SUCCESS
     if not isinstance(obj, cls):
-        raise fail(S.ACLNN_ERR_PARAM_INVALID, "EZ1001", f"{fn}: expected an {cls.__name__}, got {type(obj).__name__}.")
+        raise fail(
+            S.ACLNN_ERR_PARAM_INVALID,
+            "EZ1001",
+            f"{fn}: expected an {cls.__name__}, got {type(obj).__name__}.",
+        )
     if not obj.alive:  # type: ignore[attr-defined]
         sanitizer.finding("memcheck", f"{fn}: double free of {obj!r} (it was already destroyed)")
         return S.ACLNN_SUCCESS
@@ -488,7 +493,11 @@ def _live(obj: object, cls: type, name: str) -> Any:
     if obj is None:
         raise _Silent(S.ACLNN_ERR_PARAM_NULLPTR)
     if not isinstance(obj, cls):
-        raise fail(S.ACLNN_ERR_PARAM_INVALID, "EZ1001", f"{name} must be an {cls.__name__}, got {type(obj).__name__}.")
+        raise fail(
+            S.ACLNN_ERR_PARAM_INVALID,
+            "EZ1001",
+            f"{name} must be an {cls.__name__}, got {type(obj).__name__}.",
+        )
     if not obj.alive:  # type: ignore[attr-defined]
         raise fail(S.ACLNN_ERR_PARAM_INVALID, "EZ1001", f"{name} was already destroyed (use after free).")
     return obj
@@ -498,7 +507,11 @@ def _outp(obj: object, numeric: bool) -> object:
     if obj is None:
         raise _Silent(S.ACLNN_ERR_PARAM_NULLPTR)
     if not is_out_param(obj, numeric):
-        raise fail(S.ACLNN_ERR_PARAM_INVALID, "EZ1001", f"{type(obj).__name__} cannot receive an out value (use Ref).")
+        raise fail(
+            S.ACLNN_ERR_PARAM_INVALID,
+            "EZ1001",
+            f"{type(obj).__name__} cannot receive an out value (use Ref).",
+        )
     return obj
 
 
@@ -604,7 +617,9 @@ def aclInitTensor(
         n_view = _count(viewDimsNum, "viewDimsNum")
         n_storage = _count(storageDimsNum, "storageDimsNum")
         view = _int_list(viewDims, n_view, "viewDims") if viewDims is not None and n_view else None
-        storage_shape = _int_list(storageDims, n_storage, "storageDims") if storageDims is not None and n_storage else None
+        storage_shape = (
+            _int_list(storageDims, n_storage, "storageDims") if storageDims is not None and n_storage else None
+        )
         shape_for_strides = view if view is not None else t.view_shape
         strides = _int_list(stride, len(shape_for_strides), "stride") if stride is not None else None
         addr = as_pointer(tensorDataAddr)
@@ -634,11 +649,19 @@ def aclInitTensor(
 def aclSetRawTensorAddr(tensor: aclTensor | None, addr: int | None) -> int:
     """Point the tensor's storage at ``addr`` (may be None). Not legal between phase 1 and 2."""
     if tensor is None:
-        raise fail(S.ACLNN_ERR_PARAM_NULLPTR, "EZ1011", "aclSetRawTensorAddr failed because tensor cannot be a NULL pointer.")
+        raise fail(
+            S.ACLNN_ERR_PARAM_NULLPTR,
+            "EZ1011",
+            "aclSetRawTensorAddr failed because tensor cannot be a NULL pointer.",
+        )
     t = _live_or_fail(tensor)
     p = as_pointer(addr)
     if p is not None and p < 0:
-        raise fail(S.ACLNN_ERR_PARAM_INVALID, "EZ1001", "aclSetRawTensorAddr: addr must be a device pointer (int) or None.")
+        raise fail(
+            S.ACLNN_ERR_PARAM_INVALID,
+            "EZ1001",
+            "aclSetRawTensorAddr: addr must be a device pointer (int) or None.",
+        )
     t.storage.addr = p
     return S.ACLNN_SUCCESS
 
@@ -647,12 +670,24 @@ def aclSetRawTensorAddr(tensor: aclTensor | None, addr: int | None) -> int:
 def aclGetRawTensorAddr(tensor: aclTensor | None, addr: object) -> int:
     """The storage base address (not offset-adjusted)."""
     if tensor is None:
-        raise fail(S.ACLNN_ERR_PARAM_NULLPTR, "EZ1011", "aclGetRawTensorAddr failed because tensor cannot be a NULL pointer.")
+        raise fail(
+            S.ACLNN_ERR_PARAM_NULLPTR,
+            "EZ1011",
+            "aclGetRawTensorAddr failed because tensor cannot be a NULL pointer.",
+        )
     if addr is None:
-        raise fail(S.ACLNN_ERR_PARAM_NULLPTR, "EZ1011", "aclGetRawTensorAddr failed because addr cannot be a NULL pointer.")
+        raise fail(
+            S.ACLNN_ERR_PARAM_NULLPTR,
+            "EZ1011",
+            "aclGetRawTensorAddr failed because addr cannot be a NULL pointer.",
+        )
     t = _live_or_fail(tensor)
     if not is_out_param(addr, True):
-        raise fail(S.ACLNN_ERR_PARAM_INVALID, "EZ1001", f"{type(addr).__name__} cannot receive an out value (use Ref).")
+        raise fail(
+            S.ACLNN_ERR_PARAM_INVALID,
+            "EZ1001",
+            f"{type(addr).__name__} cannot receive an out value (use Ref).",
+        )
     store(addr, t.storage.addr)
     return S.ACLNN_SUCCESS
 

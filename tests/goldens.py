@@ -217,7 +217,7 @@ def _row_sum(prod: list[float], d: int) -> float:
 
 
 def scaled_masked_softmax_grad(g: np.ndarray, y: np.ndarray, mask: np.ndarray, scale: float, out_dtype) -> np.ndarray:
-    B, N, S, D = g.shape
+    D = g.shape[-1]
     mb = np.broadcast_to(mask.astype(np.uint8) != 0, g.shape)
     sc = r32(scale)
     large = -(-D // 64) * 64 > 1024
@@ -231,10 +231,7 @@ def scaled_masked_softmax_grad(g: np.ndarray, y: np.ndarray, mask: np.ndarray, s
         prod = [r32(a * b) for a, b in zip(yr, gr)]
         s = _row_sum(prod, D)
         for j in range(D):
-            if large:
-                v = r32(prod[j] - r32(yr[j] * s))
-            else:
-                v = r32(yr[j] * r32(gr[j] - s))
+            v = r32(prod[j] - r32(yr[j] * s)) if large else r32(yr[j] * r32(gr[j] - s))
             if sc != 1.0:
                 v = r32(v * sc)
             if mf[row, j]:

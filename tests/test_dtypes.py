@@ -10,9 +10,25 @@ import pytest
 
 from aclnn_py import aclDataType, aclDataTypeSize, dtypes
 from aclnn_py.dtypes import (
-    DT_BF16, DT_BOOL, DT_COMPLEX32, DT_COMPLEX64, DT_COMPLEX128, DT_DOUBLE, DT_FLOAT, DT_FLOAT16,
-    DT_HIFLOAT8, DT_INT8, DT_INT16, DT_INT32, DT_INT64, DT_MAX, DT_UINT8, DT_UINT16, DT_UINT32,
-    DT_UINT64, DT_UNDEFINED,
+    DT_BF16,
+    DT_BOOL,
+    DT_COMPLEX32,
+    DT_COMPLEX64,
+    DT_COMPLEX128,
+    DT_DOUBLE,
+    DT_FLOAT,
+    DT_FLOAT16,
+    DT_HIFLOAT8,
+    DT_INT8,
+    DT_INT16,
+    DT_INT32,
+    DT_INT64,
+    DT_MAX,
+    DT_UINT8,
+    DT_UINT16,
+    DT_UINT32,
+    DT_UINT64,
+    DT_UNDEFINED,
 )  # fmt: skip
 
 # The promotion table exactly as the reference notes print it (opbase data_type_utils.h).

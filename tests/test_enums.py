@@ -116,7 +116,7 @@ def test_codes_print_their_name_and_format_as_numbers():
     code = aclnnStatus.ACLNN_ERR_PARAM_NULLPTR
     assert str(code) == "ACLNN_ERR_PARAM_NULLPTR"
     assert f"{code}" == "ACLNN_ERR_PARAM_NULLPTR"
-    assert "%d" % code == "161001"
+    assert "%d" % code == "161001"  # noqa: UP031 - printf-style is how the C samples print codes
     assert f"{code:d}" == "161001"
     assert code == 161001 and isinstance(code, int)
 

@@ -32,13 +32,21 @@ def _workspace_args(workspace: object, workspaceSize: object) -> tuple[int | Non
     size = as_int(workspaceSize, "workspaceSize", S.ACLNN_ERR_PARAM_INVALID, 0, UINT64_MAX, eid="EZ1001")
     ptr = as_pointer(workspace)
     if ptr is not None and ptr < 0:
-        raise fail(S.ACLNN_ERR_PARAM_INVALID, "EZ1001", f"workspace must be a device pointer (int) or None, got {type(workspace).__name__}.")
+        raise fail(
+            S.ACLNN_ERR_PARAM_INVALID,
+            "EZ1001",
+            f"workspace must be a device pointer (int) or None, got {type(workspace).__name__}.",
+        )
     return ptr, size
 
 
 def _runnable(executor: object, api: str) -> aclOpExecutor:
     if not isinstance(executor, aclOpExecutor):
-        raise fail(S.ACLNN_ERR_PARAM_INVALID, "EZ1001", f"{api}: executor must be an aclOpExecutor, got {type(executor).__name__}.")
+        raise fail(
+            S.ACLNN_ERR_PARAM_INVALID,
+            "EZ1001",
+            f"{api}: executor must be an aclOpExecutor, got {type(executor).__name__}.",
+        )
     why = executor.check_runnable()
     if why is not None:
         raise fail(S.ACLNN_ERR_PARAM_INVALID, "EZ1001", f"{api} cannot run: {why}.")
@@ -64,7 +72,9 @@ def _check_workspace_memory(ex: aclOpExecutor, api: str, workspace: int | None, 
     if workspace is not None:
         alloc = SPACE.find(workspace)
         if alloc is None:
-            sanitizer.finding("memcheck", f"{api}: workspace {SPACE.describe_address(workspace)}", S.ACLNN_ERR_PARAM_INVALID)
+            sanitizer.finding(
+                "memcheck", f"{api}: workspace {SPACE.describe_address(workspace)}", S.ACLNN_ERR_PARAM_INVALID
+            )
         elif alloc.end - workspace < ex.workspace_size:
             sanitizer.finding(
                 "memcheck",
@@ -83,7 +93,8 @@ def _launch(ex: aclOpExecutor, api: str, workspace: int | None, stream: object) 
             for eid, text in e.messages:
                 _errmsg.report(eid, text)
             _errmsg.report_code(
-                S.ACLNN_ERR_RUNTIME_ERROR, f"launch failed for {ex.launches[0].op_type}, errno:{S.ACLNN_ERR_RUNTIME_ERROR}."
+                S.ACLNN_ERR_RUNTIME_ERROR,
+                f"launch failed for {ex.launches[0].op_type}, errno:{int(S.ACLNN_ERR_RUNTIME_ERROR)}.",
             )
             return S.ACLNN_ERR_RUNTIME_ERROR
         ex.enqueue(st, workspace)
@@ -106,7 +117,9 @@ def common_op_executor_run(api: str, workspace: object, workspaceSize: object, e
     return _launch(ex, api, ws, stream)
 
 
-def nnopbase_run_with_workspace(api: str, workspace: object, workspaceSize: object, executor: object, stream: object) -> int:
+def nnopbase_run_with_workspace(
+    api: str, workspace: object, workspaceSize: object, executor: object, stream: object
+) -> int:
     """``NnopbaseRunWithWorkspace``: null checks, then the workspace must be big enough."""
     if executor is None:
         raise fail(
@@ -133,7 +146,11 @@ def nnopbase_run_with_workspace(api: str, workspace: object, workspaceSize: obje
 def check_out_params(workspaceSize: object, executor: object) -> None:
     """The phase-1 out-parameters must be able to receive values (None is nullptr, checked later)."""
     if workspaceSize is not None and not is_out_param(workspaceSize, True):
-        raise fail(S.ACLNN_ERR_PARAM_INVALID, "EZ1001", f"workspaceSize must be a Ref or ctypes holder, got {type(workspaceSize).__name__}.")
+        raise fail(
+            S.ACLNN_ERR_PARAM_INVALID,
+            "EZ1001",
+            f"workspaceSize must be a Ref or ctypes holder, got {type(workspaceSize).__name__}.",
+        )
     if executor is not None and not is_out_param(executor, False):
         raise fail(S.ACLNN_ERR_PARAM_INVALID, "EZ1001", f"executor must be a Ref, got {type(executor).__name__}.")
 
@@ -144,11 +161,16 @@ def check_tensor_args(api: str, **named: object) -> None:
         if t is None:
             continue
         if not isinstance(t, aclTensor):
-            raise fail(S.ACLNN_ERR_PARAM_INVALID, "EZ1001", f"{api}: argument {name} must be an aclTensor, got {type(t).__name__}.")
+            raise fail(
+                S.ACLNN_ERR_PARAM_INVALID,
+                "EZ1001",
+                f"{api}: argument {name} must be an aclTensor, got {type(t).__name__}.",
+            )
         if not t.alive:
             raise fail(
                 S.ACLNN_ERR_PARAM_INVALID, "EZ1001",
-                f"{api}: argument {name} is an aclTensor destroyed by aclDestroyTensor (created at {t.site}); use after free.",
+                f"{api}: argument {name} is an aclTensor destroyed by aclDestroyTensor "
+                f"(created at {t.site}); use after free.",
             )  # fmt: skip
 
 
@@ -164,7 +186,11 @@ def _executor_handle(executor: object, fn: str) -> aclOpExecutor:
         raise fail(S.ACLNN_ERR_INNER_NULLPTR, "EZ1011", f"{fn} failed because executor cannot be a NULL pointer.")
     if not isinstance(executor, aclOpExecutor) or executor.state != "ready":
         what = "a released executor" if isinstance(executor, aclOpExecutor) else type(executor).__name__
-        raise fail(S.ACLNN_ERR_INNER, "EZ9999", f"{fn} failed: {what} is not a valid aclOpExecutor (unknown magic number).")
+        raise fail(
+            S.ACLNN_ERR_INNER,
+            "EZ9999",
+            f"{fn} failed: {what} is not a valid aclOpExecutor (unknown magic number).",
+        )
     return executor
 
 
@@ -191,16 +217,28 @@ def aclSetTensorAddr(executor: Any, index: int, tensor: aclTensor | None, addr: 
     """Change a tensor's address for the next run of a (repeatable) composite executor.
     The tensor is updated before the executor is checked, as in opbase; ``index`` is ignored."""
     if tensor is None:
-        raise fail(S.ACLNN_ERR_INNER_NULLPTR, "EZ1011", "aclSetTensorAddr failed because tensor cannot be a NULL pointer.")
+        raise fail(
+            S.ACLNN_ERR_INNER_NULLPTR,
+            "EZ1011",
+            "aclSetTensorAddr failed because tensor cannot be a NULL pointer.",
+        )
     if not isinstance(tensor, aclTensor) or not tensor.alive:
         raise fail(S.ACLNN_ERR_PARAM_INVALID, "EZ1001", "aclSetTensorAddr: tensor must be a live aclTensor.")
     as_int(index, "index", S.ACLNN_ERR_PARAM_INVALID, 0, UINT64_MAX)
     p = as_pointer(addr)
     if p is not None and p < 0:
-        raise fail(S.ACLNN_ERR_PARAM_INVALID, "EZ1001", "aclSetTensorAddr: addr must be a device pointer (int) or None.")
+        raise fail(
+            S.ACLNN_ERR_PARAM_INVALID,
+            "EZ1001",
+            "aclSetTensorAddr: addr must be a device pointer (int) or None.",
+        )
     tensor.storage.addr = p
     if executor is None:
-        raise fail(S.ACLNN_ERR_INNER_NULLPTR, "EZ1011", "aclSetTensorAddr failed because executor cannot be a NULL pointer.")
+        raise fail(
+            S.ACLNN_ERR_INNER_NULLPTR,
+            "EZ1011",
+            "aclSetTensorAddr failed because executor cannot be a NULL pointer.",
+        )
     _executor_handle(executor, "aclSetTensorAddr")
     return S.ACLNN_SUCCESS
 

@@ -113,9 +113,7 @@ def check_shape_equal(t1: aclTensor, t2: aclTensor, name1: str, name2: str) -> b
     return True
 
 
-def broadcast_infer_shape(
-    a: Sequence[int], b: Sequence[int], l2_api: str, seq: int
-) -> tuple[int, ...] | None:
+def broadcast_infer_shape(a: Sequence[int], b: Sequence[int], l2_api: str, seq: int) -> tuple[int, ...] | None:
     """``BroadcastInferShape``; on failure it reports its own EZ1007 message first."""
     shape, why = dtypes.broadcast_infer_shape(a, b)
     if shape is None:

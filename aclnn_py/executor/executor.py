@@ -46,7 +46,17 @@ def align_workspace(nbytes: int) -> int:
 class Launch:
     """One kernel launch: op type, tensors, attributes, scratch buffers and its computation."""
 
-    __slots__ = ("attrs", "compute", "index", "inputs", "op_type", "outputs", "scratch", "step", "tail_scratch")
+    __slots__ = (
+        "attrs",
+        "compute",
+        "index",
+        "inputs",
+        "op_type",
+        "outputs",
+        "scratch",
+        "step",
+        "tail_scratch",
+    )
 
     def __init__(
         self,
@@ -134,7 +144,11 @@ class aclOpExecutor:
         return s
 
     def alloc_tensor(
-        self, shape: Sequence[int], dtype: int, fmt: int = dtypes.FORMAT_ND, strides: Sequence[int] | None = None
+        self,
+        shape: Sequence[int],
+        dtype: int,
+        fmt: int = dtypes.FORMAT_ND,
+        strides: Sequence[int] | None = None,
     ) -> aclTensor:
         """``executor->AllocTensor``: a contiguous intermediate whose storage is workspace."""
         shape_t = tuple(int(d) for d in shape)
@@ -276,7 +290,9 @@ class aclOpExecutor:
                 a.written()
 
         task = Task(stream, label, run)
-        sanitizer.track(task, [a.hull() for a in ins if a.ptr is not None], [a.hull() for a in outs if a.ptr is not None])
+        sanitizer.track(
+            task, [a.hull() for a in ins if a.ptr is not None], [a.hull() for a in outs if a.ptr is not None]
+        )
         RT.policy.submit(stream, task)
 
     # -- inspection --------------------------------------------------------------------------
@@ -299,9 +315,7 @@ class aclOpExecutor:
                 li = ", ".join(_describe_tensor(t, names) for t in ln.inputs)
                 lo = ", ".join(_describe_tensor(t, names) for t in ln.outputs)
                 la = "".join(f" {k}={v!r}" for k, v in ln.attrs.items())
-                sc = "".join(
-                    f" scratch={st.nbytes}@workspace+{st.ws_offset:#x}" for st in ln.scratch + ln.tail_scratch
-                )
+                sc = "".join(f" scratch={st.nbytes}@workspace+{st.ws_offset:#x}" for st in ln.scratch + ln.tail_scratch)
                 lines.append(f"      kernel #{ln.index} {ln.op_type}({li}){la}{sc} -> {lo}")
         return "\n".join(lines)
 
@@ -317,7 +331,9 @@ class _TensorArg:
 
     __slots__ = ("dtype", "label", "ptr", "shape", "strides")
 
-    def __init__(self, ptr: int | None, dtype: np.dtype, shape: tuple[int, ...], strides: tuple[int, ...], label: str) -> None:
+    def __init__(
+        self, ptr: int | None, dtype: np.dtype, shape: tuple[int, ...], strides: tuple[int, ...], label: str
+    ) -> None:
         self.ptr, self.dtype, self.shape, self.strides, self.label = ptr, dtype, shape, strides, label
 
     @classmethod
@@ -349,4 +365,3 @@ class _TensorArg:
         lo = sum(s * (d - 1) for d, s in zip(self.shape, self.strides) if s < 0)
         hi = sum(s * (d - 1) for d, s in zip(self.shape, self.strides) if s > 0) + self.dtype.itemsize
         return (self.ptr + lo, self.ptr + hi)
-

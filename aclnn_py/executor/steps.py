@@ -155,7 +155,8 @@ def _viewcopy_params_ok(x: aclTensor, y: aclTensor) -> bool:
         return bad("Output tensor should not from workspace.")
     if x.dtype != y.dtype:
         return bad(
-            f"Input tensor's dtype[{dtypes.dt_name(x.dtype)}] should be same with output's dtype[{dtypes.dt_name(y.dtype)}]."
+            f"Input tensor's dtype[{dtypes.dt_name(x.dtype)}] should be same with output's "
+            f"dtype[{dtypes.dt_name(y.dtype)}]."
         )
     if x.storage_format != y.storage_format and x.storage_format != dtypes.FORMAT_ND:
         return bad(

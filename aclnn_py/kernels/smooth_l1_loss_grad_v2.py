@@ -35,7 +35,9 @@ from ._fp import F32, f32, store
 EPS = F32(1e-6)
 
 
-def tbe(predict: np.ndarray, label: np.ndarray, dout: np.ndarray, sigma: float, reduction: str, n_predict: int) -> np.ndarray:
+def tbe(
+    predict: np.ndarray, label: np.ndarray, dout: np.ndarray, sigma: float, reduction: str, n_predict: int
+) -> np.ndarray:
     """The TBE recipe; returns the float32 result in the broadcast shape."""
     with np.errstate(all="ignore"):
         p, lab, d = np.broadcast_arrays(f32(predict), f32(label), f32(dout))
@@ -81,7 +83,9 @@ def arch35(
 RECIPES = {"tbe": tbe, "arch35": arch35}
 
 
-def make(recipe: str, sigma: float, reduction: str, n_predict: int) -> Callable[[Sequence[np.ndarray], Sequence[np.ndarray]], None]:
+def make(
+    recipe: str, sigma: float, reduction: str, n_predict: int
+) -> Callable[[Sequence[np.ndarray], Sequence[np.ndarray]], None]:
     """A launch computation: inputs (predict, label, dout), output gradient (promoted dtype)."""
     fn = RECIPES[recipe]
 

@@ -79,7 +79,10 @@ def _check_shape(gradOutput: aclTensor, y: aclTensor, mask: aclTensor, out: aclT
     batch, channel, seq_length, head_dim = gradOutput.view_shape
     limit = D_LIMIT_D if _soc.current().is_regbase else D_LIMIT
     if not (batch >= 0 and channel >= 0 and seq_length >= 0 and 0 <= head_dim <= limit):
-        op_loge(S.ACLNN_ERR_PARAM_INVALID, f"shape of gradOutput is not true, current is {shape_str(gradOutput.view_shape)}")
+        op_loge(
+            S.ACLNN_ERR_PARAM_INVALID,
+            f"shape of gradOutput is not true, current is {shape_str(gradOutput.view_shape)}",
+        )
         return False
     if gradOutput.view_shape != y.view_shape:
         op_loge(
@@ -218,7 +221,9 @@ def _inner_get_workspace_size(
     if y_grad_c is None or y_c is None or mask_c is None:
         return S.ACLNN_ERR_INNER_NULLPTR
 
-    step = ex.step("ScaledMaskedSoftmaxGradV2", [y_grad_c, y_c, mask_c], scale=scale_f32, fixed_triu_mask=fixed_triu_mask)
+    step = ex.step(
+        "ScaledMaskedSoftmaxGradV2", [y_grad_c, y_c, mask_c], scale=scale_f32, fixed_triu_mask=fixed_triu_mask
+    )
     direct = steps.is_contiguous(out)
     result = out if direct else ex.alloc_tensor(out.view_shape, out.dtype)
     ex.launch(
@@ -235,4 +240,3 @@ def _inner_get_workspace_size(
 def aclnnScaledMaskedSoftmaxBackward(workspace: int | None, workspaceSize: int, executor: Any, stream: Any) -> int:
     """Phase 2 (nnopbase): checks the workspace size too, then launches on the stream."""
     return nnopbase_run_with_workspace(API, workspace, workspaceSize, executor, stream)
-

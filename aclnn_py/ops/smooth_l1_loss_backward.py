@@ -36,7 +36,9 @@ def dtype_support_list() -> tuple[int, ...]:
 
 
 def _check_not_null(gradOut: Any, self: Any, target: Any, gradInput: Any) -> bool:
-    return checks.check_not_null_tensors((gradOut, "gradOut"), (self, "self"), (target, "target"), (gradInput, "gradInput"))
+    return checks.check_not_null_tensors(
+        (gradOut, "gradOut"), (self, "self"), (target, "target"), (gradInput, "gradInput")
+    )
 
 
 def _check_dtype_valid(gradOut: aclTensor, self: aclTensor, target: aclTensor, gradInput: aclTensor) -> bool:
@@ -55,7 +57,8 @@ def _check_promote_type(gradOut: aclTensor, self: aclTensor, target: aclTensor, 
     if promote == DT_UNDEFINED:
         op_loge(
             S.ACLNN_ERR_PARAM_INVALID,
-            f"GradOut dtype {dtypes.dt_name(gradOut.dtype)} and self dtype {dtypes.dt_name(self.dtype)} can not promote dtype.",
+            f"GradOut dtype {dtypes.dt_name(gradOut.dtype)} and self dtype {dtypes.dt_name(self.dtype)} "
+            "can not promote dtype.",
         )
         return None
     saved = promote
@@ -63,13 +66,15 @@ def _check_promote_type(gradOut: aclTensor, self: aclTensor, target: aclTensor, 
     if promote == DT_UNDEFINED:
         op_loge(
             S.ACLNN_ERR_PARAM_INVALID,
-            f"GradOut dtype {dtypes.dt_name(saved)} and target dtype {dtypes.dt_name(target.dtype)} can not promote dtype.",
+            f"GradOut dtype {dtypes.dt_name(saved)} and target dtype {dtypes.dt_name(target.dtype)} "
+            "can not promote dtype.",
         )
         return None
     if promote not in supported:
         op_loge(
             S.ACLNN_ERR_PARAM_INVALID,
-            f"promote dtype {dtypes.dt_name(promote)} should be in dtype support list [{dtypes.dt_list_str(supported)}].",
+            f"promote dtype {dtypes.dt_name(promote)} should be in dtype support list "
+            f"[{dtypes.dt_list_str(supported)}].",
         )
         return None
     if not checks.check_result_dtype_cast(promote, gradInput.dtype):
@@ -153,7 +158,16 @@ def smooth_l1_loss_grad_v2(
     step = ex.step("SmoothL1LossGradV2", [predict, label, dout], sigma=sigma, reduction=reduction)
     out = ex.alloc_tensor(result_shape, predict.dtype)
     compute = kernel.make(recipe, sigma, reduction, predict.numel())
-    ex.launch(step, "SmoothL1LossGradV2", [predict, label, dout], [out], compute, sigma=sigma, reduction=reduction, recipe=recipe)
+    ex.launch(
+        step,
+        "SmoothL1LossGradV2",
+        [predict, label, dout],
+        [out],
+        compute,
+        sigma=sigma,
+        reduction=reduction,
+        recipe=recipe,
+    )
     step.outputs = [out]
     return out
 

@@ -136,7 +136,11 @@ def aclInit(configPath: str | None = None) -> int:
     with RT.lock:
         if RT.initialized:
             RT.init_refcount += 1
-            raise fail(E.ACL_ERROR_REPEAT_INITIALIZE, "EH0001", "Repeated initialization: aclInit was already called.")
+            raise fail(
+                E.ACL_ERROR_REPEAT_INITIALIZE,
+                "EH0001",
+                "Repeated initialization: aclInit was already called.",
+            )
         content = ""
         if configPath not in (None, ""):
             if not isinstance(configPath, (str, bytes, os.PathLike)):
@@ -145,13 +149,21 @@ def aclInit(configPath: str | None = None) -> int:
                 with open(configPath, encoding="utf-8") as f:
                     content = f.read()
             except (OSError, UnicodeDecodeError) as e:
-                raise fail(E.ACL_ERROR_INVALID_FILE, "EH0001", f"Value {configPath} for configPath is invalid. Reason: {e}.") from None
+                raise fail(
+                    E.ACL_ERROR_INVALID_FILE,
+                    "EH0001",
+                    f"Value {configPath} for configPath is invalid. Reason: {e}.",
+                ) from None
         config: dict[str, Any] = {}
         if content.strip():
             try:
                 loaded = json.loads(content)
             except ValueError as e:
-                raise fail(E.ACL_ERROR_PARSE_FILE, "EH0001", f"Value {configPath} for configPath is invalid. Reason: not valid JSON ({e}).") from None
+                raise fail(
+                    E.ACL_ERROR_PARSE_FILE,
+                    "EH0001",
+                    f"Value {configPath} for configPath is invalid. Reason: not valid JSON ({e}).",
+                ) from None
             config = loaded if isinstance(loaded, dict) else {}
         digest = hashlib.sha256(content.encode()).hexdigest()
         if RT.first_config is not None and RT.finalized and digest != RT.first_config:
@@ -182,7 +194,11 @@ def aclFinalize() -> int:
     """Tear the runtime down; a repeated call returns ACL_ERROR_REPEAT_FINALIZE (100037)."""
     with RT.lock:
         if RT.finalized:
-            raise fail(E.ACL_ERROR_REPEAT_FINALIZE, "EH0001", "Repeated finalization: aclFinalize was already called.")
+            raise fail(
+                E.ACL_ERROR_REPEAT_FINALIZE,
+                "EH0001",
+                "Repeated finalization: aclFinalize was already called.",
+            )
         leak: ApiError | None = None
         for dev in list(RT.devices.values()):
             if dev.refcount > 0 or dev.contexts:
@@ -213,7 +229,11 @@ def aclFinalizeReference(refCount: object = None) -> int:
     """Drop one aclInit reference; finalize when it reaches 0 (refCount may be None)."""
     with RT.lock:
         if RT.init_refcount == 0:
-            raise fail(E.ACL_ERROR_REPEAT_FINALIZE, "EH0001", "Repeated finalization: the reference count is already 0.")
+            raise fail(
+                E.ACL_ERROR_REPEAT_FINALIZE,
+                "EH0001",
+                "Repeated finalization: the reference count is already 0.",
+            )
         RT.init_refcount -= 1
         left = RT.init_refcount
         if refCount is not None:
@@ -537,7 +557,12 @@ def aclrtSynchronizeStreamWithTimeout(stream: object, timeout: int) -> int:
         raise _rt_invalid("aclrtSynchronizeStreamWithTimeout", "timeout", t, "[-1, 2147483647] and not 0")
     s = resolve_stream(stream)
     if t == 0:
-        raise _rt_invalid("aclrtSynchronizeStreamWithTimeout", "timeout", t, "greater than or equal to -1 and not equal to 0")
+        raise _rt_invalid(
+            "aclrtSynchronizeStreamWithTimeout",
+            "timeout",
+            t,
+            "greater than or equal to -1 and not equal to 0",
+        )
     drain(s)
     return _stream_error(s)
 
@@ -648,13 +673,18 @@ def _free(ptr_arg: object, name: str, kind: str, api: str) -> int:
     alloc = SPACE.find(ptr)
     if alloc is not None and alloc.start == ptr and alloc.kind != kind:
         other = "aclrtFreeHost" if alloc.kind == "host" else "aclrtFree"
-        raise _rt_invalid(api, name, f"0x{ptr:x}", f"memory of the right kind: {alloc.describe()}; release it with {other}")
+        raise _rt_invalid(
+            api, name, f"0x{ptr:x}", f"memory of the right kind: {alloc.describe()}; release it with {other}"
+        )
     sanitizer.check_free(alloc, ptr, api)
     try:
         freed = SPACE.free(ptr, api, call_site())
     except MemoryFault as fault:
         raise _rt_invalid(
-            api, name, f"0x{ptr:x}", f"a pointer returned by an allocation function and not yet freed ({fault.message})"
+            api,
+            name,
+            f"0x{ptr:x}",
+            f"a pointer returned by an allocation function and not yet freed ({fault.message})",
         ) from None
     if kind == "device":
         with RT.lock:
@@ -706,14 +736,22 @@ def _host_bytes(obj: object, name: str, writable: bool) -> np.ndarray:
     """A host buffer object as a flat uint8 array aliasing it."""
     if isinstance(obj, np.ndarray):
         if not obj.flags.c_contiguous:
-            raise _invalid(name, "a non-contiguous array", "host memory must be one contiguous block (use np.ascontiguousarray)")
+            raise _invalid(
+                name,
+                "a non-contiguous array",
+                "host memory must be one contiguous block (use np.ascontiguousarray)",
+            )
         if writable and not obj.flags.writeable:
             raise _invalid(name, "a read-only array", "the destination must be writable")
         return obj.reshape(-1).view(np.uint8)
     try:
         mv = memoryview(obj)  # type: ignore[arg-type]
     except TypeError:
-        raise _invalid(name, type(obj).__name__, "a device pointer (int) or a host buffer (numpy array, bytearray, bytes) is required") from None
+        raise _invalid(
+            name,
+            type(obj).__name__,
+            "a device pointer (int) or a host buffer (numpy array, bytearray, bytes) is required",
+        ) from None
     if not mv.c_contiguous:
         raise _invalid(name, "a non-contiguous buffer", "host memory must be one contiguous block")
     if writable and mv.readonly:
@@ -730,7 +768,11 @@ def _side(obj: object, name: str, writable: bool) -> _Side:
     if ptr < 0:
         if hasattr(obj, "__buffer__") or hasattr(obj, "__array_interface__"):
             return _Side(False, None, _host_bytes(obj, name, writable), None)
-        raise _invalid(name, type(obj).__name__, "a device pointer (int) or a host buffer (numpy array, bytearray, bytes) is required")
+        raise _invalid(
+            name,
+            type(obj).__name__,
+            "a device pointer (int) or a host buffer (numpy array, bytearray, bytes) is required",
+        )
     alloc = SPACE.find(ptr)
     if alloc is not None:
         return _Side(alloc.kind == "device", ptr, None, alloc)
@@ -746,17 +788,25 @@ _KINDS = {
 }
 
 
-def _check_copy(api: str, dst: object, destMax: object, src: object, count: object, kind: object) -> tuple[_Side, _Side, int, int] | None:
+def _check_copy(
+    api: str, dst: object, destMax: object, src: object, count: object, kind: object
+) -> tuple[_Side, _Side, int, int] | None:
     n = as_int(count, "count", E.ACL_ERROR_INVALID_PARAM, 0, UINT64_MAX)
     if n == 0:
         return None
-    if dst is None or as_pointer(dst) is None and not isinstance(dst, (np.ndarray, bytes, bytearray, memoryview, array.array)):
+    if dst is None or (
+        as_pointer(dst) is None and not isinstance(dst, (np.ndarray, bytes, bytearray, memoryview, array.array))
+    ):
         raise _null("dst")
-    if src is None or as_pointer(src) is None and not isinstance(src, (np.ndarray, bytes, bytearray, memoryview, array.array)):
+    if src is None or (
+        as_pointer(src) is None and not isinstance(src, (np.ndarray, bytes, bytearray, memoryview, array.array))
+    ):
         raise _null("src")
     k = as_int(kind, "kind", E.ACL_ERROR_INVALID_PARAM, -(2**31), 2**31 - 1)
     if k not in (0, 1, 2, 3, 4, 5):
-        raise _invalid("kind", k, "it must be one of ACL_MEMCPY_HOST_TO_HOST .. ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE (0..5)")
+        raise _invalid(
+            "kind", k, "it must be one of ACL_MEMCPY_HOST_TO_HOST .. ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE (0..5)"
+        )
     dmax = as_int(destMax, "destMax", E.ACL_ERROR_INVALID_PARAM, 0, UINT64_MAX)
     if dmax == 0:
         raise _rt_invalid(api, "destMax", 0, "greater than 0")
@@ -779,7 +829,8 @@ def _check_direction(api: str, k: int, d: _Side, s: _Side) -> None:
         names = {True: "device", False: "host"}
         raise _rt_invalid(
             api, "kind", k,
-            f"a kind that matches the addresses (dst is {names[d.is_device]} memory, src is {names[s.is_device]} memory)",
+            f"a kind that matches the addresses (dst is {names[d.is_device]} memory, "
+            f"src is {names[s.is_device]} memory)",
         )  # fmt: skip
 
 
@@ -818,7 +869,9 @@ def aclrtMemcpy(dst: object, destMax: int, src: object, count: int, kind: int) -
     try:
         _do_copy("aclrtMemcpy", d, s, n)
     except MemoryFault as fault:
-        raise _rt_invalid("aclrtMemcpy", "dst/src", f"{n} bytes", f"ranges inside live memory ({fault.message})") from None
+        raise _rt_invalid(
+            "aclrtMemcpy", "dst/src", f"{n} bytes", f"ranges inside live memory ({fault.message})"
+        ) from None
     return E.ACL_SUCCESS
 
 
@@ -839,7 +892,12 @@ def aclrtMemcpyAsync(dst: object, destMax: int, src: object, count: int, kind: i
             try:
                 SPACE.check(side.ptr, n, "copy", "aclrtMemcpyAsync")
             except MemoryFault as fault:
-                        raise _rt_invalid("aclrtMemcpyAsync", name, f"0x{side.ptr:x}", f"a range inside live memory ({fault.message})") from None
+                raise _rt_invalid(
+                    "aclrtMemcpyAsync",
+                    name,
+                    f"0x{side.ptr:x}",
+                    f"a range inside live memory ({fault.message})",
+                ) from None
         elif side.arr is not None and side.arr.size < n:
             raise _rt_invalid("aclrtMemcpyAsync", name, f"a buffer of {side.arr.size} bytes", f"at least {n} bytes")
 
@@ -886,7 +944,9 @@ def aclrtMemset(devPtr: object, maxCount: int, value: int, count: int) -> int:
     try:
         SPACE.fill(ptr, n, v, "aclrtMemset")
     except MemoryFault as fault:
-        raise _rt_invalid("aclrtMemset", "devPtr", f"0x{ptr:x}", f"a range inside live memory ({fault.message})") from None
+        raise _rt_invalid(
+            "aclrtMemset", "devPtr", f"0x{ptr:x}", f"a range inside live memory ({fault.message})"
+        ) from None
     sanitizer.after_write(ptr, n, "aclrtMemset")
     return E.ACL_SUCCESS
 
@@ -904,7 +964,9 @@ def aclrtMemsetAsync(devPtr: object, maxCount: int, value: int, count: int, stre
     try:
         SPACE.check(ptr, n, "write", "aclrtMemsetAsync")
     except MemoryFault as fault:
-        raise _rt_invalid("aclrtMemsetAsync", "devPtr", f"0x{ptr:x}", f"a range inside live memory ({fault.message})") from None
+        raise _rt_invalid(
+            "aclrtMemsetAsync", "devPtr", f"0x{ptr:x}", f"a range inside live memory ({fault.message})"
+        ) from None
 
     def run() -> None:
         try:
@@ -984,7 +1046,9 @@ def aclrtSynchronizeEventWithTimeout(event: object, timeout: int) -> int:
         raise _rt_invalid("aclrtSynchronizeEventWithTimeout", "timeout", t, "[-1, 2147483647] and not 0")
     ev = _resolve_event(event)
     if t == 0:
-        raise _rt_invalid("aclrtSynchronizeEventWithTimeout", "timeout", t, "greater than or equal to -1 and not equal to 0")
+        raise _rt_invalid(
+            "aclrtSynchronizeEventWithTimeout", "timeout", t, "greater than or equal to -1 and not equal to 0"
+        )
     if ev.task is not None and ev.stream is not None:
         drain(ev.stream, ev.task)
     return E.ACL_SUCCESS
@@ -1013,13 +1077,18 @@ def aclrtEventElapsedTime(ms: object, startEvent: object, endEvent: object) -> i
     end = _resolve_event(endEvent, "endEvent")
     for ev, name in ((start, "startEvent"), (end, "endEvent")):
         if not ev.recorded:
-            raise fail(E.ACL_ERROR_RT_INTERNAL_ERROR, "EE1018", f"Event elapsed time failed. Reason: {name} was never recorded.")
+            raise fail(
+                E.ACL_ERROR_RT_INTERNAL_ERROR,
+                "EE1018",
+                f"Event elapsed time failed. Reason: {name} was never recorded.",
+            )
     for ev, name in ((start, "startEvent"), (end, "endEvent")):
         if not ev.complete or ev.timestamp_ns is None:
             raise fail(
                 E.ACL_ERROR_RT_EVENT_TIMESTAMP_INVALID,
                 "EE1018",
-                f"Event elapsed time failed. Reason: {name} has not completed yet (synchronize the event or stream first).",
+                f"Event elapsed time failed. Reason: {name} has not completed yet "
+                "(synchronize the event or stream first).",
             )
     assert start.timestamp_ns is not None and end.timestamp_ns is not None
     store(out, float(np.float32((end.timestamp_ns - start.timestamp_ns) / 1e6)))

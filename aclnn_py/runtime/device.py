@@ -38,7 +38,16 @@ def parse_size(text: str) -> int:
 class Context:
     """An ``aclrtContext``."""
 
-    __slots__ = ("__weakref__", "default_stream", "destroyed", "device", "ident", "is_primary", "site", "streams")
+    __slots__ = (
+        "__weakref__",
+        "default_stream",
+        "destroyed",
+        "device",
+        "ident",
+        "is_primary",
+        "site",
+        "streams",
+    )
 
     _next = 1
 

@@ -261,13 +261,13 @@ class AddressSpace:
         lo = sum(s * (d - 1) for d, s in zip(shape, byte_strides) if s < 0)
         hi = sum(s * (d - 1) for d, s in zip(shape, byte_strides) if s > 0) + itemsize
         alloc, off = self.check(ptr + lo, hi - lo, access, who)
-        return np.ndarray(shape, dtype=dtype, buffer=alloc.buf, offset=off - lo, strides=byte_strides)
+        view: np.ndarray = np.ndarray(shape, dtype=dtype, buffer=alloc.buf, offset=off - lo, strides=byte_strides)
+        return view
 
     def read(self, ptr: int, nbytes: int, who: str) -> np.ndarray:
         """The bytes ``[ptr, ptr + nbytes)`` as a read-only uint8 view."""
         alloc, off = self.check(ptr, nbytes, "read", who)
-        out = alloc.buf[off : off + nbytes]
-        out = out.view()
+        out: np.ndarray = alloc.buf[off : off + nbytes].view()
         out.flags.writeable = False
         return out
 

@@ -211,7 +211,12 @@ def view_access(
         if write:
             v[...] = True
         elif not v.all():
-            _report_uninit(alloc, base + j + int(np.argmin(v.reshape(-1) if v.flags.c_contiguous else v.copy().reshape(-1))), ptr, who)
+            _report_uninit(
+                alloc,
+                base + j + int(np.argmin(v.reshape(-1) if v.flags.c_contiguous else v.copy().reshape(-1))),
+                ptr,
+                who,
+            )
             return
 
 
@@ -300,8 +305,7 @@ def host_access_hazard(dst: Any, src: Any, nbytes: int, api: str) -> None:
         if use is not None:
             finding(
                 "synccheck",
-                f"{api} overwrites [0x{dst.ptr:x}, 0x{dst.ptr + nbytes:x}) while {_describe_use(use)}, "
-                "still uses it",
+                f"{api} overwrites [0x{dst.ptr:x}, 0x{dst.ptr + nbytes:x}) while {_describe_use(use)}, still uses it",
                 aclError.ACL_ERROR_RT_PARAM_INVALID,
             )
 
@@ -314,8 +318,7 @@ def check_free(alloc: Allocation | None, ptr: int, api: str) -> None:
     if use is not None:
         finding(
             "synccheck",
-            f"{api} frees {alloc.describe()} while {_describe_use(use)}, still uses it "
-            "(synchronize before freeing)",
+            f"{api} frees {alloc.describe()} while {_describe_use(use)}, still uses it (synchronize before freeing)",
             aclError.ACL_ERROR_RT_PARAM_INVALID,
         )
 

@@ -90,7 +90,17 @@ class Stream:
 class Event:
     """An ``aclrtEvent``: a marker recorded into a stream; it completes when the stream reaches it."""
 
-    __slots__ = ("__weakref__", "context", "destroyed", "flags", "ident", "site", "stream", "task", "timestamp_ns")
+    __slots__ = (
+        "__weakref__",
+        "context",
+        "destroyed",
+        "flags",
+        "ident",
+        "site",
+        "stream",
+        "task",
+        "timestamp_ns",
+    )
 
     _ids = itertools.count(1)
 

@@ -9,8 +9,13 @@ import pytest
 from helpers import Dev, assert_bits_equal
 
 from aclnn_py import (
-    ACLNN_ERR_PARAM_INVALID, ACLNN_ERR_PARAM_NULLPTR, Ref, aclDestroyAclOpExecutor, aclGetRecentErrMsg,
-    aclnnHardswishBackward, aclnnHardswishBackwardGetWorkspaceSize,
+    ACLNN_ERR_PARAM_INVALID,
+    ACLNN_ERR_PARAM_NULLPTR,
+    Ref,
+    aclDestroyAclOpExecutor,
+    aclGetRecentErrMsg,
+    aclnnHardswishBackward,
+    aclnnHardswishBackwardGetWorkspaceSize,
 )  # fmt: skip
 
 BF16 = np.dtype(ml_dtypes.bfloat16)

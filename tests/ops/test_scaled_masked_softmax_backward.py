@@ -9,8 +9,17 @@ import pytest
 from helpers import Dev, assert_bits_equal
 
 from aclnn_py import (
-    ACL_FORMAT_FRACTAL_NZ, ACL_FORMAT_NCHW, ACLNN_ERR_INNER_FIND_KERNEL_ERROR, ACLNN_ERR_PARAM_INVALID,
-    ACLNN_ERR_PARAM_NULLPTR, Ref, aclDestroyAclOpExecutor, aclDestroyTensor, aclGetDataType, aclGetRecentErrMsg, aclnnScaledMaskedSoftmaxBackward,
+    ACL_FORMAT_FRACTAL_NZ,
+    ACL_FORMAT_NCHW,
+    ACLNN_ERR_INNER_FIND_KERNEL_ERROR,
+    ACLNN_ERR_PARAM_INVALID,
+    ACLNN_ERR_PARAM_NULLPTR,
+    Ref,
+    aclDestroyAclOpExecutor,
+    aclDestroyTensor,
+    aclGetDataType,
+    aclGetRecentErrMsg,
+    aclnnScaledMaskedSoftmaxBackward,
     aclnnScaledMaskedSoftmaxBackwardGetWorkspaceSize,
 )  # fmt: skip
 
@@ -44,12 +53,13 @@ def test_null_tensors(dev, which, name):
 
 
 def test_no_out_pointer_check_before_the_parameters(dev):
-    g, y, m, o = _args(dev)
+    _, y, m, o = _args(dev)
     bad = dev.tensor(np.ones(SHAPE, np.int32))
     # with a bad dtype, the missing workspaceSize is never looked at
     assert P1(bad, y, m, 1.0, False, o, None, None) == ACLNN_ERR_PARAM_INVALID
     aclGetRecentErrMsg()
     # with good tensors, the generated inner function finds the null executor, then workspaceSize
+    g = dev.tensor(np.ones(SHAPE, np.float32))
     assert P1(g, y, m, 1.0, False, o, Ref(), None) == ACLNN_ERR_PARAM_NULLPTR
     assert "executor cannot be a NULL pointer" in aclGetRecentErrMsg()
     assert P1(g, y, m, 1.0, False, o, None, Ref()) == ACLNN_ERR_PARAM_NULLPTR
@@ -87,7 +97,7 @@ def test_fractal_nz_is_refused_outside_ascend950(dev):
 
 
 def test_a_non_nd_format_is_refused_by_the_op_definition(dev):
-    g, y, m, o = _args(dev)
+    _, y, m, o = _args(dev)
     nchw = dev.tensor(np.ones(SHAPE, np.float32), fmt=ACL_FORMAT_NCHW)
     assert _p1(nchw, y, m, o)[0] == ACLNN_ERR_PARAM_INVALID
     assert "yGrad: DT_FLOAT NCHW" in aclGetRecentErrMsg()

@@ -9,9 +9,17 @@ import pytest
 from helpers import assert_bits_equal
 
 from aclnn_py import (
-    ACL_DOUBLE, ACL_FORMAT_NCHW, ACL_FORMAT_ND, ACL_INT32,
-    ACLNN_ERR_PARAM_INVALID, ACLNN_ERR_PARAM_NULLPTR, Ref, aclGetFormat, aclGetRecentErrMsg,
-    aclnnSmoothL1LossBackward, aclnnSmoothL1LossBackwardGetWorkspaceSize,
+    ACL_DOUBLE,
+    ACL_FORMAT_NCHW,
+    ACL_FORMAT_ND,
+    ACL_INT32,
+    ACLNN_ERR_PARAM_INVALID,
+    ACLNN_ERR_PARAM_NULLPTR,
+    Ref,
+    aclGetFormat,
+    aclGetRecentErrMsg,
+    aclnnSmoothL1LossBackward,
+    aclnnSmoothL1LossBackwardGetWorkspaceSize,
 )  # fmt: skip
 
 BF16 = np.dtype(ml_dtypes.bfloat16)
