@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from aclnn_py import ACL_BF16, ACL_BOOL, ACL_FLOAT, ACL_FLOAT16, ACL_STRING, Ref, aclDestroyTensor, aclrtFree
-from aclnn_py.porting import CreateAclTensor, GetShapeSize, LOG_PRINT, host_vector, printf_format
+from aclnn_py.porting import LOG_PRINT, CreateAclTensor, GetShapeSize, host_vector, printf_format
 
 
 @pytest.mark.parametrize(

@@ -135,12 +135,8 @@ def aclInit(configPath: str | None = None) -> int:
     """Initialise the runtime; a repeated call returns ACL_ERROR_REPEAT_INITIALIZE (100002)."""
     with RT.lock:
         if RT.initialized:
-            RT.init_refcount += 1
-            raise fail(
-                E.ACL_ERROR_REPEAT_INITIALIZE,
-                "EH0001",
-                "Repeated initialization: aclInit was already called.",
-            )
+            RT.init_refcount += 1  # CANN only logs a warning: callers may ignore this code
+            return E.ACL_ERROR_REPEAT_INITIALIZE
         content = ""
         if configPath not in (None, ""):
             if not isinstance(configPath, (str, bytes, os.PathLike)):
