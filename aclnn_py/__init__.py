@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from enum import IntEnum
 
+from . import trace
 from ._ref import Ref
 from ._status import ACL_ERROR_NONE, ACL_RT_SUCCESS, ACLNN_ERR_INNER_KEY_CONFILICT, OK, aclError, aclnnStatus
 from .dtypes import aclDataType, aclDataTypeSize, aclFormat

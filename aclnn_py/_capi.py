@@ -12,15 +12,18 @@ from __future__ import annotations
 
 import ctypes
 import functools
+import inspect
 import math
 import numbers
 import os
+import threading
 from collections.abc import Callable
 from typing import Any, TypeVar
 
 import numpy as np
 
 from . import _errmsg
+from . import trace as _trace
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -33,9 +36,10 @@ UINT64_MAX = 2**64 - 1
 
 
 class ApiError(Exception):
-    """A failing check: the code to return and the (error id, text) messages to report."""
+    """A failing check: the code to return and the messages to report, each (error id, text)
+    or (error id, text, headline title)."""
 
-    def __init__(self, code: int, *messages: tuple[str, str]) -> None:
+    def __init__(self, code: int, *messages: tuple[str, ...] | tuple[str, str, None]) -> None:
         super().__init__(code, messages)
         self.code = code
         self.messages = messages
@@ -46,17 +50,28 @@ def fail(code: int, eid: str, text: str) -> ApiError:
     return ApiError(code, (eid, text))
 
 
+class _Depth(threading.local):
+    n = 0  # 1 while an outermost C-style call of this thread is being traced
+
+
+_depth = _Depth()
+
+
 def c_api(internal_code: int, *, handle: bool = False) -> Callable[[F], F]:
-    """Decorate a C-style function: ApiError -> code (or None for handle-returning functions)."""
+    """Decorate a C-style function: ApiError -> code (or None for handle-returning functions).
+
+    When the call trace is on, the outermost C-style call of each thread is logged with its
+    arguments, result and message."""
 
     def deco(fn: F) -> F:
-        @functools.wraps(fn)
-        def wrapper(*args: Any, **kwargs: Any) -> Any:
+        names = tuple(inspect.signature(fn).parameters)
+
+        def invoke(args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
             try:
                 return fn(*args, **kwargs)
             except ApiError as e:
-                for eid, text in e.messages:
-                    _errmsg.report(eid, text)
+                for message in e.messages:
+                    _errmsg.report(*message)
                 return None if handle else e.code
             except Exception as e:
                 # A TypeError raised while binding the arguments is a call with the wrong number
@@ -67,6 +82,21 @@ def c_api(internal_code: int, *, handle: bool = False) -> Callable[[F], F]:
                     raise
                 _errmsg.report("EZ9999", f"aclnn_py internal error in {fn.__name__}: {e!r}")
                 return None if handle else internal_code
+
+        @functools.wraps(fn)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            if not _trace.ACTIVE or _depth.n:
+                return invoke(args, kwargs)
+            before = len(_errmsg.peek())
+            named = {**dict(zip(names, args)), **kwargs}
+            described = {k: _trace.describe(v) for k, v in named.items()}
+            _depth.n = 1
+            try:
+                ret = invoke(args, kwargs)
+            finally:
+                _depth.n = 0
+            _trace.log_call(fn.__name__, named, described, ret, before)
+            return ret
 
         return wrapper  # type: ignore[return-value]
 

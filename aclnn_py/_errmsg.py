@@ -24,13 +24,17 @@ _INDENT = " " * 8
 _MAX_TEXT = 1023
 
 
+Item = tuple[str, str, "str | None"]  # (error id, text, title shown in a headline)
+_UNSET = "\0"
+
+
 class _Buffer(threading.local):
     def __init__(self) -> None:
-        self.items: list[tuple[str, str]] = []
+        self.items: list[Item] = []
 
 
 _thread_buffer = _Buffer()
-_process_items: list[tuple[str, str]] = []
+_process_items: list[Item] = []
 _process_lock = threading.Lock()
 _process_mode = False
 
@@ -51,9 +55,12 @@ def eid_for_code(code: int) -> str:
     return "EZ9999"
 
 
-def report(eid: str, text: str) -> None:
-    """Record one reported error (an error id such as ``EZ1001`` and its text)."""
-    item = (eid, text[:_MAX_TEXT])
+def report(eid: str, text: str, title: str | None = _UNSET) -> None:
+    """Record one reported error (an error id such as ``EZ1001`` and its text).
+
+    The headline title defaults to the template CANN registers for the id (EZ1001, EZ9903,
+    EZ9999 of aclnn); pass ``None`` for messages that come from elsewhere (device errors)."""
+    item: Item = (eid, text[:_MAX_TEXT], _TITLES.get(eid) if title == _UNSET else title)
     if _process_mode:
         with _process_lock:
             _process_items.append(item)
@@ -66,10 +73,9 @@ def report_code(code: int, text: str) -> None:
     report(eid_for_code(code), text)
 
 
-def _render(items: list[tuple[str, str]]) -> str:
+def _render(items: list[Item]) -> str:
     lines = []
-    for i, (eid, text) in enumerate(items):
-        title = _TITLES.get(eid)
+    for i, (eid, text, title) in enumerate(items):
         if i == 0:
             lines.append(f"{title}({eid}): {text}" if title else f"{eid}: {text}")
             if len(items) > 1:
@@ -81,6 +87,7 @@ def _render(items: list[tuple[str, str]]) -> str:
 
 def fetch() -> str | None:
     """Return the pending messages rendered as one string and clear them (None if empty)."""
+    items: list[Item]
     if _process_mode:
         with _process_lock:
             items = list(_process_items)
@@ -97,8 +104,8 @@ def peek() -> list[tuple[str, str]]:
     """The pending (error id, text) pairs of the current buffer, without clearing them."""
     if _process_mode:
         with _process_lock:
-            return list(_process_items)
-    return list(_thread_buffer.items)
+            return [(eid, text) for eid, text, _ in _process_items]
+    return [(eid, text) for eid, text, _ in _thread_buffer.items]
 
 
 def clear() -> None:

@@ -419,7 +419,9 @@ def _destroy(obj: object, cls: type, fn: str) -> int:
             f"{fn}: expected an {cls.__name__}, got {type(obj).__name__}.",
         )
     if not obj.alive:  # type: ignore[attr-defined]
-        sanitizer.finding("memcheck", f"{fn}: double free of {obj!r} (it was already destroyed)")
+        sanitizer.finding(
+            "memcheck", f"{fn}: double free of {obj!r} (it was already destroyed)", S.ACLNN_ERR_PARAM_INVALID
+        )
         return S.ACLNN_SUCCESS
     obj.alive = False  # type: ignore[attr-defined]
     RT.tensors.discard(obj)

@@ -90,13 +90,19 @@ def _launch(ex: aclOpExecutor, api: str, workspace: int | None, stream: object) 
         try:
             st = rt.resolve_stream(stream)
         except ApiError as e:
-            for eid, text in e.messages:
-                _errmsg.report(eid, text)
+            for message in e.messages:
+                _errmsg.report(*message)
             _errmsg.report_code(
                 S.ACLNN_ERR_RUNTIME_ERROR,
                 f"launch failed for {ex.launches[0].op_type}, errno:{int(S.ACLNN_ERR_RUNTIME_ERROR)}.",
             )
             return S.ACLNN_ERR_RUNTIME_ERROR
+        for name, t in ex.user_tensors.items():
+            if t.storage.addr is not None:
+                # aclCreateTensor: tensorData must be 32-byte aligned (misalignment is undefined)
+                sanitizer.check_alignment(
+                    t.storage.addr, 32, f"{api}: tensor {name}'s data address", S.ACLNN_ERR_PARAM_INVALID
+                )
         ex.enqueue(st, workspace)
     if not ex.repeatable:
         ex.release()

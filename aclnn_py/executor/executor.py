@@ -285,6 +285,8 @@ class aclOpExecutor:
                 out_arrays = [a.array(True) for a in outs]
             except MemoryFault as fault:
                 raise TaskFault(aclError.ACL_ERROR_RT_AICORE_EXCEPTION, f"{label} failed: {fault.message}") from None
+            except sanitizer.TaskFinding as f:
+                raise TaskFault(f.code, f"{label} failed: {f.text}") from None
             compute(in_arrays, out_arrays)
             for a in outs:
                 a.written()

@@ -107,7 +107,7 @@ def _stream_error(stream: Stream) -> int:
     if err is None:
         return E.ACL_SUCCESS
     code, message = err
-    raise fail(code, "EZ9999", message)
+    raise ApiError(code, ("EZ9999", message, None))  # a device error: no aclnn template title
 
 
 def drain(stream: Stream, until: Task | None = None) -> None:
@@ -242,11 +242,13 @@ def aclFinalizeReference(refCount: object = None) -> int:
         return E.ACL_SUCCESS
 
 
+@c_api(_INTERNAL, handle=True)
 def aclGetRecentErrMsg() -> str | None:
     """The calling thread's pending error messages, newest call's view; clears them. None if empty."""
     return _errmsg.fetch()
 
 
+@c_api(_INTERNAL, handle=True)
 def aclrtGetSocName() -> str | None:
     """The emulated SoC's name (``ACLNN_PY_SOC``), or None if it cannot be resolved."""
     try:
@@ -300,8 +302,8 @@ def _release_context(ctx: Context, api: str) -> int:
             drain(stream)
             _stream_error(stream)
         except ApiError as e:
-            for eid, text in e.messages:
-                _errmsg.report(eid, text)
+            for message in e.messages:
+                _errmsg.report(*message)
             first = first or e.code
         sanitizer.check_stream_release(stream, api)
         stream.destroyed = True
@@ -520,13 +522,14 @@ def aclrtDestroyStream(stream: object) -> int:
         raise _bad_handle("aclrtStream", stream)
     if stream.is_default:
         raise _rt_invalid("aclrtDestroyStream", "stream", repr(stream), "a stream made by aclrtCreateStream")
+    sanitizer.check_pending_destroy(stream, "aclrtDestroyStream")
     code = 0
     try:
         drain(stream)
         _stream_error(stream)
     except ApiError as e:
-        for eid, text in e.messages:
-            _errmsg.report(eid, text)
+        for message in e.messages:
+            _errmsg.report(*message)
         code = e.code
     sanitizer.check_stream_release(stream, "aclrtDestroyStream")
     with RT.lock:
@@ -883,6 +886,10 @@ def aclrtMemcpyAsync(dst: object, destMax: int, src: object, count: int, kind: i
     if _same_address(dst, src, d, s):
         return E.ACL_SUCCESS
     _check_direction("aclrtMemcpyAsync", k, d, s)
+    if d.is_device and s.is_device and d.ptr is not None and s.ptr is not None:
+        # acl_rt.h: an on-chip device-to-device async copy needs 64-byte aligned addresses
+        sanitizer.check_alignment(d.ptr, 64, "aclrtMemcpyAsync device-to-device dst", E.ACL_ERROR_RT_PARAM_INVALID)
+        sanitizer.check_alignment(s.ptr, 64, "aclrtMemcpyAsync device-to-device src", E.ACL_ERROR_RT_PARAM_INVALID)
     for side, name in ((d, "dst"), (s, "src")):
         if side.ptr is not None:
             try:

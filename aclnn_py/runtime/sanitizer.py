@@ -34,6 +34,7 @@ import numpy as np
 from .. import _errmsg
 from .._capi import fail
 from .._status import aclError
+from . import stream as stream_mod
 from .memory import SPACE, Allocation
 
 ENV_VAR = "ACLNN_PY_SANITIZER"
@@ -48,6 +49,7 @@ def _mode_from_env() -> str:
 
 
 MODE = _mode_from_env()
+ERROR_ID = "aclnn_py"  # how findings appear in aclGetRecentErrMsg(): "aclnn_py: sanitizer [check]: ..."
 _lock = threading.Lock()
 # Every finding of the process, newest last (bounded), for tests and tools.
 FINDINGS: list[tuple[str, str]] = []
@@ -68,20 +70,31 @@ def enabled() -> bool:
     return MODE != "off"
 
 
-def finding(check: str, message: str, code: int | None = None) -> None:
-    """Report one finding. In ``error`` mode a finding with a ``code`` fails the call."""
+class TaskFinding(Exception):
+    """A finding made while a device task runs: in ``error`` mode it fails the task."""
+
+    def __init__(self, code: int, text: str) -> None:
+        super().__init__(text)
+        self.code, self.text = code, text
+
+
+def finding(check: str, message: str, code: int, *, in_task: bool = False) -> None:
+    """Report one finding. In ``error`` mode it also fails the call with ``code`` (a task made
+    while a stream runs fails that task instead, reported at the next synchronize)."""
     if MODE == "off":
         return
-    text = f"aclnn_py sanitizer [{check}]: {message}"
+    text = f"sanitizer [{check}]: {message}"
     with _lock:
         FINDINGS.append((check, message))
         del FINDINGS[:-_MAX_FINDINGS]
     for listener in LISTENERS:
         listener(check, message)
-    if MODE == "error" and code is not None:
-        raise fail(code, "EZ9999", text)
-    print(text, file=sys.stderr)
-    _errmsg.report("EZ9999", text)
+    if MODE == "error":
+        if in_task:
+            raise TaskFinding(code, f"aclnn_py {text}")
+        raise fail(code, ERROR_ID, text)
+    print(f"aclnn_py {text}", file=sys.stderr)
+    _errmsg.report(ERROR_ID, text)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -171,6 +184,7 @@ def before_read(ptr: int, nbytes: int, who: str) -> None:
             "initcheck",
             f"{who} reads uninitialised device memory: byte 0x{alloc.start + gap:x} (offset {gap}) of "
             f"{alloc.describe()} was never written; the read covers [0x{ptr:x}, 0x{ptr + nbytes:x})",
+            aclError.ACL_ERROR_RT_PARAM_INVALID,
         )
 
 
@@ -225,6 +239,8 @@ def _report_uninit(alloc: Allocation, gap: int, ptr: int, who: str) -> None:
         "initcheck",
         f"{who} reads uninitialised device memory: byte 0x{alloc.start + gap:x} (offset {gap}) of "
         f"{alloc.describe()} was never written (view at 0x{ptr:x})",
+        aclError.ACL_ERROR_RT_AICORE_EXCEPTION,
+        in_task=True,
     )
 
 
@@ -262,6 +278,14 @@ def track(task: Any, reads: Iterable[tuple[int, int]], writes: Iterable[tuple[in
                 _pending.pop(task.seq, None)
 
     task.fn = run_and_forget
+
+
+def _forget_task(task: Any) -> None:
+    with _lock:
+        _pending.pop(task.seq, None)
+
+
+stream_mod.DROP_HOOKS.append(_forget_task)
 
 
 def forget_stream(stream: Any) -> None:
@@ -326,6 +350,28 @@ def check_free(alloc: Allocation | None, ptr: int, api: str) -> None:
 def check_stream_release(stream: Any, api: str) -> None:
     """Streams are drained before release (CANN waits), so only forget their bookkeeping."""
     forget_stream(stream)
+
+
+def check_pending_destroy(stream: Any, api: str) -> None:
+    """Destroying a stream that still has queued work: CANN waits for it, but recommends
+    synchronizing first (the work runs at the destroy, not where the program expects)."""
+    if MODE != "off" and stream.pending:
+        finding(
+            "synccheck",
+            f"{api} destroys {stream!r} with {stream.pending} task(s) still queued "
+            f"(first: '{stream.queue[0].label}'); they run now — call aclrtSynchronizeStream first",
+            aclError.ACL_ERROR_RT_PARAM_INVALID,
+        )
+
+
+def check_alignment(ptr: int, alignment: int, what: str, code: int) -> None:
+    """memcheck: an address CANN requires to be aligned."""
+    if MODE != "off" and ptr % alignment:
+        finding(
+            "memcheck",
+            f"{what} 0x{ptr:x} is not {alignment}-byte aligned ({SPACE.describe_address(ptr)})",
+            code,
+        )
 
 
 # ---------------------------------------------------------------------------------------------

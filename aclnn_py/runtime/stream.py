@@ -26,7 +26,13 @@ from collections import deque
 from collections.abc import Callable
 from typing import Any
 
+from .. import trace as _trace
+
 TaskFn = Callable[[], None]
+
+
+# Called with each task a failure dropped from its queue (the sanitizer forgets its ranges).
+DROP_HOOKS: list[Callable[[Task], None]] = []
 
 
 class TaskFault(Exception):
@@ -128,9 +134,11 @@ class Event:
 
 def _run_task(stream: Stream, task: Task) -> None:
     """Run one task; a TaskFault poisons the stream and drops the queue behind it."""
+    status, message = 0, ""
     try:
         task.fn()
     except TaskFault as fault:
+        status, message = fault.code, fault.message
         with stream.lock:
             if stream.error is None:
                 stream.error = (fault.code, fault.message)
@@ -138,8 +146,12 @@ def _run_task(stream: Stream, task: Task) -> None:
             stream.queue.clear()
         for t in dropped:
             t.done.set()
+            for hook in DROP_HOOKS:
+                hook(t)
     finally:
         task.done.set()
+        if _trace.ACTIVE:
+            _trace.log_task(stream.ident, task.label, status, message)
 
 
 class Policy:
