@@ -6,11 +6,14 @@ memory, no pending messages. Use it between tests that must not see each other's
 
 from __future__ import annotations
 
-from . import _errmsg
+import itertools
+
+from . import _errmsg, trace
 from . import soc as _soc
 from .runtime import sanitizer
-from .runtime.device import RT
+from .runtime.device import RT, Context
 from .runtime.memory import SPACE
+from .runtime.stream import Event, Stream, Task
 
 
 def reset() -> None:
@@ -27,3 +30,9 @@ def reset() -> None:
     _errmsg.clear()
     with sanitizer._lock:
         sanitizer._pending.clear()
+    # Handle numbers restart, so that printouts (stream #2 ...) do not depend on earlier tests.
+    Stream._ids = itertools.count(1)
+    Event._ids = itertools.count(1)
+    Task._seq = itertools.count()
+    Context._next = 1
+    trace._seq = itertools.count(1)

@@ -14,11 +14,30 @@ from helpers import Dev
 
 import aclnn_py
 from aclnn_py import (
-    ACL_ERROR_RELATIVE_RESOURCE_NOT_CLEARED, ACL_ERROR_RT_AICORE_EXCEPTION, ACL_ERROR_RT_PARAM_INVALID,
-    ACL_MEMCPY_DEVICE_TO_DEVICE, ACL_MEMCPY_DEVICE_TO_HOST, ACLNN_ERR_PARAM_INVALID, Ref, aclCreateTensor,
-    aclDestroyTensor, aclFinalize, aclGetRecentErrMsg, aclInit, aclnnHardswishBackward,
-    aclnnHardswishBackwardGetWorkspaceSize, aclrtCreateEvent, aclrtCreateStream, aclrtFree, aclrtMalloc,
-    aclrtMallocHost, aclrtMemcpy, aclrtMemcpyAsync, aclrtResetDevice, aclrtSetDevice, aclrtSynchronizeStream,
+    ACL_ERROR_RELATIVE_RESOURCE_NOT_CLEARED,
+    ACL_ERROR_RT_AICORE_EXCEPTION,
+    ACL_ERROR_RT_PARAM_INVALID,
+    ACL_MEMCPY_DEVICE_TO_DEVICE,
+    ACL_MEMCPY_DEVICE_TO_HOST,
+    ACLNN_ERR_PARAM_INVALID,
+    Ref,
+    aclCreateTensor,
+    aclDestroyTensor,
+    aclFinalize,
+    aclGetRecentErrMsg,
+    aclInit,
+    aclnnHardswishBackward,
+    aclnnHardswishBackwardGetWorkspaceSize,
+    aclrtCreateEvent,
+    aclrtCreateStream,
+    aclrtFree,
+    aclrtMalloc,
+    aclrtMallocHost,
+    aclrtMemcpy,
+    aclrtMemcpyAsync,
+    aclrtResetDevice,
+    aclrtSetDevice,
+    aclrtSynchronizeStream,
 )  # fmt: skip
 from aclnn_py.runtime import sanitizer
 
@@ -217,8 +236,13 @@ def test_trace_context_manager_collects_calls_and_tasks(dev):
         assert aclrtSynchronizeStream(dev.stream) == 0
         aclrtMalloc(None, 4, 0)
     apis = [e.get("api") or e["event"] for e in events]
-    assert apis[-5:] == ["aclnnHardswishBackwardGetWorkspaceSize", "aclnnHardswishBackward", "task",
-                         "aclrtSynchronizeStream", "aclrtMalloc"]  # fmt: skip
+    assert apis[-5:] == [
+        "aclnnHardswishBackwardGetWorkspaceSize",
+        "aclnnHardswishBackward",
+        "task",
+        "aclrtSynchronizeStream",
+        "aclrtMalloc",
+    ]
     p1 = events[-5]
     assert p1["args"]["self"].startswith("aclTensor(DT_FLOAT[8] strides=[1] offset=0 @0x12c")
     assert p1["args"]["executor"] == {"Ref": None} and p1["out"]["workspaceSize"] == 0
@@ -276,8 +300,12 @@ def test_trace_environment_variable_writes_to_stderr():
 @pytest.mark.parametrize("policy", ["eager", "thread"])
 @pytest.mark.parametrize(
     "sample",
-    ["test_aclnn_smooth_l1_loss_backward.py", "test_aclnn_hardswish_backward.py",
-     "test_aclnn_scaled_masked_softmax_backward.py", "test_aclnn_error_paths.py"],  # fmt: skip
+    [
+        "test_aclnn_smooth_l1_loss_backward.py",
+        "test_aclnn_hardswish_backward.py",
+        "test_aclnn_scaled_masked_softmax_backward.py",
+        "test_aclnn_error_paths.py",
+    ],
 )
 def test_every_policy_gives_the_same_printout(policy, sample):
     proc = _run_sample(sample, ACLNN_PY_STREAM=policy)

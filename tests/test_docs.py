@@ -10,7 +10,6 @@ from pathlib import Path
 import pytest
 
 from aclnn_py import testing
-from aclnn_py.runtime import sanitizer
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = sorted([ROOT / "README.md", *(ROOT / "docs").rglob("*.md")])
