@@ -16,6 +16,7 @@ import inspect
 import math
 import numbers
 import os
+import struct
 import threading
 from collections.abc import Callable
 from typing import Any, TypeVar
@@ -33,6 +34,7 @@ INT32_MIN, INT32_MAX = -(2**31), 2**31 - 1
 INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
 UINT32_MAX = 2**32 - 1
 UINT64_MAX = 2**64 - 1
+_F32 = struct.Struct("<f")
 
 
 class ApiError(Exception):
@@ -137,10 +139,10 @@ def as_float(v: object, name: str, code: int, eid: str = "EZ1001") -> float:
 def as_float32(v: object, name: str, code: int) -> float:
     """A C ``float`` argument: the value rounded to float32 (overflow to +-inf, as C does)."""
     x = as_float(v, name, code)
-    if math.isnan(x) or math.isinf(x):
-        return x
-    with np.errstate(over="ignore"):
-        return float(np.float32(x))
+    try:
+        return float(_F32.unpack(_F32.pack(x))[0])
+    except OverflowError:  # beyond float32's range: C's conversion gives an infinity
+        return math.copysign(math.inf, x)
 
 
 def as_bool(v: object, name: str, code: int) -> bool:

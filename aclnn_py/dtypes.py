@@ -14,6 +14,7 @@ quirks), the numpy / ml_dtypes dtype of each type, CANN's promotion table (``Pro
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 
 import ml_dtypes
@@ -372,12 +373,17 @@ def numel(shape: Sequence[int]) -> int:
     return n
 
 
-def contiguous_strides(shape: Sequence[int]) -> tuple[int, ...]:
-    """Row-major strides in elements (``ToContiguousStrides``; zero dims are not special-cased)."""
+@functools.lru_cache(maxsize=4096)
+def _contiguous_strides(shape: tuple[int, ...]) -> tuple[int, ...]:
     strides = [1] * len(shape)
     for i in range(len(shape) - 2, -1, -1):
         strides[i] = int(shape[i + 1]) * strides[i + 1]
     return tuple(strides)
+
+
+def contiguous_strides(shape: Sequence[int]) -> tuple[int, ...]:
+    """Row-major strides in elements (``ToContiguousStrides``; zero dims are not special-cased)."""
+    return _contiguous_strides(shape if isinstance(shape, tuple) else tuple(shape))
 
 
 class BroadcastFailure:

@@ -268,8 +268,8 @@ class aclOpExecutor:
             self._enqueue_launch(stream, ln, workspace)
 
     def _enqueue_launch(self, stream: Stream, ln: Launch, workspace: int | None) -> None:
-        ins = [_TensorArg.of(t, workspace, f"{ln.op_type} input {i}") for i, t in enumerate(ln.inputs)]
-        outs = [_TensorArg.of(t, workspace, f"{ln.op_type} output {i}") for i, t in enumerate(ln.outputs)]
+        ins = [_TensorArg(t, workspace, f"{ln.op_type} input {i}") for i, t in enumerate(ln.inputs)]
+        outs = [_TensorArg(t, workspace, f"{ln.op_type} output {i}") for i, t in enumerate(ln.outputs)]
         scratch = []
         for st in ln.scratch + ln.tail_scratch:
             if workspace is not None and st.ws_offset is not None:
@@ -329,22 +329,32 @@ class aclOpExecutor:
 
 
 class _TensorArg:
-    """A tensor argument of a launch with its address fixed at launch time."""
+    """A tensor argument of a launch with its address fixed at launch time.
 
-    __slots__ = ("dtype", "label", "ptr", "shape", "strides")
+    The byte range the view can reach (``lo``/``hi`` relative to ``ptr``) and whether the view is
+    dense are computed once, at launch, not when the kernel runs."""
 
-    def __init__(
-        self, ptr: int | None, dtype: np.dtype, shape: tuple[int, ...], strides: tuple[int, ...], label: str
-    ) -> None:
-        self.ptr, self.dtype, self.shape, self.strides, self.label = ptr, dtype, shape, strides, label
+    __slots__ = ("dense", "dtype", "hi", "label", "lo", "ptr", "shape", "strides")
 
-    @classmethod
-    def of(cls, t: aclTensor, workspace: int | None, label: str) -> _TensorArg:
+    def __init__(self, t: aclTensor, workspace: int | None, label: str) -> None:
         npdt = dtypes.numpy_dtype(t.dtype)
-        if npdt is None:
-            npdt = np.dtype(np.uint8)
-        item = npdt.itemsize
-        return cls(t.data_address(workspace), npdt, t.view_shape, tuple(s * item for s in t.strides), label)
+        self.dtype = npdt if npdt is not None else np.dtype(np.uint8)
+        item = self.dtype.itemsize
+        self.ptr = t.data_address(workspace)
+        self.shape = t.view_shape
+        self.strides = tuple(s * item for s in t.strides)
+        self.label = label
+        lo = hi = 0
+        for d, s in zip(self.shape, self.strides):
+            if d == 0:
+                lo = hi = 0
+                break
+            if s < 0:
+                lo += s * (d - 1)
+            else:
+                hi += s * (d - 1)
+        self.lo, self.hi = lo, hi + item
+        self.dense = t.strides == dtypes.contiguous_strides(t.view_shape)
 
     def array(self, write: bool) -> np.ndarray:
         if self.ptr is None:
@@ -353,17 +363,22 @@ class _TensorArg:
             raise MemoryFault("null", f"{self.label} has no device address (nullptr)")
         arr = SPACE.view(self.ptr, self.dtype, self.shape, self.strides, "write" if write else "read", self.label)
         if not write:
-            sanitizer.view_access(self.ptr, self.dtype.itemsize, self.shape, self.strides, False, self.label)
+            self._track(False)
         return arr
 
     def written(self) -> None:
         if self.ptr is not None:
-            sanitizer.view_access(self.ptr, self.dtype.itemsize, self.shape, self.strides, True, self.label)
+            self._track(True)
+
+    def _track(self, write: bool) -> None:
+        assert self.ptr is not None
+        if self.dense:
+            sanitizer.range_access(self.ptr, self.hi - self.lo, write, self.label)
+        else:
+            sanitizer.view_access(self.ptr, self.dtype.itemsize, self.shape, self.strides, write, self.label)
 
     def hull(self) -> tuple[int, int]:
         assert self.ptr is not None
         if any(d == 0 for d in self.shape):
             return (self.ptr, self.ptr)
-        lo = sum(s * (d - 1) for d, s in zip(self.shape, self.strides) if s < 0)
-        hi = sum(s * (d - 1) for d, s in zip(self.shape, self.strides) if s > 0) + self.dtype.itemsize
-        return (self.ptr + lo, self.ptr + hi)
+        return (self.ptr + self.lo, self.ptr + self.hi)

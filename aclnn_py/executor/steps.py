@@ -28,7 +28,7 @@ def _copy(ins: Sequence[np.ndarray], outs: Sequence[np.ndarray]) -> None:
 def is_contiguous(t: aclTensor) -> bool:
     """``op::IsContiguous``: private storage format, numel 0 or 1, or row-major strides ignoring
     size-1 dims. The view offset does not matter."""
-    if dtypes.is_private_format(t.storage_format):
+    if t.strides == dtypes.contiguous_strides(t.view_shape) or dtypes.is_private_format(t.storage_format):
         return True
     n = t.numel()
     if n in (0, 1):

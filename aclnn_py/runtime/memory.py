@@ -186,6 +186,9 @@ class AddressSpace:
 
     def find(self, ptr: int) -> Allocation | None:
         """The live allocation containing ``ptr``, if any."""
+        alloc = self._live.get(ptr)
+        if alloc is not None:
+            return alloc
         with self._lock:
             return self._find_live(ptr)
 
@@ -220,8 +223,10 @@ class AddressSpace:
 
         Returns the allocation and the offset of ``ptr`` in it; raises MemoryFault otherwise.
         """
-        with self._lock:
-            alloc = self._find_live(ptr)
+        alloc = self._live.get(ptr)  # the common case, a tensor at the start of its allocation
+        if alloc is None:
+            with self._lock:
+                alloc = self._find_live(ptr)
         if alloc is None:
             old = self.find_freed(ptr)
             if old is not None:

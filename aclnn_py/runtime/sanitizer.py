@@ -188,6 +188,22 @@ def before_read(ptr: int, nbytes: int, who: str) -> None:
         )
 
 
+def range_access(ptr: int, nbytes: int, write: bool, who: str) -> None:
+    """Track a dense access of ``nbytes`` at ``ptr`` by a kernel: mark on write, check on read."""
+    if MODE == "off" or nbytes <= 0:
+        return
+    alloc = SPACE.find(ptr)
+    if alloc is None or alloc.init is None:
+        return
+    off = ptr - alloc.start
+    if write:
+        alloc.init.mark(off, off + nbytes)
+        return
+    gap = alloc.init.first_gap(off, off + nbytes)
+    if gap is not None:
+        _report_uninit(alloc, gap, ptr, who)
+
+
 def view_access(
     ptr: int, itemsize: int, shape: tuple[int, ...], byte_strides: tuple[int, ...], write: bool, who: str
 ) -> None:

@@ -55,7 +55,7 @@ class Task:
         self.stream = stream
         self.label = label
         self.fn = fn
-        self.done = threading.Event()
+        self.done = False  # set once the task ran (or was dropped after a failure)
         self.seq = next(Task._seq)
 
 
@@ -129,7 +129,7 @@ class Event:
 
     @property
     def complete(self) -> bool:
-        return self.task is not None and self.task.done.is_set()
+        return self.task is not None and self.task.done
 
 
 def _run_task(stream: Stream, task: Task) -> None:
@@ -145,11 +145,11 @@ def _run_task(stream: Stream, task: Task) -> None:
             dropped = list(stream.queue)
             stream.queue.clear()
         for t in dropped:
-            t.done.set()
+            t.done = True
             for hook in DROP_HOOKS:
                 hook(t)
     finally:
-        task.done.set()
+        task.done = True
         if _trace.ACTIVE:
             _trace.log_task(stream.ident, task.label, status, message)
 
@@ -186,13 +186,13 @@ class DeferredPolicy(Policy):
     def drain(self, stream: Stream, until: Task | None = None) -> None:
         with stream.lock:
             if stream.draining:
-                if until is not None and until.done.is_set():
+                if until is not None and until.done:
                     return
                 raise CycleError(f"stream #{stream.ident} waits on itself through an event")
             stream.draining = True
             try:
                 while stream.queue:
-                    if until is not None and until.done.is_set():
+                    if until is not None and until.done:
                         break
                     task = stream.queue.popleft()
                     _run_task(stream, task)
@@ -240,10 +240,11 @@ class ThreadPolicy(Policy):
                 stream.cv.notify_all()
 
     def drain(self, stream: Stream, until: Task | None = None) -> None:
-        if until is not None:
-            until.done.wait()
-            return
         with stream.cv:
+            if until is not None:
+                while not until.done:
+                    stream.cv.wait()
+                return
             while stream.queue:
                 stream.cv.wait()
 
