@@ -56,6 +56,8 @@ class Launch:
         "scratch",
         "step",
         "tail_scratch",
+        "in_specs",
+        "out_specs",
     )
 
     def __init__(
@@ -74,6 +76,10 @@ class Launch:
         self.compute = compute
         self.scratch = scratch
         self.tail_scratch: list[Storage] = []  # unaligned, after the packed buffers (nnopbase tiling workspace)
+        # Kernel arguments fixed at the end of phase 1 (shapes, strides, dtypes); phase 2 only
+        # fills in the addresses, as a real launch does.
+        self.in_specs: list[_ArgSpec] = []
+        self.out_specs: list[_ArgSpec] = []
         self.index = -1
         self.step: Step | None = None
 
@@ -234,8 +240,11 @@ class aclOpExecutor:
         return self.workspace_size
 
     def finish(self) -> int:
-        """End of phase 1: plan the workspace and hand the executor out."""
+        """End of phase 1: plan the workspace, fix the kernel arguments, hand the executor out."""
         size = self.plan_workspace()
+        for ln in self.launches:
+            ln.in_specs = [_ArgSpec(t, f"{ln.op_type} input {i}") for i, t in enumerate(ln.inputs)]
+            ln.out_specs = [_ArgSpec(t, f"{ln.op_type} output {i}") for i, t in enumerate(ln.outputs)]
         self.state = "ready"
         RT.executors.add(self)
         return size
@@ -268,8 +277,8 @@ class aclOpExecutor:
             self._enqueue_launch(stream, ln, workspace)
 
     def _enqueue_launch(self, stream: Stream, ln: Launch, workspace: int | None) -> None:
-        ins = [_TensorArg(t, workspace, f"{ln.op_type} input {i}") for i, t in enumerate(ln.inputs)]
-        outs = [_TensorArg(t, workspace, f"{ln.op_type} output {i}") for i, t in enumerate(ln.outputs)]
+        ins = [(spec, spec.address(workspace)) for spec in ln.in_specs]
+        outs = [(spec, spec.address(workspace)) for spec in ln.out_specs]
         scratch = []
         for st in ln.scratch + ln.tail_scratch:
             if workspace is not None and st.ws_offset is not None:
@@ -281,20 +290,23 @@ class aclOpExecutor:
             try:
                 for addr, nbytes in scratch:
                     SPACE.check(addr, nbytes, "scratch", f"{ln.op_type} workspace")
-                in_arrays = [a.array(False) for a in ins]
-                out_arrays = [a.array(True) for a in outs]
+                in_arrays = [spec.array(ptr, False) for spec, ptr in ins]
+                out_arrays = [spec.array(ptr, True) for spec, ptr in outs]
             except MemoryFault as fault:
                 raise TaskFault(aclError.ACL_ERROR_RT_AICORE_EXCEPTION, f"{label} failed: {fault.message}") from None
             except sanitizer.TaskFinding as f:
                 raise TaskFault(f.code, f"{label} failed: {f.text}") from None
             compute(in_arrays, out_arrays)
-            for a in outs:
-                a.written()
+            for spec, ptr in outs:
+                spec.track(ptr, True)
 
         task = Task(stream, label, run)
-        sanitizer.track(
-            task, [a.hull() for a in ins if a.ptr is not None], [a.hull() for a in outs if a.ptr is not None]
-        )
+        if sanitizer.MODE != "off":
+            sanitizer.track(
+                task,
+                [spec.hull(ptr) for spec, ptr in ins if ptr is not None],
+                [spec.hull(ptr) for spec, ptr in outs if ptr is not None],
+            )
         RT.policy.submit(stream, task)
 
     # -- inspection --------------------------------------------------------------------------
@@ -328,27 +340,26 @@ class aclOpExecutor:
         return f"<aclOpExecutor {self.api} {self.state}, {len(self.launches)} kernel(s)>"
 
 
-class _TensorArg:
-    """A tensor argument of a launch with its address fixed at launch time.
+class _ArgSpec:
+    """One tensor argument of a launch: everything but the address, fixed at the end of phase 1.
 
-    The byte range the view can reach (``lo``/``hi`` relative to ``ptr``) and whether the view is
-    dense are computed once, at launch, not when the kernel runs."""
+    The byte range the view can reach (``lo``/``hi`` relative to its first element) and whether
+    the view is dense are computed once; the address is resolved from the storage at phase 2."""
 
-    __slots__ = ("dense", "dtype", "hi", "label", "lo", "ptr", "shape", "strides")
+    __slots__ = ("dense", "dtype", "empty", "hi", "label", "lo", "offset_bytes", "shape", "storage", "strides")
 
-    def __init__(self, t: aclTensor, workspace: int | None, label: str) -> None:
+    def __init__(self, t: aclTensor, label: str) -> None:
         npdt = dtypes.numpy_dtype(t.dtype)
         self.dtype = npdt if npdt is not None else np.dtype(np.uint8)
         item = self.dtype.itemsize
-        self.ptr = t.data_address(workspace)
+        self.storage = t.storage
+        self.offset_bytes = (t.offset * dtypes.element_bits(t.dtype)) // 8
         self.shape = t.view_shape
         self.strides = tuple(s * item for s in t.strides)
         self.label = label
+        self.empty = any(d == 0 for d in self.shape)
         lo = hi = 0
         for d, s in zip(self.shape, self.strides):
-            if d == 0:
-                lo = hi = 0
-                break
             if s < 0:
                 lo += s * (d - 1)
             else:
@@ -356,29 +367,35 @@ class _TensorArg:
         self.lo, self.hi = lo, hi + item
         self.dense = t.strides == dtypes.contiguous_strides(t.view_shape)
 
-    def array(self, write: bool) -> np.ndarray:
-        if self.ptr is None:
-            if any(d == 0 for d in self.shape):
-                return np.empty(self.shape, self.dtype)
+    def address(self, workspace: int | None) -> int | None:
+        st = self.storage
+        if st.kind == "workspace":
+            if workspace is None or st.ws_offset is None:
+                return None
+            return workspace + st.ws_offset + self.offset_bytes
+        return None if st.addr is None else st.addr + self.offset_bytes
+
+    def array(self, ptr: int | None, write: bool) -> np.ndarray:
+        if self.empty:
+            return np.empty(self.shape, self.dtype)
+        if ptr is None:
             raise MemoryFault("null", f"{self.label} has no device address (nullptr)")
-        arr = SPACE.view(self.ptr, self.dtype, self.shape, self.strides, "write" if write else "read", self.label)
+        arr = SPACE.view_extent(
+            ptr, self.lo, self.hi, self.dtype, self.shape, self.strides, "write" if write else "read", self.label
+        )
         if not write:
-            self._track(False)
+            self.track(ptr, False)
         return arr
 
-    def written(self) -> None:
-        if self.ptr is not None:
-            self._track(True)
-
-    def _track(self, write: bool) -> None:
-        assert self.ptr is not None
+    def track(self, ptr: int | None, write: bool) -> None:
+        if ptr is None or self.empty or sanitizer.MODE == "off":
+            return
         if self.dense:
-            sanitizer.range_access(self.ptr, self.hi - self.lo, write, self.label)
+            sanitizer.range_access(ptr + self.lo, self.hi - self.lo, write, self.label)
         else:
-            sanitizer.view_access(self.ptr, self.dtype.itemsize, self.shape, self.strides, write, self.label)
+            sanitizer.view_access(ptr, self.dtype.itemsize, self.shape, self.strides, write, self.label)
 
-    def hull(self) -> tuple[int, int]:
-        assert self.ptr is not None
-        if any(d == 0 for d in self.shape):
-            return (self.ptr, self.ptr)
-        return (self.ptr + self.lo, self.ptr + self.hi)
+    def hull(self, ptr: int) -> tuple[int, int]:
+        if self.empty:
+            return (ptr, ptr)
+        return (ptr + self.lo, ptr + self.hi)

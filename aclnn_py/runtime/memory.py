@@ -265,6 +265,20 @@ class AddressSpace:
             return np.empty(shape, dtype=dtype)
         lo = sum(s * (d - 1) for d, s in zip(shape, byte_strides) if s < 0)
         hi = sum(s * (d - 1) for d, s in zip(shape, byte_strides) if s > 0) + itemsize
+        return self.view_extent(ptr, lo, hi, dtype, shape, byte_strides, access, who)
+
+    def view_extent(
+        self,
+        ptr: int,
+        lo: int,
+        hi: int,
+        dtype: np.dtype,
+        shape: tuple[int, ...],
+        byte_strides: tuple[int, ...],
+        access: str,
+        who: str,
+    ) -> np.ndarray:
+        """:meth:`view` with the reach of the view, ``[ptr + lo, ptr + hi)``, already known."""
         alloc, off = self.check(ptr + lo, hi - lo, access, who)
         view: np.ndarray = np.ndarray(shape, dtype=dtype, buffer=alloc.buf, offset=off - lo, strides=byte_strides)
         return view
