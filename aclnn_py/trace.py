@@ -106,6 +106,8 @@ def render(event: dict[str, Any]) -> str:
         return line
     if event["event"] == "task":
         state = "ok" if event["status"] == 0 else f"FAILED {event['status_name']}: {event['msg']}"
+        if event.get("path"):
+            state += f" [{event['path']}]"
         return f"[aclnn_py #{event['seq']}] task on stream #{event['stream']}: {event['task']} -> {state}"
     return f"[aclnn_py #{event['seq']}] {event['event']}: {event.get('msg', '')}"
 
@@ -140,7 +142,7 @@ def log_call(api: str, args: dict[str, Any], described: dict[str, Any], ret: Any
         sink.emit(event)
 
 
-def log_task(stream_ident: int, label: str, status: int, message: str) -> None:
+def log_task(stream_ident: int, label: str, status: int, message: str, note: str = "") -> None:
     """Record one task run by a stream."""
     from ._status import status_name
 
@@ -152,6 +154,7 @@ def log_task(stream_ident: int, label: str, status: int, message: str) -> None:
         "status": int(status),
         "status_name": status_name(status) if status else "ACL_SUCCESS",
         "msg": message,
+        "path": note or None,
     }
     for sink in list(_sinks):
         sink.emit(event)

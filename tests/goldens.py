@@ -35,7 +35,7 @@ def to_bf16_bits(x: float) -> int:
     """float32 value -> bfloat16 bits, round half to even on the 16 dropped bits."""
     b = f32_bits(x)
     if (b & 0x7F800000) == 0x7F800000 and (b & 0x7FFFFF):
-        return (b >> 16) | 0x40  # quiet NaN, sign kept
+        return ((b >> 16) & 0x8000) | 0x7FC0  # a NaN becomes the canonical quiet NaN, sign kept
     lower = b & 0xFFFF
     upper = b >> 16
     if lower > 0x8000 or (lower == 0x8000 and (upper & 1)):
@@ -50,7 +50,9 @@ def to_f16_bits(x: float) -> int:
     exp = (b >> 23) & 0xFF
     man = b & 0x7FFFFF
     if exp == 0xFF:
-        return sign | 0x7C00 | (0x200 if man else 0)
+        if man:  # NaN: the top payload bits, at least 1
+            return sign | 0x7C00 | ((man >> 13) or 1)
+        return sign | 0x7C00
     e = exp - 127 + 15
     if e >= 31:
         return sign | 0x7C00
@@ -72,9 +74,14 @@ def to_f16_bits(x: float) -> int:
     return sign | h
 
 
+CANONICAL_NAN = bits_f32(0x7FC00000)
+
+
 def round_to(values: list[float], dtype: np.dtype) -> np.ndarray:
-    """float32 values -> an array of ``dtype``, rounded by the hand-written converters."""
+    """float32 values -> an array of ``dtype``, rounded by the hand-written converters.
+    Every NaN result is the canonical quiet NaN (0x7FC00000 before rounding)."""
     dtype = np.dtype(dtype)
+    values = [CANONICAL_NAN if v != v else v for v in values]
     if dtype == np.float32:
         return np.array(values, dtype=np.float32)
     if dtype == np.float16:

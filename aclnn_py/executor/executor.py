@@ -32,7 +32,8 @@ from ..runtime.memory import SPACE, MemoryFault, call_site
 from ..runtime.stream import Stream, Task, TaskFault
 from ..tensor import Storage, aclTensor
 
-Compute = Callable[[Sequence[np.ndarray], Sequence[np.ndarray]], None]
+# A kernel computation: reads its input views, writes its output views, names the path it took.
+Compute = Callable[[Sequence[np.ndarray], Sequence[np.ndarray]], str]
 
 EXTRA_SIZE_IN_BYTE = 32
 ALIGN_SIZE_IN_BYTE = 512
@@ -49,15 +50,15 @@ class Launch:
     __slots__ = (
         "attrs",
         "compute",
+        "in_specs",
         "index",
         "inputs",
         "op_type",
+        "out_specs",
         "outputs",
         "scratch",
         "step",
         "tail_scratch",
-        "in_specs",
-        "out_specs",
     )
 
     def __init__(
@@ -296,7 +297,7 @@ class aclOpExecutor:
                 raise TaskFault(aclError.ACL_ERROR_RT_AICORE_EXCEPTION, f"{label} failed: {fault.message}") from None
             except sanitizer.TaskFinding as f:
                 raise TaskFault(f.code, f"{label} failed: {f.text}") from None
-            compute(in_arrays, out_arrays)
+            task.note = compute(in_arrays, out_arrays)
             for spec, ptr in outs:
                 spec.track(ptr, True)
 

@@ -21,12 +21,13 @@ def cast_array(src: np.ndarray, dst: np.dtype) -> np.ndarray:
         return src.astype(dst)
 
 
-def make(dst: int) -> Callable[[Sequence[np.ndarray], Sequence[np.ndarray]], None]:
+def make(dst: int) -> Callable[[Sequence[np.ndarray], Sequence[np.ndarray]], str]:
     """A launch computation casting its input into its output (of dtype ``dst``)."""
     npdt = dtypes.numpy_dtype(dst)
     assert npdt is not None
 
-    def compute(ins: Sequence[np.ndarray], outs: Sequence[np.ndarray]) -> None:
+    def compute(ins: Sequence[np.ndarray], outs: Sequence[np.ndarray]) -> str:
         outs[0][...] = cast_array(ins[0], npdt)
+        return "numpy"
 
     return compute

@@ -26,6 +26,7 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
+from . import accel
 from ._fp import F32, f32, store
 
 ONE_THIRD = F32(1.0 / 3.0)  # 0.333333343267..., bits 0x3EAAAAAB
@@ -61,11 +62,21 @@ def arch35(grad: np.ndarray, x_in: np.ndarray) -> np.ndarray:
 RECIPES = {"tbe": tbe, "arch35": arch35}
 
 
-def make(recipe: str) -> Callable[[Sequence[np.ndarray], Sequence[np.ndarray]], None]:
-    """A launch computation: inputs (gradOutput, self), output in self's dtype."""
+def make(recipe: str) -> Callable[[Sequence[np.ndarray], Sequence[np.ndarray]], str]:
+    """A launch computation: inputs (gradOutput, self), output in self's dtype.
+    Returns the kernel path it took."""
     fn = RECIPES[recipe]
 
-    def compute(ins: Sequence[np.ndarray], outs: Sequence[np.ndarray]) -> None:
+    def compute(ins: Sequence[np.ndarray], outs: Sequence[np.ndarray]) -> str:
+        nb = accel.use_numba()
+        if nb is not None:
+            kb = accel.same_kind_bits(ins[0], ins[1], outs[0])
+            if kb is not None:
+                kind, (g, x, o) = kb
+                run = nb.hardswish_tbe if recipe == "tbe" else nb.hardswish_arch35
+                run(g, x, o, kind, ONE_THIRD, HALF, THREE)
+                return "numba"
         store(outs[0], fn(ins[0], ins[1]))
+        return "numpy"
 
     return compute

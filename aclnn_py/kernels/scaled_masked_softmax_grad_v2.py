@@ -28,6 +28,7 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
+from . import accel
 from ._fp import F32, f32, store
 
 ALIGN = 64
@@ -93,10 +94,26 @@ def compute_f32(grad: np.ndarray, y: np.ndarray, mask: np.ndarray, scale: float)
         return np.asarray(np.where(masked, F32(0), out), dtype=np.float32)
 
 
-def make(scale: float) -> Callable[[Sequence[np.ndarray], Sequence[np.ndarray]], None]:
-    """A launch computation: inputs (yGrad, y, mask), output xGrad in yGrad's dtype."""
+def make(scale: float) -> Callable[[Sequence[np.ndarray], Sequence[np.ndarray]], str]:
+    """A launch computation: inputs (yGrad, y, mask), output xGrad in yGrad's dtype.
+    Returns the kernel path it took."""
 
-    def compute(ins: Sequence[np.ndarray], outs: Sequence[np.ndarray]) -> None:
-        store(outs[0], compute_f32(ins[0], ins[1], ins[2], scale))
+    def compute(ins: Sequence[np.ndarray], outs: Sequence[np.ndarray]) -> str:
+        grad, y, mask = ins
+        out = outs[0]
+        nb = accel.use_numba()
+        if nb is not None and mask.flags.c_contiguous:
+            kb = accel.same_kind_bits(grad, y, out)
+            if kb is not None:
+                kind, (g, yb, o) = kb
+                b, n, s, d = grad.shape
+                sc = F32(scale)
+                nb.scaled_masked_softmax_grad(
+                    g, yb, mask.reshape(-1).view(np.uint8), o, kind, b * n * s, d,
+                    mask.shape[0] != 1 or b == 1, mask.shape[1] != 1 or n == 1, n, s, sc, sc != F32(1),
+                )  # fmt: skip
+                return "numba"
+        store(out, compute_f32(grad, y, mask, scale))
+        return "numpy"
 
     return compute

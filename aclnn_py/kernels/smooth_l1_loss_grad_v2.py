@@ -30,6 +30,7 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
+from . import accel
 from ._fp import F32, f32, store
 
 EPS = F32(1e-6)
@@ -83,13 +84,37 @@ def arch35(
 RECIPES = {"tbe": tbe, "arch35": arch35}
 
 
+def _numba_path(predict: np.ndarray, label: np.ndarray, dout: np.ndarray, out: np.ndarray, recipe: str,
+                sigma: float, reduction: str, n_predict: int) -> bool:  # fmt: skip
+    """Run the compiled recipe when the layout allows it (no real broadcast); True if it ran."""
+    nb = accel.use_numba()
+    if nb is None or any(a.size not in (out.size, 1) for a in (predict, label, dout)):
+        return False
+    kb = accel.same_kind_bits(predict, label, dout, out)
+    if kb is None:
+        return False
+    kind, (p, lab, d, o) = kb
+    s = F32(sigma)
+    if recipe == "tbe":
+        nb.smooth_l1_tbe(p, lab, d, o, kind, s, EPS, F32(1.0 / n_predict), reduction == "mean")
+    else:
+        inv = F32(np.nan) if abs(float(s)) < 1e-6 else F32(1) / s
+        norm = F32(1.0 / float(n_predict)) if reduction == "mean" else F32(1)
+        nb.smooth_l1_arch35(p, lab, d, o, kind, s, inv, norm, dout.size == 1)
+    return True
+
+
 def make(
     recipe: str, sigma: float, reduction: str, n_predict: int
-) -> Callable[[Sequence[np.ndarray], Sequence[np.ndarray]], None]:
-    """A launch computation: inputs (predict, label, dout), output gradient (promoted dtype)."""
+) -> Callable[[Sequence[np.ndarray], Sequence[np.ndarray]], str]:
+    """A launch computation: inputs (predict, label, dout), output gradient (promoted dtype).
+    Returns the kernel path it took."""
     fn = RECIPES[recipe]
 
-    def compute(ins: Sequence[np.ndarray], outs: Sequence[np.ndarray]) -> None:
+    def compute(ins: Sequence[np.ndarray], outs: Sequence[np.ndarray]) -> str:
+        if _numba_path(ins[0], ins[1], ins[2], outs[0], recipe, sigma, reduction, n_predict):
+            return "numba"
         store(outs[0], fn(ins[0], ins[1], ins[2], sigma, reduction, n_predict))
+        return "numpy"
 
     return compute

@@ -47,7 +47,7 @@ class TaskFault(Exception):
 class Task:
     """One unit of device work queued on a stream."""
 
-    __slots__ = ("done", "fn", "label", "seq", "stream")
+    __slots__ = ("done", "fn", "label", "note", "seq", "stream")
 
     _seq = itertools.count()
 
@@ -56,6 +56,7 @@ class Task:
         self.label = label
         self.fn = fn
         self.done = False  # set once the task ran (or was dropped after a failure)
+        self.note = ""  # what the task reports about itself (a kernel: the path that ran)
         self.seq = next(Task._seq)
 
 
@@ -151,7 +152,7 @@ def _run_task(stream: Stream, task: Task) -> None:
     finally:
         task.done = True
         if _trace.ACTIVE:
-            _trace.log_task(stream.ident, task.label, status, message)
+            _trace.log_task(stream.ident, task.label, status, message, task.note)
 
 
 class Policy:

@@ -1,0 +1,298 @@
+"""The optional accelerator: each recipe compiled by numba to a per-element loop.
+
+Same arithmetic as the numpy recipes (which are the specification), operation for operation in
+float32, without fastmath (so nothing is reassociated or contracted into FMAs). FLOAT16 and
+BFLOAT16 travel as their bits (uint16) and are converted inside the loop by exact bit
+manipulation: upcasts are exact, the final downcast rounds half to even. No whole-array casts,
+no temporaries: the extra memory of a call is a few scalars.
+
+Only imported when numba is installed (``pip install aclnn-py[fast]``); the test-suite proves
+every kernel bit-identical to the numpy path on random data and on the edges.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+from numba import njit
+
+F32 = np.float32
+KIND_F32, KIND_F16, KIND_BF16 = 0, 1, 2
+
+_jit = njit(cache=True, nogil=True, fastmath=False, error_model="numpy")
+
+
+# -- float bit conversions ------------------------------------------------------------------------
+
+
+@_jit
+def _u32_to_f32(bits: np.uint32, box_u: np.ndarray, box_f: np.ndarray) -> np.float32:
+    box_u[0] = bits
+    return box_f[0]
+
+
+@_jit
+def _f32_to_u32(x: np.float32, box_u: np.ndarray, box_f: np.ndarray) -> np.uint32:
+    box_f[0] = x
+    return box_u[0]
+
+
+@_jit
+def _f16_bits_to_f32_bits(h: np.uint32) -> np.uint32:
+    sign = (h & np.uint32(0x8000)) << np.uint32(16)
+    exp = (h >> np.uint32(10)) & np.uint32(0x1F)
+    man = h & np.uint32(0x3FF)
+    if exp == 0:
+        if man == 0:
+            return sign
+        # subnormal half: normalise
+        e = np.uint32(113)  # 127 - 15 + 1
+        while (man & np.uint32(0x400)) == 0:
+            man <<= np.uint32(1)
+            e -= np.uint32(1)
+        man &= np.uint32(0x3FF)
+        return sign | (e << np.uint32(23)) | (man << np.uint32(13))
+    if exp == 0x1F:
+        return sign | np.uint32(0x7F800000) | (man << np.uint32(13))
+    return sign | ((exp + np.uint32(112)) << np.uint32(23)) | (man << np.uint32(13))
+
+
+@_jit
+def _f32_bits_to_f16_bits(b: np.uint32) -> np.uint32:
+    sign = (b >> np.uint32(16)) & np.uint32(0x8000)
+    exp = np.int32((b >> np.uint32(23)) & np.uint32(0xFF))
+    man = b & np.uint32(0x7FFFFF)
+    if exp == 0xFF:
+        if man != 0:  # NaN: keep the top payload bits, never let them become 0 (numpy's rule)
+            payload = man >> np.uint32(13)
+            return sign | np.uint32(0x7C00) | (payload if payload != 0 else np.uint32(1))
+        return sign | np.uint32(0x7C00)
+    e = exp - 127 + 15
+    if e >= 31:
+        return sign | np.uint32(0x7C00)
+    if e <= 0:
+        if e < -10:
+            return sign
+        man |= np.uint32(0x800000)
+        shift = np.uint32(14 - e)
+        half = np.uint32(1) << (shift - np.uint32(1))
+        rest = man & ((np.uint32(1) << shift) - np.uint32(1))
+        h = man >> shift
+        if rest > half or (rest == half and (h & np.uint32(1)) != 0):
+            h += np.uint32(1)
+        return sign | h
+    h = (np.uint32(e) << np.uint32(10)) | (man >> np.uint32(13))
+    rest = man & np.uint32(0x1FFF)
+    if rest > np.uint32(0x1000) or (rest == np.uint32(0x1000) and (h & np.uint32(1)) != 0):
+        h += np.uint32(1)
+    return sign | h
+
+
+@_jit
+def _f32_bits_to_bf16_bits(b: np.uint32) -> np.uint32:
+    if (b & np.uint32(0x7F800000)) == np.uint32(0x7F800000) and (b & np.uint32(0x7FFFFF)) != 0:
+        return ((b >> np.uint32(16)) & np.uint32(0x8000)) | np.uint32(0x7FC0)  # canonical quiet NaN (ml_dtypes)
+    upper = b >> np.uint32(16)
+    lower = b & np.uint32(0xFFFF)
+    if lower > np.uint32(0x8000) or (lower == np.uint32(0x8000) and (upper & np.uint32(1)) != 0):
+        upper += np.uint32(1)
+    return upper & np.uint32(0xFFFF)
+
+
+@_jit
+def _load(a: np.ndarray, i: int, kind: int, box_u: np.ndarray, box_f: np.ndarray) -> np.float32:
+    """Element i of a bits array as float32 (exact)."""
+    v = np.uint32(a[i])
+    if kind == KIND_F32:
+        return _u32_to_f32(v, box_u, box_f)
+    if kind == KIND_BF16:
+        return _u32_to_f32(v << np.uint32(16), box_u, box_f)
+    return _u32_to_f32(_f16_bits_to_f32_bits(v), box_u, box_f)
+
+
+@_jit
+def _store(out: np.ndarray, i: int, x: np.float32, kind: int, box_u: np.ndarray, box_f: np.ndarray) -> None:
+    """Round x once, half to even, into element i of a bits array (NaN: the canonical quiet NaN)."""
+    b = _f32_to_u32(x, box_u, box_f) if x == x else np.uint32(0x7FC00000)
+    if kind == KIND_F32:
+        out[i] = b
+    elif kind == KIND_BF16:
+        out[i] = _f32_bits_to_bf16_bits(b)
+    else:
+        out[i] = _f32_bits_to_f16_bits(b)
+
+
+# -- SmoothL1LossGradV2 ---------------------------------------------------------------------------
+
+
+@_jit
+def smooth_l1_tbe(p, lab, d, out, kind, sigma, eps, cof, mean):
+    box_u = np.empty(1, np.uint32)
+    box_f = box_u.view(np.float32)
+    n = out.size
+    np_, nl, nd = p.size, lab.size, d.size
+    divisor = sigma + eps
+    neg_sigma = sigma * F32(-1.0)
+    zero, one, mone = F32(0.0), F32(1.0), F32(-1.0)
+    for i in range(n):
+        x = _load(p, i if np_ != 1 else 0, kind, box_u, box_f) - _load(lab, i if nl != 1 else 0, kind, box_u, box_f)
+        temp = x / divisor
+        if x != x:
+            x = zero
+        s1 = mone if x <= neg_sigma else zero
+        s2 = one if x >= sigma else zero
+        s3 = temp if abs(x) < sigma else zero
+        r = ((s1 + s2) + s3) * _load(d, i if nd != 1 else 0, kind, box_u, box_f)
+        if mean:
+            r = r * cof
+        _store(out, i, r, kind, box_u, box_f)
+
+
+@_jit
+def smooth_l1_arch35(p, lab, d, out, kind, sigma, inv, norm, scalar_dout):
+    box_u = np.empty(1, np.uint32)
+    box_f = box_u.view(np.float32)
+    n = out.size
+    np_, nl, nd = p.size, lab.size, d.size
+    neg_sigma = -sigma
+    zero, one, mone = F32(0.0), F32(1.0), F32(-1.0)
+    for i in range(n):
+        x = _load(p, i if np_ != 1 else 0, kind, box_u, box_f) - _load(lab, i if nl != 1 else 0, kind, box_u, box_f)
+        ax = abs(x)
+        if scalar_dout:
+            pos = one if x >= sigma else zero
+            neg = mone if x <= neg_sigma else zero
+            lin = zero if ax >= sigma else x * inv
+        else:
+            pos = one if x > sigma else zero
+            neg = mone if x < neg_sigma else zero
+            lin = zero if ax > sigma else x * inv
+        r = ((pos + neg) + lin) * _load(d, i if nd != 1 else 0, kind, box_u, box_f)
+        r = r * norm
+        _store(out, i, r, kind, box_u, box_f)
+
+
+# -- HardSwishGrad --------------------------------------------------------------------------------
+
+
+@_jit
+def hardswish_tbe(g, x_in, out, kind, third, half, three):
+    box_u = np.empty(1, np.uint32)
+    box_f = box_u.view(np.float32)
+    zero, one = F32(0.0), F32(1.0)
+    nan_fix = kind != KIND_F16
+    for i in range(out.size):
+        x = _load(x_in, i, kind, box_u, box_f)
+        d = x * third
+        d = d + half
+        if x < -three:
+            d = zero
+        if x > three:
+            d = one
+        r = _load(g, i, kind, box_u, box_f) * d
+        if nan_fix and x != x:
+            r = one
+        _store(out, i, r, kind, box_u, box_f)
+
+
+@_jit
+def hardswish_arch35(g, x_in, out, kind, third, half, three):
+    box_u = np.empty(1, np.uint32)
+    box_f = box_u.view(np.float32)
+    zero, one = F32(0.0), F32(1.0)
+    for i in range(out.size):
+        x = _load(x_in, i, kind, box_u, box_f)
+        d = x * third
+        d = d + half
+        if not x >= -three:
+            d = zero
+        if not x <= three:
+            d = one
+        _store(out, i, _load(g, i, kind, box_u, box_f) * d, kind, box_u, box_f)
+
+
+# -- ScaledMaskedSoftmaxGradV2 --------------------------------------------------------------------
+
+
+@_jit
+def _tree(buf, n):
+    """Adjacent-pair tree sum of buf[0:n] (n a power of two), in place."""
+    width = n
+    while width > 1:
+        half = width // 2
+        for j in range(half):
+            buf[j] = buf[2 * j] + buf[2 * j + 1]
+        width = half
+    return buf[0]
+
+
+@_jit
+def scaled_masked_softmax_grad(
+    g, y, mask, out, kind, rows, d, mask_rows_b, mask_rows_n, n_dim, s_dim, scale, apply_scale
+):
+    box_u = np.empty(1, np.uint32)
+    box_f = box_u.view(np.float32)
+    padded = ((d + 63) // 64) * 64
+    chunks = padded // 64
+    prod = np.zeros(padded, np.float32)
+    yrow = np.zeros(padded, np.float32)
+    grow = np.zeros(padded, np.float32)
+    acc = np.zeros(8, np.float32)
+    blk = np.zeros(64, np.float32)
+    width = 1
+    while width < chunks:
+        width *= 2
+    part = np.zeros(width, np.float32)
+    zero = F32(0.0)
+    large = padded > 1024
+    for r in range(rows):
+        base = r * d
+        for j in range(d):
+            grow[j] = _load(g, base + j, kind, box_u, box_f)
+            yrow[j] = _load(y, base + j, kind, box_u, box_f)
+        for j in range(d, padded):
+            grow[j] = zero
+            yrow[j] = zero
+        if not large:
+            for j in range(padded):
+                prod[j] = yrow[j] * grow[j]
+            for c in range(chunks):
+                for k in range(8):
+                    for t in range(8):
+                        blk[t] = prod[c * 64 + k * 8 + t]
+                    v = _tree(blk, 8)
+                    if c == 0:
+                        acc[k] = v
+                    else:
+                        acc[k] = acc[k] + v
+            for k in range(8):
+                blk[k] = acc[k]
+            s = _tree(blk, 8)
+        else:
+            for j in range(padded):
+                prod[j] = grow[j] * yrow[j]
+            for c in range(chunks):
+                for t in range(64):
+                    blk[t] = prod[c * 64 + t]
+                part[c] = _tree(blk, 64)
+            for c in range(chunks, width):
+                part[c] = zero
+            s = _tree(part, width)
+        # mask row: rows are (b, n, s); the mask broadcasts over b and n
+        b_idx = r // (n_dim * s_dim)
+        n_idx = (r // s_dim) % n_dim
+        s_idx = r % s_dim
+        mrow = (
+            (b_idx if mask_rows_b else 0) * (n_dim if mask_rows_n else 1) + (n_idx if mask_rows_n else 0)
+        ) * s_dim + s_idx
+        mbase = mrow * d
+        for j in range(d):
+            v = prod[j] - yrow[j] * s if large else yrow[j] * (grow[j] - s)
+            if apply_scale:
+                v = v * scale
+            if mask[mbase + j] != 0:
+                v = zero
+            _store(out, base + j, v, kind, box_u, box_f)
+
+
+VERSION = numba.__version__

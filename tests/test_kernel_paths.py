@@ -1,0 +1,103 @@
+"""The numba accelerator is bit-identical to the numpy recipes (the specification)."""
+
+from __future__ import annotations
+
+import ml_dtypes
+import numpy as np
+import pytest
+from helpers import assert_bits_equal
+
+from aclnn_py.kernels import accel
+from aclnn_py.kernels import hard_swish_grad as hs
+from aclnn_py.kernels import scaled_masked_softmax_grad_v2 as smsb
+from aclnn_py.kernels import smooth_l1_loss_grad_v2 as sl1
+
+pytest.importorskip("numba")
+
+BF16 = np.dtype(ml_dtypes.bfloat16)
+DTYPES = [np.dtype(np.float32), np.dtype(np.float16), BF16]
+EDGE_BITS = {
+    4: [0x00000000, 0x80000000, 0x00000001, 0x80000001, 0x007FFFFF, 0x00800000, 0x7F7FFFFF, 0xFF7FFFFF,
+        0x7F800000, 0xFF800000, 0x7FC00000, 0xFFC00001, 0x3F800000, 0xBF800000, 0x40400000, 0xC0400000],
+    2: [0x0000, 0x8000, 0x0001, 0x8001, 0x03FF, 0x0400, 0x7BFF, 0xFBFF, 0x7C00, 0xFC00, 0x7E00, 0xFE01,
+        0x3C00, 0xBC00, 0x4200, 0xC200],
+}  # fmt: skip
+BF16_EDGES = [0x0000, 0x8000, 0x0001, 0x807F, 0x0080, 0x7F7F, 0xFF7F, 0x7F80, 0xFF80, 0x7FC0, 0xFFC1, 0x3F80, 0xBF80, 0x4040, 0xC040]
+
+
+def _values(dtype: np.dtype, n: int, seed: int, scale: float = 4.0) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    random = (rng.standard_normal(n) * scale).astype(np.float32).astype(dtype)
+    if dtype == BF16:
+        edges = np.array(BF16_EDGES, np.uint16).view(BF16)
+    else:
+        edges = np.array(EDGE_BITS[dtype.itemsize], {4: np.uint32, 2: np.uint16}[dtype.itemsize]).view(dtype)
+    subnormal = (rng.uniform(-1, 1, 16) * float(np.finfo(np.float32).tiny if dtype == np.float32 else 6e-5)).astype(dtype)
+    return np.concatenate([edges, subnormal, random])[:n]
+
+
+def _both(monkeypatch, compute, ins, out_dtype, shape):
+    results = {}
+    for path in ("numpy", "numba"):
+        monkeypatch.setenv(accel.ENV_VAR, path)
+        out = np.zeros(shape, out_dtype)
+        results[path] = (compute(ins, [out]), out)
+    assert results["numba"][0] == "numba" and results["numpy"][0] == "numpy"
+    return results["numpy"][1], results["numba"][1]
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=str)
+@pytest.mark.parametrize("recipe", ["tbe", "arch35"])
+@pytest.mark.parametrize("reduction", ["none", "mean", "sum"])
+@pytest.mark.parametrize("sigma", [0.0, 1.0, 1.7, 1e-7])
+def test_smooth_l1_paths_agree(monkeypatch, dtype, recipe, reduction, sigma):
+    p = _values(dtype, 300, 1)
+    lab = np.roll(_values(dtype, 300, 2), 3)
+    lab[:20] = p[:20]  # x == 0
+    lab[20:30] = (p[20:30].astype(np.float32) - np.float32(sigma)).astype(dtype)  # around |x| == sigma
+    for d in (_values(dtype, p.size, 3, 1.0), np.array(1.5, dtype)):  # tensor and scalar dout
+        compute = sl1.make(recipe, sigma, reduction, p.size)
+        a, b = _both(monkeypatch, compute, [p, lab, d], dtype, p.shape)
+        assert_bits_equal(b, a)
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=str)
+@pytest.mark.parametrize("recipe", ["tbe", "arch35"])
+def test_hardswish_paths_agree(monkeypatch, dtype, recipe):
+    x = np.concatenate([_values(dtype, 400, 4), np.array([-3, 3, -2.9999998, 3.0000002], np.float32).astype(dtype)])
+    g = _values(dtype, x.size, 5, 1.0)
+    a, b = _both(monkeypatch, hs.make(recipe), [g, x], dtype, x.shape)
+    assert_bits_equal(b, a)
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=str)
+@pytest.mark.parametrize("d", [1, 5, 64, 200, 1024, 1025, 3000])
+@pytest.mark.parametrize("mask_bn", [(2, 3), (1, 3), (2, 1), (1, 1)])
+def test_softmax_grad_paths_agree(monkeypatch, dtype, d, mask_bn):
+    rng = np.random.default_rng(d)
+    shape = (2, 3, 2, d)
+    g = (rng.standard_normal(shape) * 3).astype(np.float32).astype(dtype)
+    y = rng.uniform(0, 1, shape).astype(np.float32).astype(dtype)
+    g.reshape(-1)[:6] = np.array([np.nan, np.inf, -np.inf, 0.0, -0.0, 1e-40], np.float32).astype(dtype)
+    mask = rng.uniform(0, 1, (*mask_bn, 2, d)) < 0.3
+    for scale in (1.0, 0.3):
+        a, b = _both(monkeypatch, smsb.make(scale), [g, y, mask], dtype, shape)
+        assert_bits_equal(b, a)
+
+
+def test_true_broadcast_falls_back_to_numpy(monkeypatch):
+    monkeypatch.setenv(accel.ENV_VAR, "numba")
+    p = np.ones((3, 4), np.float32)
+    lab = np.zeros(4, np.float32)
+    out = np.zeros((3, 4), np.float32)
+    assert sl1.make("tbe", 1.0, "none", 12)([p, lab, np.ones(1, np.float32)], [out]) == "numpy"
+
+
+def test_path_selection(monkeypatch):
+    monkeypatch.setenv(accel.ENV_VAR, "numpy")
+    assert accel.backend() == "numpy"
+    monkeypatch.setenv(accel.ENV_VAR, "auto")
+    assert accel.backend() == "numba"
+    monkeypatch.setenv(accel.ENV_VAR, "fast")
+    with pytest.raises(ValueError):
+        accel.backend()
