@@ -98,7 +98,7 @@ class _Call:
         self.tensors: list[aclTensor] = []
 
     def malloc(self, nbytes: int) -> int:
-        ptr = Ref()
+        ptr: Ref[int] = Ref()
         _check("aclrtMalloc", aclrtMalloc(ptr, max(nbytes, 1), aclrtMemMallocPolicy.ACL_MEM_MALLOC_HUGE_FIRST))
         self.ptrs.append(ptr.value)
         return int(ptr.value)
@@ -126,7 +126,8 @@ class _Call:
 
     def run(self, api: str, phase1: Callable[..., int], phase2: Callable[..., int], *args: Any) -> None:
         _prepare()
-        ws, ex = Ref(0), Ref()
+        ws: Ref[int] = Ref(0)
+        ex: Ref[Any] = Ref()
         _check(api + "GetWorkspaceSize", phase1(*args, ws, ex))
         try:
             workspace = self.malloc(ws.value) if ws.value else None
