@@ -32,9 +32,13 @@ test: $(DEV_STAMP)
 
 ## lint: ruff (lint + format check) and mypy on the package
 lint: $(DEV_STAMP)
-	$(PY) -m ruff check aclnn_py tests samples
+	$(PY) -m ruff check aclnn_py tests samples bench
 	$(PY) -m ruff format --check aclnn_py
 	$(PY) -m mypy
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info
+
+## bench: the benchmark table (call overhead, throughput vs the copy bound and PyTorch, memory)
+bench: $(DEV_STAMP)
+	$(PY) bench/run.py --json bench/results.json

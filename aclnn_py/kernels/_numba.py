@@ -26,18 +26,6 @@ _jit = njit(cache=True, nogil=True, fastmath=False, error_model="numpy")
 
 
 @_jit
-def _u32_to_f32(bits: np.uint32, box_u: np.ndarray, box_f: np.ndarray) -> np.float32:
-    box_u[0] = bits
-    return box_f[0]
-
-
-@_jit
-def _f32_to_u32(x: np.float32, box_u: np.ndarray, box_f: np.ndarray) -> np.uint32:
-    box_f[0] = x
-    return box_u[0]
-
-
-@_jit
 def _f16_bits_to_f32_bits(h: np.uint32) -> np.uint32:
     sign = (h & np.uint32(0x8000)) << np.uint32(16)
     exp = (h >> np.uint32(10)) & np.uint32(0x1F)
@@ -99,27 +87,56 @@ def _f32_bits_to_bf16_bits(b: np.uint32) -> np.uint32:
     return upper & np.uint32(0xFFFF)
 
 
-@_jit
-def _load(a: np.ndarray, i: int, kind: int, box_u: np.ndarray, box_f: np.ndarray) -> np.float32:
-    """Element i of a bits array as float32 (exact)."""
-    v = np.uint32(a[i])
-    if kind == KIND_F32:
-        return _u32_to_f32(v, box_u, box_f)
-    if kind == KIND_BF16:
-        return _u32_to_f32(v << np.uint32(16), box_u, box_f)
-    return _u32_to_f32(_f16_bits_to_f32_bits(v), box_u, box_f)
+CHUNK = 4096
 
 
 @_jit
-def _store(out: np.ndarray, i: int, x: np.float32, kind: int, box_u: np.ndarray, box_f: np.ndarray) -> None:
-    """Round x once, half to even, into element i of a bits array (NaN: the canonical quiet NaN)."""
-    b = _f32_to_u32(x, box_u, box_f) if x == x else np.uint32(0x7FC00000)
-    if kind == KIND_F32:
-        out[i] = b
+def _buffers4():
+    return (
+        np.empty(CHUNK, np.uint32),
+        np.empty(CHUNK, np.uint32),
+        np.empty(CHUNK, np.uint32),
+        np.empty(CHUNK, np.uint32),
+    )
+
+
+@_jit
+def _to_f32(src, start, count, kind, dst):
+    """Elements [start, start+count) of a bits array, exactly, as float32 bits into dst[0:count]
+    (a single-element source is broadcast). The kind is tested once, not per element."""
+    if src.size == 1:
+        v = np.uint32(src[0])
+        if kind == KIND_BF16:
+            v = v << np.uint32(16)
+        elif kind == KIND_F16:
+            v = _f16_bits_to_f32_bits(v)
+        for j in range(count):
+            dst[j] = v
+    elif kind == KIND_F32:
+        for j in range(count):
+            dst[j] = src[start + j]
     elif kind == KIND_BF16:
-        out[i] = _f32_bits_to_bf16_bits(b)
+        for j in range(count):
+            dst[j] = np.uint32(src[start + j]) << np.uint32(16)
     else:
-        out[i] = _f32_bits_to_f16_bits(b)
+        for j in range(count):
+            dst[j] = _f16_bits_to_f32_bits(np.uint32(src[start + j]))
+
+
+@_jit
+def _from_f32(res, res_f, out, start, count, kind):
+    """Round float32 results (bits in res, values in res_f) once, half to even, into out;
+    NaN results become the canonical quiet NaN."""
+    nan = np.uint32(0x7FC00000)
+    if kind == KIND_F32:
+        for j in range(count):
+            out[start + j] = res[j] if res_f[j] == res_f[j] else nan
+    elif kind == KIND_BF16:
+        for j in range(count):
+            out[start + j] = _f32_bits_to_bf16_bits(res[j] if res_f[j] == res_f[j] else nan)
+    else:
+        for j in range(count):
+            out[start + j] = _f32_bits_to_f16_bits(res[j] if res_f[j] == res_f[j] else nan)
 
 
 # -- SmoothL1LossGradV2 ---------------------------------------------------------------------------
@@ -127,49 +144,68 @@ def _store(out: np.ndarray, i: int, x: np.float32, kind: int, box_u: np.ndarray,
 
 @_jit
 def smooth_l1_tbe(p, lab, d, out, kind, sigma, eps, cof, mean):
-    box_u = np.empty(1, np.uint32)
-    box_f = box_u.view(np.float32)
     n = out.size
-    np_, nl, nd = p.size, lab.size, d.size
+    bp, bl, bd, br = (
+        np.empty(CHUNK, np.uint32),
+        np.empty(CHUNK, np.uint32),
+        np.empty(CHUNK, np.uint32),
+        np.empty(CHUNK, np.uint32),
+    )
+    fp, fl, fd, fr = bp.view(np.float32), bl.view(np.float32), bd.view(np.float32), br.view(np.float32)
     divisor = sigma + eps
     neg_sigma = sigma * F32(-1.0)
     zero, one, mone = F32(0.0), F32(1.0), F32(-1.0)
-    for i in range(n):
-        x = _load(p, i if np_ != 1 else 0, kind, box_u, box_f) - _load(lab, i if nl != 1 else 0, kind, box_u, box_f)
-        temp = x / divisor
-        if x != x:
-            x = zero
-        s1 = mone if x <= neg_sigma else zero
-        s2 = one if x >= sigma else zero
-        s3 = temp if abs(x) < sigma else zero
-        r = ((s1 + s2) + s3) * _load(d, i if nd != 1 else 0, kind, box_u, box_f)
-        if mean:
-            r = r * cof
-        _store(out, i, r, kind, box_u, box_f)
+    for start in range(0, n, CHUNK):
+        count = min(CHUNK, n - start)
+        _to_f32(p, start, count, kind, bp)
+        _to_f32(lab, start, count, kind, bl)
+        _to_f32(d, start, count, kind, bd)
+        for j in range(count):
+            x = fp[j] - fl[j]
+            temp = x / divisor
+            if x != x:
+                x = zero
+            s1 = mone if x <= neg_sigma else zero
+            s2 = one if x >= sigma else zero
+            s3 = temp if abs(x) < sigma else zero
+            r = ((s1 + s2) + s3) * fd[j]
+            if mean:
+                r = r * cof
+            fr[j] = r
+        _from_f32(br, fr, out, start, count, kind)
 
 
 @_jit
 def smooth_l1_arch35(p, lab, d, out, kind, sigma, inv, norm, scalar_dout):
-    box_u = np.empty(1, np.uint32)
-    box_f = box_u.view(np.float32)
     n = out.size
-    np_, nl, nd = p.size, lab.size, d.size
+    bp, bl, bd, br = (
+        np.empty(CHUNK, np.uint32),
+        np.empty(CHUNK, np.uint32),
+        np.empty(CHUNK, np.uint32),
+        np.empty(CHUNK, np.uint32),
+    )
+    fp, fl, fd, fr = bp.view(np.float32), bl.view(np.float32), bd.view(np.float32), br.view(np.float32)
     neg_sigma = -sigma
     zero, one, mone = F32(0.0), F32(1.0), F32(-1.0)
-    for i in range(n):
-        x = _load(p, i if np_ != 1 else 0, kind, box_u, box_f) - _load(lab, i if nl != 1 else 0, kind, box_u, box_f)
-        ax = abs(x)
-        if scalar_dout:
-            pos = one if x >= sigma else zero
-            neg = mone if x <= neg_sigma else zero
-            lin = zero if ax >= sigma else x * inv
-        else:
-            pos = one if x > sigma else zero
-            neg = mone if x < neg_sigma else zero
-            lin = zero if ax > sigma else x * inv
-        r = ((pos + neg) + lin) * _load(d, i if nd != 1 else 0, kind, box_u, box_f)
-        r = r * norm
-        _store(out, i, r, kind, box_u, box_f)
+    for start in range(0, n, CHUNK):
+        count = min(CHUNK, n - start)
+        _to_f32(p, start, count, kind, bp)
+        _to_f32(lab, start, count, kind, bl)
+        _to_f32(d, start, count, kind, bd)
+        for j in range(count):
+            x = fp[j] - fl[j]
+            ax = abs(x)
+            if scalar_dout:
+                pos = one if x >= sigma else zero
+                neg = mone if x <= neg_sigma else zero
+                lin = zero if ax >= sigma else x * inv
+            else:
+                pos = one if x > sigma else zero
+                neg = mone if x < neg_sigma else zero
+                lin = zero if ax > sigma else x * inv
+            r = ((pos + neg) + lin) * fd[j]
+            fr[j] = r * norm
+        _from_f32(br, fr, out, start, count, kind)
 
 
 # -- HardSwishGrad --------------------------------------------------------------------------------
@@ -177,38 +213,50 @@ def smooth_l1_arch35(p, lab, d, out, kind, sigma, inv, norm, scalar_dout):
 
 @_jit
 def hardswish_tbe(g, x_in, out, kind, third, half, three):
-    box_u = np.empty(1, np.uint32)
-    box_f = box_u.view(np.float32)
+    n = out.size
+    bg, bx, br = np.empty(CHUNK, np.uint32), np.empty(CHUNK, np.uint32), np.empty(CHUNK, np.uint32)
+    fg, fx, fr = bg.view(np.float32), bx.view(np.float32), br.view(np.float32)
     zero, one = F32(0.0), F32(1.0)
     nan_fix = kind != KIND_F16
-    for i in range(out.size):
-        x = _load(x_in, i, kind, box_u, box_f)
-        d = x * third
-        d = d + half
-        if x < -three:
-            d = zero
-        if x > three:
-            d = one
-        r = _load(g, i, kind, box_u, box_f) * d
-        if nan_fix and x != x:
-            r = one
-        _store(out, i, r, kind, box_u, box_f)
+    neg_three = -three
+    for start in range(0, n, CHUNK):
+        count = min(CHUNK, n - start)
+        _to_f32(g, start, count, kind, bg)
+        _to_f32(x_in, start, count, kind, bx)
+        for j in range(count):
+            x = fx[j]
+            d = x * third
+            d = d + half
+            if x < neg_three:
+                d = zero
+            if x > three:
+                d = one
+            r = fg[j] * d
+            if nan_fix and x != x:
+                r = one
+            fr[j] = r
+        _from_f32(br, fr, out, start, count, kind)
 
 
 @_jit
 def hardswish_arch35(g, x_in, out, kind, third, half, three):
-    box_u = np.empty(1, np.uint32)
-    box_f = box_u.view(np.float32)
+    n = out.size
+    bg, bx, br = np.empty(CHUNK, np.uint32), np.empty(CHUNK, np.uint32), np.empty(CHUNK, np.uint32)
+    fg, fx, fr = bg.view(np.float32), bx.view(np.float32), br.view(np.float32)
     zero, one = F32(0.0), F32(1.0)
-    for i in range(out.size):
-        x = _load(x_in, i, kind, box_u, box_f)
-        d = x * third
-        d = d + half
-        if not x >= -three:
-            d = zero
-        if not x <= three:
-            d = one
-        _store(out, i, _load(g, i, kind, box_u, box_f) * d, kind, box_u, box_f)
+    neg_three = -three
+    for start in range(0, n, CHUNK):
+        count = min(CHUNK, n - start)
+        _to_f32(g, start, count, kind, bg)
+        _to_f32(x_in, start, count, kind, bx)
+        for j in range(count):
+            x = fx[j]
+            d = x * third
+            d = d + half
+            d = d if x >= neg_three else zero
+            d = d if x <= three else one
+            fr[j] = fg[j] * d
+        _from_f32(br, fr, out, start, count, kind)
 
 
 # -- ScaledMaskedSoftmaxGradV2 --------------------------------------------------------------------
@@ -230,13 +278,13 @@ def _tree(buf, n):
 def scaled_masked_softmax_grad(
     g, y, mask, out, kind, rows, d, mask_rows_b, mask_rows_n, n_dim, s_dim, scale, apply_scale
 ):
-    box_u = np.empty(1, np.uint32)
-    box_f = box_u.view(np.float32)
     padded = ((d + 63) // 64) * 64
     chunks = padded // 64
+    gb = np.zeros(padded, np.uint32)
+    yb = np.zeros(padded, np.uint32)
+    rb = np.zeros(padded, np.uint32)
+    grow, yrow, res = gb.view(np.float32), yb.view(np.float32), rb.view(np.float32)
     prod = np.zeros(padded, np.float32)
-    yrow = np.zeros(padded, np.float32)
-    grow = np.zeros(padded, np.float32)
     acc = np.zeros(8, np.float32)
     blk = np.zeros(64, np.float32)
     width = 1
@@ -247,12 +295,8 @@ def scaled_masked_softmax_grad(
     large = padded > 1024
     for r in range(rows):
         base = r * d
-        for j in range(d):
-            grow[j] = _load(g, base + j, kind, box_u, box_f)
-            yrow[j] = _load(y, base + j, kind, box_u, box_f)
-        for j in range(d, padded):
-            grow[j] = zero
-            yrow[j] = zero
+        _to_f32(g, base, d, kind, gb)
+        _to_f32(y, base, d, kind, yb)  # positions d..padded stay 0 (zero padding)
         if not large:
             for j in range(padded):
                 prod[j] = yrow[j] * grow[j]
@@ -261,10 +305,7 @@ def scaled_masked_softmax_grad(
                     for t in range(8):
                         blk[t] = prod[c * 64 + k * 8 + t]
                     v = _tree(blk, 8)
-                    if c == 0:
-                        acc[k] = v
-                    else:
-                        acc[k] = acc[k] + v
+                    acc[k] = v if c == 0 else acc[k] + v
             for k in range(8):
                 blk[k] = acc[k]
             s = _tree(blk, 8)
@@ -278,13 +319,12 @@ def scaled_masked_softmax_grad(
             for c in range(chunks, width):
                 part[c] = zero
             s = _tree(part, width)
-        # mask row: rows are (b, n, s); the mask broadcasts over b and n
+        # the mask broadcasts over b and n: rows are (b, n, s)
         b_idx = r // (n_dim * s_dim)
         n_idx = (r // s_dim) % n_dim
         s_idx = r % s_dim
-        mrow = (
-            (b_idx if mask_rows_b else 0) * (n_dim if mask_rows_n else 1) + (n_idx if mask_rows_n else 0)
-        ) * s_dim + s_idx
+        nm = n_dim if mask_rows_n else 1
+        mrow = ((b_idx if mask_rows_b else 0) * nm + (n_idx if mask_rows_n else 0)) * s_dim + s_idx
         mbase = mrow * d
         for j in range(d):
             v = prod[j] - yrow[j] * s if large else yrow[j] * (grow[j] - s)
@@ -292,7 +332,8 @@ def scaled_masked_softmax_grad(
                 v = v * scale
             if mask[mbase + j] != 0:
                 v = zero
-            _store(out, base + j, v, kind, box_u, box_f)
+            res[j] = v
+        _from_f32(rb, res, out, base, d, kind)
 
 
 VERSION = numba.__version__
