@@ -101,3 +101,25 @@ def test_path_selection(monkeypatch):
     monkeypatch.setenv(accel.ENV_VAR, "fast")
     with pytest.raises(ValueError):
         accel.backend()
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=str)
+def test_blocks_give_the_same_numbers_as_whole_arrays(monkeypatch, dtype):
+    """The numpy path runs large elementwise calls in blocks; the numbers must not change."""
+    from aclnn_py.kernels import _fp
+
+    n = _fp.CHUNK * 3 + 17
+    x = _values(dtype, n, 7)
+    g = _values(dtype, n, 8, 1.0)
+    monkeypatch.setenv(accel.ENV_VAR, "numpy")
+    out = np.zeros(n, dtype)
+    assert hs.make("tbe")([g, x], [out]) == "numpy"
+    whole = np.zeros(n, dtype)
+    _fp.store(whole, hs.tbe(g, x))
+    assert_bits_equal(out, whole)
+    lab = _values(dtype, n, 9)
+    for recipe in ("tbe", "arch35"):
+        out = np.zeros(n, dtype)
+        assert sl1.make(recipe, 0.7, "mean", n)([x, lab, np.array(2.0, dtype)], [out]) == "numpy"
+        _fp.store(whole, sl1.RECIPES[recipe](x, lab, np.array(2.0, dtype), 0.7, "mean", n))
+        assert_bits_equal(out, whole)

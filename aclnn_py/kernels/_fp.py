@@ -1,8 +1,12 @@
-"""Float helpers shared by the recipes."""
+"""Float helpers shared by the recipes, and the chunked runner for elementwise recipes."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
+
+CHUNK = 1 << 16  # elements per block: the temporaries of a recipe stay in the cache
 
 F32 = np.float32
 
@@ -27,3 +31,22 @@ def store(out: np.ndarray, r: np.ndarray) -> None:
         if nan.any():
             r = np.where(nan, CANONICAL_NAN, r)
         out[...] = r if out.dtype == np.float32 else r.astype(out.dtype)
+
+
+def run_elementwise(recipe: Callable[..., np.ndarray], inputs: list[np.ndarray], out: np.ndarray) -> None:
+    """Apply an elementwise float32 recipe block by block and store the result.
+
+    When every input is contiguous and either the output's size or a single element (no real
+    broadcast), the recipe runs on blocks of CHUNK elements: the numbers are the same (each
+    element is computed alone), the temporaries stay small and in the cache. Otherwise it runs
+    once on the whole arrays."""
+    n = out.size
+    simple = out.flags.c_contiguous and all(a.flags.c_contiguous and a.size in (n, 1) for a in inputs)
+    if not simple or n <= CHUNK:
+        store(out, recipe(*inputs))
+        return
+    flat_out = out.reshape(-1)
+    flats = [a.reshape(-1) for a in inputs]
+    for start in range(0, n, CHUNK):
+        stop = min(start + CHUNK, n)
+        store(flat_out[start:stop], recipe(*[a if a.size == 1 else a[start:stop] for a in flats]))

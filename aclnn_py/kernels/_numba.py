@@ -120,7 +120,14 @@ def _to_f32(src, start, count, kind, dst):
             dst[j] = np.uint32(src[start + j]) << np.uint32(16)
     else:
         for j in range(count):
-            dst[j] = _f16_bits_to_f32_bits(np.uint32(src[start + j]))
+            h = np.uint32(src[start + j])
+            e = h & np.uint32(0x7C00)
+            if e != 0 and e != np.uint32(0x7C00):  # normal numbers: rebias the exponent
+                dst[j] = ((h & np.uint32(0x8000)) << np.uint32(16)) | (
+                    ((h & np.uint32(0x7FFF)) << np.uint32(13)) + np.uint32(0x38000000)
+                )
+            else:
+                dst[j] = _f16_bits_to_f32_bits(h)
 
 
 @_jit
@@ -133,10 +140,21 @@ def _from_f32(res, res_f, out, start, count, kind):
             out[start + j] = res[j] if res_f[j] == res_f[j] else nan
     elif kind == KIND_BF16:
         for j in range(count):
-            out[start + j] = _f32_bits_to_bf16_bits(res[j] if res_f[j] == res_f[j] else nan)
+            b = res[j] if res_f[j] == res_f[j] else nan
+            # round half to even on the 16 dropped bits; the canonical NaN and the infinities come
+            # through unchanged, and a carry out of the largest finite value gives infinity
+            out[start + j] = (b + np.uint32(0x7FFF) + ((b >> np.uint32(16)) & np.uint32(1))) >> np.uint32(16)
     else:
         for j in range(count):
-            out[start + j] = _f32_bits_to_f16_bits(res[j] if res_f[j] == res_f[j] else nan)
+            b = res[j] if res_f[j] == res_f[j] else nan
+            a = b & np.uint32(0x7FFFFFFF)
+            if a >= np.uint32(0x38800000) and a < np.uint32(0x477FF000):  # normal half, no overflow
+                h = (
+                    a - np.uint32(0x38000000) + np.uint32(0x0FFF) + ((a >> np.uint32(13)) & np.uint32(1))
+                ) >> np.uint32(13)
+                out[start + j] = ((b >> np.uint32(16)) & np.uint32(0x8000)) | h
+            else:
+                out[start + j] = _f32_bits_to_f16_bits(b)
 
 
 # -- SmoothL1LossGradV2 ---------------------------------------------------------------------------

@@ -27,15 +27,18 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from . import accel
-from ._fp import F32, f32, store
+from ._fp import F32, f32, run_elementwise
 
 ONE_THIRD = F32(1.0 / 3.0)  # 0.333333343267..., bits 0x3EAAAAAB
 HALF = F32(0.5)
 THREE = F32(3)
 
 
-def tbe(grad: np.ndarray, x_in: np.ndarray) -> np.ndarray:
-    """The TBE recipe in float32 (the NaN fix-up depends on the input dtype)."""
+def tbe(grad: np.ndarray, x_in: np.ndarray, nan_fix: bool | None = None) -> np.ndarray:
+    """The TBE recipe in float32; ``nan_fix`` (NaN x gives 1.0) holds for FLOAT and BFLOAT16
+    inputs, not FLOAT16 (default: from x's dtype)."""
+    if nan_fix is None:
+        nan_fix = x_in.dtype != np.float16
     with np.errstate(all="ignore"):
         x, g = f32(x_in), f32(grad)
         d = x * ONE_THIRD
@@ -43,7 +46,7 @@ def tbe(grad: np.ndarray, x_in: np.ndarray) -> np.ndarray:
         d = np.where(x < -THREE, F32(0), d)
         d = np.where(x > THREE, F32(1), d)
         r = g * d
-        if x_in.dtype != np.float16:
+        if nan_fix:
             r = np.where(x == x, r, F32(1))
         return np.asarray(r, dtype=np.float32)
 
@@ -76,7 +79,7 @@ def make(recipe: str) -> Callable[[Sequence[np.ndarray], Sequence[np.ndarray]], 
                 run = nb.hardswish_tbe if recipe == "tbe" else nb.hardswish_arch35
                 run(g, x, o, kind, ONE_THIRD, HALF, THREE)
                 return "numba"
-        store(outs[0], fn(ins[0], ins[1]))
+        run_elementwise(fn, list(ins), outs[0])
         return "numpy"
 
     return compute

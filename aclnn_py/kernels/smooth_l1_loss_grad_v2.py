@@ -31,7 +31,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from . import accel
-from ._fp import F32, f32, store
+from ._fp import F32, f32, run_elementwise
 
 EPS = F32(1e-6)
 
@@ -41,34 +41,42 @@ def tbe(
 ) -> np.ndarray:
     """The TBE recipe; returns the float32 result in the broadcast shape."""
     with np.errstate(all="ignore"):
-        p, lab, d = np.broadcast_arrays(f32(predict), f32(label), f32(dout))
+        p, lab, d = f32(predict), f32(label), f32(dout)
         s = F32(sigma)
-        x = p - lab
+        x = np.asarray(p - lab)
         temp = x / (s + EPS)
         x = np.where(x == x, x, F32(0))
         neg_s = s * F32(-1)
         s1 = np.where(x <= neg_s, F32(-1), F32(0))
         s2 = np.where(x >= s, F32(1), F32(0))
         s3 = np.where(np.abs(x) < s, temp, F32(0))
-        r = ((s1 + s2) + s3) * d
+        r = ((s1 + s2) + s3) * d  # broadcasts x's shape with dout's
         if reduction == "mean":
             r = r * F32(1.0 / n_predict)
         return np.asarray(r, dtype=np.float32)
 
 
 def arch35(
-    predict: np.ndarray, label: np.ndarray, dout: np.ndarray, sigma: float, reduction: str, n_predict: int
+    predict: np.ndarray,
+    label: np.ndarray,
+    dout: np.ndarray,
+    sigma: float,
+    reduction: str,
+    n_predict: int,
+    scalar_dout: bool | None = None,
 ) -> np.ndarray:
-    """The Ascend950 DAG recipe; returns the float32 result in the broadcast shape."""
-    with np.errstate(all="ignore"):
+    """The Ascend950 DAG recipe; returns the float32 result in the broadcast shape.
+    ``scalar_dout``: whether the whole dout tensor has one element (default: this dout's size)."""
+    if scalar_dout is None:
         scalar_dout = dout.size == 1
-        p, lab, d = np.broadcast_arrays(f32(predict), f32(label), f32(dout))
+    with np.errstate(all="ignore"):
+        p, lab, d = f32(predict), f32(label), f32(dout)
         s = F32(sigma)
         inv = F32(np.nan) if abs(float(s)) < 1e-6 else F32(1) / s
         norm = F32(1.0 / float(n_predict)) if reduction == "mean" else F32(1)
         x = p - lab
         ax = np.abs(x)
-        if scalar_dout:
+        if scalar_dout:  # chosen by the whole dout tensor, not by a block of it
             pos = np.where(x >= s, F32(1), F32(0))
             neg = np.where(x <= -s, F32(-1), F32(0))
             lin = np.where(ax >= s, F32(0), x * inv)
@@ -109,12 +117,17 @@ def make(
 ) -> Callable[[Sequence[np.ndarray], Sequence[np.ndarray]], str]:
     """A launch computation: inputs (predict, label, dout), output gradient (promoted dtype).
     Returns the kernel path it took."""
-    fn = RECIPES[recipe]
 
     def compute(ins: Sequence[np.ndarray], outs: Sequence[np.ndarray]) -> str:
         if _numba_path(ins[0], ins[1], ins[2], outs[0], recipe, sigma, reduction, n_predict):
             return "numba"
-        store(outs[0], fn(ins[0], ins[1], ins[2], sigma, reduction, n_predict))
+        if recipe == "tbe":
+            run_elementwise(lambda p, lab, d: tbe(p, lab, d, sigma, reduction, n_predict), list(ins), outs[0])
+        else:
+            scalar = ins[2].size == 1
+            run_elementwise(
+                lambda p, lab, d: arch35(p, lab, d, sigma, reduction, n_predict, scalar), list(ins), outs[0]
+            )
         return "numpy"
 
     return compute
