@@ -88,6 +88,8 @@ def _f32_bits_to_bf16_bits(b: np.uint32) -> np.uint32:
 
 
 CHUNK = 4096
+# float16 bits -> float32 bits for all 65536 halves (exact; NaN payloads kept as numpy keeps them)
+F16_TO_F32 = np.arange(65536, dtype=np.uint32).astype(np.uint16).view(np.float16).astype(np.float32).view(np.uint32)
 
 
 @_jit
@@ -109,7 +111,7 @@ def _to_f32(src, start, count, kind, dst):
         if kind == KIND_BF16:
             v = v << np.uint32(16)
         elif kind == KIND_F16:
-            v = _f16_bits_to_f32_bits(v)
+            v = F16_TO_F32[v]
         for j in range(count):
             dst[j] = v
     elif kind == KIND_F32:
@@ -120,14 +122,7 @@ def _to_f32(src, start, count, kind, dst):
             dst[j] = np.uint32(src[start + j]) << np.uint32(16)
     else:
         for j in range(count):
-            h = np.uint32(src[start + j])
-            e = h & np.uint32(0x7C00)
-            if e != 0 and e != np.uint32(0x7C00):  # normal numbers: rebias the exponent
-                dst[j] = ((h & np.uint32(0x8000)) << np.uint32(16)) | (
-                    ((h & np.uint32(0x7FFF)) << np.uint32(13)) + np.uint32(0x38000000)
-                )
-            else:
-                dst[j] = _f16_bits_to_f32_bits(h)
+            dst[j] = F16_TO_F32[src[start + j]]  # the exact conversion of every half, tabulated
 
 
 @_jit
@@ -158,71 +153,119 @@ def _from_f32(res, res_f, out, start, count, kind):
 
 
 # -- SmoothL1LossGradV2 ---------------------------------------------------------------------------
+# Each recipe is one per-element function; the kernels run it either straight on float32 arrays
+# or on blocks converted from float16/bfloat16 bits.
+
+
+@_jit
+def _sl1_tbe(pi, li, di, sigma, neg_sigma, divisor, cof, mean):
+    zero = F32(0.0)
+    x = pi - li
+    temp = x / divisor
+    if x != x:
+        x = zero
+    s1 = F32(-1.0) if x <= neg_sigma else zero
+    s2 = F32(1.0) if x >= sigma else zero
+    s3 = temp if abs(x) < sigma else zero
+    r = ((s1 + s2) + s3) * di
+    if mean:
+        r = r * cof
+    return r
+
+
+@_jit
+def _sl1_arch35(pi, li, di, sigma, neg_sigma, inv, norm, scalar_dout):
+    zero = F32(0.0)
+    x = pi - li
+    ax = abs(x)
+    if scalar_dout:
+        pos = F32(1.0) if x >= sigma else zero
+        neg = F32(-1.0) if x <= neg_sigma else zero
+        lin = zero if ax >= sigma else x * inv
+    else:
+        pos = F32(1.0) if x > sigma else zero
+        neg = F32(-1.0) if x < neg_sigma else zero
+        lin = zero if ax > sigma else x * inv
+    r = ((pos + neg) + lin) * di
+    return r * norm
+
+
+@_jit
+def _hs_tbe(gi, x, third, half, three, nan_fix):
+    d = x * third
+    d = d + half
+    if x < -three:
+        d = F32(0.0)
+    if x > three:
+        d = F32(1.0)
+    r = gi * d
+    if nan_fix and x != x:
+        r = F32(1.0)
+    return r
+
+
+@_jit
+def _hs_arch35(gi, x, third, half, three):
+    d = x * third
+    d = d + half
+    d = d if x >= -three else F32(0.0)
+    d = d if x <= three else F32(1.0)
+    return gi * d
+
+
+@_jit
+def _canon(r):
+    return r if r == r else F32(np.nan)
 
 
 @_jit
 def smooth_l1_tbe(p, lab, d, out, kind, sigma, eps, cof, mean):
     n = out.size
-    bp, bl, bd, br = (
-        np.empty(CHUNK, np.uint32),
-        np.empty(CHUNK, np.uint32),
-        np.empty(CHUNK, np.uint32),
-        np.empty(CHUNK, np.uint32),
-    )
-    fp, fl, fd, fr = bp.view(np.float32), bl.view(np.float32), bd.view(np.float32), br.view(np.float32)
     divisor = sigma + eps
     neg_sigma = sigma * F32(-1.0)
-    zero, one, mone = F32(0.0), F32(1.0), F32(-1.0)
+    if kind == KIND_F32:
+        fp, fl, fd, fo = p.view(np.float32), lab.view(np.float32), d.view(np.float32), out.view(np.float32)
+        ip, il, idd = fp.size != 1, fl.size != 1, fd.size != 1
+        for i in range(n):
+            r = _sl1_tbe(
+                fp[i if ip else 0], fl[i if il else 0], fd[i if idd else 0], sigma, neg_sigma, divisor, cof, mean
+            )
+            fo[i] = _canon(r)
+        return
+    fp, fl, fd, fr = _buffers4()
+    bp, bl, bd, br = fp.view(np.uint32), fl.view(np.uint32), fd.view(np.uint32), fr.view(np.uint32)
     for start in range(0, n, CHUNK):
         count = min(CHUNK, n - start)
         _to_f32(p, start, count, kind, bp)
         _to_f32(lab, start, count, kind, bl)
         _to_f32(d, start, count, kind, bd)
         for j in range(count):
-            x = fp[j] - fl[j]
-            temp = x / divisor
-            if x != x:
-                x = zero
-            s1 = mone if x <= neg_sigma else zero
-            s2 = one if x >= sigma else zero
-            s3 = temp if abs(x) < sigma else zero
-            r = ((s1 + s2) + s3) * fd[j]
-            if mean:
-                r = r * cof
-            fr[j] = r
+            fr[j] = _sl1_tbe(fp[j], fl[j], fd[j], sigma, neg_sigma, divisor, cof, mean)
         _from_f32(br, fr, out, start, count, kind)
 
 
 @_jit
 def smooth_l1_arch35(p, lab, d, out, kind, sigma, inv, norm, scalar_dout):
     n = out.size
-    bp, bl, bd, br = (
-        np.empty(CHUNK, np.uint32),
-        np.empty(CHUNK, np.uint32),
-        np.empty(CHUNK, np.uint32),
-        np.empty(CHUNK, np.uint32),
-    )
-    fp, fl, fd, fr = bp.view(np.float32), bl.view(np.float32), bd.view(np.float32), br.view(np.float32)
     neg_sigma = -sigma
-    zero, one, mone = F32(0.0), F32(1.0), F32(-1.0)
+    if kind == KIND_F32:
+        fp, fl, fd, fo = p.view(np.float32), lab.view(np.float32), d.view(np.float32), out.view(np.float32)
+        ip, il, idd = fp.size != 1, fl.size != 1, fd.size != 1
+        for i in range(n):
+            r = _sl1_arch35(
+                fp[i if ip else 0], fl[i if il else 0], fd[i if idd else 0], sigma, neg_sigma, inv, norm, scalar_dout
+            )
+            fo[i] = _canon(r)
+        return
+    fp, fl, fd, fr = _buffers4()
+    bp, bl, bd, br = fp.view(np.uint32), fl.view(np.uint32), fd.view(np.uint32), fr.view(np.uint32)
     for start in range(0, n, CHUNK):
         count = min(CHUNK, n - start)
         _to_f32(p, start, count, kind, bp)
         _to_f32(lab, start, count, kind, bl)
         _to_f32(d, start, count, kind, bd)
         for j in range(count):
-            x = fp[j] - fl[j]
-            ax = abs(x)
-            if scalar_dout:
-                pos = one if x >= sigma else zero
-                neg = mone if x <= neg_sigma else zero
-                lin = zero if ax >= sigma else x * inv
-            else:
-                pos = one if x > sigma else zero
-                neg = mone if x < neg_sigma else zero
-                lin = zero if ax > sigma else x * inv
-            r = ((pos + neg) + lin) * fd[j]
-            fr[j] = r * norm
+            fr[j] = _sl1_arch35(fp[j], fl[j], fd[j], sigma, neg_sigma, inv, norm, scalar_dout)
         _from_f32(br, fr, out, start, count, kind)
 
 
@@ -232,48 +275,39 @@ def smooth_l1_arch35(p, lab, d, out, kind, sigma, inv, norm, scalar_dout):
 @_jit
 def hardswish_tbe(g, x_in, out, kind, third, half, three):
     n = out.size
-    bg, bx, br = np.empty(CHUNK, np.uint32), np.empty(CHUNK, np.uint32), np.empty(CHUNK, np.uint32)
-    fg, fx, fr = bg.view(np.float32), bx.view(np.float32), br.view(np.float32)
-    zero, one = F32(0.0), F32(1.0)
     nan_fix = kind != KIND_F16
-    neg_three = -three
+    if kind == KIND_F32:
+        fg, fx, fo = g.view(np.float32), x_in.view(np.float32), out.view(np.float32)
+        for i in range(n):
+            fo[i] = _canon(_hs_tbe(fg[i], fx[i], third, half, three, nan_fix))
+        return
+    fg, fx, fr, _ = _buffers4()
+    bg, bx, br = fg.view(np.uint32), fx.view(np.uint32), fr.view(np.uint32)
     for start in range(0, n, CHUNK):
         count = min(CHUNK, n - start)
         _to_f32(g, start, count, kind, bg)
         _to_f32(x_in, start, count, kind, bx)
         for j in range(count):
-            x = fx[j]
-            d = x * third
-            d = d + half
-            if x < neg_three:
-                d = zero
-            if x > three:
-                d = one
-            r = fg[j] * d
-            if nan_fix and x != x:
-                r = one
-            fr[j] = r
+            fr[j] = _hs_tbe(fg[j], fx[j], third, half, three, nan_fix)
         _from_f32(br, fr, out, start, count, kind)
 
 
 @_jit
 def hardswish_arch35(g, x_in, out, kind, third, half, three):
     n = out.size
-    bg, bx, br = np.empty(CHUNK, np.uint32), np.empty(CHUNK, np.uint32), np.empty(CHUNK, np.uint32)
-    fg, fx, fr = bg.view(np.float32), bx.view(np.float32), br.view(np.float32)
-    zero, one = F32(0.0), F32(1.0)
-    neg_three = -three
+    if kind == KIND_F32:
+        fg, fx, fo = g.view(np.float32), x_in.view(np.float32), out.view(np.float32)
+        for i in range(n):
+            fo[i] = _canon(_hs_arch35(fg[i], fx[i], third, half, three))
+        return
+    fg, fx, fr, _ = _buffers4()
+    bg, bx, br = fg.view(np.uint32), fx.view(np.uint32), fr.view(np.uint32)
     for start in range(0, n, CHUNK):
         count = min(CHUNK, n - start)
         _to_f32(g, start, count, kind, bg)
         _to_f32(x_in, start, count, kind, bx)
         for j in range(count):
-            x = fx[j]
-            d = x * third
-            d = d + half
-            d = d if x >= neg_three else zero
-            d = d if x <= three else one
-            fr[j] = fg[j] * d
+            fr[j] = _hs_arch35(fg[j], fx[j], third, half, three)
         _from_f32(br, fr, out, start, count, kind)
 
 
