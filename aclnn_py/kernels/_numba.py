@@ -94,12 +94,9 @@ F16_TO_F32 = np.arange(65536, dtype=np.uint32).astype(np.uint16).view(np.float16
 
 @_jit
 def _buffers4():
-    return (
-        np.empty(CHUNK, np.uint32),
-        np.empty(CHUNK, np.uint32),
-        np.empty(CHUNK, np.uint32),
-        np.empty(CHUNK, np.uint32),
-    )
+    """Four distinct float32 scratch blocks (rows of one allocation)."""
+    buf = np.empty((4, CHUNK), np.float32)
+    return buf[0], buf[1], buf[2], buf[3]
 
 
 @_jit
