@@ -42,3 +42,7 @@ clean:
 ## bench: the benchmark table (call overhead, throughput vs the copy bound and PyTorch, memory)
 bench: $(DEV_STAMP)
 	$(PY) bench/run.py --json bench/results.json
+
+## fuzz: a long fuzz campaign of the C-style surface (>= 100,000 calls)
+fuzz: $(DEV_STAMP)
+	$(PY) tests/fuzz_campaign.py --calls 120000

@@ -25,6 +25,7 @@ import numpy as np
 
 from . import _errmsg
 from . import trace as _trace
+from ._ref import OutParamError
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -65,6 +66,9 @@ def c_api(internal_code: int, *, handle: bool = False) -> Callable[[F], F]:
     When the call trace is on, the outermost C-style call of each thread is logged with its
     arguments, result and message."""
 
+    # bad arguments of the runtime are ACL_ERROR_INVALID_PARAM; of aclnn and acl_meta, 161002
+    param_code = 100000 if internal_code == 500000 else 161002
+
     def deco(fn: F) -> F:
         names = tuple(inspect.signature(fn).parameters)
 
@@ -75,6 +79,9 @@ def c_api(internal_code: int, *, handle: bool = False) -> Callable[[F], F]:
                 for message in e.messages:
                     _errmsg.report(*message)
                 return None if handle else e.code
+            except OutParamError as e:  # an out-parameter of the wrong C type: a bad argument
+                _errmsg.report("EH0001" if param_code == 100000 else "EZ1001", f"{fn.__name__}: {e}.")
+                return None if handle else param_code
             except Exception as e:
                 # A TypeError raised while binding the arguments is a call with the wrong number
                 # of arguments: in C that would not compile, so it stays a Python error.

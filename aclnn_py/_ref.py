@@ -51,7 +51,14 @@ def store(out: object, value: Any) -> None:
         return
     target = out._obj if isinstance(out, _CArgObject) else out
     if isinstance(target, ctypes._SimpleCData):
-        target.value = value
+        if value is None and not isinstance(target, (ctypes.c_void_p, ctypes.c_char_p, ctypes.c_wchar_p)):
+            value = 0  # nullptr into an integer holder
+        try:
+            target.value = value
+        except TypeError:
+            raise OutParamError(
+                f"a {type(target).__name__} cannot hold the {type(value).__name__} this out-parameter returns (use Ref)"
+            ) from None
         return
     raise OutParamError(f"{type(out).__name__} cannot hold an out value")
 

@@ -257,3 +257,40 @@ def test_executor_functions_on_null():
     )
     assert aclDestroyAclOpExecutor(None) == ACLNN_ERR_INNER_NULLPTR
     aclGetRecentErrMsg()
+
+
+def test_regression_fuzz_raw_addr_of_a_tensor_without_data_into_a_ctypes_holder():
+    """Found by the fuzz campaign: storing nullptr into a c_uint64 out-parameter raised TypeError."""
+    t = _t(data=None)
+    holder = ctypes.c_uint64(7)
+    assert aclGetRawTensorAddr(t, holder) == 0 and holder.value == 0
+
+
+def test_regression_fuzz_an_out_holder_of_the_wrong_c_type_is_a_bad_argument():
+    from aclnn_py import (
+        ACL_ERROR_INVALID_PARAM,
+        aclFinalize,
+        aclInit,
+        aclrtCreateEvent,
+        aclrtDestroyEvent,
+        aclrtEventElapsedTime,
+        aclrtRecordEvent,
+        aclrtResetDevice,
+        aclrtSetDevice,
+        aclrtSynchronizeEvent,
+    )
+
+    assert aclInit(None) == 0 and aclrtSetDevice(0) == 0
+    a, b = Ref(), Ref()
+    aclrtCreateEvent(a)
+    aclrtCreateEvent(b)
+    aclrtRecordEvent(a.value, None)
+    aclrtRecordEvent(b.value, None)
+    aclrtSynchronizeEvent(b.value)
+    assert aclrtEventElapsedTime(ctypes.c_uint64(), a.value, b.value) == ACL_ERROR_INVALID_PARAM  # float into uint64
+    assert "c_ulong cannot hold the float" in aclGetRecentErrMsg()
+    assert aclrtEventElapsedTime(ctypes.c_float(), a.value, b.value) == 0
+    aclrtDestroyEvent(a.value)
+    aclrtDestroyEvent(b.value)
+    aclrtResetDevice(0)
+    aclFinalize()

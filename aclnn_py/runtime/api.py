@@ -652,10 +652,21 @@ def aclrtMallocHost(hostPtr: object, size: int) -> int:
     n = as_int(size, "size", E.ACL_ERROR_INVALID_PARAM, 0, UINT64_MAX)
     if n == 0:
         raise _invalid("size", 0, "must be greater than 0")
-    try:
-        alloc = SPACE.allocate(n, n, "host", 0, "aclrtMallocHost", call_site())
-    except MemoryError:
-        raise fail(E.ACL_ERROR_RT_MEMORY_ALLOCATION, "EE1018", f"Host memory allocation of {n} bytes failed.") from None
+    with RT.lock:
+        if RT.host_used + n > RT.capacity:
+            raise fail(
+                E.ACL_ERROR_RT_MEMORY_ALLOCATION,
+                "EE1018",
+                f"Host memory allocation failed. Reason: {n} bytes of pinned memory requested, "
+                f"{RT.capacity - RT.host_used} of {RT.capacity} bytes available.",
+            )
+        try:
+            alloc = SPACE.allocate(n, n, "host", 0, "aclrtMallocHost", call_site())
+        except MemoryError:
+            raise fail(
+                E.ACL_ERROR_RT_MEMORY_ALLOCATION, "EE1018", f"Host memory allocation of {n} bytes failed."
+            ) from None
+        RT.host_used += n
     sanitizer.on_alloc(alloc, initialised=True)
     store(out, alloc.start)
     return E.ACL_SUCCESS
@@ -685,9 +696,11 @@ def _free(ptr_arg: object, name: str, kind: str, api: str) -> int:
             f"0x{ptr:x}",
             f"a pointer returned by an allocation function and not yet freed ({fault.message})",
         ) from None
-    if kind == "device":
-        with RT.lock:
+    with RT.lock:
+        if kind == "device":
             RT.device(freed.device).used -= freed.size
+        else:
+            RT.host_used -= freed.size
     return E.ACL_SUCCESS
 
 

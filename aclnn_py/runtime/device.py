@@ -107,7 +107,8 @@ class Runtime:
         self.first_config: str | None = None
         self.default_device: int | None = None
         self.device_count = DEFAULT_DEVICE_COUNT
-        self.capacity = DEFAULT_DEVICE_MEMORY
+        self.capacity = DEFAULT_DEVICE_MEMORY  # per device, and for pinned host memory as a whole
+        self.host_used = 0
         self.devices: dict[int, Device] = {}
         self.policy: Policy = DeferredPolicy()  # aclInit applies ACLNN_PY_STREAM
         # Objects handed to the user and not yet released (what the leak check reports).

@@ -24,6 +24,8 @@ from typing import Any
 import numpy as np
 
 POISON = 0xFF
+CANARY = 0xCA  # guard bytes around every allocation's storage: never addressable, never written
+CANARY_BYTES = 64
 DEVICE_BASE = 0x12C0_0000_0000
 HOST_BASE = 0x0A00_0000_0000
 REGION_SPAN = 1 << 40  # 1 TiB of address space per device
@@ -58,7 +60,7 @@ class Allocation:
 
     __slots__ = (
         "alloc_api", "alloc_site", "buf", "device", "free_api", "free_site", "freed",
-        "init", "kind", "requested", "size", "start",
+        "init", "kind", "raw", "requested", "size", "start",
     )  # fmt: skip
 
     def __init__(self, start: int, size: int, requested: int, kind: str, device: int, api: str, site: str) -> None:
@@ -72,13 +74,23 @@ class Allocation:
         self.free_api = ""
         self.free_site = ""
         self.freed = False
-        self.buf: np.ndarray[Any, np.dtype[np.uint8]] = np.empty(size, dtype=np.uint8)
+        # The storage sits between two runs of canary bytes that no address reaches.
+        self.raw: np.ndarray[Any, np.dtype[np.uint8]] = np.empty(size + 2 * CANARY_BYTES, dtype=np.uint8)
+        self.raw[:CANARY_BYTES] = CANARY
+        self.raw[CANARY_BYTES + size :] = CANARY
+        self.buf: np.ndarray[Any, np.dtype[np.uint8]] = self.raw[CANARY_BYTES : CANARY_BYTES + size]
         self.buf.fill(POISON)
         self.init: Any = None  # initialisation shadow, kept by the sanitizer when enabled
 
     @property
     def end(self) -> int:
         return self.start + self.size
+
+    def canaries_intact(self) -> bool:
+        """True if the guard bytes on both sides of the storage are untouched."""
+        return bool(
+            (self.raw[:CANARY_BYTES] == CANARY).all() and (self.raw[CANARY_BYTES + self.size :] == CANARY).all()
+        )
 
     def describe(self) -> str:
         where = f"{self.kind} allocation [0x{self.start:x}, 0x{self.end:x}) ({self.size} bytes"
@@ -210,6 +222,10 @@ class AddressSpace:
         if old is not None:
             return f"0x{ptr:x} is inside freed memory: {old.describe()}"
         return f"0x{ptr:x} is not inside any allocation"
+
+    def damaged_canaries(self) -> list[Allocation]:
+        """Live allocations whose guard bytes changed (always empty unless a bounds check failed)."""
+        return [a for a in self.live() if not a.canaries_intact()]
 
     def live(self) -> list[Allocation]:
         """Every live allocation, in address order."""

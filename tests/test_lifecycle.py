@@ -1,0 +1,386 @@
+"""A model of the runtime's lifecycle, driven in random orders (hypothesis.stateful).
+
+The machine calls init/finalize, set/reset device, contexts, streams, events, malloc/free,
+memcpy/memset, tensor create/destroy and HardswishBackward's two phases with synchronize, and
+checks every status code against a small model of what CANN returns in that state, and device
+memory against a shadow copy (updated when queued work is synchronised).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import HealthCheck, settings
+from hypothesis import strategies as st
+from hypothesis.stateful import Bundle, RuleBasedStateMachine, consumes, invariant, precondition, rule
+
+import aclnn_py as A
+from aclnn_py import Ref, testing
+from aclnn_py.kernels import hard_swish_grad
+from aclnn_py.runtime import sanitizer
+
+DEVICES = 2
+N = 8  # elements of every tensor the machine makes (float32)
+
+
+def malloc_size(n: int) -> int:
+    return (n + 63) // 32 * 32
+
+
+class Lifecycle(RuleBasedStateMachine):
+    streams = Bundle("streams")
+    buffers = Bundle("buffers")
+    tensors = Bundle("tensors")
+    events = Bundle("events")
+    executors = Bundle("executors")
+    contexts = Bundle("contexts")
+
+    def __init__(self) -> None:
+        super().__init__()
+        testing.reset()
+        sanitizer.set_mode("off")  # random orders make mistakes on purpose; the codes are checked here
+        import os
+
+        os.environ["ACLNN_PY_DEVICE_COUNT"] = str(DEVICES)
+        self.initialized = False
+        self.finalized = False
+        self.refcount = [0] * DEVICES
+        self.explicit = [0] * DEVICES  # explicit contexts alive on each device
+        self.current: int | None = None  # device of the thread's current context
+        self.current_ctx: object | None = None
+        self.live_streams: dict[int, tuple[object, int]] = {}  # id -> (stream, device)
+        self.shadow: dict[int, np.ndarray] = {}  # device pointer -> bytes the model expects
+        self.buffer_device: dict[int, int] = {}
+        self.pending: dict[int, list[tuple[int, np.ndarray]]] = {}  # stream id -> [(ptr, bytes)]
+        self.tensor_buffer: dict[int, int] = {}
+
+    def teardown(self) -> None:
+        import os
+
+        os.environ.pop("ACLNN_PY_DEVICE_COUNT", None)
+        testing.reset()
+        sanitizer.set_mode("warn")
+
+    # -- helpers -----------------------------------------------------------------------------
+
+    def _ctx_ok(self) -> bool:
+        return self.current is not None
+
+    def _release_device(self, d: int) -> None:
+        """Refcount 0: every context of the device goes, with its streams and the device memory."""
+        self.explicit[d] = 0
+        for sid, (_, dev) in list(self.live_streams.items()):
+            if dev == d:
+                self._apply(sid)
+                del self.live_streams[sid]
+        for p, dev in list(self.buffer_device.items()):
+            if dev == d:
+                del self.buffer_device[p]
+                self.shadow.pop(p, None)
+        if self.current == d:
+            self.current = None
+            self.current_ctx = None
+
+    def _apply(self, sid: int) -> None:
+        for ptr, data in self.pending.pop(sid, []):
+            if ptr in self.shadow:
+                self.shadow[ptr][: data.size] = data
+
+    # -- init / devices ----------------------------------------------------------------------
+
+    @rule()
+    def init(self) -> None:
+        code = A.aclInit(None)
+        if self.initialized:
+            assert code == A.ACL_ERROR_REPEAT_INITIALIZE
+        else:
+            assert code == 0
+            self.initialized, self.finalized = True, False
+
+    @rule()
+    def finalize(self) -> None:
+        code = A.aclFinalize()
+        if self.finalized:
+            assert code == A.ACL_ERROR_REPEAT_FINALIZE
+            return
+        assert code == 0
+        for d in range(DEVICES):
+            if self.refcount[d] or self.explicit[d]:
+                self._release_device(d)
+                self.refcount[d] = 0
+        self.current, self.current_ctx = None, None
+        self.initialized, self.finalized = False, True
+
+    @precondition(lambda self: self.initialized)
+    @rule(d=st.integers(-1, DEVICES))
+    def set_device(self, d: int) -> None:
+        code = A.aclrtSetDevice(d)
+        if not 0 <= d < DEVICES:
+            assert code == A.ACL_ERROR_RT_INVALID_DEVICEID
+            return
+        assert code == 0
+        self.refcount[d] += 1
+        self.current = d
+        self.current_ctx = None
+
+    @rule(d=st.integers(0, DEVICES - 1))
+    def reset_device(self, d: int) -> None:
+        code = A.aclrtResetDevice(d)
+        if self.refcount[d] == 0:
+            assert code == A.ACL_ERROR_RT_CONTEXT_RELEASE_ERROR
+            return
+        assert code == 0
+        self.refcount[d] -= 1
+        if self.refcount[d] == 0:
+            self._release_device(d)
+
+    @rule()
+    def get_device(self) -> None:
+        out = Ref()
+        code = A.aclrtGetDevice(out)
+        if self._ctx_ok():
+            assert code == 0 and out.value == self.current
+        else:
+            assert code == A.ACL_ERROR_RT_CONTEXT_NULL
+
+    # -- streams and events ------------------------------------------------------------------
+
+    @rule(target=streams)
+    def create_stream(self) -> object:
+        out = Ref()
+        code = A.aclrtCreateStream(out)
+        if not self._ctx_ok():
+            assert code == A.ACL_ERROR_RT_CONTEXT_NULL
+            return None
+        assert code == 0
+        self.live_streams[id(out.value)] = (out.value, self.current)
+        return out.value
+
+    @rule(s=consumes(streams))
+    def destroy_stream(self, s: object) -> None:
+        code = A.aclrtDestroyStream(s)
+        if s is None:
+            assert code == A.ACL_ERROR_INVALID_PARAM
+        elif id(s) in self.live_streams:
+            assert code == 0
+            self._apply(id(s))
+            del self.live_streams[id(s)]
+        else:
+            assert code == A.ACL_ERROR_RT_INVALID_HANDLE
+
+    @rule(s=streams)
+    def synchronize(self, s: object) -> None:
+        code = A.aclrtSynchronizeStream(s)
+        if not self._ctx_ok():
+            assert code == A.ACL_ERROR_RT_CONTEXT_NULL
+        elif s is None:
+            assert code == 0
+        elif id(s) in self.live_streams:
+            assert code == 0
+            self._apply(id(s))
+        else:
+            assert code == A.ACL_ERROR_RT_INVALID_HANDLE
+
+    @rule(target=events)
+    def create_event(self) -> object:
+        out = Ref()
+        code = A.aclrtCreateEvent(out)
+        if not self._ctx_ok():
+            assert code == A.ACL_ERROR_RT_CONTEXT_NULL
+            return None
+        assert code == 0
+        return out.value
+
+    @rule(e=events, s=streams)
+    def record_and_wait(self, e: object, s: object) -> None:
+        code = A.aclrtRecordEvent(e, s)
+        if e is None:
+            assert code == A.ACL_ERROR_INVALID_PARAM
+            return
+        if e.destroyed:  # type: ignore[attr-defined]
+            assert code == A.ACL_ERROR_RT_INVALID_HANDLE
+            return
+        if not self._ctx_ok():
+            assert code == A.ACL_ERROR_RT_CONTEXT_NULL
+            return
+        if s is not None and id(s) not in self.live_streams:
+            assert code == A.ACL_ERROR_RT_INVALID_HANDLE
+            return
+        assert code == 0
+        assert A.aclrtSynchronizeEvent(e) == 0
+        if s is not None:
+            self._apply(id(s))  # everything before the marker has run
+
+    @rule(e=consumes(events))
+    def destroy_event(self, e: object) -> None:
+        was_destroyed = e is not None and e.destroyed  # type: ignore[attr-defined]
+        code = A.aclrtDestroyEvent(e)
+        if e is None:
+            assert code == A.ACL_ERROR_INVALID_PARAM
+        elif was_destroyed:
+            assert code == A.ACL_ERROR_RT_INVALID_HANDLE
+        else:
+            assert code == 0
+
+    # -- contexts ------------------------------------------------------------------------------
+
+    @precondition(lambda self: self.initialized)
+    @rule(target=contexts, d=st.integers(0, DEVICES - 1))
+    def create_context(self, d: int) -> object:
+        out = Ref()
+        assert A.aclrtCreateContext(out, d) == 0
+        self.explicit[d] += 1
+        self.current = d
+        self.current_ctx = out.value
+        return out.value
+
+    @rule(c=contexts)
+    def set_context(self, c: object) -> None:
+        was_destroyed = c.destroyed  # type: ignore[attr-defined]
+        code = A.aclrtSetCurrentContext(c)
+        if was_destroyed:
+            assert code == A.ACL_ERROR_RT_INVALID_HANDLE
+        else:
+            assert code == 0
+            self.current = c.device.ident  # type: ignore[attr-defined]
+            self.current_ctx = c
+
+    # -- memory --------------------------------------------------------------------------------
+
+    @rule(target=buffers, size=st.integers(0, 64))
+    def malloc(self, size: int) -> int | None:
+        out = Ref()
+        code = A.aclrtMalloc(out, size, A.ACL_MEM_MALLOC_HUGE_FIRST)
+        if size == 0:
+            assert code == A.ACL_ERROR_INVALID_PARAM
+            return None
+        if not self._ctx_ok():
+            assert code == A.ACL_ERROR_RT_CONTEXT_NULL
+            return None
+        assert code == 0
+        self.shadow[out.value] = np.full(malloc_size(size), 0xFF, np.uint8)
+        self.buffer_device[out.value] = self.current  # type: ignore[assignment]
+        return out.value
+
+    @rule(p=consumes(buffers))
+    def free(self, p: int | None) -> None:
+        code = A.aclrtFree(p)
+        if p is None:
+            assert code == A.ACL_ERROR_INVALID_PARAM
+        elif p in self.shadow:
+            assert code == 0
+            del self.shadow[p]
+            del self.buffer_device[p]
+        else:
+            assert code == A.ACL_ERROR_RT_PARAM_INVALID
+
+    @rule(p=buffers, data=st.binary(min_size=1, max_size=48))
+    def upload(self, p: int | None, data: bytes) -> None:
+        code = A.aclrtMemcpy(p, len(data), data, len(data), A.ACL_MEMCPY_HOST_TO_DEVICE)
+        if p is None:
+            assert code == A.ACL_ERROR_INVALID_PARAM
+        elif not self._ctx_ok():
+            assert code == A.ACL_ERROR_RT_CONTEXT_NULL
+        elif p not in self.shadow or len(data) > self.shadow[p].size:
+            assert code == A.ACL_ERROR_RT_PARAM_INVALID
+        else:
+            assert code == 0
+            self.shadow[p][: len(data)] = np.frombuffer(data, np.uint8)
+
+    @rule(p=buffers, value=st.integers(0, 255), count=st.integers(0, 40))
+    def memset(self, p: int | None, value: int, count: int) -> None:
+        code = A.aclrtMemset(p, count, value, count)
+        if count == 0:
+            assert code == 0
+        elif p is None:
+            assert code == A.ACL_ERROR_INVALID_PARAM
+        elif not self._ctx_ok():
+            assert code == A.ACL_ERROR_RT_CONTEXT_NULL
+        elif p not in self.shadow or count > self.shadow[p].size:
+            assert code == A.ACL_ERROR_RT_PARAM_INVALID
+        else:
+            assert code == 0
+            self.shadow[p][:count] = value
+
+    @rule(p=buffers)
+    def download(self, p: int | None) -> None:
+        if p is None or p not in self.shadow or not self._ctx_ok():
+            return
+        for sid in list(self.pending):  # read only what has settled: synchronise first
+            stream, _ = self.live_streams[sid]
+            assert A.aclrtSynchronizeStream(stream) == 0
+            self._apply(sid)
+        host = np.zeros(self.shadow[p].size, np.uint8)
+        assert A.aclrtMemcpy(host, host.size, p, host.size, A.ACL_MEMCPY_DEVICE_TO_HOST) == 0
+        assert np.array_equal(host, self.shadow[p]), "device memory differs from the model's shadow copy"
+
+    # -- tensors and an operator -------------------------------------------------------------
+
+    @rule(target=tensors, p=buffers)
+    def create_tensor(self, p: int | None) -> object:
+        t = A.aclCreateTensor([N], 1, A.ACL_FLOAT, None, 0, A.ACL_FORMAT_ND, [N], 1, p)
+        assert t is not None
+        self.tensor_buffer[id(t)] = p  # type: ignore[assignment]
+        return t
+
+    @rule(t=consumes(tensors))
+    def destroy_tensor(self, t: object) -> None:
+        assert A.aclDestroyTensor(t) == 0
+
+    @rule(target=executors, g=tensors, x=tensors, out=tensors)
+    def phase1(self, g: object, x: object, out: object) -> object:
+        ws, ex = Ref(0), Ref()
+        code = A.aclnnHardswishBackwardGetWorkspaceSize(g, x, out, ws, ex)
+        dead = [t for t in (g, x, out) if not t.alive]  # type: ignore[attr-defined]
+        if dead:
+            assert code == A.ACLNN_ERR_PARAM_INVALID
+            return None
+        assert code == 0 and ws.value == 0
+        return (ex.value, g, x, out)
+
+    @rule(job=consumes(executors), s=streams)
+    def phase2(self, job: tuple | None, s: object) -> None:
+        if job is None:
+            return
+        ex, g, x, out = job
+        code = A.aclnnHardswishBackward(None, 0, ex, s)
+        if any(not t.alive for t in (g, x, out)):
+            assert code == A.ACLNN_ERR_PARAM_INVALID
+            A.aclDestroyAclOpExecutor(ex)
+            return
+        if not self._ctx_ok() or (s is not None and id(s) not in self.live_streams):
+            assert code == A.ACLNN_ERR_RUNTIME_ERROR
+            return
+        assert code == 0
+        buffers = [self.tensor_buffer[id(t)] for t in (g, x, out)]
+        nbytes = N * 4
+        if s is None or any(b not in self.shadow or self.shadow[b].size < nbytes for b in buffers) or self.pending:
+            # the default stream, a freed or short buffer, or work still queued elsewhere: the
+            # outcome is a device fault or an ordering the model does not track; settle everything
+            stream = s
+            A.aclrtSynchronizeStream(stream)
+            A.aclGetRecentErrMsg()
+            for sid in list(self.pending):
+                self._apply(sid)
+            for b in buffers[2:]:
+                if b in self.shadow:
+                    host = np.zeros(self.shadow[b].size, np.uint8)
+                    assert A.aclrtMemcpy(host, host.size, b, host.size, A.ACL_MEMCPY_DEVICE_TO_HOST) == 0
+                    self.shadow[b][:] = host
+            return
+        gv = self.shadow[buffers[0]][:nbytes].view(np.float32)
+        xv = self.shadow[buffers[1]][:nbytes].view(np.float32)
+        result = np.zeros(N, np.float32)
+        hard_swish_grad.make("tbe")([gv, xv], [result])
+        self.pending.setdefault(id(s), []).append((buffers[2], result.view(np.uint8).copy()))
+
+    @invariant()
+    def no_guard_bytes_damaged(self) -> None:
+        from aclnn_py.runtime.memory import SPACE
+
+        assert not SPACE.damaged_canaries()
+
+
+Lifecycle.TestCase.settings = settings(
+    max_examples=60, stateful_step_count=30, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck)
+)
+TestLifecycle = Lifecycle.TestCase
