@@ -103,16 +103,22 @@ def finding(check: str, message: str, code: int, *, in_task: bool = False) -> No
 
 
 class InitShadow:
-    """Initialised bytes of one allocation: merged intervals, or a byte mask once needed."""
+    """Initialised bytes of one allocation: merged intervals, or a byte mask once needed.
+    Updates take the shadow's lock: streams on worker threads may write one allocation at once."""
 
-    __slots__ = ("intervals", "mask", "size")
+    __slots__ = ("intervals", "lock", "mask", "size")
 
     def __init__(self, size: int, full: bool = False) -> None:
+        self.lock = threading.Lock()
         self.size = size
         self.intervals: list[list[int]] = [[0, size]] if full else []
         self.mask: np.ndarray | None = None
 
     def mark(self, lo: int, hi: int) -> None:
+        with self.lock:
+            self._mark(lo, hi)
+
+    def _mark(self, lo: int, hi: int) -> None:
         if hi <= lo:
             return
         if self.mask is not None:
@@ -131,6 +137,10 @@ class InitShadow:
 
     def first_gap(self, lo: int, hi: int) -> int | None:
         """The first uninitialised offset in [lo, hi), or None."""
+        with self.lock:
+            return self._first_gap(lo, hi)
+
+    def _first_gap(self, lo: int, hi: int) -> int | None:
         if hi <= lo:
             return None
         if self.mask is not None:
@@ -145,6 +155,10 @@ class InitShadow:
         return lo
 
     def to_mask(self) -> np.ndarray:
+        with self.lock:
+            return self._to_mask()
+
+    def _to_mask(self) -> np.ndarray:
         if self.mask is None:
             mask = np.zeros(self.size, dtype=np.bool_)
             for lo, hi in self.intervals:
