@@ -30,14 +30,19 @@ run: $(RUN_STAMP)
 test: $(DEV_STAMP)
 	$(PY) -m pytest
 
+## capi: the C ABI (capi/build/lib/libascendcl.so & co.) for compiling C++ aclnn programs; see docs/c-api.md
+capi: $(RUN_STAMP)
+	$(PY) capi/build.py
+	@echo "compile with: g++ prog.cpp $$($(PY) capi/build.py --cflags --libs)"
+
 ## lint: ruff (lint + format check) and mypy on the package
 lint: $(DEV_STAMP)
-	$(PY) -m ruff check aclnn_py tests samples bench
-	$(PY) -m ruff format --check aclnn_py
+	$(PY) -m ruff check aclnn_py tests samples bench capi
+	$(PY) -m ruff format --check aclnn_py capi
 	$(PY) -m mypy
 
 clean:
-	rm -rf $(VENV) build dist *.egg-info
+	rm -rf $(VENV) build dist *.egg-info capi/build capi/build-asan
 
 ## bench: the benchmark table (call overhead, throughput vs the copy bound and PyTorch, memory)
 bench: $(DEV_STAMP)

@@ -34,6 +34,14 @@ GUARD = 512  # unmapped bytes left after every allocation
 FREED_HISTORY = 4096  # freed allocations remembered for messages
 
 _PKG_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+# What call_site() says when no Python frame outside the package exists (the C ABI sets it).
+_foreign_caller = "<unknown>"
+
+
+def set_foreign_caller(name: str) -> None:
+    """Name the caller for calls that arrive with no Python frame of their own (e.g. from C)."""
+    global _foreign_caller
+    _foreign_caller = name
 
 
 def call_site() -> str:
@@ -42,7 +50,7 @@ def call_site() -> str:
     while f is not None and f.f_code.co_filename.startswith(_PKG_DIR):
         f = f.f_back  # type: ignore[assignment]
     if f is None:
-        return "<unknown>"
+        return _foreign_caller
     return f"{os.path.basename(f.f_code.co_filename)}:{f.f_lineno}"
 
 

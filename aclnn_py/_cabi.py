@@ -1,0 +1,582 @@
+"""The Python half of the C ABI (``capi/``): C arguments in, the public Python API called, C results out.
+
+The C library (``libaclnn_py.so`` a.k.a. ``libascendcl.so`` / ``libopapi.so``) passes every argument
+as a plain number: pointers as addresses, handles as the tokens this module hands out. This module
+turns them into what the Python API takes (objects, ``Ref`` holders, host buffers aliasing C memory)
+and writes out-parameters straight into the C program's memory with ctypes, so there is one engine:
+every check, message and kernel is the Python one.
+
+Handles. ``aclTensor*``, ``aclrtStream`` ... are tokens, not Python object addresses, so a stale or
+forged handle reaches the Python API as an object it rejects (``UnknownHandle``) instead of crashing the
+process. Tokens of destroyed objects stay resolvable for a while so use-after-destroy is named.
+
+Pointers. Simulated addresses (device memory, and pinned host memory as the engine sees it) pass
+through as ints. Any other non-null address is real host memory of the C program (a
+``std::vector``'s data): it is wrapped in place as a ctypes buffer of the bytes the call declares.
+``aclrtMallocHost`` hands C the real address of the simulated block's backing store, so C code can
+write it directly, and translates it back whenever it comes in again.
+"""
+
+from __future__ import annotations
+
+import bisect
+import ctypes
+from collections import OrderedDict
+from typing import Any
+
+from . import dtypes as _dtypes
+from . import tensor as _t
+from ._ref import Ref
+from .executor import api as _exe
+from .ops import hardswish_backward as _hsb
+from .ops import scaled_masked_softmax_backward as _smsb
+from .ops import smooth_l1_loss_backward as _sl1
+from .runtime import api as _rt
+from .runtime.device import RT
+from .runtime.memory import DEVICE_BASE, HOST_BASE, REGION_SPAN, SPACE, set_foreign_caller
+
+_TOKEN_BASE = 0x1000
+_TOKEN_STEP = 0x10  # looks like an aligned pointer in a debugger, and is never 0
+_GRAVEYARD = 65536  # destroyed handles kept resolvable for use-after-destroy messages
+
+
+class UnknownHandle:
+    """A handle value this library never handed out (or one forgotten long ago)."""
+
+    __slots__ = ("token",)
+
+    def __init__(self, token: int) -> None:
+        self.token = token
+
+    def __repr__(self) -> str:
+        return f"<unknown handle 0x{self.token:x}>"
+
+
+class _Handles:
+    """Tokens for the Python objects handed to C."""
+
+    def __init__(self) -> None:
+        self.next = _TOKEN_BASE
+        self.live: dict[int, object] = {}
+        self.dead: OrderedDict[int, object] = OrderedDict()
+        self.by_id: dict[int, int] = {}
+
+    def token(self, obj: object) -> int:
+        if obj is None:
+            return 0
+        tok = self.by_id.get(id(obj))
+        if tok is not None and (self.live.get(tok) is obj or self.dead.get(tok) is obj):
+            return tok
+        tok, self.next = self.next, self.next + _TOKEN_STEP
+        self.live[tok] = obj
+        self.by_id[id(obj)] = tok
+        return tok
+
+    def obj(self, token: int) -> object:
+        if token == 0:
+            return None
+        obj = self.live.get(token)
+        if obj is None:
+            obj = self.dead.get(token)
+        return UnknownHandle(token) if obj is None else obj
+
+    def sweep(self, *tokens: int) -> None:
+        """Move the objects behind ``tokens`` that are now destroyed to the graveyard."""
+        for tok in tokens:
+            obj = self.live.get(tok)
+            if obj is None or not _is_dead(obj):
+                continue
+            del self.live[tok]
+            self.dead[tok] = obj
+            while len(self.dead) > _GRAVEYARD:
+                old_tok, old = self.dead.popitem(last=False)
+                if self.by_id.get(id(old)) == old_tok:
+                    del self.by_id[id(old)]
+
+
+def _is_dead(obj: object) -> bool:
+    return (
+        getattr(obj, "alive", True) is False
+        or getattr(obj, "destroyed", False) is True
+        or getattr(obj, "state", "") == "released"
+    )
+
+
+H = _Handles()
+
+
+def embedded() -> None:
+    """Called once when the C library started the interpreter itself: every call comes from C, so
+    the sites named in messages (where memory was allocated, an executor made) are "the C program"."""
+    set_foreign_caller("the C program")
+
+
+# ---------------------------------------------------------------------------------------------
+# pointers
+# ---------------------------------------------------------------------------------------------
+
+# Real address of a pinned block's backing store -> (simulated start, size), for aclrtMallocHost.
+_pinned_starts: list[int] = []
+_pinned: dict[int, tuple[int, int]] = {}
+
+
+def _simulated(addr: int) -> bool:
+    if HOST_BASE <= addr < HOST_BASE + REGION_SPAN:
+        return True
+    return DEVICE_BASE <= addr < DEVICE_BASE + max(RT.device_count, 1) * REGION_SPAN
+
+
+def _pinned_to_sim(addr: int) -> int | None:
+    i = bisect.bisect_right(_pinned_starts, addr) - 1
+    if i >= 0:
+        real = _pinned_starts[i]
+        sim, size = _pinned[real]
+        if addr < real + max(size, 1):
+            return sim + (addr - real)
+    return None
+
+
+def _dev(addr: int) -> int | None:
+    """A pointer argument that names simulated memory: None for nullptr, pinned addresses translated."""
+    if addr == 0:
+        return None
+    sim = _pinned_to_sim(addr)
+    return addr if sim is None else sim
+
+
+def _buffer(addr: int, nbytes: int) -> object:
+    """A pointer argument that may be device or host memory: an int, or C's bytes aliased in place."""
+    if addr == 0:
+        return None
+    if _simulated(addr):
+        return addr
+    sim = _pinned_to_sim(addr)
+    if sim is not None:
+        return sim
+    if nbytes <= 0 or nbytes > 1 << 47:
+        return bytearray(0)  # nothing to alias (the engine reports the size problem)
+    return memoryview((ctypes.c_char * nbytes).from_address(addr)).cast("B")
+
+
+def _int64s(addr: int, n: int) -> list[int] | None:
+    if addr == 0:
+        return None
+    return list((ctypes.c_int64 * n).from_address(addr)) if n else []
+
+
+def _u64(addr: int) -> Any:
+    return None if addr == 0 else ctypes.c_uint64.from_address(addr)
+
+
+def _i64(addr: int) -> Any:
+    return None if addr == 0 else ctypes.c_int64.from_address(addr)
+
+
+def _u32(addr: int) -> Any:
+    return None if addr == 0 else ctypes.c_uint32.from_address(addr)
+
+
+def _i32(addr: int) -> Any:
+    return None if addr == 0 else ctypes.c_int32.from_address(addr)
+
+
+def _ref(addr: int) -> Ref[Any] | None:
+    return None if addr == 0 else Ref()
+
+
+def _put_handle(addr: int, ref: Ref[Any] | None) -> None:
+    """Write a handle out-parameter (only when the Python call stored one, as C leaves it untouched)."""
+    if ref is not None and ref.value is not None:
+        ctypes.c_uint64.from_address(addr).value = H.token(ref.value)
+
+
+# ---------------------------------------------------------------------------------------------
+# acl / aclrt
+# ---------------------------------------------------------------------------------------------
+
+
+def aclInit(configPath: str | None) -> int:
+    return _rt.aclInit(configPath)
+
+
+def aclFinalize() -> int:
+    return _rt.aclFinalize()
+
+
+def aclGetRecentErrMsg() -> str | None:
+    return _rt.aclGetRecentErrMsg()
+
+
+def aclDataTypeSize(dataType: int) -> int:
+    return _dtypes.aclDataTypeSize(dataType)
+
+
+def aclrtSetDevice(deviceId: int) -> int:
+    return _rt.aclrtSetDevice(deviceId)
+
+
+def aclrtResetDevice(deviceId: int) -> int:
+    return _rt.aclrtResetDevice(deviceId)
+
+
+def aclrtGetDevice(deviceId: int) -> int:
+    return _rt.aclrtGetDevice(_i32(deviceId))
+
+
+def aclrtGetDeviceCount(count: int) -> int:
+    return _rt.aclrtGetDeviceCount(_u32(count))
+
+
+def aclrtSynchronizeDevice() -> int:
+    return _rt.aclrtSynchronizeDevice()
+
+
+def aclrtGetRunMode(runMode: int) -> int:
+    return _rt.aclrtGetRunMode(_i32(runMode))
+
+
+def aclrtGetSocName() -> str | None:
+    return _rt.aclrtGetSocName()
+
+
+def aclrtCreateContext(context: int, deviceId: int) -> int:
+    ref = _ref(context)
+    rc = _rt.aclrtCreateContext(ref, deviceId)
+    _put_handle(context, ref)
+    return rc
+
+
+def aclrtDestroyContext(context: int) -> int:
+    rc = _rt.aclrtDestroyContext(H.obj(context))
+    H.sweep(context)
+    return rc
+
+
+def aclrtSetCurrentContext(context: int) -> int:
+    return _rt.aclrtSetCurrentContext(H.obj(context))
+
+
+def aclrtGetCurrentContext(context: int) -> int:
+    ref = _ref(context)
+    rc = _rt.aclrtGetCurrentContext(ref)
+    _put_handle(context, ref)
+    return rc
+
+
+def aclrtCreateStream(stream: int) -> int:
+    ref = _ref(stream)
+    rc = _rt.aclrtCreateStream(ref)
+    _put_handle(stream, ref)
+    return rc
+
+
+def aclrtDestroyStream(stream: int) -> int:
+    rc = _rt.aclrtDestroyStream(H.obj(stream))
+    H.sweep(stream)
+    return rc
+
+
+def aclrtSynchronizeStream(stream: int) -> int:
+    return _rt.aclrtSynchronizeStream(H.obj(stream))
+
+
+def aclrtSynchronizeStreamWithTimeout(stream: int, timeout: int) -> int:
+    return _rt.aclrtSynchronizeStreamWithTimeout(H.obj(stream), timeout)
+
+
+def aclrtStreamQuery(stream: int, status: int) -> int:
+    return _rt.aclrtStreamQuery(H.obj(stream), _i32(status))
+
+
+def aclrtStreamWaitEvent(stream: int, event: int) -> int:
+    return _rt.aclrtStreamWaitEvent(H.obj(stream), H.obj(event))
+
+
+def aclrtCreateEvent(event: int) -> int:
+    ref = _ref(event)
+    rc = _rt.aclrtCreateEvent(ref)
+    _put_handle(event, ref)
+    return rc
+
+
+def aclrtDestroyEvent(event: int) -> int:
+    rc = _rt.aclrtDestroyEvent(H.obj(event))
+    H.sweep(event)
+    return rc
+
+
+def aclrtRecordEvent(event: int, stream: int) -> int:
+    return _rt.aclrtRecordEvent(H.obj(event), H.obj(stream))
+
+
+def aclrtSynchronizeEvent(event: int) -> int:
+    return _rt.aclrtSynchronizeEvent(H.obj(event))
+
+
+def aclrtQueryEventStatus(event: int, status: int) -> int:
+    return _rt.aclrtQueryEventStatus(H.obj(event), _i32(status))
+
+
+def aclrtEventElapsedTime(ms: int, startEvent: int, endEvent: int) -> int:
+    out = None if ms == 0 else ctypes.c_float.from_address(ms)
+    return _rt.aclrtEventElapsedTime(out, H.obj(startEvent), H.obj(endEvent))
+
+
+def aclrtMalloc(devPtr: int, size: int, policy: int) -> int:
+    return _rt.aclrtMalloc(_u64(devPtr), size, policy)
+
+
+def aclrtMallocHost(hostPtr: int, size: int) -> int:
+    ref = _ref(hostPtr)
+    rc = _rt.aclrtMallocHost(ref, size)
+    if ref is not None and ref.value is not None:
+        alloc = SPACE.find(ref.value)
+        assert alloc is not None
+        real = alloc.buf.ctypes.data  # the block's backing store: C reads and writes it directly
+        bisect.insort(_pinned_starts, real)
+        _pinned[real] = (alloc.start, alloc.size)
+        ctypes.c_uint64.from_address(hostPtr).value = real
+    return rc
+
+
+def aclrtFree(devPtr: int) -> int:
+    return _rt.aclrtFree(_dev(devPtr))
+
+
+def aclrtFreeHost(hostPtr: int) -> int:
+    sim = _pinned.get(hostPtr)
+    rc = _rt.aclrtFreeHost(sim[0] if sim is not None else (hostPtr or None))
+    if sim is not None and rc == 0:
+        del _pinned[hostPtr]
+        _pinned_starts.remove(hostPtr)
+    return rc
+
+
+def _copy_args(dst: int, destMax: int, src: int, count: int) -> tuple[object, object]:
+    n = min(count, destMax)
+    return _buffer(dst, n), _buffer(src, n)
+
+
+def aclrtMemcpy(dst: int, destMax: int, src: int, count: int, kind: int) -> int:
+    d, s = _copy_args(dst, destMax, src, count)
+    return _rt.aclrtMemcpy(d, destMax, s, count, kind)
+
+
+def aclrtMemcpyAsync(dst: int, destMax: int, src: int, count: int, kind: int, stream: int) -> int:
+    d, s = _copy_args(dst, destMax, src, count)
+    return _rt.aclrtMemcpyAsync(d, destMax, s, count, kind, H.obj(stream))
+
+
+def aclrtMemset(devPtr: int, maxCount: int, value: int, count: int) -> int:
+    return _rt.aclrtMemset(_dev(devPtr), maxCount, value, count)
+
+
+def aclrtMemsetAsync(devPtr: int, maxCount: int, value: int, count: int, stream: int) -> int:
+    return _rt.aclrtMemsetAsync(_dev(devPtr), maxCount, value, count, H.obj(stream))
+
+
+def aclrtGetMemInfo(attr: int, free: int, total: int) -> int:
+    return _rt.aclrtGetMemInfo(attr, _u64(free), _u64(total))
+
+
+# ---------------------------------------------------------------------------------------------
+# aclnn/acl_meta.h
+# ---------------------------------------------------------------------------------------------
+
+
+def aclCreateTensor(
+    viewDims: int,
+    viewDimsNum: int,
+    dataType: int,
+    stride: int,
+    offset: int,
+    format: int,
+    storageDims: int,
+    storageDimsNum: int,
+    tensorData: int,
+) -> int:
+    t = _t.aclCreateTensor(
+        _int64s(viewDims, viewDimsNum), viewDimsNum, dataType, _int64s(stride, viewDimsNum), offset, format,
+        _int64s(storageDims, storageDimsNum), storageDimsNum, _dev(tensorData),
+    )  # fmt: skip
+    return H.token(t)
+
+
+def aclCreateScalar(value: int, dataType: int) -> int:
+    size = _dtypes.aclDataTypeSize(dataType) if 0 <= dataType < 2**31 else 0
+    data = None if value == 0 else memoryview((ctypes.c_char * max(size, 1)).from_address(value)).cast("B")
+    return H.token(_t.aclCreateScalar(data, dataType))
+
+
+def aclCreateIntArray(value: int, size: int) -> int:
+    return H.token(_t.aclCreateIntArray(_int64s(value, size), size))
+
+
+def aclCreateFloatArray(value: int, size: int) -> int:
+    vals = None if value == 0 else list((ctypes.c_float * size).from_address(value))
+    return H.token(_t.aclCreateFloatArray(vals, size))
+
+
+def aclCreateBoolArray(value: int, size: int) -> int:
+    vals = None if value == 0 else list((ctypes.c_bool * size).from_address(value))
+    return H.token(_t.aclCreateBoolArray(vals, size))
+
+
+def _handle_list(value: int, size: int) -> list[object] | None:
+    if value == 0:
+        return None
+    return [H.obj(tok) for tok in (ctypes.c_uint64 * size).from_address(value)]
+
+
+def aclCreateTensorList(value: int, size: int) -> int:
+    return H.token(_t.aclCreateTensorList(_handle_list(value, size), size))  # type: ignore[arg-type]
+
+
+def aclCreateScalarList(value: int, size: int) -> int:
+    return H.token(_t.aclCreateScalarList(_handle_list(value, size), size))  # type: ignore[arg-type]
+
+
+def _destroy(fn: Any, handle: int) -> int:
+    obj = H.obj(handle)
+    rc: int = fn(obj)
+    elements = getattr(obj, "values", None) if isinstance(obj, (_t.aclTensorList, _t.aclScalarList)) else None
+    H.sweep(handle, *(H.by_id.get(id(e), 0) for e in elements or ()))
+    return rc
+
+
+def aclDestroyTensor(tensor: int) -> int:
+    return _destroy(_t.aclDestroyTensor, tensor)
+
+
+def aclDestroyScalar(scalar: int) -> int:
+    return _destroy(_t.aclDestroyScalar, scalar)
+
+
+def aclDestroyIntArray(array: int) -> int:
+    return _destroy(_t.aclDestroyIntArray, array)
+
+
+def aclDestroyFloatArray(array: int) -> int:
+    return _destroy(_t.aclDestroyFloatArray, array)
+
+
+def aclDestroyBoolArray(array: int) -> int:
+    return _destroy(_t.aclDestroyBoolArray, array)
+
+
+def aclDestroyTensorList(array: int) -> int:
+    return _destroy(_t.aclDestroyTensorList, array)
+
+
+def aclDestroyScalarList(array: int) -> int:
+    return _destroy(_t.aclDestroyScalarList, array)
+
+
+def _shape_getter(fn: Any, tensor: int, dims: int, num: int) -> tuple[int, list[int] | None]:
+    """(status, values): the C side copies ``values`` into a new[]'d array for ``*dims``."""
+    ref = _ref(dims)
+    rc: int = fn(H.obj(tensor), ref, _u64(num))
+    return rc, (ref.value if ref is not None else None)
+
+
+def aclGetViewShape(tensor: int, viewDims: int, viewDimsNum: int) -> tuple[int, list[int] | None]:
+    return _shape_getter(_t.aclGetViewShape, tensor, viewDims, viewDimsNum)
+
+
+def aclGetStorageShape(tensor: int, storageDims: int, storageDimsNum: int) -> tuple[int, list[int] | None]:
+    return _shape_getter(_t.aclGetStorageShape, tensor, storageDims, storageDimsNum)
+
+
+def aclGetViewStrides(tensor: int, stridesValue: int, stridesNum: int) -> tuple[int, list[int] | None]:
+    return _shape_getter(_t.aclGetViewStrides, tensor, stridesValue, stridesNum)
+
+
+def aclGetViewOffset(tensor: int, offset: int) -> int:
+    return int(_t.aclGetViewOffset(H.obj(tensor), _i64(offset)))
+
+
+def aclGetFormat(tensor: int, format: int) -> int:
+    return int(_t.aclGetFormat(H.obj(tensor), _i32(format)))
+
+
+def aclGetDataType(tensor: int, dataType: int) -> int:
+    return int(_t.aclGetDataType(H.obj(tensor), _i32(dataType)))
+
+
+def aclGetIntArraySize(array: int, size: int) -> int:
+    return int(_t.aclGetIntArraySize(H.obj(array), _u64(size)))
+
+
+def aclGetTensorListSize(tensorList: int, size: int) -> int:
+    return int(_t.aclGetTensorListSize(H.obj(tensorList), _u64(size)))
+
+
+def aclSetAclOpExecutorRepeatable(executor: int) -> int:
+    return _exe.aclSetAclOpExecutorRepeatable(H.obj(executor))
+
+
+def aclDestroyAclOpExecutor(executor: int) -> int:
+    rc = _exe.aclDestroyAclOpExecutor(H.obj(executor))
+    H.sweep(executor)
+    return rc
+
+
+def aclSetRawTensorAddr(tensor: int, addr: int) -> int:
+    return _t.aclSetRawTensorAddr(H.obj(tensor), _dev(addr))  # type: ignore[arg-type]
+
+
+def aclGetRawTensorAddr(tensor: int, addr: int) -> int:
+    return _t.aclGetRawTensorAddr(H.obj(tensor), _u64(addr))  # type: ignore[arg-type]
+
+
+# ---------------------------------------------------------------------------------------------
+# operators
+# ---------------------------------------------------------------------------------------------
+
+
+def _phase1(fn: Any, args: tuple[object, ...], workspaceSize: int, executor: int) -> int:
+    ref = _ref(executor)
+    rc: int = fn(*args, _u64(workspaceSize), ref)
+    _put_handle(executor, ref)
+    return rc
+
+
+def _phase2(fn: Any, workspace: int, workspaceSize: int, executor: int, stream: int) -> int:
+    rc: int = fn(_dev(workspace), workspaceSize, H.obj(executor), H.obj(stream))
+    H.sweep(executor)
+    return rc
+
+
+def aclnnSmoothL1LossBackwardGetWorkspaceSize(
+    gradOut: int, self: int, target: int, reduction: int, beta: float, gradInput: int, workspaceSize: int,
+    executor: int,
+) -> int:  # fmt: skip
+    args = (H.obj(gradOut), H.obj(self), H.obj(target), reduction, beta, H.obj(gradInput))
+    return _phase1(_sl1.aclnnSmoothL1LossBackwardGetWorkspaceSize, args, workspaceSize, executor)
+
+
+def aclnnSmoothL1LossBackward(workspace: int, workspaceSize: int, executor: int, stream: int) -> int:
+    return _phase2(_sl1.aclnnSmoothL1LossBackward, workspace, workspaceSize, executor, stream)
+
+
+def aclnnHardswishBackwardGetWorkspaceSize(
+    gradOutput: int, self: int, out: int, workspaceSize: int, executor: int
+) -> int:
+    args = (H.obj(gradOutput), H.obj(self), H.obj(out))
+    return _phase1(_hsb.aclnnHardswishBackwardGetWorkspaceSize, args, workspaceSize, executor)
+
+
+def aclnnHardswishBackward(workspace: int, workspaceSize: int, executor: int, stream: int) -> int:
+    return _phase2(_hsb.aclnnHardswishBackward, workspace, workspaceSize, executor, stream)
+
+
+def aclnnScaledMaskedSoftmaxBackwardGetWorkspaceSize(
+    gradOutput: int, y: int, mask: int, scale: float, fixTriuMask: int, out: int, workspaceSize: int,
+    executor: int,
+) -> int:  # fmt: skip
+    args = (H.obj(gradOutput), H.obj(y), H.obj(mask), scale, bool(fixTriuMask), H.obj(out))
+    return _phase1(_smsb.aclnnScaledMaskedSoftmaxBackwardGetWorkspaceSize, args, workspaceSize, executor)
+
+
+def aclnnScaledMaskedSoftmaxBackward(workspace: int, workspaceSize: int, executor: int, stream: int) -> int:
+    return _phase2(_smsb.aclnnScaledMaskedSoftmaxBackward, workspace, workspaceSize, executor, stream)

@@ -1,0 +1,109 @@
+#!/usr/bin/env python3
+"""Build the C ABI of aclnn_py and print the flags to compile against it (an ``aclnn_py-config``).
+
+    python capi/build.py [--asan]      build capi/build[-asan]/lib/libaclnn_py.so and CANN's library names
+    python capi/build.py --cflags      -I flags for the headers (acl/acl.h, aclnn/..., aclnnop/...)
+    python capi/build.py --libs        -L/-l/rpath flags: the same link line a CANN program uses
+
+Run it with the Python of the environment where aclnn_py is installed (``make capi`` uses .venv):
+that interpreter is embedded, and its location is baked in as the default (``ACLNN_PY_PYTHON``
+overrides it at run time).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shlex
+import shutil
+import subprocess
+import sys
+import sysconfig
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+INCLUDE = HERE / "include"
+SOURCE = HERE / "src" / "aclnn_py_capi.cpp"
+LIBRARY = "libaclnn_py.so"
+# The names CANN programs link against: -lascendcl (runtime) -lopapi / -lnnopbase (aclnn); the
+# op-specific split libraries of newer CANN versions resolve to the same library.
+ALIASES = ("libascendcl.so", "libopapi.so", "libnnopbase.so", "libopapi_nn.so", "libopapi_math.so")
+
+
+def build_dir(asan: bool) -> Path:
+    return HERE / ("build-asan" if asan else "build")
+
+
+def python_flags() -> tuple[list[str], list[str]]:
+    """Compile and link flags for embedding this interpreter."""
+    inc = sysconfig.get_paths()["include"]
+    libdir = sysconfig.get_config_var("LIBDIR") or ""
+    version = sysconfig.get_config_var("LDVERSION") or sysconfig.get_python_version()
+    link = [f"-L{libdir}", f"-lpython{version}", f"-Wl,-rpath,{libdir}"] if libdir else [f"-lpython{version}"]
+    return [f"-I{inc}"], link
+
+
+def cflags() -> list[str]:
+    return [f"-I{INCLUDE}"]
+
+
+def libs(asan: bool = False) -> list[str]:
+    lib = build_dir(asan) / "lib"
+    return [f"-L{lib}", f"-Wl,-rpath,{lib}", "-lascendcl", "-lopapi", "-lnnopbase"]
+
+
+def needs_build(target: Path) -> bool:
+    if not target.exists():
+        return True
+    newest = max(p.stat().st_mtime for p in [SOURCE, Path(__file__), *INCLUDE.rglob("*.h")])
+    return target.stat().st_mtime < newest
+
+
+def build(asan: bool = False, cxx: str | None = None, force: bool = False) -> Path:
+    """Compile the library (when out of date) and create the aliases; returns the library path."""
+    lib = build_dir(asan) / "lib"
+    target = lib / LIBRARY
+    if force or needs_build(target):
+        compiler = cxx or os.environ.get("CXX") or shutil.which("g++") or shutil.which("c++")
+        if compiler is None:
+            raise SystemExit("capi/build.py: no C++ compiler (install g++)")
+        py_c, py_l = python_flags()
+        if not Path(py_c[0][2:], "Python.h").exists():
+            raise SystemExit(
+                f"capi/build.py: Python.h not found in {py_c[0][2:]} (install the Python development headers, "
+                "e.g. python3-dev)"
+            )
+        lib.mkdir(parents=True, exist_ok=True)
+        default_python = sys.executable.replace("\\", "\\\\").replace('"', '\\"')
+        san = ["-fsanitize=address", "-fno-omit-frame-pointer", "-g"] if asan else []
+        cmd = [
+            compiler, "-std=c++17", "-O2", "-fPIC", "-shared", "-Wall", "-Wextra", "-Werror",
+            "-fvisibility=hidden", *san, *cflags(), *py_c, f'-DACLNN_PY_DEFAULT_PYTHON="{default_python}"',
+            str(SOURCE), "-o", str(target) + ".tmp", *py_l, "-Wl,--no-undefined", "-Wl,-soname," + LIBRARY,
+        ]  # fmt: skip
+        print(shlex.join(cmd), flush=True)
+        subprocess.run(cmd, check=True)
+        os.replace(str(target) + ".tmp", target)
+    for alias in ALIASES:
+        link = lib / alias
+        if not link.is_symlink():
+            link.unlink(missing_ok=True)
+            link.symlink_to(LIBRARY)
+    return target
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--asan", action="store_true", help="build (or give flags for) the AddressSanitizer variant")
+    ap.add_argument("--force", action="store_true", help="rebuild even when up to date")
+    ap.add_argument("--cflags", action="store_true", help="print the compile flags")
+    ap.add_argument("--libs", action="store_true", help="print the link flags")
+    args = ap.parse_args()
+    if args.cflags or args.libs:
+        print(" ".join([*(cflags() if args.cflags else []), *(libs(args.asan) if args.libs else [])]))
+        return
+    print(build(args.asan, force=args.force))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,447 @@
+// The C ABI of aclnn_py: every exported function converts its arguments to Python numbers, calls the
+// function of the same name in aclnn_py._cabi, and converts the result back. All behaviour (checks,
+// codes, messages, memory, kernels) is the Python engine's; nothing here decides anything.
+//
+// The interpreter is embedded on first use (or attached to, when the process already runs Python).
+// Which interpreter and environment: ACLNN_PY_PYTHON (a python executable, e.g. a venv's
+// bin/python), else the one baked in at build time (ACLNN_PY_DEFAULT_PYTHON).
+#include <Python.h>
+
+#include <cstdarg>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <mutex>
+#include <string>
+
+#include "acl/acl.h"
+#include "aclnn/acl_meta.h"
+#include "aclnnop/aclnn_hardswish_backward.h"
+#include "aclnnop/aclnn_smooth_l1_loss_backward.h"
+#include "aclnnop/level2/aclnn_scaled_masked_softmax_backward.h"
+
+#ifndef ACLNN_PY_DEFAULT_PYTHON
+#define ACLNN_PY_DEFAULT_PYTHON ""
+#endif
+
+namespace {
+
+PyObject *g_module = nullptr;  // aclnn_py._cabi, owned for the life of the process
+std::once_flag g_once;
+
+void StartPython() {
+    if (!Py_IsInitialized()) {
+        PyConfig config;
+        PyConfig_InitPythonConfig(&config);
+        config.install_signal_handlers = 0;  // the host program owns its signals
+        config.parse_argv = 0;
+        const char *python = std::getenv("ACLNN_PY_PYTHON");
+        if (python == nullptr || *python == '\0') python = ACLNN_PY_DEFAULT_PYTHON;
+        // The executable's location decides sys.prefix, and a venv's pyvenv.cfg its site-packages.
+        if (*python != '\0') PyConfig_SetBytesString(&config, &config.program_name, python);
+        PyStatus status = Py_InitializeFromConfig(&config);
+        PyConfig_Clear(&config);
+        if (PyStatus_Exception(status)) {
+            std::fprintf(stderr, "aclnn_py: cannot start Python (%s)\n", status.err_msg ? status.err_msg : "?");
+            return;
+        }
+        PyGILState_STATE gil = PyGILState_Ensure();
+        g_module = PyImport_ImportModule("aclnn_py._cabi");
+        PyObject *done = g_module ? PyObject_CallMethod(g_module, "embedded", nullptr) : nullptr;
+        if (done == nullptr) {
+            std::fprintf(stderr, "aclnn_py: cannot import aclnn_py._cabi (set ACLNN_PY_PYTHON to the python "
+                                 "of an environment where aclnn_py is installed)\n");
+            PyErr_Print();
+            Py_CLEAR(g_module);
+        }
+        Py_XDECREF(done);
+        PyGILState_Release(gil);
+        PyEval_SaveThread();  // let any thread take the GIL from now on
+        return;
+    }
+    PyGILState_STATE gil = PyGILState_Ensure();
+    g_module = PyImport_ImportModule("aclnn_py._cabi");
+    if (g_module == nullptr) PyErr_Print();
+    PyGILState_Release(gil);
+}
+
+// A C thread unknown to Python gets a Python thread state on its first call and keeps it until it
+// exits: a per-call state would lose the thread's Python thread-locals (its current context, its
+// error messages) between calls.
+class ThreadAttach {
+public:
+    ThreadAttach() {
+        if (PyGILState_GetThisThreadState() == nullptr) {
+            state_ = PyGILState_Ensure();
+            saved_ = PyEval_SaveThread();
+        }
+    }
+    ~ThreadAttach() {
+        if (saved_ != nullptr && Py_IsInitialized()) {
+            PyEval_RestoreThread(saved_);
+            PyGILState_Release(state_);
+        }
+    }
+    ThreadAttach(const ThreadAttach &) = delete;
+    ThreadAttach &operator=(const ThreadAttach &) = delete;
+
+private:
+    PyGILState_STATE state_ = PyGILState_UNLOCKED;
+    PyThreadState *saved_ = nullptr;
+};
+
+thread_local ThreadAttach t_attach;
+
+// Holds the GIL for one call.
+class Gil {
+public:
+    Gil() : state_((static_cast<void>(&t_attach), PyGILState_Ensure())) {}
+    ~Gil() { PyGILState_Release(state_); }
+    Gil(const Gil &) = delete;
+    Gil &operator=(const Gil &) = delete;
+
+private:
+    PyGILState_STATE state_;
+};
+
+// Calls aclnn_py._cabi.<name>(*Py_BuildValue(fmt, ...)); a new reference, or nullptr after reporting
+// a Python exception (an emulator bug: the Python API itself never raises for bad input).
+PyObject *CallV(const char *name, const char *fmt, va_list ap) {
+    if (g_module == nullptr) return nullptr;
+    PyObject *args = Py_VaBuildValue(fmt, ap);
+    PyObject *fn = args ? PyObject_GetAttrString(g_module, name) : nullptr;
+    PyObject *result = fn ? PyObject_CallObject(fn, args) : nullptr;
+    Py_XDECREF(fn);
+    Py_XDECREF(args);
+    if (result == nullptr) {
+        std::fprintf(stderr, "aclnn_py: internal error in %s:\n", name);
+        PyErr_Print();
+    }
+    return result;
+}
+
+PyObject *Call(const char *name, const char *fmt, ...) {
+    std::call_once(g_once, StartPython);
+    va_list ap;
+    va_start(ap, fmt);
+    PyObject *r = CallV(name, fmt, ap);
+    va_end(ap);
+    return r;
+}
+
+// Status-returning functions: `failure` is what an internal error returns.
+int32_t Status(int32_t failure, const char *name, const char *fmt, ...) {
+    std::call_once(g_once, StartPython);
+    Gil gil;
+    va_list ap;
+    va_start(ap, fmt);
+    PyObject *r = CallV(name, fmt, ap);
+    va_end(ap);
+    if (r == nullptr) return failure;
+    long long code = PyLong_AsLongLong(r);
+    Py_DECREF(r);
+    if (code == -1 && PyErr_Occurred()) {
+        PyErr_Print();
+        return failure;
+    }
+    return static_cast<int32_t>(code);
+}
+
+// Handle-returning functions (aclCreateTensor ...): the token as a pointer, nullptr for None/0.
+void *Handle(const char *name, const char *fmt, ...) {
+    std::call_once(g_once, StartPython);
+    Gil gil;
+    va_list ap;
+    va_start(ap, fmt);
+    PyObject *r = CallV(name, fmt, ap);
+    va_end(ap);
+    if (r == nullptr) return nullptr;
+    unsigned long long token = PyLong_AsUnsignedLongLong(r);
+    Py_DECREF(r);
+    if (PyErr_Occurred()) {
+        PyErr_Print();
+        return nullptr;
+    }
+    return reinterpret_cast<void *>(static_cast<uintptr_t>(token));
+}
+
+// String-returning functions: the text stays valid until this thread's next call of the same function.
+const char *Text(std::string &keep, const char *name) {
+    std::call_once(g_once, StartPython);
+    Gil gil;
+    PyObject *r = Call(name, "()");
+    if (r == nullptr) return nullptr;
+    const char *result = nullptr;
+    if (r != Py_None) {
+        const char *utf8 = PyUnicode_AsUTF8(r);
+        if (utf8 != nullptr) {
+            keep = utf8;
+            result = keep.c_str();
+        } else {
+            PyErr_Print();
+        }
+    }
+    Py_DECREF(r);
+    return result;
+}
+
+// aclGetViewShape & co: Python returns (status, list); the list becomes a new[]'d array for the caller
+// to delete[], as CANN's accessors hand it out.
+int32_t ShapeGetter(const char *name, const aclTensor *tensor, int64_t **values, uint64_t *num) {
+    std::call_once(g_once, StartPython);
+    Gil gil;
+    PyObject *r = Call(name, "(KKK)", (unsigned long long)(uintptr_t)tensor, (unsigned long long)(uintptr_t)values,
+                       (unsigned long long)(uintptr_t)num);
+    if (r == nullptr) return ACLNN_ERR_INNER;
+    long long code = ACLNN_ERR_INNER;
+    PyObject *list = nullptr;
+    if (PyArg_ParseTuple(r, "LO", &code, &list) && list != Py_None && values != nullptr) {
+        Py_ssize_t n = PyList_Size(list);
+        int64_t *array = new int64_t[n > 0 ? n : 0];
+        for (Py_ssize_t i = 0; i < n; ++i) array[i] = PyLong_AsLongLong(PyList_GetItem(list, i));
+        *values = array;
+    }
+    if (PyErr_Occurred()) PyErr_Print();
+    Py_DECREF(r);
+    return static_cast<int32_t>(code);
+}
+
+inline unsigned long long P(const void *p) { return static_cast<unsigned long long>(reinterpret_cast<uintptr_t>(p)); }
+
+thread_local std::string t_err_msg;
+thread_local std::string t_soc_name;
+
+}  // namespace
+
+extern "C" {
+
+// ---- acl / aclrt -----------------------------------------------------------------------------
+
+aclError aclInit(const char *configPath) { return Status(ACL_ERROR_INTERNAL_ERROR, "aclInit", "(z)", configPath); }
+aclError aclFinalize(void) { return Status(ACL_ERROR_INTERNAL_ERROR, "aclFinalize", "()"); }
+const char *aclGetRecentErrMsg(void) { return Text(t_err_msg, "aclGetRecentErrMsg"); }
+const char *aclrtGetSocName(void) { return Text(t_soc_name, "aclrtGetSocName"); }
+
+size_t aclDataTypeSize(aclDataType dataType) {
+    return static_cast<size_t>(Status(0, "aclDataTypeSize", "(i)", static_cast<int>(dataType)));
+}
+
+aclError aclrtSetDevice(int32_t deviceId) { return Status(ACL_ERROR_RT_INTERNAL_ERROR, "aclrtSetDevice", "(i)", deviceId); }
+aclError aclrtResetDevice(int32_t deviceId) {
+    return Status(ACL_ERROR_RT_INTERNAL_ERROR, "aclrtResetDevice", "(i)", deviceId);
+}
+aclError aclrtGetDevice(int32_t *deviceId) { return Status(ACL_ERROR_RT_INTERNAL_ERROR, "aclrtGetDevice", "(K)", P(deviceId)); }
+aclError aclrtGetDeviceCount(uint32_t *count) {
+    return Status(ACL_ERROR_RT_INTERNAL_ERROR, "aclrtGetDeviceCount", "(K)", P(count));
+}
+aclError aclrtSynchronizeDevice(void) { return Status(ACL_ERROR_RT_INTERNAL_ERROR, "aclrtSynchronizeDevice", "()"); }
+aclError aclrtGetRunMode(aclrtRunMode *runMode) {
+    return Status(ACL_ERROR_RT_INTERNAL_ERROR, "aclrtGetRunMode", "(K)", P(runMode));
+}
+
+aclError aclrtCreateContext(aclrtContext *context, int32_t deviceId) {
+    return Status(ACL_ERROR_RT_INTERNAL_ERROR, "aclrtCreateContext", "(Ki)", P(context), deviceId);
+}
+aclError aclrtDestroyContext(aclrtContext context) {
+    return Status(ACL_ERROR_RT_INTERNAL_ERROR, "aclrtDestroyContext", "(K)", P(context));
+}
+aclError aclrtSetCurrentContext(aclrtContext context) {
+    return Status(ACL_ERROR_RT_INTERNAL_ERROR, "aclrtSetCurrentContext", "(K)", P(context));
+}
+aclError aclrtGetCurrentContext(aclrtContext *context) {
+    return Status(ACL_ERROR_RT_INTERNAL_ERROR, "aclrtGetCurrentContext", "(K)", P(context));
+}
+
+aclError aclrtCreateStream(aclrtStream *stream) {
+    return Status(ACL_ERROR_RT_INTERNAL_ERROR, "aclrtCreateStream", "(K)", P(stream));
+}
+aclError aclrtDestroyStream(aclrtStream stream) {
+    return Status(ACL_ERROR_RT_INTERNAL_ERROR, "aclrtDestroyStream", "(K)", P(stream));
+}
+aclError aclrtSynchronizeStream(aclrtStream stream) {
+    return Status(ACL_ERROR_RT_INTERNAL_ERROR, "aclrtSynchronizeStream", "(K)", P(stream));
+}
+aclError aclrtSynchronizeStreamWithTimeout(aclrtStream stream, int32_t timeout) {
+    return Status(ACL_ERROR_RT_INTERNAL_ERROR, "aclrtSynchronizeStreamWithTimeout", "(Ki)", P(stream), timeout);
+}
+aclError aclrtStreamQuery(aclrtStream stream, aclrtStreamStatus *status) {
+    return Status(ACL_ERROR_RT_INTERNAL_ERROR, "aclrtStreamQuery", "(KK)", P(stream), P(status));
+}
+aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event) {
+    return Status(ACL_ERROR_RT_INTERNAL_ERROR, "aclrtStreamWaitEvent", "(KK)", P(stream), P(event));
+}
+
+aclError aclrtCreateEvent(aclrtEvent *event) {
+    return Status(ACL_ERROR_RT_INTERNAL_ERROR, "aclrtCreateEvent", "(K)", P(event));
+}
+aclError aclrtDestroyEvent(aclrtEvent event) {
+    return Status(ACL_ERROR_RT_INTERNAL_ERROR, "aclrtDestroyEvent", "(K)", P(event));
+}
+aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream) {
+    return Status(ACL_ERROR_RT_INTERNAL_ERROR, "aclrtRecordEvent", "(KK)", P(event), P(stream));
+}
+aclError aclrtSynchronizeEvent(aclrtEvent event) {
+    return Status(ACL_ERROR_RT_INTERNAL_ERROR, "aclrtSynchronizeEvent", "(K)", P(event));
+}
+aclError aclrtQueryEventStatus(aclrtEvent event, aclrtEventRecordedStatus *status) {
+    return Status(ACL_ERROR_RT_INTERNAL_ERROR, "aclrtQueryEventStatus", "(KK)", P(event), P(status));
+}
+aclError aclrtEventElapsedTime(float *ms, aclrtEvent startEvent, aclrtEvent endEvent) {
+    return Status(ACL_ERROR_RT_INTERNAL_ERROR, "aclrtEventElapsedTime", "(KKK)", P(ms), P(startEvent), P(endEvent));
+}
+
+aclError aclrtMalloc(void **devPtr, size_t size, aclrtMemMallocPolicy policy) {
+    return Status(ACL_ERROR_RT_INTERNAL_ERROR, "aclrtMalloc", "(KKi)", P(devPtr), (unsigned long long)size,
+                  static_cast<int>(policy));
+}
+aclError aclrtMallocHost(void **hostPtr, size_t size) {
+    return Status(ACL_ERROR_RT_INTERNAL_ERROR, "aclrtMallocHost", "(KK)", P(hostPtr), (unsigned long long)size);
+}
+aclError aclrtFree(void *devPtr) { return Status(ACL_ERROR_RT_INTERNAL_ERROR, "aclrtFree", "(K)", P(devPtr)); }
+aclError aclrtFreeHost(void *hostPtr) { return Status(ACL_ERROR_RT_INTERNAL_ERROR, "aclrtFreeHost", "(K)", P(hostPtr)); }
+aclError aclrtMemcpy(void *dst, size_t destMax, const void *src, size_t count, aclrtMemcpyKind kind) {
+    return Status(ACL_ERROR_RT_INTERNAL_ERROR, "aclrtMemcpy", "(KKKKi)", P(dst), (unsigned long long)destMax, P(src),
+                  (unsigned long long)count, static_cast<int>(kind));
+}
+aclError aclrtMemcpyAsync(void *dst, size_t destMax, const void *src, size_t count, aclrtMemcpyKind kind,
+                          aclrtStream stream) {
+    return Status(ACL_ERROR_RT_INTERNAL_ERROR, "aclrtMemcpyAsync", "(KKKKiK)", P(dst), (unsigned long long)destMax,
+                  P(src), (unsigned long long)count, static_cast<int>(kind), P(stream));
+}
+aclError aclrtMemset(void *devPtr, size_t maxCount, int32_t value, size_t count) {
+    return Status(ACL_ERROR_RT_INTERNAL_ERROR, "aclrtMemset", "(KKiK)", P(devPtr), (unsigned long long)maxCount, value,
+                  (unsigned long long)count);
+}
+aclError aclrtMemsetAsync(void *devPtr, size_t maxCount, int32_t value, size_t count, aclrtStream stream) {
+    return Status(ACL_ERROR_RT_INTERNAL_ERROR, "aclrtMemsetAsync", "(KKiKK)", P(devPtr), (unsigned long long)maxCount,
+                  value, (unsigned long long)count, P(stream));
+}
+aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t *free, size_t *total) {
+    return Status(ACL_ERROR_RT_INTERNAL_ERROR, "aclrtGetMemInfo", "(iKK)", static_cast<int>(attr), P(free), P(total));
+}
+
+// ---- aclnn/acl_meta.h ------------------------------------------------------------------------
+
+aclTensor *aclCreateTensor(const int64_t *viewDims, uint64_t viewDimsNum, aclDataType dataType, const int64_t *stride,
+                           int64_t offset, aclFormat format, const int64_t *storageDims, uint64_t storageDimsNum,
+                           void *tensorData) {
+    return static_cast<aclTensor *>(Handle("aclCreateTensor", "(KKiKLiKKK)", P(viewDims),
+                                           (unsigned long long)viewDimsNum, static_cast<int>(dataType), P(stride),
+                                           (long long)offset, static_cast<int>(format), P(storageDims),
+                                           (unsigned long long)storageDimsNum, P(tensorData)));
+}
+aclScalar *aclCreateScalar(void *value, aclDataType dataType) {
+    return static_cast<aclScalar *>(Handle("aclCreateScalar", "(Ki)", P(value), static_cast<int>(dataType)));
+}
+aclIntArray *aclCreateIntArray(const int64_t *value, uint64_t size) {
+    return static_cast<aclIntArray *>(Handle("aclCreateIntArray", "(KK)", P(value), (unsigned long long)size));
+}
+aclFloatArray *aclCreateFloatArray(const float *value, uint64_t size) {
+    return static_cast<aclFloatArray *>(Handle("aclCreateFloatArray", "(KK)", P(value), (unsigned long long)size));
+}
+aclBoolArray *aclCreateBoolArray(const bool *value, uint64_t size) {
+    return static_cast<aclBoolArray *>(Handle("aclCreateBoolArray", "(KK)", P(value), (unsigned long long)size));
+}
+aclTensorList *aclCreateTensorList(const aclTensor *const *value, uint64_t size) {
+    return static_cast<aclTensorList *>(Handle("aclCreateTensorList", "(KK)", P(value), (unsigned long long)size));
+}
+aclScalarList *aclCreateScalarList(const aclScalar *const *value, uint64_t size) {
+    return static_cast<aclScalarList *>(Handle("aclCreateScalarList", "(KK)", P(value), (unsigned long long)size));
+}
+
+aclnnStatus aclDestroyTensor(const aclTensor *tensor) { return Status(ACLNN_ERR_INNER, "aclDestroyTensor", "(K)", P(tensor)); }
+aclnnStatus aclDestroyScalar(const aclScalar *scalar) { return Status(ACLNN_ERR_INNER, "aclDestroyScalar", "(K)", P(scalar)); }
+aclnnStatus aclDestroyIntArray(const aclIntArray *array) {
+    return Status(ACLNN_ERR_INNER, "aclDestroyIntArray", "(K)", P(array));
+}
+aclnnStatus aclDestroyFloatArray(const aclFloatArray *array) {
+    return Status(ACLNN_ERR_INNER, "aclDestroyFloatArray", "(K)", P(array));
+}
+aclnnStatus aclDestroyBoolArray(const aclBoolArray *array) {
+    return Status(ACLNN_ERR_INNER, "aclDestroyBoolArray", "(K)", P(array));
+}
+aclnnStatus aclDestroyTensorList(const aclTensorList *array) {
+    return Status(ACLNN_ERR_INNER, "aclDestroyTensorList", "(K)", P(array));
+}
+aclnnStatus aclDestroyScalarList(const aclScalarList *array) {
+    return Status(ACLNN_ERR_INNER, "aclDestroyScalarList", "(K)", P(array));
+}
+
+aclnnStatus aclGetViewShape(const aclTensor *tensor, int64_t **viewDims, uint64_t *viewDimsNum) {
+    return ShapeGetter("aclGetViewShape", tensor, viewDims, viewDimsNum);
+}
+aclnnStatus aclGetStorageShape(const aclTensor *tensor, int64_t **storageDims, uint64_t *storageDimsNum) {
+    return ShapeGetter("aclGetStorageShape", tensor, storageDims, storageDimsNum);
+}
+aclnnStatus aclGetViewStrides(const aclTensor *tensor, int64_t **stridesValue, uint64_t *stridesNum) {
+    return ShapeGetter("aclGetViewStrides", tensor, stridesValue, stridesNum);
+}
+aclnnStatus aclGetViewOffset(const aclTensor *tensor, int64_t *offset) {
+    return Status(ACLNN_ERR_INNER, "aclGetViewOffset", "(KK)", P(tensor), P(offset));
+}
+aclnnStatus aclGetFormat(const aclTensor *tensor, aclFormat *format) {
+    return Status(ACLNN_ERR_INNER, "aclGetFormat", "(KK)", P(tensor), P(format));
+}
+aclnnStatus aclGetDataType(const aclTensor *tensor, aclDataType *dataType) {
+    return Status(ACLNN_ERR_INNER, "aclGetDataType", "(KK)", P(tensor), P(dataType));
+}
+aclnnStatus aclGetIntArraySize(const aclIntArray *array, uint64_t *size) {
+    return Status(ACLNN_ERR_INNER, "aclGetIntArraySize", "(KK)", P(array), P(size));
+}
+aclnnStatus aclGetTensorListSize(const aclTensorList *tensorList, uint64_t *size) {
+    return Status(ACLNN_ERR_INNER, "aclGetTensorListSize", "(KK)", P(tensorList), P(size));
+}
+
+aclnnStatus aclSetAclOpExecutorRepeatable(aclOpExecutor *executor) {
+    return Status(ACLNN_ERR_INNER, "aclSetAclOpExecutorRepeatable", "(K)", P(executor));
+}
+aclnnStatus aclDestroyAclOpExecutor(aclOpExecutor *executor) {
+    return Status(ACLNN_ERR_INNER, "aclDestroyAclOpExecutor", "(K)", P(executor));
+}
+aclnnStatus aclSetRawTensorAddr(aclTensor *tensor, void *addr) {
+    return Status(ACLNN_ERR_INNER, "aclSetRawTensorAddr", "(KK)", P(tensor), P(addr));
+}
+aclnnStatus aclGetRawTensorAddr(const aclTensor *tensor, void **addr) {
+    return Status(ACLNN_ERR_INNER, "aclGetRawTensorAddr", "(KK)", P(tensor), P(addr));
+}
+
+// ---- operators -------------------------------------------------------------------------------
+
+aclnnStatus aclnnSmoothL1LossBackwardGetWorkspaceSize(const aclTensor *gradOut, const aclTensor *self,
+                                                      const aclTensor *target, int64_t reduction, float beta,
+                                                      aclTensor *gradInput, uint64_t *workspaceSize,
+                                                      aclOpExecutor **executor) {
+    return Status(ACLNN_ERR_INNER, "aclnnSmoothL1LossBackwardGetWorkspaceSize", "(KKKLfKKK)", P(gradOut), P(self),
+                  P(target), (long long)reduction, beta, P(gradInput), P(workspaceSize), P(executor));
+}
+aclnnStatus aclnnSmoothL1LossBackward(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,
+                                      aclrtStream stream) {
+    return Status(ACLNN_ERR_INNER, "aclnnSmoothL1LossBackward", "(KKKK)", P(workspace),
+                  (unsigned long long)workspaceSize, P(executor), P(stream));
+}
+
+aclnnStatus aclnnHardswishBackwardGetWorkspaceSize(const aclTensor *gradOutput, const aclTensor *self, aclTensor *out,
+                                                   uint64_t *workspaceSize, aclOpExecutor **executor) {
+    return Status(ACLNN_ERR_INNER, "aclnnHardswishBackwardGetWorkspaceSize", "(KKKKK)", P(gradOutput), P(self), P(out),
+                  P(workspaceSize), P(executor));
+}
+aclnnStatus aclnnHardswishBackward(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,
+                                   const aclrtStream stream) {
+    return Status(ACLNN_ERR_INNER, "aclnnHardswishBackward", "(KKKK)", P(workspace), (unsigned long long)workspaceSize,
+                  P(executor), P(stream));
+}
+
+aclnnStatus aclnnScaledMaskedSoftmaxBackwardGetWorkspaceSize(const aclTensor *gradOutput, const aclTensor *y,
+                                                             const aclTensor *mask, double scale, bool fixTriuMask,
+                                                             aclTensor *out, uint64_t *workspaceSize,
+                                                             aclOpExecutor **executor) {
+    return Status(ACLNN_ERR_INNER, "aclnnScaledMaskedSoftmaxBackwardGetWorkspaceSize", "(KKKdiKKK)", P(gradOutput),
+                  P(y), P(mask), scale, fixTriuMask ? 1 : 0, P(out), P(workspaceSize), P(executor));
+}
+aclnnStatus aclnnScaledMaskedSoftmaxBackward(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,
+                                             aclrtStream stream) {
+    return Status(ACLNN_ERR_INNER, "aclnnScaledMaskedSoftmaxBackward", "(KKKK)", P(workspace),
+                  (unsigned long long)workspaceSize, P(executor), P(stream));
+}
+
+}  // extern "C"

@@ -1,0 +1,419 @@
+"""The C ABI: the unmodified C++ samples of the seed documents compiled against capi/ and run.
+
+The C++ programs are extracted from the documents at test time (the repository does not copy them);
+set ACLNN_PY_SEEDS to the folder of the documents (default: ../shared/seeds next to the checkout).
+Everything here skips cleanly when there is no C++ compiler or no Python headers.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import importlib.util
+import os
+import re
+import shutil
+import subprocess
+import sys
+import sysconfig
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+CAPI = ROOT / "capi"
+SEEDS = Path(os.environ.get("ACLNN_PY_SEEDS", ROOT.parent / "shared" / "seeds"))
+# Which Python port (samples/*.py) twins a C++ sample: by the operator header it includes.
+PORTS = {
+    "aclnn_smooth_l1_loss_backward.h": "test_aclnn_smooth_l1_loss_backward",
+    "aclnn_hardswish_backward.h": "test_aclnn_hardswish_backward",
+    "aclnn_scaled_masked_softmax_backward.h": "test_aclnn_scaled_masked_softmax_backward",
+}
+
+if shutil.which("g++") is None:
+    pytest.skip("no g++: the C ABI cannot be built", allow_module_level=True)
+if not Path(sysconfig.get_paths()["include"], "Python.h").exists():
+    pytest.skip("no Python development headers: the C ABI cannot be built", allow_module_level=True)
+
+
+def _load_build() -> object:
+    spec = importlib.util.spec_from_file_location("aclnn_py_capi_build", CAPI / "build.py")
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+build = _load_build()
+
+
+def extract_program(text: str) -> str | None:
+    """The C++ program (the code with ``main``) of an operator document, or None if it has none.
+
+    Markdown documents fence it (```Cpp / ```c++); documents saved from the web site carry it
+    unfenced, from its first ``#include`` to the end."""
+    for block in re.findall(r"^```[ \t]*(?:cpp|c\+\+)[ \t]*\n(.*?)^```", text, re.S | re.M | re.I):
+        if re.search(r"\bint\s+main\s*\(", block):
+            return str(block)
+    m = re.search(r"^#include\b", text, re.M)
+    if m and re.search(r"\bint\s+main\s*\(", text[m.start() :]):
+        return text[m.start() :]
+    return None
+
+
+def seed_programs() -> list[tuple[str, str, str]]:
+    """(seed file name, program, port name) of every seed document with a sample program."""
+    if not SEEDS.is_dir():
+        return []
+    found = []
+    for doc in sorted(SEEDS.iterdir()):
+        program = extract_program(doc.read_text(encoding="utf-8"))
+        if program is None:
+            continue
+        header = re.search(r'#include\s+"aclnnop/(?:level2/)?(\w+\.h)"', program)
+        assert header is not None and header.group(1) in PORTS, f"{doc.name}: no Python port for its operator"
+        found.append((doc.name, program, PORTS[header.group(1)]))
+    return found
+
+
+SEED_PROGRAMS = seed_programs()
+
+
+def _env(**extra: str) -> dict[str, str]:
+    """The environment of a C++ run: no emulator settings leak in from the test process."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("ACLNN_PY_", "ASAN_"))}
+    env.update(extra)
+    return env
+
+
+@pytest.fixture(scope="session")
+def capi_flags() -> list[str]:
+    build.build()  # type: ignore[attr-defined]
+    return [*build.cflags(), *build.libs()]  # type: ignore[attr-defined]
+
+
+@pytest.fixture(scope="session")
+def capi_asan_flags() -> list[str]:
+    build.build(asan=True)  # type: ignore[attr-defined]
+    return [*build.cflags(), *build.libs(asan=True)]  # type: ignore[attr-defined]
+
+
+def compile_cpp(source: str, exe: Path, flags: list[str], asan: bool = False) -> Path:
+    src = exe.with_suffix(".cpp")
+    src.write_text(source, encoding="utf-8")
+    san = ["-fsanitize=address", "-fno-omit-frame-pointer", "-g"] if asan else []
+    cmd = ["g++", "-std=c++17", *san, str(src), "-o", str(exe), *flags]
+    done = subprocess.run(cmd, capture_output=True, text=True)
+    assert done.returncode == 0, f"{' '.join(cmd)}\n{done.stderr}"
+    return exe
+
+
+def run(exe: Path, **env: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([str(exe)], capture_output=True, text=True, env=_env(**env), timeout=300)
+
+
+# ---------------------------------------------------------------------------------------------
+# the seed samples
+# ---------------------------------------------------------------------------------------------
+
+
+def test_the_extractor_finds_the_sample_of_each_document_format() -> None:
+    fenced = "intro\n```Cpp\nint f();\n```\n```c++\n#include <x>\nint main() { return 0; }\n```\n"
+    assert extract_program(fenced) == "#include <x>\nint main() { return 0; }\n"
+    unfenced = "调用示例\n#include <iostream>\nint main() {\nreturn 0;\n}\n"
+    assert extract_program(unfenced) == "#include <iostream>\nint main() {\nreturn 0;\n}\n"
+    assert extract_program("```Cpp\naclnnStatus aclnnFoo(int x);\n```\n") is None
+
+
+@pytest.mark.skipif(not SEED_PROGRAMS, reason=f"no seed documents at {SEEDS} (set ACLNN_PY_SEEDS)")
+@pytest.mark.parametrize(("doc", "program", "port"), SEED_PROGRAMS, ids=[s[0] for s in SEED_PROGRAMS])
+def test_seed_sample_prints_what_its_python_port_prints(tmp_path, capi_flags, doc, program, port):
+    exe = compile_cpp(program, tmp_path / "sample", capi_flags)
+    done = run(exe)
+    assert done.returncode == 0, done.stdout + done.stderr
+    expected = (ROOT / "samples" / f"{port}.out").read_text(encoding="utf-8")
+    assert done.stdout == expected
+    python = subprocess.run(
+        [sys.executable, str(ROOT / "samples" / f"{port}.py")], capture_output=True, text=True, env=_env()
+    )
+    assert python.returncode == 0, python.stderr
+    assert done.stdout == python.stdout
+    assert done.stderr == ""
+
+
+def test_every_operator_has_a_seed_sample() -> None:
+    if not SEED_PROGRAMS:
+        pytest.skip(f"no seed documents at {SEEDS}")
+    assert {port for _, _, port in SEED_PROGRAMS} == set(PORTS.values())
+
+
+# ---------------------------------------------------------------------------------------------
+# every documented error, from C
+# ---------------------------------------------------------------------------------------------
+
+TRUNK = "AclNN_Parameter_Error(EZ1001): "
+# case -> (code, first line of aclGetRecentErrMsg(), or None for no message), Ascend910B.
+ROWS: dict[str, tuple[int, str | None]] = {
+    "soc": (0, "Ascend910B"),
+    "hsb.null_workspace_size": (161001, TRUNK + "The workspaceSize or executor is nullptr."),
+    "hsb.null_executor": (161001, TRUNK + "The workspaceSize or executor is nullptr."),
+    "hsb.null_gradOutput": (161001, TRUNK + "Expected a proper Tensor but got null for argument t0."),
+    "hsb.null_self": (161001, TRUNK + "Expected a proper Tensor but got null for argument t1."),
+    "hsb.null_out": (161001, TRUNK + "Expected a proper Tensor but got null for argument t2."),
+    "hsb.self_int32": (
+        161002,
+        TRUNK + "Tensor self not implemented for DT_INT32, should be in dtype support list "
+        "[DT_FLOAT,DT_FLOAT16,DT_BFLOAT16,].",
+    ),
+    "hsb.gradOutput_int32": (
+        161002,
+        TRUNK + "Tensor gradOutput not implemented for DT_INT32, should be in dtype support list "
+        "[DT_FLOAT,DT_FLOAT16,DT_BFLOAT16,].",
+    ),
+    "hsb.gradOutput_fp16": (161002, TRUNK + "Tensor gradOutput expected dtype is DT_FLOAT but found DT_FLOAT16."),
+    "hsb.out_fp16": (161002, TRUNK + "Tensor out expected dtype is DT_FLOAT but found DT_FLOAT16."),
+    "hsb.gradOutput_rank9": (161002, TRUNK + "The gradOutput tensor cannot be larger than 8 dimensions."),
+    "hsb.self_rank9": (161002, TRUNK + "The self tensor cannot be larger than 8 dimensions."),
+    "hsb.gradOutput_shape": (
+        161002,
+        TRUNK + "Expected tensor for gradOutput to have same size as tensor for self, but [2, 4] does not equal [4, 2].",
+    ),
+    "hsb.out_shape": (
+        161002,
+        TRUNK + "Expected tensor for out to have same size as tensor for self, but [2, 4] does not equal [4, 2].",
+    ),
+    "hsb.phase1_ok": (0, None),
+    "hsb.phase2_ok": (0, None),
+    "hsb.phase2_released_executor": (
+        161002,
+        TRUNK + "aclnnHardswishBackward cannot run: the executor made by aclnnHardswishBackwardGetWorkspaceSize at "
+        "the C program was already released (a non-repeatable executor runs once; call "
+        "aclSetAclOpExecutorRepeatable right after phase 1 to run it again).",
+    ),
+    "hsb.phase2_null_executor": (161001, TRUNK + "executor is nullptr."),
+    "hsb.synchronize": (0, None),
+    "sl1.null_workspace_size": (161001, TRUNK + "The workspaceSize or executor is nullptr."),
+    "sl1.null_executor": (161001, TRUNK + "The workspaceSize or executor is nullptr."),
+    "sl1.null_gradOut": (161001, TRUNK + "Expected a proper Tensor but got null for argument gradOut."),
+    "sl1.null_self": (161001, TRUNK + "Expected a proper Tensor but got null for argument self."),
+    "sl1.null_target": (161001, TRUNK + "Expected a proper Tensor but got null for argument target."),
+    "sl1.null_gradInput": (161001, TRUNK + "Expected a proper Tensor but got null for argument gradInput."),
+    "sl1.self_int32": (
+        161002,
+        TRUNK + "Tensor self not implemented for DT_INT32, should be in dtype support list "
+        "[DT_FLOAT,DT_FLOAT16,DT_BFLOAT16,].",
+    ),
+    "sl1.gradOut_rank9": (161002, TRUNK + "expected tensor must have at most 8 dimensions, but got 9."),
+    "sl1.reduction_3": (161002, TRUNK + "Reduction should be between 0 and 2, but got 3"),
+    "sl1.beta_negative": (161002, TRUNK + "beta should be greater than or equal to 0"),
+    "sl1.beta_nan": (161002, TRUNK + "beta should be greater than or equal to 0"),
+    "sl1.broadcast_self": (161002, "EZ1007: Shape [4, 2] of the tensor of operator aclnnSmoothL1LossBackward_"),
+    "sl1.broadcast_target": (161002, "EZ1007: Shape [3, 2] of the tensor of operator aclnnSmoothL1LossBackward_"),
+    "sl1.gradInput_shape": (
+        161002,
+        TRUNK + "Exepected tensor for result to have same size as tensor for gradInput, "
+        "but [4, 2] does not equal [2, 4].",
+    ),
+    "smsb.null_mask": (161001, TRUNK + "Expected a proper Tensor but got null for argument mask."),
+    "smsb.mask_fp16": (
+        161002,
+        TRUNK + "Tensor mask not implemented for DT_FLOAT16, should be in dtype support list [DT_BOOL,].",
+    ),
+    "smsb.gradOutput_nz": (
+        161002,
+        TRUNK + "Input and output format only support [ND]. Actual: gradOutput:[FRACTAL_NZ], y:[ND], out:[ND].",
+    ),
+    "smsb.mask_nz": (161002, TRUNK + "Mask format only support [ND]. Actual: mask:[FRACTAL_NZ]."),
+    "smsb.gradOutput_3d": (161002, TRUNK + "gradOutput only support 4 dims, but current is 3"),
+    "smsb.d_4097": (161002, TRUNK + "shape of gradOutput is not true, current is [1, 2, 4, 4097]"),
+    "smsb.y_shape": (
+        161002,
+        TRUNK + "shape of y should equal to gradOutput, gradOutput is [1, 2, 4, 4], y is [1, 2, 4, 8]",
+    ),
+    "smsb.out_shape": (
+        161002,
+        TRUNK + "shape of out should equal to gradOutput, gradOutput is [1, 2, 4, 4], out is [1, 2, 4, 8]",
+    ),
+    "smsb.mask_3d": (161002, TRUNK + "mask only support 4 dims, but current is 3"),
+    "smsb.mask_s": (161002, TRUNK + "shape of mask is not true, current is [1, 2, 8, 4]"),
+    "smsb.mask_broadcast": (
+        161002,
+        TRUNK + "mask should broadcast to gradOutput, gradOutput is [1, 2, 4, 4], mask is [1, 3, 4, 4]",
+    ),
+    "smsb.fixTriuMask": (161002, TRUNK + "fixTriuMask only support false"),
+    "smsb.null_executor": (
+        161001,
+        "EZ1011: aclnnInnerScaledMaskedSoftmaxGradV2GetWorkspaceSize failed because executor cannot be a NULL pointer.",
+    ),
+    "smsb.null_workspace_size": (
+        161001,
+        "EZ1011: aclnnInnerScaledMaskedSoftmaxGradV2GetWorkspaceSize failed because workspaceSize cannot be a NULL "
+        "pointer.",
+    ),
+    "smsb.y_fp16": (161002, TRUNK + "ScaledMaskedSoftmaxGradV2 on Ascend910B does not support the combination"),
+    "smsb.phase1_ok": (0, None),
+    "smsb.phase2_null_workspace": (
+        161001,
+        "EZ1011: Calling the second-phase API of aclnn failed because workspace cannot be a NULL pointer.",
+    ),
+    "smsb.phase2_short_workspace": (
+        161002,
+        "EZ1010: Value 16777184 for parameter workspaceLen is invalid. Reason: The passed workspace size 16777184 "
+        "does not meet the minimum workspace size 16777216 actually required by the operator.",
+    ),
+    "smsb.phase2_ok": (0, None),
+    "smsb.synchronize": (0, None),
+    "rt.set_device_99": (
+        107001,
+        "EE1003: aclrtSetDevice failed because value 99 for parameter deviceId is invalid. Expected value: [0, 8).",
+    ),
+    "rt.malloc_null_out": (100000, "EH0002: Argument devPtr must not be null."),
+    "rt.memcpy_count_over_destmax": (
+        107000,
+        "EE1003: aclrtMemcpy failed because value 32 for parameter count is invalid. Expected value: (0, 16].",
+    ),
+    "rt.memcpy_wrong_kind": (107000, "EE1003: aclrtMemcpy failed because value 2 for parameter kind is invalid."),
+    "rt.create_stream_null_out": (100000, "EH0002: Argument stream must not be null."),
+    "rt.free": (0, None),
+    "abi.view_shape": (0, "3: 2 3 4"),
+    "abi.view_strides": (0, "3: 12 4 1"),
+    "abi.accessors": (0, "1 2 0"),  # ACL_FLOAT16, ACL_FORMAT_ND, offset 0
+    "abi.view_shape_null_tensor": (161001, None),  # accessors never report a message
+    "abi.pinned_round_trip": (0, f"sum {sum(range(8, 64))}"),
+    "abi.pinned_overflow": (107000, "EE1003: aclrtMemcpy failed because value 128 bytes for parameter dst/src"),
+    "abi.free_host": (0, None),
+    "abi.objects": (0, "1 3 2"),
+    "abi.destroyed_tensor": (
+        161002,
+        TRUNK + "aclnnHardswishBackward: argument self is an aclTensor destroyed by aclDestroyTensor "
+        "(created at the C program); use after free.",
+    ),
+    "abi.forged_handle": (161002, TRUNK + "aclnnHardswishBackward: argument self must be an aclTensor, got "),
+    "abi.forged_stream": (107017, "EE1017: The aclrtStream handle is invalid."),
+    "finalize": (0, None),
+}
+
+# What changes on Ascend910 (no BFLOAT16; ScaledMaskedSoftmaxGradV2 has no kernel for the chip).
+NO_KERNEL = "AclNN_Inner_Error(EZ9999): ScaledMaskedSoftmaxGradV2 has no kernel for SoC Ascend910"
+def _without_bf16(case: str) -> tuple[int, str | None]:
+    code, line = ROWS[case]
+    return code, None if line is None else line.replace("DT_BFLOAT16,", "")
+
+
+ROWS_910 = {
+    **ROWS,
+    "soc": (0, "Ascend910"),
+    "hsb.self_int32": _without_bf16("hsb.self_int32"),
+    "hsb.gradOutput_int32": _without_bf16("hsb.gradOutput_int32"),
+    "sl1.self_int32": _without_bf16("sl1.self_int32"),
+    "smsb.y_fp16": (561003, NO_KERNEL),
+    "smsb.phase1_ok": (561003, NO_KERNEL),
+    "smsb.phase2_null_workspace": (161001, "EZ1011: Calling the second-phase API of aclnn failed because executor"),
+    "smsb.phase2_short_workspace": (161001, "EZ1011: Calling the second-phase API of aclnn failed because executor"),
+    "smsb.phase2_ok": (161001, "EZ1011: Calling the second-phase API of aclnn failed because executor"),
+}
+
+
+def parse_blocks(stdout: str) -> dict[str, tuple[int, list[str]]]:
+    blocks: dict[str, tuple[int, list[str]]] = {}
+    for chunk in stdout.split("## ")[1:]:
+        name, code, *message = chunk.rstrip("\n").split("\n")
+        assert name not in blocks, f"case {name} printed twice"
+        blocks[name] = (int(code), message)
+    return blocks
+
+
+def check_rows(stdout: str, rows: dict[str, tuple[int, str | None]]) -> None:
+    blocks = parse_blocks(stdout)
+    assert list(blocks) == list(rows)  # every case ran, in order
+    for name, (code, first_line) in rows.items():
+        got_code, message = blocks[name]
+        assert got_code == code, f"{name}: {got_code} {message}"
+        if first_line is None:
+            assert message == ["(null)"], f"{name}: {message}"
+        else:
+            assert message[0].startswith(first_line), f"{name}: {message[0]!r}"
+
+
+@pytest.fixture(scope="module")
+def error_rows_exe(tmp_path_factory, capi_flags) -> Path:
+    src = (CAPI / "tests" / "error_rows.cpp").read_text(encoding="utf-8")
+    return compile_cpp(src, tmp_path_factory.mktemp("capi") / "error_rows", capi_flags)
+
+
+@pytest.mark.parametrize(("soc", "rows"), [("Ascend910B", ROWS), ("Ascend910", ROWS_910)])
+def test_each_documented_error_from_c(error_rows_exe, soc, rows):
+    done = run(error_rows_exe, ACLNN_PY_SOC=soc)
+    assert done.returncode == 0, done.stdout + done.stderr
+    check_rows(done.stdout, rows)
+    assert done.stderr == ""
+
+
+def test_the_broadcast_error_keeps_its_traceback_lines(error_rows_exe):
+    blocks = parse_blocks(run(error_rows_exe).stdout)
+    assert blocks["sl1.broadcast_self"][1][1:] == [
+        "        TraceBack (most recent call last):",
+        "        Broadcast [3, 2] and [4, 2] failed.",
+    ]
+
+
+# ---------------------------------------------------------------------------------------------
+# AddressSanitizer: the C layer and the samples run clean
+# ---------------------------------------------------------------------------------------------
+
+
+def test_address_sanitizer_finds_nothing(tmp_path, capi_asan_flags):
+    """The seed samples and the error program under -fsanitize=address. Leak detection is off: the
+    embedded interpreter is never finalised, so everything Python allocated is still reachable."""
+    programs = [(name, prog) for name, prog, _ in SEED_PROGRAMS]
+    for own in ("error_rows", "threads"):
+        programs.append((own, (CAPI / "tests" / f"{own}.cpp").read_text(encoding="utf-8")))
+    for i, (name, program) in enumerate(programs):
+        exe = compile_cpp(program, tmp_path / f"asan{i}", [*capi_asan_flags, "-pthread"], asan=True)
+        done = run(exe, ASAN_OPTIONS="detect_leaks=0:abort_on_error=0:halt_on_error=1", ACLNN_PY_KERNELS="numpy")
+        assert "AddressSanitizer" not in done.stderr, f"{name}:\n{done.stderr}"
+        assert done.returncode == 0, f"{name}: {done.returncode}\n{done.stderr}"
+
+
+# ---------------------------------------------------------------------------------------------
+# the library attaches to a running interpreter too
+# ---------------------------------------------------------------------------------------------
+
+
+def test_the_library_attaches_to_the_running_interpreter(capi_flags):
+    lib = ctypes.CDLL(str(CAPI / "build" / "lib" / "libascendcl.so"))
+    lib.aclDataTypeSize.restype = ctypes.c_size_t
+    lib.aclDataTypeSize.argtypes = [ctypes.c_int]
+    assert [lib.aclDataTypeSize(dt) for dt in (0, 1, 9, 12, 27)] == [4, 2, 8, 1, 2]
+    lib.aclrtGetSocName.restype = ctypes.c_char_p
+    from aclnn_py import aclrtGetSocName
+
+    assert lib.aclrtGetSocName().decode() == aclrtGetSocName()
+
+
+def test_without_aclnn_py_the_library_says_so_and_fails_every_call(error_rows_exe, tmp_path):
+    done = run(error_rows_exe, ACLNN_PY_PYTHON=str(tmp_path / "no-such-python"))
+    assert done.returncode == 500000 % 256  # main returns aclInit's ACL_ERROR_INTERNAL_ERROR
+    assert "aclnn_py: cannot import aclnn_py._cabi (set ACLNN_PY_PYTHON" in done.stderr
+    assert done.stdout == ""
+
+
+@pytest.mark.parametrize("policy", ["deferred", "thread"])
+def test_c_threads_keep_their_own_device_and_compute_what_python_computes(tmp_path, capi_flags, policy):
+    import numpy as np
+
+    from aclnn_py.functional import hardswish_backward
+
+    src = (CAPI / "tests" / "threads.cpp").read_text(encoding="utf-8")
+    exe = compile_cpp(src, tmp_path / "threads", [*capi_flags, "-pthread"])
+    done = run(exe, ACLNN_PY_STREAM=policy)
+    assert done.returncode == 0 and done.stderr == "", done.stderr
+    lines = done.stdout.splitlines()
+    assert len(lines) == 4
+    for t, line in enumerate(lines):
+        head, values = line.split(":")
+        assert head == f"thread {t} device {t} status 0"
+        got = np.array([float.fromhex(v) for v in values.split()], dtype=np.float32)
+        grad = (0.5 * (np.arange(16) + t)).astype(np.float32).reshape(4, 4)
+        self = (-4.0 + 0.5 * np.arange(16)).astype(np.float32).reshape(4, 4)
+        expected = hardswish_backward(grad, self).reshape(-1)
+        assert got.tobytes() == expected.tobytes()
