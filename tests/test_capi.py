@@ -151,6 +151,13 @@ def test_every_operator_has_a_seed_sample() -> None:
 # ---------------------------------------------------------------------------------------------
 
 TRUNK = "AclNN_Parameter_Error(EZ1001): "
+FLOATS = "[DT_FLOAT,DT_FLOAT16,DT_BFLOAT16,]"
+
+
+def not_implemented(arg: str, dtype: str, support: str = FLOATS) -> str:
+    return TRUNK + f"Tensor {arg} not implemented for {dtype}, should be in dtype support list {support}."
+
+
 # case -> (code, first line of aclGetRecentErrMsg(), or None for no message), Ascend910B.
 ROWS: dict[str, tuple[int, str | None]] = {
     "soc": (0, "Ascend910B"),
@@ -159,16 +166,8 @@ ROWS: dict[str, tuple[int, str | None]] = {
     "hsb.null_gradOutput": (161001, TRUNK + "Expected a proper Tensor but got null for argument t0."),
     "hsb.null_self": (161001, TRUNK + "Expected a proper Tensor but got null for argument t1."),
     "hsb.null_out": (161001, TRUNK + "Expected a proper Tensor but got null for argument t2."),
-    "hsb.self_int32": (
-        161002,
-        TRUNK + "Tensor self not implemented for DT_INT32, should be in dtype support list "
-        "[DT_FLOAT,DT_FLOAT16,DT_BFLOAT16,].",
-    ),
-    "hsb.gradOutput_int32": (
-        161002,
-        TRUNK + "Tensor gradOutput not implemented for DT_INT32, should be in dtype support list "
-        "[DT_FLOAT,DT_FLOAT16,DT_BFLOAT16,].",
-    ),
+    "hsb.self_int32": (161002, not_implemented("self", "DT_INT32")),
+    "hsb.gradOutput_int32": (161002, not_implemented("gradOutput", "DT_INT32")),
     "hsb.gradOutput_fp16": (161002, TRUNK + "Tensor gradOutput expected dtype is DT_FLOAT but found DT_FLOAT16."),
     "hsb.out_fp16": (161002, TRUNK + "Tensor out expected dtype is DT_FLOAT but found DT_FLOAT16."),
     "hsb.gradOutput_rank9": (161002, TRUNK + "The gradOutput tensor cannot be larger than 8 dimensions."),
@@ -197,11 +196,7 @@ ROWS: dict[str, tuple[int, str | None]] = {
     "sl1.null_self": (161001, TRUNK + "Expected a proper Tensor but got null for argument self."),
     "sl1.null_target": (161001, TRUNK + "Expected a proper Tensor but got null for argument target."),
     "sl1.null_gradInput": (161001, TRUNK + "Expected a proper Tensor but got null for argument gradInput."),
-    "sl1.self_int32": (
-        161002,
-        TRUNK + "Tensor self not implemented for DT_INT32, should be in dtype support list "
-        "[DT_FLOAT,DT_FLOAT16,DT_BFLOAT16,].",
-    ),
+    "sl1.self_int32": (161002, not_implemented("self", "DT_INT32")),
     "sl1.gradOut_rank9": (161002, TRUNK + "expected tensor must have at most 8 dimensions, but got 9."),
     "sl1.reduction_3": (161002, TRUNK + "Reduction should be between 0 and 2, but got 3"),
     "sl1.beta_negative": (161002, TRUNK + "beta should be greater than or equal to 0"),
@@ -214,10 +209,7 @@ ROWS: dict[str, tuple[int, str | None]] = {
         "but [4, 2] does not equal [2, 4].",
     ),
     "smsb.null_mask": (161001, TRUNK + "Expected a proper Tensor but got null for argument mask."),
-    "smsb.mask_fp16": (
-        161002,
-        TRUNK + "Tensor mask not implemented for DT_FLOAT16, should be in dtype support list [DT_BOOL,].",
-    ),
+    "smsb.mask_fp16": (161002, not_implemented("mask", "DT_FLOAT16", "[DT_BOOL,]")),
     "smsb.gradOutput_nz": (
         161002,
         TRUNK + "Input and output format only support [ND]. Actual: gradOutput:[FRACTAL_NZ], y:[ND], out:[ND].",
@@ -294,17 +286,12 @@ ROWS: dict[str, tuple[int, str | None]] = {
 
 # What changes on Ascend910 (no BFLOAT16; ScaledMaskedSoftmaxGradV2 has no kernel for the chip).
 NO_KERNEL = "AclNN_Inner_Error(EZ9999): ScaledMaskedSoftmaxGradV2 has no kernel for SoC Ascend910"
-def _without_bf16(case: str) -> tuple[int, str | None]:
-    code, line = ROWS[case]
-    return code, None if line is None else line.replace("DT_BFLOAT16,", "")
-
-
 ROWS_910 = {
     **ROWS,
     "soc": (0, "Ascend910"),
-    "hsb.self_int32": _without_bf16("hsb.self_int32"),
-    "hsb.gradOutput_int32": _without_bf16("hsb.gradOutput_int32"),
-    "sl1.self_int32": _without_bf16("sl1.self_int32"),
+    "hsb.self_int32": (161002, not_implemented("self", "DT_INT32", "[DT_FLOAT,DT_FLOAT16,]")),
+    "hsb.gradOutput_int32": (161002, not_implemented("gradOutput", "DT_INT32", "[DT_FLOAT,DT_FLOAT16,]")),
+    "sl1.self_int32": (161002, not_implemented("self", "DT_INT32", "[DT_FLOAT,DT_FLOAT16,]")),
     "smsb.y_fp16": (561003, NO_KERNEL),
     "smsb.phase1_ok": (561003, NO_KERNEL),
     "smsb.phase2_null_workspace": (161001, "EZ1011: Calling the second-phase API of aclnn failed because executor"),

@@ -92,23 +92,31 @@ private:
 
 thread_local ThreadAttach t_attach;
 
-// Holds the GIL for one call.
+// Holds the GIL for one call (starting Python on the very first).
 class Gil {
 public:
-    Gil() : state_((static_cast<void>(&t_attach), PyGILState_Ensure())) {}
+    Gil() : state_(Enter()) {}
     ~Gil() { PyGILState_Release(state_); }
     Gil(const Gil &) = delete;
     Gil &operator=(const Gil &) = delete;
 
 private:
+    static PyGILState_STATE Enter() {
+        std::call_once(g_once, StartPython);
+        static_cast<void>(&t_attach);  // this thread's lasting Python thread state
+        return PyGILState_Ensure();
+    }
     PyGILState_STATE state_;
 };
 
-// Calls aclnn_py._cabi.<name>(*Py_BuildValue(fmt, ...)); a new reference, or nullptr after reporting
-// a Python exception (an emulator bug: the Python API itself never raises for bad input).
-PyObject *CallV(const char *name, const char *fmt, va_list ap) {
+// With the GIL held: aclnn_py._cabi.<name>(*Py_BuildValue(fmt, ...)); a new reference, or nullptr
+// after printing a Python exception (an emulator bug: the Python API never raises for bad input).
+PyObject *Call(const char *name, const char *fmt, ...) {
     if (g_module == nullptr) return nullptr;
+    va_list ap;
+    va_start(ap, fmt);
     PyObject *args = Py_VaBuildValue(fmt, ap);
+    va_end(ap);
     PyObject *fn = args ? PyObject_GetAttrString(g_module, name) : nullptr;
     PyObject *result = fn ? PyObject_CallObject(fn, args) : nullptr;
     Py_XDECREF(fn);
@@ -120,23 +128,11 @@ PyObject *CallV(const char *name, const char *fmt, va_list ap) {
     return result;
 }
 
-PyObject *Call(const char *name, const char *fmt, ...) {
-    std::call_once(g_once, StartPython);
-    va_list ap;
-    va_start(ap, fmt);
-    PyObject *r = CallV(name, fmt, ap);
-    va_end(ap);
-    return r;
-}
-
 // Status-returning functions: `failure` is what an internal error returns.
-int32_t Status(int32_t failure, const char *name, const char *fmt, ...) {
-    std::call_once(g_once, StartPython);
+template <typename... Args>
+int32_t Status(int32_t failure, const char *name, const char *fmt, Args... args) {
     Gil gil;
-    va_list ap;
-    va_start(ap, fmt);
-    PyObject *r = CallV(name, fmt, ap);
-    va_end(ap);
+    PyObject *r = Call(name, fmt, args...);
     if (r == nullptr) return failure;
     long long code = PyLong_AsLongLong(r);
     Py_DECREF(r);
@@ -148,13 +144,10 @@ int32_t Status(int32_t failure, const char *name, const char *fmt, ...) {
 }
 
 // Handle-returning functions (aclCreateTensor ...): the token as a pointer, nullptr for None/0.
-void *Handle(const char *name, const char *fmt, ...) {
-    std::call_once(g_once, StartPython);
+template <typename... Args>
+void *Handle(const char *name, const char *fmt, Args... args) {
     Gil gil;
-    va_list ap;
-    va_start(ap, fmt);
-    PyObject *r = CallV(name, fmt, ap);
-    va_end(ap);
+    PyObject *r = Call(name, fmt, args...);
     if (r == nullptr) return nullptr;
     unsigned long long token = PyLong_AsUnsignedLongLong(r);
     Py_DECREF(r);
@@ -167,7 +160,6 @@ void *Handle(const char *name, const char *fmt, ...) {
 
 // String-returning functions: the text stays valid until this thread's next call of the same function.
 const char *Text(std::string &keep, const char *name) {
-    std::call_once(g_once, StartPython);
     Gil gil;
     PyObject *r = Call(name, "()");
     if (r == nullptr) return nullptr;
@@ -188,7 +180,6 @@ const char *Text(std::string &keep, const char *name) {
 // aclGetViewShape & co: Python returns (status, list); the list becomes a new[]'d array for the caller
 // to delete[], as CANN's accessors hand it out.
 int32_t ShapeGetter(const char *name, const aclTensor *tensor, int64_t **values, uint64_t *num) {
-    std::call_once(g_once, StartPython);
     Gil gil;
     PyObject *r = Call(name, "(KKK)", (unsigned long long)(uintptr_t)tensor, (unsigned long long)(uintptr_t)values,
                        (unsigned long long)(uintptr_t)num);
