@@ -18,6 +18,7 @@ synchronise returns the status, as a device exception does on hardware.
 
 from __future__ import annotations
 
+import abc
 import itertools
 import os
 import threading
@@ -155,17 +156,18 @@ def _run_task(stream: Stream, task: Task) -> None:
             _trace.log_task(stream.ident, task.label, status, message, task.note)
 
 
-class Policy:
+class Policy(abc.ABC):
     """How and when queued tasks run. Subclasses implement ``submit`` and ``drain``."""
 
     name = "base"
 
+    @abc.abstractmethod
     def submit(self, stream: Stream, task: Task) -> None:
-        raise NotImplementedError  # pragma: no cover - abstract
+        """Queue ``task`` on ``stream`` (and maybe run it)."""
 
+    @abc.abstractmethod
     def drain(self, stream: Stream, until: Task | None = None) -> None:
         """Return once every task up to ``until`` (all tasks if None) has finished."""
-        raise NotImplementedError  # pragma: no cover - abstract
 
     def shutdown(self, stream: Stream) -> None:
         """Called when a stream is destroyed (after a drain)."""
