@@ -123,3 +123,22 @@ def test_blocks_give_the_same_numbers_as_whole_arrays(monkeypatch, dtype):
         assert sl1.make(recipe, 0.7, "mean", n)([x, lab, np.array(2.0, dtype)], [out]) == "numpy"
         _fp.store(whole, sl1.RECIPES[recipe](x, lab, np.array(2.0, dtype), 0.7, "mean", n))
         assert_bits_equal(out, whole)
+
+
+def test_the_branch_free_float16_rounding_matches_numpy_on_every_tie_pattern():
+    """numba's float32 -> float16 store (the results' one rounding) against numpy's cast: every
+    sign/exponent/top-mantissa pattern, with the dropped bits just below, at and above the tie."""
+    from aclnn_py.kernels import _numba as nb
+
+    high = np.arange(1 << 16, dtype=np.uint32) << np.uint32(16)
+    low = np.array([0x0000, 0x0FFF, 0x1000, 0x1001, 0x1FFF, 0x2000, 0x3000, 0xFFFF], np.uint32)
+    bits = (high[:, None] | low[None, :]).reshape(-1)
+    values = bits.view(np.float32)
+    with np.errstate(over="ignore"):
+        expected = np.where(np.isnan(values), np.uint16(0x7E00), values.astype(np.float16).view(np.uint16))
+    out = np.empty(bits.size, np.uint16)
+    for start in range(0, bits.size, nb.CHUNK):
+        count = min(nb.CHUNK, bits.size - start)
+        block = bits[start : start + count].copy()
+        nb._from_f32(block, block.view(np.float32), out, start, count, nb.KIND_F16)
+    assert np.array_equal(out, expected)

@@ -169,7 +169,7 @@ class Policy(abc.ABC):
     def drain(self, stream: Stream, until: Task | None = None) -> None:
         """Return once every task up to ``until`` (all tasks if None) has finished."""
 
-    def shutdown(self, stream: Stream) -> None:
+    def shutdown(self, stream: Stream) -> None:  # noqa: B027 - a hook most policies do not need
         """Called when a stream is destroyed (after a drain)."""
 
 
