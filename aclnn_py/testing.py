@@ -1,7 +1,7 @@
 """Helpers for test suites that use aclnn_py (not part of the C API).
 
 :func:`reset` returns the emulator to the state of a fresh process: no init, no devices, no
-memory, no pending messages. Use it between tests that must not see each other's state.
+memory, no pending messages, a cold op cache. Use it between tests that must not see each other's state.
 """
 
 from __future__ import annotations
@@ -10,6 +10,7 @@ import itertools
 
 from . import _errmsg, trace
 from . import soc as _soc
+from .executor import cache
 from .runtime import sanitizer
 from .runtime.device import RT, Context
 from .runtime.memory import SPACE
@@ -28,6 +29,7 @@ def reset() -> None:
     _soc.set_active(None)
     _errmsg.set_process_mode(False)
     _errmsg.clear()
+    cache.reset()
     with sanitizer._lock:
         sanitizer._pending.clear()
     # Handle numbers restart, so that printouts (stream #2 ...) do not depend on earlier tests.

@@ -12,6 +12,7 @@ machines; absolute times drift.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import gc
 import json
 import os
@@ -19,7 +20,7 @@ import platform
 import sys
 import time
 import tracemalloc
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import ml_dtypes
@@ -51,6 +52,7 @@ from aclnn_py import (
     aclrtSetDevice,
     aclrtSynchronizeStream,
 )
+from aclnn_py.executor import cache
 from aclnn_py.kernels import accel
 
 try:
@@ -158,6 +160,18 @@ def to_torch(a: np.ndarray) -> Any:
     return torch.from_numpy(a.copy())
 
 
+@contextlib.contextmanager
+def op_cache_off() -> Iterator[None]:
+    """Phase 1 with CANN's op cache turned off (ACLNN_CACHE_LIMIT=0): every call checks and builds."""
+    os.environ[cache.ENV_LIMIT] = "0"
+    cache.reset()
+    try:
+        yield
+    finally:
+        del os.environ[cache.ENV_LIMIT]
+        cache.reset()
+
+
 def section_overhead(repeat: int) -> None:
     print("\ncall overhead (8 elements, float32, best per call)")
     dev = Device()
@@ -177,7 +191,11 @@ def section_overhead(repeat: int) -> None:
             p1(*args, ws, ex)
             ex.value.release()
 
-        row("overhead", f"{name}: GetWorkspaceSize alone", best(phase1, repeat, 300))
+        row("overhead", f"{name}: GetWorkspaceSize alone (op-cache hit)", best(phase1, repeat, 300))
+        with op_cache_off():
+            cold = best(lambda p1=p1, p2=p2, args=args: dev.call(p1, p2, args, cache), repeat, 300)
+            row("overhead", f"{name}: the full call with the op cache off", cold, x_torch=cold / tt if tfn else "")
+            row("overhead", f"{name}: GetWorkspaceSize alone (op cache off)", best(phase1, repeat, 300))
         exes = []
 
         def prep(p1: Any = p1, args: Any = args) -> None:

@@ -23,6 +23,7 @@ from ..runtime import api as rt
 from ..runtime import sanitizer
 from ..runtime.memory import SPACE
 from ..tensor import aclTensor
+from . import cache
 from .executor import aclOpExecutor
 
 S = aclnnStatus
@@ -96,6 +97,8 @@ def _launch(ex: aclOpExecutor, api: str, workspace: int | None, stream: object) 
                 S.ACLNN_ERR_RUNTIME_ERROR,
                 f"launch failed for {ex.launches[0].op_type}, errno:{int(S.ACLNN_ERR_RUNTIME_ERROR)}.",
             )
+            if not ex.repeatable:
+                ex.release(failed=True)  # deleted whatever Run() returned; its cache entry is dropped
             return S.ACLNN_ERR_RUNTIME_ERROR
         for name, t in ex.user_tensors.items():
             if t.storage.addr is not None:
@@ -117,7 +120,7 @@ def common_op_executor_run(api: str, workspace: object, workspaceSize: object, e
     ws, size = _workspace_args(workspace, workspaceSize)
     ex = _runnable(executor, api)
     if size > 0 and ws is None:
-        ex.release()  # CommonOpExecutorRun deletes the executor, even a repeatable one
+        ex.release(failed=True)  # CommonOpExecutorRun deletes the executor, even a repeatable one
         raise fail(S.ACLNN_ERR_PARAM_NULLPTR, "EZ1001", "workspace is nullptr.")
     _check_workspace_memory(ex, api, ws, size)
     return _launch(ex, api, ws, stream)
@@ -183,8 +186,22 @@ def check_tensor_args(api: str, **named: object) -> None:
 def hand_out(ex: aclOpExecutor, size: int, workspaceSize: object, executor: object) -> int:
     """``*workspaceSize = ...; ReleaseTo(executor); return ACLNN_SUCCESS``."""
     store(workspaceSize, size)
+    ex.register_cache()
     store(executor, ex)
     return S.ACLNN_SUCCESS
+
+
+def cache_hit(api: str, workspaceSize: object, executor: object, /, **args: Any) -> bool:
+    """The op-cache short-cut of ``L2_DFX_PHASE_1``: ``args`` are the call's DFX_IN and DFX_OUT
+    arguments in order. On a hit the out-parameters receive a cache wrapper and the cached
+    workspace size, and the caller returns ACLNN_SUCCESS at once (no checks, no graph)."""
+    entry, _, tensors = cache.lookup(api, args)
+    if entry is None:
+        return False
+    wrapper = aclOpExecutor.cache_hit(entry, tensors)
+    store(workspaceSize, wrapper.workspace_size)
+    store(executor, wrapper)
+    return True
 
 
 def _executor_handle(executor: object, fn: str) -> aclOpExecutor:
@@ -204,9 +221,20 @@ def _executor_handle(executor: object, fn: str) -> aclOpExecutor:
 def aclSetAclOpExecutorRepeatable(executor: Any) -> int:
     """Keep the executor after phase 2 so it can run again (call right after phase 1)."""
     ex = _executor_handle(executor, "aclSetAclOpExecutorRepeatable")
+    if ex.cached_from is not None:
+        # A cache wrapper is not an aclOpExecutor to opbase (another magic number): 561000 and
+        # no message there. Say why here, since nothing on the device would.
+        _errmsg.report(
+            "EZ9999",
+            f"aclSetAclOpExecutorRepeatable: this executor is an op-cache hit of {ex.api} (phase 1 found the "
+            "executor of an identical earlier call and returned a wrapper); a wrapper cannot be made "
+            "repeatable. Set DISABLE_L2_CACHE=1 or ACLNN_CACHE_LIMIT=0 to turn the cache off.",
+        )
+        return S.ACLNN_ERR_INNER
     if ex.unrepeatable_reason:
         return S.ACLNN_ERR_INNER  # opbase only logs a WARNING here
     ex.repeatable = True
+    ex.stop_caching()
     return S.ACLNN_SUCCESS
 
 

@@ -31,6 +31,7 @@ from ..runtime.device import RT
 from ..runtime.memory import SPACE, MemoryFault, call_site
 from ..runtime.stream import Stream, Task, TaskFault
 from ..tensor import Storage, aclTensor
+from . import cache
 
 # A kernel computation: reads its input views, writes its output views, names the path it took.
 Compute = Callable[[Sequence[np.ndarray], Sequence[np.ndarray]], str]
@@ -115,8 +116,9 @@ class aclOpExecutor:
     """The executor handed out by phase 1 (``kind`` is ``composite`` or ``individual``)."""
 
     __slots__ = (
-        "__weakref__", "api", "arg_names", "buckets", "kind", "launches", "repeatable", "runs",
-        "site", "state", "steps", "unrepeatable_reason", "user_tensors", "workspace_size",
+        "__weakref__", "addresses", "api", "arg_names", "buckets", "cache_entry", "cached_from", "kind",
+        "launches", "repeatable", "runs", "site", "state", "steps", "unrepeatable_reason", "user_tensors",
+        "workspace_size",
     )  # fmt: skip
 
     _ids = itertools.count(1)
@@ -135,6 +137,29 @@ class aclOpExecutor:
         self.arg_names: dict[int, str] = {}
         self.site = call_site()
         self.runs = 0
+        # The op cache: a composite executor owns an entry (filled in when it has run); a cache
+        # wrapper replays another executor's kernels at the addresses its phase 1 read.
+        self.cache_entry: cache.Entry | None = cache.take_pending(api) if kind == "composite" else None
+        self.cached_from: aclOpExecutor | None = None
+        self.addresses: dict[int, int | None] | None = None
+
+    @classmethod
+    def cache_hit(cls, entry: cache.Entry, tensors: Sequence[aclTensor]) -> aclOpExecutor:
+        """The wrapper a phase-1 cache hit hands out (``OpExecCacheWrap``): the cached graph, and
+        the addresses of this call's tensors as they are now (``cachedTensorList_``)."""
+        template = entry.template
+        ex = cls(entry.api, template.kind)
+        ex.cached_from = template
+        ex.steps, ex.launches, ex.buckets = template.steps, template.launches, template.buckets
+        ex.workspace_size = template.workspace_size
+        ex.arg_names = template.arg_names
+        ex.addresses = {}
+        for name, st, t in zip(entry.names, entry.storages, tensors):
+            ex.addresses.setdefault(id(st), t.storage.addr)  # a repeated storage: its first argument
+            ex.user_tensors.setdefault(name, t)
+        ex.state = "ready"
+        RT.executors.add(ex)
+        return ex
 
     # -- building (phase 1) ------------------------------------------------------------------
 
@@ -186,13 +211,45 @@ class aclOpExecutor:
         step.launches.append(ln)
         return ln
 
-    def release(self) -> None:
-        """The executor is freed (phase 2 of a non-repeatable one, or aclDestroyAclOpExecutor)."""
+    def release(self, failed: bool = False) -> None:
+        """The executor is freed (phase 2 of a non-repeatable one, or aclDestroyAclOpExecutor).
+
+        Its cache entry becomes usable if it ran successfully (the destructor's ``Finalize`` +
+        ``SetUse``); an executor freed without a run, or after a failed phase 2, leaves none."""
         self.state = "released"
         RT.executors.discard(self)
+        entry, self.cache_entry = self.cache_entry, None
+        if entry is not None:
+            if failed or self.runs == 0 or not entry.valid:
+                entry.invalidate()
+            else:
+                entry.template, entry.usable = self, True
 
     def mark_unrepeatable(self, reason: str) -> None:
         self.unrepeatable_reason = reason
+        if self.cache_entry is not None:
+            self.cache_entry.valid = False  # AbandonCache(true)
+
+    def register_cache(self) -> None:
+        """``ReleaseTo`` registers the executor's cache entry, if its kernels can be replayed: every
+        kernel argument lives in the workspace or in the storage of an argument tensor."""
+        entry = self.cache_entry
+        if entry is None:
+            return
+        known = {id(st) for st in entry.storages}
+        replayable = all(
+            spec.storage.kind == "workspace" or id(spec.storage) in known
+            for ln in self.launches
+            for spec in (*ln.in_specs, *ln.out_specs)
+        )
+        if not (replayable and cache.register(entry)):
+            self.cache_entry = None
+
+    def stop_caching(self) -> None:
+        """``SetRepeatable`` takes the executor's entry out of the cache."""
+        entry, self.cache_entry = self.cache_entry, None
+        if entry is not None:
+            entry.manager.remove(entry)
 
     def plan_workspace(self) -> int:
         """Place every workspace buffer; returns (and keeps) the workspace size in bytes.
@@ -278,8 +335,8 @@ class aclOpExecutor:
             self._enqueue_launch(stream, ln, workspace)
 
     def _enqueue_launch(self, stream: Stream, ln: Launch, workspace: int | None) -> None:
-        ins = [(spec, spec.address(workspace)) for spec in ln.in_specs]
-        outs = [(spec, spec.address(workspace)) for spec in ln.out_specs]
+        ins = [(spec, spec.address(workspace, self.addresses)) for spec in ln.in_specs]
+        outs = [(spec, spec.address(workspace, self.addresses)) for spec in ln.out_specs]
         scratch = []
         for st in ln.scratch + ln.tail_scratch:
             if workspace is not None and st.ws_offset is not None:
@@ -319,6 +376,11 @@ class aclOpExecutor:
             f"aclOpExecutor for {self.api} ({self.kind}, {len(self.launches)} kernel(s), "
             f"workspace {self.workspace_size} bytes)"
         ]
+        if self.cached_from is not None:
+            lines.append(
+                f"  op cache hit: phase 1 skipped its checks and replays the kernels of the executor built "
+                f"at {self.cached_from.site}"
+            )
         for i, s in enumerate(self.steps):
             ins = ", ".join(_describe_tensor(t, names) for t in s.inputs)
             outs = ", ".join(_describe_tensor(t, names) for t in s.outputs)
@@ -368,13 +430,16 @@ class _ArgSpec:
         self.lo, self.hi = lo, hi + item
         self.dense = t.strides == dtypes.contiguous_strides(t.view_shape)
 
-    def address(self, workspace: int | None) -> int | None:
+    def address(self, workspace: int | None, addresses: dict[int, int | None] | None = None) -> int | None:
+        """Where the view starts: in the workspace, or in its storage (``addresses`` maps a cached
+        graph's storages to the replaying call's addresses)."""
         st = self.storage
         if st.kind == "workspace":
             if workspace is None or st.ws_offset is None:
                 return None
             return workspace + st.ws_offset + self.offset_bytes
-        return None if st.addr is None else st.addr + self.offset_bytes
+        base = st.addr if addresses is None else addresses.get(id(st), st.addr)
+        return None if base is None else base + self.offset_bytes
 
     def array(self, ptr: int | None, write: bool) -> np.ndarray:
         if self.empty:

@@ -15,7 +15,7 @@ from .._capi import c_api
 from .._status import aclnnStatus
 from ..dtypes import DT_BF16, DT_FLOAT, DT_FLOAT16
 from ..executor import checks, steps
-from ..executor.api import check_out_params, check_tensor_args, common_op_executor_run, hand_out
+from ..executor.api import cache_hit, check_out_params, check_tensor_args, common_op_executor_run, hand_out
 from ..executor.checks import MAX_SUPPORT_DIMS_NUMS
 from ..executor.executor import aclOpExecutor
 from ..kernels import hard_swish_grad as kernel
@@ -86,7 +86,9 @@ def aclnnHardswishBackwardGetWorkspaceSize(
 
     if not checks.check_comm_input(workspaceSize, executor):
         return S.ACLNN_ERR_PARAM_NULLPTR
-    checks.next_l2_sequence()  # L2_DFX_PHASE_1
+    checks.next_l2_sequence()  # L2_DFX_PHASE_1, with its op-cache short-cut:
+    if cache_hit(API, workspaceSize, executor, gradOutput=gradOutput, self=self, out=out):
+        return S.ACLNN_SUCCESS
     ex = aclOpExecutor(API)  # CREATE_EXECUTOR()
 
     ret = _check_params(gradOutput, self, out)

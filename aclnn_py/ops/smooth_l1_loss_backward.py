@@ -17,7 +17,7 @@ from .._capi import as_float32, as_int, c_api
 from .._status import aclnnStatus
 from ..dtypes import DT_BF16, DT_FLOAT, DT_FLOAT16, DT_UNDEFINED
 from ..executor import checks, steps
-from ..executor.api import check_out_params, check_tensor_args, common_op_executor_run, hand_out
+from ..executor.api import cache_hit, check_out_params, check_tensor_args, common_op_executor_run, hand_out
 from ..executor.checks import MAX_SUPPORT_DIMS_NUMS, op_loge
 from ..executor.executor import aclOpExecutor
 from ..kernels import smooth_l1_loss_grad_v2 as kernel
@@ -191,7 +191,12 @@ def aclnnSmoothL1LossBackwardGetWorkspaceSize(
 
     if not checks.check_comm_input(workspaceSize, executor):
         return S.ACLNN_ERR_PARAM_NULLPTR
-    seq = checks.next_l2_sequence()  # L2_DFX_PHASE_1
+    seq = checks.next_l2_sequence()  # L2_DFX_PHASE_1, with its op-cache short-cut:
+    if cache_hit(
+        API, workspaceSize, executor,
+        gradOut=gradOut, self=self, target=target, reduction=red, beta=b, gradInput=gradInput,
+    ):  # fmt: skip
+        return S.ACLNN_SUCCESS
     ex = aclOpExecutor(API)  # CREATE_EXECUTOR()
 
     ret = _check_params(gradOut, self, target, red, b, gradInput)
