@@ -28,6 +28,7 @@ from hypothesis import strategies as st
 
 import aclnn_py
 from aclnn_py import Ref, testing
+from aclnn_py._capi import _plain_int
 from aclnn_py.runtime import sanitizer
 from aclnn_py.runtime.memory import SPACE
 from aclnn_py.runtime.stream import Event, Stream
@@ -334,11 +335,12 @@ def declared_writes(name: str, args: dict[str, Any]) -> list[tuple[int, int]]:
     ranges: list[tuple[int, int]] = []
     if name in ("aclrtMemcpy", "aclrtMemset"):
         dst = args.get("dst", args.get("devPtr"))
-        n = args.get("count")
-        if isinstance(dst, int) and isinstance(n, int) and not isinstance(n, bool) and n > 0:
+        # the count as the C surface reads it: bool, numpy and ctypes integers convert like C's
+        n = _plain_int(args.get("count"))
+        if isinstance(dst, ctypes.c_void_p):
+            dst = dst.value
+        if isinstance(dst, int) and not isinstance(dst, bool) and dst and n is not None and n > 0:
             ranges.append((dst, dst + n))
-        elif isinstance(dst, ctypes.c_void_p) and dst.value and isinstance(n, int):
-            ranges.append((dst.value, dst.value + n))
     if name in RUNS_QUEUED_WORK:
         with sanitizer._lock:
             for use in sanitizer._pending.values():

@@ -51,6 +51,11 @@ def _hs_run(dev, g, x, o):
     return ex
 
 
+def _sl1_f16_tensors(dev):
+    """float16 inputs and a float32 out: the graph casts, so the workspace is not empty."""
+    return [dev.tensor(np.ones(4, np.float16)) for _ in range(3)], dev.tensor(np.zeros(4, np.float32))
+
+
 def _is_hit(ex) -> bool:
     return ex.cached_from is not None
 
@@ -120,9 +125,7 @@ def test_an_executor_freed_without_running_leaves_no_entry(dev):
 
 
 def test_a_phase2_that_fails_on_a_null_workspace_leaves_no_entry(dev):
-    h = np.float16
-    t3 = [dev.tensor(np.ones(4, h)) for _ in range(3)]
-    o = dev.tensor(np.zeros(4, np.float32))
+    t3, o = _sl1_f16_tensors(dev)
     ws, ex = _p1(SL1, *t3, 0, 1.0, o)
     assert SL2(None, ws, ex, dev.stream) == ACLNN_ERR_PARAM_NULLPTR
     aclGetRecentErrMsg()
@@ -220,9 +223,7 @@ def test_a_repeatable_executor_leaves_the_cache(dev):
 
 
 def test_a_wrapper_phase2_with_a_null_workspace_deletes_the_wrapper(dev):
-    h = np.float16
-    t3 = [dev.tensor(np.ones(4, h)) for _ in range(3)]
-    o = dev.tensor(np.zeros(4, np.float32))
+    t3, o = _sl1_f16_tensors(dev)
     ws, ex = _p1(SL1, *t3, 0, 1.0, o)
     assert SL2(dev.workspace(ws), ws, ex, dev.stream) == 0
     ws, hit = _p1(SL1, *t3, 0, 1.0, o)
