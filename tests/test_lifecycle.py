@@ -1,9 +1,10 @@
 """A model of the runtime's lifecycle, driven in random orders (hypothesis.stateful).
 
 The machine calls init/finalize, set/reset device, contexts, streams, events, malloc/free,
-memcpy/memset, tensor create/destroy and HardswishBackward's two phases with synchronize, and
-checks every status code against a small model of what CANN returns in that state, and device
-memory against a shadow copy (updated when queued work is synchronised).
+memcpy/memset, tensor create/destroy, HardswishBackward's two phases with synchronize and
+aclSetAclOpExecutorRepeatable, and checks every status code against a small model of what CANN
+returns in that state (including which phase-1 calls the op cache answers), and device memory
+against a shadow copy (updated when queued work is synchronised).
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
-from hypothesis.stateful import Bundle, RuleBasedStateMachine, consumes, invariant, precondition, rule
+from hypothesis.stateful import Bundle, RuleBasedStateMachine, consumes, initialize, invariant, precondition, rule
 
 import aclnn_py as A
 from aclnn_py import Ref, testing
@@ -52,6 +53,10 @@ class Lifecycle(RuleBasedStateMachine):
         self.buffer_device: dict[int, int] = {}
         self.pending: dict[int, list[tuple[int, np.ndarray]]] = {}  # stream id -> [(ptr, bytes)]
         self.tensor_buffer: dict[int, int] = {}
+        # The op cache: every tensor has the same layout, so a key is which arguments are the same
+        # tensor. key -> ("pending", executor id) once registered, "usable" after it ran.
+        self.op_cache: dict[tuple[int, ...], object] = {}
+        self.executor_info: dict[int, dict[str, object]] = {}  # id -> key, hit, owns, repeatable
 
     def teardown(self) -> None:
         import os
@@ -84,6 +89,20 @@ class Lifecycle(RuleBasedStateMachine):
         for ptr, data in self.pending.pop(sid, []):
             if ptr in self.shadow:
                 self.shadow[ptr][: data.size] = data
+
+    # -- a running start (every run begins here; the rules may undo any of it) -----------------
+
+    @initialize(target=streams)
+    def start(self) -> object:
+        """aclInit, device 0 and a stream: otherwise few random runs ever reach a successful
+        phase 2, and the op cache (which needs one) would go unexercised."""
+        self.init()
+        self.set_device(0)
+        return self.create_stream()
+
+    @initialize(target=buffers)
+    def first_buffer(self) -> int | None:
+        return self.malloc(N * 4)
 
     # -- init / devices ----------------------------------------------------------------------
 
@@ -335,22 +354,69 @@ class Lifecycle(RuleBasedStateMachine):
             assert code == A.ACLNN_ERR_PARAM_INVALID
             return None
         assert code == 0 and ws.value == 0
+        labels: dict[int, int] = {}
+        key = tuple(labels.setdefault(id(t), len(labels)) for t in (g, x, out))
+        hit = self.op_cache.get(key) == "usable"
+        assert (ex.value.cached_from is not None) == hit, "phase 1 and the model disagree on an op-cache hit"
+        owns = not hit and key not in self.op_cache  # the first executor registered keeps the key
+        if owns:
+            self.op_cache[key] = ("pending", id(ex.value))
+        self.executor_info[id(ex.value)] = {"key": key, "hit": hit, "owns": owns, "repeatable": False}
         return (ex.value, g, x, out)
+
+    def _executor_gone(self, ex: object, ran: bool) -> None:
+        """An executor was freed: its cache entry becomes usable if it ran, else it is dropped."""
+        info = self.executor_info.pop(id(ex))
+        if info["owns"]:
+            if ran:
+                self.op_cache[info["key"]] = "usable"  # type: ignore[index]
+            else:
+                del self.op_cache[info["key"]]  # type: ignore[arg-type]
+
+    @rule(g=tensors, x=tensors, out=tensors, s=streams)
+    def phase1_then_phase2(self, g: object, x: object, out: object, s: object) -> None:
+        """The usual pair, back to back (so that repeats, which the op cache answers, happen)."""
+        self.phase2(self.phase1(g, x, out), s)
+
+    @rule(job=executors)
+    def make_repeatable(self, job: tuple | None) -> None:
+        if job is None:
+            return
+        ex = job[0]
+        info = self.executor_info[id(ex)]
+        code = A.aclSetAclOpExecutorRepeatable(ex)
+        if info["hit"]:
+            assert code == A.ACLNN_ERR_INNER  # a cache wrapper is not an executor to opbase
+            A.aclGetRecentErrMsg()
+            return
+        assert code == 0
+        info["repeatable"] = True
+        if info["owns"]:  # SetRepeatable takes the executor's entry out of the cache
+            del self.op_cache[info["key"]]  # type: ignore[arg-type]
+            info["owns"] = False
 
     @rule(job=consumes(executors), s=streams)
     def phase2(self, job: tuple | None, s: object) -> None:
         if job is None:
             return
         ex, g, x, out = job
+        repeatable = self.executor_info[id(ex)]["repeatable"]
         code = A.aclnnHardswishBackward(None, 0, ex, s)
         if any(not t.alive for t in (g, x, out)):
             assert code == A.ACLNN_ERR_PARAM_INVALID
-            A.aclDestroyAclOpExecutor(ex)
+            assert A.aclDestroyAclOpExecutor(ex) == 0
+            self._executor_gone(ex, ran=False)
             return
         if not self._ctx_ok() or (s is not None and id(s) not in self.live_streams):
             assert code == A.ACLNN_ERR_RUNTIME_ERROR
+            if repeatable:
+                assert A.aclDestroyAclOpExecutor(ex) == 0
+            self._executor_gone(ex, ran=False)  # deleted by phase 2 whatever Run() returned
             return
         assert code == 0
+        if repeatable:
+            assert A.aclDestroyAclOpExecutor(ex) == 0
+        self._executor_gone(ex, ran=True)
         buffers = [self.tensor_buffer[id(t)] for t in (g, x, out)]
         nbytes = N * 4
         if s is None or any(b not in self.shadow or self.shadow[b].size < nbytes for b in buffers) or self.pending:
@@ -381,6 +447,29 @@ class Lifecycle(RuleBasedStateMachine):
 
 
 Lifecycle.TestCase.settings = settings(
-    max_examples=60, stateful_step_count=30, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck)
+    max_examples=80, stateful_step_count=40, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck)
 )
 TestLifecycle = Lifecycle.TestCase
+
+
+def test_the_model_follows_the_op_cache_through_a_scripted_run():
+    """Random runs rarely repeat a successful call; this run does, through the same rules."""
+    m = Lifecycle()
+    try:
+        s = m.start()
+        p = m.first_buffer()
+        g, x, out = (m.create_tensor(p) for _ in range(3))
+        m.phase1_then_phase2(g, x, out, s)  # miss: builds, runs, and its entry becomes usable
+        job = m.phase1(g, x, out)  # hit: the model expects a cache wrapper
+        assert job[0].cached_from is not None
+        m.make_repeatable(job)  # 561000 for a wrapper
+        m.phase2(job, s)
+        aliased = m.phase1(g, g, out)  # another key: a miss, registered, made repeatable
+        m.make_repeatable(aliased)
+        m.phase2(aliased, s)
+        m.phase1_then_phase2(g, g, out, s)  # still a miss: the repeatable executor left the cache
+        assert m.op_cache == {(0, 1, 2): "usable", (0, 0, 1): "usable"}
+        m.synchronize(s)
+        m.download(p)
+    finally:
+        m.teardown()
