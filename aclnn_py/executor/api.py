@@ -273,8 +273,28 @@ def aclSetTensorAddr(executor: Any, index: int, tensor: aclTensor | None, addr: 
             "EZ1011",
             "aclSetTensorAddr failed because executor cannot be a NULL pointer.",
         )
-    _executor_handle(executor, "aclSetTensorAddr")
+    ex = _executor_handle(executor, "aclSetTensorAddr")
+    if ex.addresses is not None and sanitizer.enabled():
+        _warn_moved_after_cache_hit(ex, tensor, p)
     return S.ACLNN_SUCCESS
+
+
+def _warn_moved_after_cache_hit(ex: aclOpExecutor, tensor: aclTensor, addr: int | None) -> None:
+    """An op-cache wrapper copied its tensors' addresses at phase 1: a later move is ignored."""
+    assert ex.addresses is not None and ex.cached_from is not None
+    template_storages = {name: t.storage for name, t in ex.cached_from.user_tensors.items()}
+    for name, t in ex.user_tensors.items():
+        st = template_storages.get(name)
+        if t is tensor and st is not None and ex.addresses.get(id(st)) != addr:
+            kept = ex.addresses.get(id(st))
+            sanitizer.finding(
+                "memcheck",
+                f"aclSetTensorAddr: the executor is an op-cache hit of {ex.api}, which copied its tensors' "
+                f"addresses at phase 1; {name} stays at 0x{kept or 0:x} for its kernels, not "
+                f"0x{addr or 0:x}. Set addresses before phase 1, or turn the cache off (DISABLE_L2_CACHE=1)",
+                S.ACLNN_ERR_PARAM_INVALID,
+            )
+            return
 
 
 aclSetInputTensorAddr = aclSetTensorAddr

@@ -235,15 +235,19 @@ def test_a_wrapper_phase2_with_a_null_workspace_deletes_the_wrapper(dev):
     assert aclDestroyAclOpExecutor(again) == 0
 
 
-def test_a_wrapper_reads_the_addresses_at_phase1(dev):
+def test_a_wrapper_reads_the_addresses_at_phase1(dev, findings):
     # OpExecCacheWrap copies the storage addresses when it is made; aclSetTensorAddr later
     # returns 0 but does not move a wrapper's kernels (a composite executor would follow it).
+    # The sanitizer names the trap.
     x = np.array([1, 2, 4, 5], np.float32)
     _hs_run(dev, *_hs_tensors(dev, x))
     g, s, o = _hs_tensors(dev, x)
     _, hit = _p1(HB1, g, s, o)
     elsewhere = dev.malloc(16)
     assert aclSetTensorAddr(hit, 0, o, elsewhere) == 0
+    assert findings.refresh().checks() == ["memcheck"]
+    assert "op-cache hit of aclnnHardswishBackward" in findings.text() and "out stays at 0x" in findings.text()
+    assert "op-cache hit" in aclGetRecentErrMsg()
     assert HB2(None, 0, hit, dev.stream) == 0
     assert aclrtSynchronizeStream(dev.stream) == 0
     o.storage.addr = hit.addresses[id(hit.cached_from.user_tensors["out"].storage)]
