@@ -125,11 +125,23 @@ def test_blocks_give_the_same_numbers_as_whole_arrays(monkeypatch, dtype):
         assert_bits_equal(out, whole)
 
 
-def test_the_branch_free_float16_rounding_matches_numpy_on_every_tie_pattern():
-    """numba's float32 -> float16 store (the results' one rounding) against numpy's cast: every
-    sign/exponent/top-mantissa pattern, with the dropped bits just below, at and above the tie."""
+def _f16_narrowers():
     from aclnn_py.kernels import _numba as nb
 
+    paths = {"soft": lambda blk, n, out: nb._narrow_f16_soft(blk, blk.view(np.float32), n, out)}
+    if nb.HAVE_F16C:
+        paths["f16c"] = lambda blk, n, out: nb._narrow_f16_hw(blk.view(np.float32), n, out)
+    return paths
+
+
+@pytest.mark.parametrize("path", ["soft", "f16c"])
+def test_the_float16_rounding_matches_numpy_on_every_tie_pattern(path):
+    """numba's float32 -> float16 store (the results' one rounding) against numpy's cast: every
+    sign/exponent/top-mantissa pattern, with the dropped bits just below, at and above the tie,
+    for the portable branch-free code and the hardware conversion (F16C hosts)."""
+    narrow = _f16_narrowers().get(path)
+    if narrow is None:
+        pytest.skip("this host has no F16C")
     high = np.arange(1 << 16, dtype=np.uint32) << np.uint32(16)
     low = np.array([0x0000, 0x0FFF, 0x1000, 0x1001, 0x1FFF, 0x2000, 0x3000, 0xFFFF], np.uint32)
     bits = (high[:, None] | low[None, :]).reshape(-1)
@@ -137,8 +149,25 @@ def test_the_branch_free_float16_rounding_matches_numpy_on_every_tie_pattern():
     with np.errstate(over="ignore"):
         expected = np.where(np.isnan(values), np.uint16(0x7E00), values.astype(np.float16).view(np.uint16))
     out = np.empty(bits.size, np.uint16)
-    for start in range(0, bits.size, nb.CHUNK):
-        count = min(nb.CHUNK, bits.size - start)
-        block = bits[start : start + count].copy()
-        nb._from_f32(block, block.view(np.float32), out, start, count, nb.KIND_F16)
+    for start in range(0, bits.size, 4096):
+        count = min(4096, bits.size - start)
+        narrow(bits[start : start + count].copy(), count, out[start : start + count])
     assert np.array_equal(out, expected)
+
+
+@pytest.mark.parametrize("path", ["table", "f16c"])
+def test_the_float16_widening_is_exact_for_every_half(path):
+    """Every one of the 65536 halves widens to numpy's float32; a NaN stays a NaN of the same
+    sign (F16C quietens a signalling NaN, which no result can show: NaN results are canonical)."""
+    from aclnn_py.kernels import _numba as nb
+
+    if path == "f16c" and not nb.HAVE_F16C:
+        pytest.skip("this host has no F16C")
+    halves = np.arange(1 << 16, dtype=np.uint32).astype(np.uint16)
+    out = np.empty(halves.size, np.uint32)
+    (nb._widen_f16_hw if path == "f16c" else nb._widen_f16_table)(halves, halves.size, out)
+    expected = halves.view(np.float16).astype(np.float32)
+    nan = np.isnan(expected)
+    assert np.array_equal(out[~nan], expected.view(np.uint32)[~nan])
+    assert np.isnan(out[nan].view(np.float32)).all()
+    assert np.array_equal(out[nan] >> 31, expected.view(np.uint32)[nan] >> 31)

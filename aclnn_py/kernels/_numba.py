@@ -14,12 +14,52 @@ from __future__ import annotations
 
 import numba
 import numpy as np
-from numba import njit
+from llvmlite import ir
+from numba import njit, types
+from numba.extending import intrinsic
 
 F32 = np.float32
 KIND_F32, KIND_F16, KIND_BF16 = 0, 1, 2
 
 _jit = njit(cache=True, nogil=True, fastmath=False, error_model="numpy")
+
+
+def _host_has_f16c() -> bool:
+    try:
+        import llvmlite.binding as llvm
+
+        return "+f16c" in llvm.get_host_cpu_features().flatten().split(",")
+    except Exception:  # noqa: BLE001 - any failure to ask means: use the portable code
+        return False
+
+
+# With F16C, LLVM turns half <-> float conversions into the hardware's vcvtph2ps / vcvtps2ph
+# (exact up, round half to even down, as IEEE 754 requires); without it the portable bit code
+# below runs. A compile-time constant: numba drops the branch not taken.
+HAVE_F16C = _host_has_f16c()
+
+
+@intrinsic
+def _half_bits_to_f32_bits(typingctx, h):  # type: ignore[no-untyped-def]
+    """float16 bits -> float32 bits by LLVM's fpext (exact; a signalling NaN comes out quiet)."""
+    sig = types.uint32(types.uint16)
+
+    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+        wide = builder.fpext(builder.bitcast(args[0], ir.HalfType()), ir.FloatType())
+        return builder.bitcast(wide, ir.IntType(32))
+
+    return sig, codegen
+
+
+@intrinsic
+def _f32_to_half_bits(typingctx, f):  # type: ignore[no-untyped-def]
+    """float32 -> float16 bits by LLVM's fptrunc (round half to even, overflow to infinity)."""
+    sig = types.uint16(types.float32)
+
+    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+        return builder.bitcast(builder.fptrunc(args[0], ir.HalfType()), ir.IntType(16))
+
+    return sig, codegen
 
 
 # -- float bit conversions ------------------------------------------------------------------------
@@ -122,9 +162,24 @@ def _to_f32(src, start, count, kind, dst):
     elif kind == KIND_BF16:
         for j in range(count):
             dst[j] = np.uint32(block[j]) << np.uint32(16)
+    elif HAVE_F16C:
+        _widen_f16_hw(block, count, dst)
     else:
-        for j in range(count):
-            dst[j] = F16_TO_F32[block[j]]  # the exact conversion of every half, tabulated
+        _widen_f16_table(block, count, dst)
+
+
+@_jit
+def _widen_f16_hw(block, count, dst):
+    """float16 bits -> float32 bits with the hardware conversion."""
+    for j in range(count):
+        dst[j] = _half_bits_to_f32_bits(block[j])
+
+
+@_jit
+def _widen_f16_table(block, count, dst):
+    """float16 bits -> float32 bits through the table of all 65536 exact conversions."""
+    for j in range(count):
+        dst[j] = F16_TO_F32[block[j]]
 
 
 @_jit
@@ -142,24 +197,43 @@ def _from_f32(res, res_f, out, start, count, kind):
             # round half to even on the 16 dropped bits; the canonical NaN and the infinities come
             # through unchanged, and a carry out of the largest finite value gives infinity
             block[j] = (b + np.uint32(0x7FFF) + ((b >> np.uint32(16)) & np.uint32(1))) >> np.uint32(16)
+    elif HAVE_F16C:
+        _narrow_f16_hw(res_f, count, block)
     else:
-        # Branch-free (selects only, no call), so the loop runs at memory speed. Subnormal halves:
-        # adding 0.5, whose ulp is the smallest half subnormal, lets the FPU round half to even and
-        # leaves the half's bits at the bottom of the sum. Normal halves: rebias, add 0xFFF plus
-        # the lowest kept bit. Checked equal to _f32_bits_to_f16_bits for all 2^32 non-NaN
-        # patterns; the only NaN reaching here is the canonical one, giving 0x7E00 in both.
-        magic = np.uint32(_DENORM_MAGIC)
-        magic_f = magic.view(np.float32)
-        for j in range(count):
-            b = np.uint32(res[j] if res_f[j] == res_f[j] else nan)
-            a = np.uint32(b & np.uint32(0x7FFFFFFF))
-            sub = np.uint32(np.uint32(np.float32(a.view(np.float32) + magic_f).view(np.uint32)) - magic)
-            nrm = np.uint32(
-                (a - np.uint32(0x38000000) + np.uint32(0x0FFF) + ((a >> np.uint32(13)) & np.uint32(1))) >> np.uint32(13)
-            )
-            big = np.uint32(0x7E00) if a > np.uint32(0x7F800000) else np.uint32(0x7C00)
-            h = sub if a < np.uint32(0x38800000) else (nrm if a < np.uint32(0x477FF000) else big)
-            block[j] = ((b >> np.uint32(16)) & np.uint32(0x8000)) | h
+        _narrow_f16_soft(res, res_f, count, block)
+
+
+@_jit
+def _narrow_f16_hw(res_f, count, block):
+    """float32 -> float16 bits with the hardware conversion (round half to even); NaN results
+    become the canonical NaN first, so every NaN is stored as 0x7E00."""
+    nan_f = np.uint32(0x7FC00000).view(np.float32)
+    for j in range(count):
+        f = res_f[j]
+        block[j] = _f32_to_half_bits(f if f == f else nan_f)
+
+
+@_jit
+def _narrow_f16_soft(res, res_f, count, block):
+    """The same rounding without F16C, branch-free (selects only, no call), so the loop runs at
+    memory speed. Subnormal halves: adding 0.5, whose ulp is the smallest half subnormal, lets
+    the FPU round half to even and leaves the half's bits at the bottom of the sum. Normal
+    halves: rebias, add 0xFFF plus the lowest kept bit. Checked equal to _f32_bits_to_f16_bits
+    for all 2^32 non-NaN patterns; the only NaN reaching here is the canonical one, giving
+    0x7E00 in both."""
+    nan = np.uint32(0x7FC00000)
+    magic = np.uint32(_DENORM_MAGIC)
+    magic_f = magic.view(np.float32)
+    for j in range(count):
+        b = np.uint32(res[j] if res_f[j] == res_f[j] else nan)
+        a = np.uint32(b & np.uint32(0x7FFFFFFF))
+        sub = np.uint32(np.uint32(np.float32(a.view(np.float32) + magic_f).view(np.uint32)) - magic)
+        nrm = np.uint32(
+            (a - np.uint32(0x38000000) + np.uint32(0x0FFF) + ((a >> np.uint32(13)) & np.uint32(1))) >> np.uint32(13)
+        )
+        big = np.uint32(0x7E00) if a > np.uint32(0x7F800000) else np.uint32(0x7C00)
+        h = sub if a < np.uint32(0x38800000) else (nrm if a < np.uint32(0x477FF000) else big)
+        block[j] = ((b >> np.uint32(16)) & np.uint32(0x8000)) | h
 
 
 # -- SmoothL1LossGradV2 ---------------------------------------------------------------------------
