@@ -29,7 +29,7 @@ def _host_has_f16c() -> bool:
         import llvmlite.binding as llvm
 
         return "+f16c" in llvm.get_host_cpu_features().flatten().split(",")
-    except Exception:  # noqa: BLE001 - any failure to ask means: use the portable code
+    except Exception:  # any failure to ask means: use the portable code
         return False
 
 
