@@ -40,11 +40,11 @@ HAVE_F16C = _host_has_f16c()
 
 
 @intrinsic
-def _half_bits_to_f32_bits(typingctx, h):  # type: ignore[no-untyped-def]
+def _half_bits_to_f32_bits(typingctx, h):
     """float16 bits -> float32 bits by LLVM's fpext (exact; a signalling NaN comes out quiet)."""
     sig = types.uint32(types.uint16)
 
-    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+    def codegen(context, builder, signature, args):
         wide = builder.fpext(builder.bitcast(args[0], ir.HalfType()), ir.FloatType())
         return builder.bitcast(wide, ir.IntType(32))
 
@@ -52,11 +52,11 @@ def _half_bits_to_f32_bits(typingctx, h):  # type: ignore[no-untyped-def]
 
 
 @intrinsic
-def _f32_to_half_bits(typingctx, f):  # type: ignore[no-untyped-def]
+def _f32_to_half_bits(typingctx, f):
     """float32 -> float16 bits by LLVM's fptrunc (round half to even, overflow to infinity)."""
     sig = types.uint16(types.float32)
 
-    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+    def codegen(context, builder, signature, args):
         return builder.bitcast(builder.fptrunc(args[0], ir.HalfType()), ir.IntType(16))
 
     return sig, codegen
@@ -172,7 +172,7 @@ def _to_f32(src, start, count, kind, dst):
 def _widen_f16_hw(block, count, dst):
     """float16 bits -> float32 bits with the hardware conversion."""
     for j in range(count):
-        dst[j] = _half_bits_to_f32_bits(block[j])
+        dst[j] = _half_bits_to_f32_bits(block[j])  # type: ignore[call-arg]  # numba passes typingctx
 
 
 @_jit
@@ -210,7 +210,7 @@ def _narrow_f16_hw(res_f, count, block):
     nan_f = np.uint32(0x7FC00000).view(np.float32)
     for j in range(count):
         f = res_f[j]
-        block[j] = _f32_to_half_bits(f if f == f else nan_f)
+        block[j] = _f32_to_half_bits(f if f == f else nan_f)  # type: ignore[call-arg]  # numba passes typingctx
 
 
 @_jit
