@@ -2,9 +2,11 @@
 
 Same arithmetic as the numpy recipes (which are the specification), operation for operation in
 float32, without fastmath (so nothing is reassociated or contracted into FMAs). FLOAT16 and
-BFLOAT16 travel as their bits (uint16) and are converted inside the loop by exact bit
-manipulation: upcasts are exact, the final downcast rounds half to even. No whole-array casts,
-no temporaries: the extra memory of a call is a few scalars.
+BFLOAT16 travel as their bits (uint16) and are converted element by element inside the loop:
+upcasts are exact, the one downcast of a result rounds half to even. float16 uses the CPU's
+conversion instructions (F16C) where it has them and exact bit manipulation otherwise; bfloat16
+is bit manipulation. No whole-array casts, no temporaries: the extra memory of a call is a few
+scalars (or a few 16 KiB blocks when an input is broadcast).
 
 Only imported when numba is installed (``pip install aclnn-py[fast]``); the test-suite proves
 every kernel bit-identical to the numpy path on random data and on the edges.
@@ -63,68 +65,6 @@ def _f32_to_half_bits(typingctx, f):
 
 
 # -- float bit conversions ------------------------------------------------------------------------
-
-
-@_jit
-def _f16_bits_to_f32_bits(h: np.uint32) -> np.uint32:
-    sign = (h & np.uint32(0x8000)) << np.uint32(16)
-    exp = (h >> np.uint32(10)) & np.uint32(0x1F)
-    man = h & np.uint32(0x3FF)
-    if exp == 0:
-        if man == 0:
-            return sign
-        # subnormal half: normalise
-        e = np.uint32(113)  # 127 - 15 + 1
-        while (man & np.uint32(0x400)) == 0:
-            man <<= np.uint32(1)
-            e -= np.uint32(1)
-        man &= np.uint32(0x3FF)
-        return sign | (e << np.uint32(23)) | (man << np.uint32(13))
-    if exp == 0x1F:
-        return sign | np.uint32(0x7F800000) | (man << np.uint32(13))
-    return sign | ((exp + np.uint32(112)) << np.uint32(23)) | (man << np.uint32(13))
-
-
-@_jit
-def _f32_bits_to_f16_bits(b: np.uint32) -> np.uint32:
-    sign = (b >> np.uint32(16)) & np.uint32(0x8000)
-    exp = np.int32((b >> np.uint32(23)) & np.uint32(0xFF))
-    man = b & np.uint32(0x7FFFFF)
-    if exp == 0xFF:
-        if man != 0:  # NaN: keep the top payload bits, never let them become 0 (numpy's rule)
-            payload = man >> np.uint32(13)
-            return sign | np.uint32(0x7C00) | (payload if payload != 0 else np.uint32(1))
-        return sign | np.uint32(0x7C00)
-    e = exp - 127 + 15
-    if e >= 31:
-        return sign | np.uint32(0x7C00)
-    if e <= 0:
-        if e < -10:
-            return sign
-        man |= np.uint32(0x800000)
-        shift = np.uint32(14 - e)
-        half = np.uint32(1) << (shift - np.uint32(1))
-        rest = man & ((np.uint32(1) << shift) - np.uint32(1))
-        h = man >> shift
-        if rest > half or (rest == half and (h & np.uint32(1)) != 0):
-            h += np.uint32(1)
-        return sign | h
-    h = (np.uint32(e) << np.uint32(10)) | (man >> np.uint32(13))
-    rest = man & np.uint32(0x1FFF)
-    if rest > np.uint32(0x1000) or (rest == np.uint32(0x1000) and (h & np.uint32(1)) != 0):
-        h += np.uint32(1)
-    return sign | h
-
-
-@_jit
-def _f32_bits_to_bf16_bits(b: np.uint32) -> np.uint32:
-    if (b & np.uint32(0x7F800000)) == np.uint32(0x7F800000) and (b & np.uint32(0x7FFFFF)) != 0:
-        return ((b >> np.uint32(16)) & np.uint32(0x8000)) | np.uint32(0x7FC0)  # canonical quiet NaN (ml_dtypes)
-    upper = b >> np.uint32(16)
-    lower = b & np.uint32(0xFFFF)
-    if lower > np.uint32(0x8000) or (lower == np.uint32(0x8000) and (upper & np.uint32(1)) != 0):
-        upper += np.uint32(1)
-    return upper & np.uint32(0xFFFF)
 
 
 CHUNK = 4096
@@ -215,25 +155,51 @@ def _narrow_f16_hw(res_f, count, block):
 
 @_jit
 def _narrow_f16_soft(res, res_f, count, block):
-    """The same rounding without F16C, branch-free (selects only, no call), so the loop runs at
-    memory speed. Subnormal halves: adding 0.5, whose ulp is the smallest half subnormal, lets
-    the FPU round half to even and leaves the half's bits at the bottom of the sum. Normal
-    halves: rebias, add 0xFFF plus the lowest kept bit. Checked equal to _f32_bits_to_f16_bits
-    for all 2^32 non-NaN patterns; the only NaN reaching here is the canonical one, giving
-    0x7E00 in both."""
+    """The same rounding without F16C (see :func:`_f16_soft`)."""
     nan = np.uint32(0x7FC00000)
+    for j in range(count):
+        block[j] = _f16_soft(np.uint32(res[j] if res_f[j] == res_f[j] else nan))
+
+
+@_jit
+def _f16_soft(b):
+    """float32 bits -> float16 bits, round half to even, branch-free (selects only), so a loop
+    of it vectorises. Subnormal halves: adding 0.5, whose ulp is the smallest half subnormal,
+    lets the FPU round half to even and leaves the half's bits at the bottom of the sum. Normal
+    halves: rebias, add 0xFFF plus the lowest kept bit. Checked equal to numpy's cast for all
+    2^32 non-NaN patterns (the tie patterns are in the tests); the canonical NaN gives 0x7E00."""
     magic = np.uint32(_DENORM_MAGIC)
     magic_f = magic.view(np.float32)
-    for j in range(count):
-        b = np.uint32(res[j] if res_f[j] == res_f[j] else nan)
-        a = np.uint32(b & np.uint32(0x7FFFFFFF))
-        sub = np.uint32(np.uint32(np.float32(a.view(np.float32) + magic_f).view(np.uint32)) - magic)
-        nrm = np.uint32(
-            (a - np.uint32(0x38000000) + np.uint32(0x0FFF) + ((a >> np.uint32(13)) & np.uint32(1))) >> np.uint32(13)
-        )
-        big = np.uint32(0x7E00) if a > np.uint32(0x7F800000) else np.uint32(0x7C00)
-        h = sub if a < np.uint32(0x38800000) else (nrm if a < np.uint32(0x477FF000) else big)
-        block[j] = ((b >> np.uint32(16)) & np.uint32(0x8000)) | h
+    a = np.uint32(b & np.uint32(0x7FFFFFFF))
+    sub = np.uint32(np.uint32(np.float32(a.view(np.float32) + magic_f).view(np.uint32)) - magic)
+    nrm = np.uint32(
+        (a - np.uint32(0x38000000) + np.uint32(0x0FFF) + ((a >> np.uint32(13)) & np.uint32(1))) >> np.uint32(13)
+    )
+    big = np.uint32(0x7E00) if a > np.uint32(0x7F800000) else np.uint32(0x7C00)
+    h = sub if a < np.uint32(0x38800000) else (nrm if a < np.uint32(0x477FF000) else big)
+    return ((b >> np.uint32(16)) & np.uint32(0x8000)) | h
+
+
+@_jit
+def _widen16(kind, h):
+    """One float16/bfloat16 element (its bits) as float32, exactly."""
+    if kind == KIND_BF16:
+        return np.uint32(np.uint32(h) << np.uint32(16)).view(np.float32)
+    if HAVE_F16C:
+        return np.uint32(_half_bits_to_f32_bits(h)).view(np.float32)  # type: ignore[call-arg]
+    return np.uint32(F16_TO_F32[h]).view(np.float32)
+
+
+@_jit
+def _narrow16(kind, f):
+    """One float32 result rounded once, half to even, to float16/bfloat16 bits (NaN canonical)."""
+    nan = np.uint32(0x7FC00000)
+    if kind == KIND_BF16:
+        b = np.uint32(np.float32(f).view(np.uint32) if f == f else nan)
+        return np.uint16((b + np.uint32(0x7FFF) + ((b >> np.uint32(16)) & np.uint32(1))) >> np.uint32(16))
+    if HAVE_F16C:
+        return _f32_to_half_bits(f if f == f else nan.view(np.float32))  # type: ignore[call-arg]
+    return np.uint16(_f16_soft(np.uint32(np.float32(f).view(np.uint32) if f == f else nan)))
 
 
 # -- SmoothL1LossGradV2 ---------------------------------------------------------------------------
@@ -316,6 +282,14 @@ def smooth_l1_tbe(p, lab, d, out, kind, sigma, eps, cof, mean):
             )
             fo[i] = _canon(r)
         return
+    if p.size == n and lab.size == n and d.size == n:  # no broadcast: one fused loop
+        for i in range(n):
+            r = _sl1_tbe(
+                _widen16(kind, p[i]), _widen16(kind, lab[i]), _widen16(kind, d[i]),
+                sigma, neg_sigma, divisor, cof, mean,
+            )  # fmt: skip
+            out[i] = _narrow16(kind, r)
+        return
     fp, fl, fd, fr = _buffers4()
     bp, bl, bd, br = fp.view(np.uint32), fl.view(np.uint32), fd.view(np.uint32), fr.view(np.uint32)
     for start in range(0, n, CHUNK):
@@ -341,6 +315,14 @@ def smooth_l1_arch35(p, lab, d, out, kind, sigma, inv, norm, scalar_dout):
             )
             fo[i] = _canon(r)
         return
+    if p.size == n and lab.size == n and d.size == n:  # no broadcast: one fused loop
+        for i in range(n):
+            r = _sl1_arch35(
+                _widen16(kind, p[i]), _widen16(kind, lab[i]), _widen16(kind, d[i]),
+                sigma, neg_sigma, inv, norm, scalar_dout,
+            )  # fmt: skip
+            out[i] = _narrow16(kind, r)
+        return
     fp, fl, fd, fr = _buffers4()
     bp, bl, bd, br = fp.view(np.uint32), fl.view(np.uint32), fd.view(np.uint32), fr.view(np.uint32)
     for start in range(0, n, CHUNK):
@@ -365,15 +347,8 @@ def hardswish_tbe(g, x_in, out, kind, third, half, three):
         for i in range(n):
             fo[i] = _canon(_hs_tbe(fg[i], fx[i], third, half, three, nan_fix))
         return
-    fg, fx, fr, _ = _buffers4()
-    bg, bx, br = fg.view(np.uint32), fx.view(np.uint32), fr.view(np.uint32)
-    for start in range(0, n, CHUNK):
-        count = min(CHUNK, n - start)
-        _to_f32(g, start, count, kind, bg)
-        _to_f32(x_in, start, count, kind, bx)
-        for j in range(count):
-            fr[j] = _hs_tbe(fg[j], fx[j], third, half, three, nan_fix)
-        _from_f32(br, fr, out, start, count, kind)
+    for i in range(n):  # the shapes are equal: one fused loop
+        out[i] = _narrow16(kind, _hs_tbe(_widen16(kind, g[i]), _widen16(kind, x_in[i]), third, half, three, nan_fix))
 
 
 @_jit
@@ -384,15 +359,8 @@ def hardswish_arch35(g, x_in, out, kind, third, half, three):
         for i in range(n):
             fo[i] = _canon(_hs_arch35(fg[i], fx[i], third, half, three))
         return
-    fg, fx, fr, _ = _buffers4()
-    bg, bx, br = fg.view(np.uint32), fx.view(np.uint32), fr.view(np.uint32)
-    for start in range(0, n, CHUNK):
-        count = min(CHUNK, n - start)
-        _to_f32(g, start, count, kind, bg)
-        _to_f32(x_in, start, count, kind, bx)
-        for j in range(count):
-            fr[j] = _hs_arch35(fg[j], fx[j], third, half, three)
-        _from_f32(br, fr, out, start, count, kind)
+    for i in range(n):  # the shapes are equal: one fused loop
+        out[i] = _narrow16(kind, _hs_arch35(_widen16(kind, g[i]), _widen16(kind, x_in[i]), third, half, three))
 
 
 # -- ScaledMaskedSoftmaxGradV2 --------------------------------------------------------------------
