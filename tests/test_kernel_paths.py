@@ -171,3 +171,27 @@ def test_the_float16_widening_is_exact_for_every_half(path):
     assert np.array_equal(out[~nan], expected.view(np.uint32)[~nan])
     assert np.isnan(out[nan].view(np.float32)).all()
     assert np.array_equal(out[nan] >> 31, expected.view(np.uint32)[nan] >> 31)
+
+
+def test_select_is_np_where_bit_for_bit():
+    """The recipes' bit select gives np.where's bits: arrays and scalars, broadcast, 0-d, NaN
+    payloads, infinities and signed zeros."""
+    from aclnn_py.kernels._fp import select
+
+    rng = np.random.default_rng(5)
+    a = rng.integers(0, 2**32, 1000, dtype=np.uint64).astype(np.uint32).view(np.float32)
+    b = rng.integers(0, 2**32, 1000, dtype=np.uint64).astype(np.uint32).view(np.float32)
+    cond = rng.random(1000) < 0.5
+    cases = [
+        (cond, a, b),
+        (cond, np.float32(-0.0), b),
+        (cond, a, np.float32(np.inf)),
+        (cond, np.float32(1), np.float32(0)),
+        (cond.reshape(10, 100), a[:100], b.reshape(10, 100)),  # broadcast
+        (np.array(True), np.float32(2), np.float32(3)),  # 0-d
+    ]
+    for c, x, y in cases:
+        got = select(c, x, y)
+        want = np.where(c, x, y).astype(np.float32)
+        assert got.dtype == np.float32 and got.shape == want.shape
+        assert np.array_equal(got.view(np.uint32), want.view(np.uint32))

@@ -16,6 +16,19 @@ def f32(a: np.ndarray) -> np.ndarray:
     return a if a.dtype == np.float32 else a.astype(np.float32)
 
 
+def select(cond: np.ndarray, a: np.ndarray | np.floating, b: np.ndarray | np.floating) -> np.ndarray:
+    """``np.where(cond, a, b)`` for float32 operands, as a bit select ``b ^ ((a ^ b) & mask)``.
+
+    The same bits as np.where (nothing is computed, bits are chosen), but no branch per
+    element: np.where is about 3x slower on the unpredictable masks these recipes make."""
+    mask = np.negative(cond, dtype=np.int32).view(np.uint32)  # True -> all ones
+    ab = np.asarray(a, dtype=np.float32).view(np.uint32)
+    bb = np.asarray(b, dtype=np.float32).view(np.uint32)
+    r = np.asarray(np.bitwise_and(np.bitwise_xor(ab, bb), mask))
+    np.bitwise_xor(r, bb, out=r)
+    return r.view(np.float32)
+
+
 CANONICAL_NAN = F32(np.nan)  # 0x7FC00000: 0x7E00 in float16, 0x7FC0 in bfloat16
 
 

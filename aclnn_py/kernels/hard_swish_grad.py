@@ -27,7 +27,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from . import accel
-from ._fp import F32, f32, run_elementwise
+from ._fp import F32, f32, run_elementwise, select
 
 ONE_THIRD = F32(1.0 / 3.0)  # 0.333333343267..., bits 0x3EAAAAAB
 HALF = F32(0.5)
@@ -43,11 +43,11 @@ def tbe(grad: np.ndarray, x_in: np.ndarray, nan_fix: bool | None = None) -> np.n
         x, g = f32(x_in), f32(grad)
         d = x * ONE_THIRD
         d = d + HALF
-        d = np.where(x < -THREE, F32(0), d)
-        d = np.where(x > THREE, F32(1), d)
+        d = select(x < -THREE, F32(0), d)
+        d = select(x > THREE, F32(1), d)
         r = g * d
         if nan_fix:
-            r = np.where(x == x, r, F32(1))
+            r = select(x == x, r, F32(1))
         return np.asarray(r, dtype=np.float32)
 
 
@@ -57,8 +57,8 @@ def arch35(grad: np.ndarray, x_in: np.ndarray) -> np.ndarray:
         x, g = f32(x_in), f32(grad)
         d = x * ONE_THIRD
         d = d + HALF
-        d = np.where(x >= -THREE, d, F32(0))
-        d = np.where(x <= THREE, d, F32(1))
+        d = select(x >= -THREE, d, F32(0))
+        d = select(x <= THREE, d, F32(1))
         return np.asarray(g * d, dtype=np.float32)
 
 

@@ -29,7 +29,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from . import accel
-from ._fp import F32, f32, store
+from ._fp import F32, f32, select, store
 
 ALIGN = 64
 MAX_NORM_HEAD_DIM = 1024
@@ -91,7 +91,7 @@ def compute_f32(grad: np.ndarray, y: np.ndarray, mask: np.ndarray, scale: float)
         if sc != F32(1):
             out = out * sc
         masked = np.broadcast_to(mask.view(np.uint8) != 0, shape)
-        return np.asarray(np.where(masked, F32(0), out), dtype=np.float32)
+        return np.asarray(select(masked, F32(0), out), dtype=np.float32)
 
 
 def make(scale: float) -> Callable[[Sequence[np.ndarray], Sequence[np.ndarray]], str]:

@@ -31,7 +31,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from . import accel
-from ._fp import F32, f32, run_elementwise
+from ._fp import F32, f32, run_elementwise, select
 
 EPS = F32(1e-6)
 
@@ -45,11 +45,11 @@ def tbe(
         s = F32(sigma)
         x = np.asarray(p - lab)
         temp = x / (s + EPS)
-        x = np.where(x == x, x, F32(0))
+        x = select(x == x, x, F32(0))
         neg_s = s * F32(-1)
-        s1 = np.where(x <= neg_s, F32(-1), F32(0))
-        s2 = np.where(x >= s, F32(1), F32(0))
-        s3 = np.where(np.abs(x) < s, temp, F32(0))
+        s1 = select(x <= neg_s, F32(-1), F32(0))
+        s2 = select(x >= s, F32(1), F32(0))
+        s3 = select(np.abs(x) < s, temp, F32(0))
         r = ((s1 + s2) + s3) * d  # broadcasts x's shape with dout's
         if reduction == "mean":
             r = r * F32(1.0 / n_predict)
@@ -77,13 +77,13 @@ def arch35(
         x = p - lab
         ax = np.abs(x)
         if scalar_dout:  # chosen by the whole dout tensor, not by a block of it
-            pos = np.where(x >= s, F32(1), F32(0))
-            neg = np.where(x <= -s, F32(-1), F32(0))
-            lin = np.where(ax >= s, F32(0), x * inv)
+            pos = select(x >= s, F32(1), F32(0))
+            neg = select(x <= -s, F32(-1), F32(0))
+            lin = select(ax >= s, F32(0), x * inv)
         else:
-            pos = np.where(x > s, F32(1), F32(0))
-            neg = np.where(x < -s, F32(-1), F32(0))
-            lin = np.where(ax > s, F32(0), x * inv)
+            pos = select(x > s, F32(1), F32(0))
+            neg = select(x < -s, F32(-1), F32(0))
+            lin = select(ax > s, F32(0), x * inv)
         r = ((pos + neg) + lin) * d
         r = r * norm
         return np.asarray(r, dtype=np.float32)
