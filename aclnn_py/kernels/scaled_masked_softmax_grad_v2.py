@@ -90,8 +90,8 @@ def compute_f32(grad: np.ndarray, y: np.ndarray, mask: np.ndarray, scale: float)
         sc = F32(scale)
         if sc != F32(1):
             out = out * sc
-        masked = np.broadcast_to(mask.view(np.uint8) != 0, shape)
-        return np.asarray(select(masked, F32(0), out), dtype=np.float32)
+        masked = mask.view(np.uint8) != 0  # at the mask's own shape: select broadcasts it
+        return select(masked, F32(0), out)
 
 
 def make(scale: float) -> Callable[[Sequence[np.ndarray], Sequence[np.ndarray]], str]:
