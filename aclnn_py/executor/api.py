@@ -107,6 +107,7 @@ def _launch(ex: aclOpExecutor, api: str, workspace: int | None, stream: object) 
                     t.storage.addr, 32, f"{api}: tensor {name}'s data address", S.ACLNN_ERR_PARAM_INVALID
                 )
         ex.enqueue(st, workspace)
+    ex.runs += 1  # a run with no kernels (empty tensors) counts too: it leaves a usable cache entry
     if not ex.repeatable:
         ex.release()
     return S.ACLNN_SUCCESS

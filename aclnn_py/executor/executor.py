@@ -330,7 +330,6 @@ class aclOpExecutor:
 
         Kernel arguments (addresses, shapes, strides) are fixed now, as a real launch copies
         them; the memory is read and written when the task runs."""
-        self.runs += 1
         for ln in self.launches:
             self._enqueue_launch(stream, ln, workspace)
 

@@ -346,3 +346,12 @@ def test_the_individual_op_path_is_not_cached_here(dev):
         ws, ex = _p1(aclnnScaledMaskedSoftmaxBackwardGetWorkspaceSize, g, y, m, 1.0, False, o)
         assert not _is_hit(ex) and ex.cache_entry is None
         assert aclnnScaledMaskedSoftmaxBackward(dev.workspace(ws), ws, ex, dev.stream) == 0
+
+
+def test_an_empty_call_is_cached_too(dev):
+    # no kernels, workspace 0: phase 2 still "runs" it (UpdateTensorAddr), so its entry is usable
+    for round_ in range(2):
+        x = np.zeros((0, 3), np.float32)
+        ws, ex = _p1(HB1, *_hs_tensors(dev, x))
+        assert ws == 0 and not ex.launches and _is_hit(ex) == (round_ == 1)
+        assert HB2(None, 0, ex, dev.stream) == 0
