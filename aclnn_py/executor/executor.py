@@ -399,7 +399,8 @@ class aclOpExecutor:
         return self.describe()
 
     def __repr__(self) -> str:
-        return f"<aclOpExecutor {self.api} {self.state}, {len(self.launches)} kernel(s)>"
+        hit = ", op-cache hit" if self.cached_from is not None else ""
+        return f"<aclOpExecutor {self.api} {self.state}, {len(self.launches)} kernel(s){hit}>"
 
 
 class _ArgSpec:

@@ -84,7 +84,7 @@ def test_a_repeat_of_a_call_that_ran_hits_and_replays_with_the_new_addresses(dev
     g, x, o = _hs_tensors(dev, x2, g2)
     ws, ex = _p1(HB1, g, x, o)
     assert _is_hit(ex) and ex.cached_from is first and ws == first.workspace_size
-    assert "op cache hit" in ex.describe()
+    assert "op cache hit" in ex.describe() and "op-cache hit" in repr(ex)  # the call trace shows the repr
     assert HB2(dev.workspace(ws), ws, ex, dev.stream) == 0
     assert_bits_equal(dev.read(o), goldens.hardswish_tbe(g2, x2, np.float32))
     assert ex.state == "released"  # the wrapper is freed by phase 2
