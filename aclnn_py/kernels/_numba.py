@@ -268,6 +268,10 @@ def _canon(r):
     return r if r == r else F32(np.nan)
 
 
+# The two SmoothL1LossGradV2 kernels share their loop structure but not a loop: numba cannot cache
+# a kernel that takes its per-element recipe as an argument ("dynamic globals").
+
+
 @_jit
 def smooth_l1_tbe(p, lab, d, out, kind, sigma, eps, cof, mean):
     n = out.size
