@@ -195,3 +195,26 @@ def test_select_is_np_where_bit_for_bit():
         want = np.where(c, x, y).astype(np.float32)
         assert got.dtype == np.float32 and got.shape == want.shape
         assert np.array_equal(got.view(np.uint32), want.view(np.uint32))
+
+
+def test_the_portable_float16_conversions_run_the_kernels_bit_exactly(tmp_path):
+    """On an F16C host the kernels use the hardware conversions; compile them again without
+    (ACLNN_PY_F16C=0, a fresh numba cache) and run the float16 path comparisons in a child."""
+    import os
+    import subprocess
+    import sys
+
+    from aclnn_py.kernels import _numba as nb
+
+    if os.environ.get(nb.F16C_ENV_VAR) == "0":
+        assert not nb.HAVE_F16C
+        pytest.skip("already the portable path")
+    env = {**os.environ, nb.F16C_ENV_VAR: "0", "NUMBA_CACHE_DIR": str(tmp_path)}
+    tests = os.path.dirname(os.path.abspath(__file__))
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-x", os.path.join(tests, "test_kernel_paths.py"),
+         "-k", "float16", "--rootdir", os.path.dirname(tests)],
+        capture_output=True, text=True, env=env, timeout=600,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    assert " passed" in done.stdout

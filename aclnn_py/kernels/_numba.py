@@ -14,6 +14,8 @@ every kernel bit-identical to the numpy path on random data and on the edges.
 
 from __future__ import annotations
 
+import os
+
 import numba
 import numpy as np
 from llvmlite import ir
@@ -36,9 +38,11 @@ def _host_has_f16c() -> bool:
 
 
 # With F16C, LLVM turns half <-> float conversions into the hardware's vcvtph2ps / vcvtps2ph
-# (exact up, round half to even down, as IEEE 754 requires); without it the portable bit code
-# below runs. A compile-time constant: numba drops the branch not taken.
-HAVE_F16C = _host_has_f16c()
+# (exact up, round half to even down, as IEEE 754 requires); without it, or with
+# ACLNN_PY_F16C=0, the portable bit code below runs (same bits). A compile-time constant: numba
+# drops the branch not taken.
+F16C_ENV_VAR = "ACLNN_PY_F16C"
+HAVE_F16C = os.environ.get(F16C_ENV_VAR, "") != "0" and _host_has_f16c()
 
 
 @intrinsic
