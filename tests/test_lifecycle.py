@@ -52,6 +52,13 @@ class Lifecycle(RuleBasedStateMachine):
         self.shadow: dict[int, np.ndarray] = {}  # device pointer -> bytes the model expects
         self.buffer_device: dict[int, int] = {}
         self.pending: dict[int, list[tuple[int, np.ndarray]]] = {}  # stream id -> [(ptr, bytes)]
+        # Races: the host freeing or overwriting memory that queued work uses. What happens then
+        # depends on when the work runs (the sanitizer's synccheck names it; it is off here), so
+        # the model stops predicting: the stream's next synchronize may report the kernel's
+        # fault, and the buffers the work touched hold whatever the device says.
+        self.uses: dict[int, set[int]] = {}  # stream id -> buffers its queued work reads or writes
+        self.racy: set[int] = set()  # streams whose queued work the host disturbed
+        self.unknown: set[int] = set()  # buffers whose contents the model no longer knows
         self.tensor_buffer: dict[int, int] = {}
         # The op cache: every tensor has the same layout, so a key is which arguments are the same
         # tensor. key -> ("pending", executor id) once registered, "usable" after it ran.
@@ -75,20 +82,42 @@ class Lifecycle(RuleBasedStateMachine):
         self.explicit[d] = 0
         for sid, (_, dev) in list(self.live_streams.items()):
             if dev == d:
-                self._apply(sid)
+                self._apply(sid)  # aclrtResetDevice drains and drops the streams' errors
+                self.racy.discard(sid)
                 del self.live_streams[sid]
         for p, dev in list(self.buffer_device.items()):
             if dev == d:
                 del self.buffer_device[p]
                 self.shadow.pop(p, None)
+                self.unknown.discard(p)
         if self.current == d:
             self.current = None
             self.current_ctx = None
 
     def _apply(self, sid: int) -> None:
-        for ptr, data in self.pending.pop(sid, []):
+        """The stream's queued work has run: its writes land in the shadow copy."""
+        entries = self.pending.pop(sid, [])
+        used = self.uses.pop(sid, set())
+        if sid in self.racy:
+            self.unknown |= used & self.shadow.keys()
+            return
+        for ptr, data in entries:
             if ptr in self.shadow:
                 self.shadow[ptr][: data.size] = data
+
+    def _disturb(self, p: int) -> None:
+        """The host freed or overwrote ``p``: a race with any queued work that uses it."""
+        for sid, used in self.uses.items():
+            if p in used:
+                self.racy.add(sid)
+
+    def _synchronized(self, sid: int, code: int) -> bool:
+        """A synchronize (or destroy) ran the stream's work and collected its error: apply the
+        work, and say whether ``code`` is what the model allows (0, or a racy kernel's fault)."""
+        racy = sid in self.racy
+        self._apply(sid)
+        self.racy.discard(sid)
+        return code == 0 or (racy and code == A.ACL_ERROR_RT_AICORE_EXCEPTION)
 
     # -- a running start (every run begins here; the rules may undo any of it) -----------------
 
@@ -180,8 +209,7 @@ class Lifecycle(RuleBasedStateMachine):
         if s is None:
             assert code == A.ACL_ERROR_INVALID_PARAM
         elif id(s) in self.live_streams:
-            assert code == 0
-            self._apply(id(s))
+            assert self._synchronized(id(s), code)
             del self.live_streams[id(s)]
         else:
             assert code == A.ACL_ERROR_RT_INVALID_HANDLE
@@ -194,8 +222,7 @@ class Lifecycle(RuleBasedStateMachine):
         elif s is None:
             assert code == 0
         elif id(s) in self.live_streams:
-            assert code == 0
-            self._apply(id(s))
+            assert self._synchronized(id(s), code)
         else:
             assert code == A.ACL_ERROR_RT_INVALID_HANDLE
 
@@ -227,7 +254,7 @@ class Lifecycle(RuleBasedStateMachine):
         assert code == 0
         assert A.aclrtSynchronizeEvent(e) == 0
         if s is not None:
-            self._apply(id(s))  # everything before the marker has run
+            self._apply(id(s))  # everything before the marker has run (a fault waits for a synchronize)
 
     @rule(e=consumes(events))
     def destroy_event(self, e: object) -> None:
@@ -287,8 +314,10 @@ class Lifecycle(RuleBasedStateMachine):
             assert code == A.ACL_ERROR_INVALID_PARAM
         elif p in self.shadow:
             assert code == 0
+            self._disturb(p)
             del self.shadow[p]
             del self.buffer_device[p]
+            self.unknown.discard(p)
         else:
             assert code == A.ACL_ERROR_RT_PARAM_INVALID
 
@@ -303,6 +332,7 @@ class Lifecycle(RuleBasedStateMachine):
             assert code == A.ACL_ERROR_RT_PARAM_INVALID
         else:
             assert code == 0
+            self._disturb(p)
             self.shadow[p][: len(data)] = np.frombuffer(data, np.uint8)
 
     @rule(p=buffers, value=st.integers(0, 255), count=st.integers(0, 40))
@@ -318,6 +348,7 @@ class Lifecycle(RuleBasedStateMachine):
             assert code == A.ACL_ERROR_RT_PARAM_INVALID
         else:
             assert code == 0
+            self._disturb(p)
             self.shadow[p][:count] = value
 
     @rule(p=buffers)
@@ -326,10 +357,12 @@ class Lifecycle(RuleBasedStateMachine):
             return
         for sid in list(self.pending):  # read only what has settled: synchronise first
             stream, _ = self.live_streams[sid]
-            assert A.aclrtSynchronizeStream(stream) == 0
-            self._apply(sid)
+            assert self._synchronized(sid, A.aclrtSynchronizeStream(stream))
         host = np.zeros(self.shadow[p].size, np.uint8)
         assert A.aclrtMemcpy(host, host.size, p, host.size, A.ACL_MEMCPY_DEVICE_TO_HOST) == 0
+        if p in self.unknown:  # after a race: learn what the device holds
+            self.unknown.discard(p)
+            self.shadow[p][:] = host
         assert np.array_equal(host, self.shadow[p]), "device memory differs from the model's shadow copy"
 
     # -- tensors and an operator -------------------------------------------------------------
@@ -419,25 +452,33 @@ class Lifecycle(RuleBasedStateMachine):
         self._executor_gone(ex, ran=True)
         buffers = [self.tensor_buffer[id(t)] for t in (g, x, out)]
         nbytes = N * 4
-        if s is None or any(b not in self.shadow or self.shadow[b].size < nbytes for b in buffers) or self.pending:
-            # the default stream, a freed or short buffer, or work still queued elsewhere: the
+        if (
+            s is None
+            or any(b not in self.shadow or self.shadow[b].size < nbytes or b in self.unknown for b in buffers)
+            or self.pending
+        ):
+            # the default stream, a freed, short or unknown buffer, or work still queued: the
             # outcome is a device fault or an ordering the model does not track; settle everything
-            stream = s
-            A.aclrtSynchronizeStream(stream)
+            code = A.aclrtSynchronizeStream(s)  # this call's own kernel may fault: any code
             A.aclGetRecentErrMsg()
+            if s is not None:
+                self._synchronized(id(s), code)
             for sid in list(self.pending):
-                self._apply(sid)
+                stream, _ = self.live_streams[sid]
+                assert self._synchronized(sid, A.aclrtSynchronizeStream(stream))
             for b in buffers[2:]:
                 if b in self.shadow:
                     host = np.zeros(self.shadow[b].size, np.uint8)
                     assert A.aclrtMemcpy(host, host.size, b, host.size, A.ACL_MEMCPY_DEVICE_TO_HOST) == 0
                     self.shadow[b][:] = host
+                    self.unknown.discard(b)
             return
         gv = self.shadow[buffers[0]][:nbytes].view(np.float32)
         xv = self.shadow[buffers[1]][:nbytes].view(np.float32)
         result = np.zeros(N, np.float32)
         hard_swish_grad.make("tbe")([gv, xv], [result])
         self.pending.setdefault(id(s), []).append((buffers[2], result.view(np.uint8).copy()))
+        self.uses.setdefault(id(s), set()).update(buffers)
 
     @invariant()
     def no_guard_bytes_damaged(self) -> None:
@@ -471,5 +512,58 @@ def test_the_model_follows_the_op_cache_through_a_scripted_run():
         assert m.op_cache == {(0, 1, 2): "usable", (0, 0, 1): "usable"}
         m.synchronize(s)
         m.download(p)
+    finally:
+        m.teardown()
+
+
+def test_regression_lifecycle_free_while_queued_work_uses_the_buffer():
+    """A long random run (not the derandomized one above) found the model expecting a clean
+    synchronize after the host freed a buffer a queued kernel still used. The emulator was right:
+    the kernel runs at the synchronize and faults on the freed memory (507015, as on hardware
+    when it hits unmapped memory); the sanitizer's synccheck names the free when it is on. The
+    model now treats such a race as unpredictable, for synchronize, destroy and download alike."""
+    for last in ("synchronize", "destroy_stream", "download"):
+        m = Lifecycle()
+        try:
+            s = m.start()
+            m.first_buffer()
+            b1 = m.malloc(size=1)
+            t = m.create_tensor(b1)
+            b2 = m.malloc(size=1)
+            m.phase1_then_phase2(t, t, t, s)
+            m.free(b1)
+            assert id(s) in m.racy
+            if last == "synchronize":
+                code = A.aclrtSynchronizeStream(s)
+                assert code == A.ACL_ERROR_RT_AICORE_EXCEPTION
+                assert "freed memory" in A.aclGetRecentErrMsg()
+                assert A.aclrtSynchronizeStream(s) == 0  # the error is reported once
+            elif last == "destroy_stream":
+                m.destroy_stream(s)
+            else:
+                m.download(b2)
+        finally:
+            m.teardown()
+
+
+def test_regression_lifecycle_upload_while_queued_work_reads_the_buffer():
+    """The same long run found the model computing a queued kernel's result from the inputs at
+    phase 2. Under the deferred stream policy the kernel reads its inputs when it runs, after an
+    aclrtMemcpy the host made meanwhile (aclrtMemcpy does not wait for streams, as in CANN): a
+    race, so the model now learns the contents from the device instead of predicting them."""
+    m = Lifecycle()
+    try:
+        s = m.start()
+        m.first_buffer()
+        b1 = m.malloc(size=1)
+        t = m.create_tensor(b1)
+        m.malloc(size=0)
+        m.phase1_then_phase2(t, t, t, s)
+        m.upload(b1, b"\x00\x00\x00")
+        assert id(s) in m.racy
+        m.download(b1)
+        assert b1 not in m.unknown and not m.racy
+        g = m.shadow[b1][: N * 4].view(np.float32)  # the kernel ran on the uploaded bytes
+        assert g[0] == 0.0
     finally:
         m.teardown()
