@@ -10,9 +10,19 @@ against a shadow copy (updated when queued work is synchronised).
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
-from hypothesis.stateful import Bundle, RuleBasedStateMachine, consumes, initialize, invariant, precondition, rule
+from hypothesis.stateful import (
+    Bundle,
+    RuleBasedStateMachine,
+    consumes,
+    initialize,
+    invariant,
+    precondition,
+    rule,
+    run_state_machine_as_test,
+)  # fmt: skip
 
 import aclnn_py as A
 from aclnn_py import Ref, testing
@@ -491,6 +501,20 @@ Lifecycle.TestCase.settings = settings(
     max_examples=80, stateful_step_count=40, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck)
 )
 TestLifecycle = Lifecycle.TestCase
+
+
+@pytest.mark.parametrize("policy", ["eager", "thread"])
+def test_the_model_holds_under_the_other_stream_policies(policy, monkeypatch):
+    """Correct programs give the same results under every policy; the racy ones (which the model
+    stops predicting) differ only in what the model already allows."""
+    monkeypatch.setenv("ACLNN_PY_STREAM", policy)  # aclInit, in every sequence's start(), reads it
+    run_state_machine_as_test(
+        Lifecycle,
+        settings=settings(
+            max_examples=25, stateful_step_count=40, deadline=None, derandomize=True,
+            suppress_health_check=list(HealthCheck),
+        ),
+    )  # fmt: skip
 
 
 def test_the_model_follows_the_op_cache_through_a_scripted_run():
