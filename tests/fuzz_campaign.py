@@ -17,6 +17,10 @@ import time
 
 os.environ.setdefault("ACLNN_PY_RAISE_INTERNAL", "1")
 os.environ["ACLNN_PY_SANITIZER"] = "warn"
+# The memory guard must know which call lets queued work run: under the deferred policy only the
+# synchronising calls do (RUNS_QUEUED_WORK); under eager or thread any call might. The other
+# policies are exercised by the lifecycle campaign, which compares memory only once work settled.
+os.environ["ACLNN_PY_STREAM"] = "deferred"
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from fuzzing import FUNCTIONS, Stats, World, call_once
