@@ -54,6 +54,7 @@ class Launch:
         "in_specs",
         "index",
         "inputs",
+        "label",
         "op_type",
         "out_specs",
         "outputs",
@@ -83,6 +84,7 @@ class Launch:
         self.in_specs: list[_ArgSpec] = []
         self.out_specs: list[_ArgSpec] = []
         self.index = -1
+        self.label = op_type  # "<api>: kernel #<index> <op_type>" once phase 1 ends
         self.step: Step | None = None
 
 
@@ -303,6 +305,7 @@ class aclOpExecutor:
         for ln in self.launches:
             ln.in_specs = [_ArgSpec(t, f"{ln.op_type} input {i}") for i, t in enumerate(ln.inputs)]
             ln.out_specs = [_ArgSpec(t, f"{ln.op_type} output {i}") for i, t in enumerate(ln.outputs)]
+            ln.label = f"{self.api}: kernel #{ln.index} {ln.op_type}"
         self.state = "ready"
         RT.executors.add(self)
         return size
@@ -340,7 +343,7 @@ class aclOpExecutor:
         for st in ln.scratch + ln.tail_scratch:
             if workspace is not None and st.ws_offset is not None:
                 scratch.append((workspace + st.ws_offset, st.nbytes))
-        label = f"{self.api}: kernel #{ln.index} {ln.op_type}"
+        label = ln.label
         compute = ln.compute
 
         def run() -> None:

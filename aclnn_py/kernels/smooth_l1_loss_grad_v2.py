@@ -27,6 +27,7 @@ Every operation is a float32 operation; the result is rounded once to the output
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -92,24 +93,35 @@ def arch35(
 RECIPES = {"tbe": tbe, "arch35": arch35}
 
 
-def _numba_path(predict: np.ndarray, label: np.ndarray, dout: np.ndarray, out: np.ndarray, recipe: str,
-                sigma: float, reduction: str, n_predict: int) -> bool:  # fmt: skip
-    """Run the compiled recipe when the layout allows it (no real broadcast); True if it ran."""
-    nb = accel.use_numba()
-    if nb is None or any(a.size not in (out.size, 1) for a in (predict, label, dout)):
-        return False
-    kb = accel.same_kind_bits(predict, label, dout, out)
-    if kb is None:
-        return False
-    kind, (p, lab, d, o) = kb
+def _numba_launcher(
+    recipe: str, sigma: float, reduction: str, n_predict: int
+) -> Callable[[np.ndarray, np.ndarray, np.ndarray, np.ndarray], bool]:
+    """The compiled recipe with its scalar arguments fixed once per launch: a function that runs
+    it when the layout allows (no real broadcast) and says whether it ran."""
     s = F32(sigma)
+    mean = reduction == "mean"
     if recipe == "tbe":
-        nb.smooth_l1_tbe(p, lab, d, o, kind, s, EPS, F32(1.0 / n_predict), reduction == "mean")
+        consts: tuple[Any, ...] = (s, EPS, F32(1.0 / n_predict), mean)
     else:
         inv = F32(np.nan) if abs(float(s)) < 1e-6 else F32(1) / s
-        norm = F32(1.0 / float(n_predict)) if reduction == "mean" else F32(1)
-        nb.smooth_l1_arch35(p, lab, d, o, kind, s, inv, norm, dout.size == 1)
-    return True
+        consts = (s, inv, F32(1.0 / float(n_predict)) if mean else F32(1))
+
+    def launch(predict: np.ndarray, label: np.ndarray, dout: np.ndarray, out: np.ndarray) -> bool:
+        nb = accel.use_numba()
+        n = out.size
+        if nb is None or predict.size not in (n, 1) or label.size not in (n, 1) or dout.size not in (n, 1):
+            return False
+        kb = accel.same_kind_bits(predict, label, dout, out)
+        if kb is None:
+            return False
+        kind, (p, lab, d, o) = kb
+        if recipe == "tbe":
+            nb.smooth_l1_tbe(p, lab, d, o, kind, *consts)
+        else:
+            nb.smooth_l1_arch35(p, lab, d, o, kind, *consts, dout.size == 1)
+        return True
+
+    return launch
 
 
 def make(
@@ -117,9 +129,10 @@ def make(
 ) -> Callable[[Sequence[np.ndarray], Sequence[np.ndarray]], str]:
     """A launch computation: inputs (predict, label, dout), output gradient (promoted dtype).
     Returns the kernel path it took."""
+    numba_path = _numba_launcher(recipe, sigma, reduction, n_predict)
 
     def compute(ins: Sequence[np.ndarray], outs: Sequence[np.ndarray]) -> str:
-        if _numba_path(ins[0], ins[1], ins[2], outs[0], recipe, sigma, reduction, n_predict):
+        if numba_path(ins[0], ins[1], ins[2], outs[0]):
             return "numba"
         if recipe == "tbe":
             run_elementwise(lambda p, lab, d: tbe(p, lab, d, sigma, reduction, n_predict), list(ins), outs[0])

@@ -115,8 +115,21 @@ class InitShadow:
         self.mask: np.ndarray | None = None
 
     def mark(self, lo: int, hi: int) -> None:
+        if self._covered(lo, hi):
+            return
         with self.lock:
             self._mark(lo, hi)
+
+    def _covered(self, lo: int, hi: int) -> bool:
+        """Whether one initialised run already covers [lo, hi): the common case of a kernel
+        rewriting its output or reading its inputs, answered without the lock: bytes never
+        become uninitialised, and runs are replaced, never changed in place, so any run read
+        here covers initialised bytes even while another thread merges the list."""
+        iv = self.intervals
+        if len(iv) != 1:
+            return False
+        run = iv[0]
+        return run[0] <= lo and hi <= run[1]
 
     def _mark(self, lo: int, hi: int) -> None:
         if hi <= lo:
@@ -137,6 +150,8 @@ class InitShadow:
 
     def first_gap(self, lo: int, hi: int) -> int | None:
         """The first uninitialised offset in [lo, hi), or None."""
+        if self._covered(lo, hi):
+            return None
         with self.lock:
             return self._first_gap(lo, hi)
 
