@@ -136,6 +136,8 @@ def as_int(v: object, name: str, code: int, lo: int = INT64_MIN, hi: int = INT64
 
 def as_float(v: object, name: str, code: int, eid: str = "EZ1001") -> float:
     """A ``float``/``double`` argument (NaN and infinities pass through, as in C)."""
+    if type(v) is float:  # the usual case, before the slower ABC check
+        return v
     if isinstance(v, (bool, numbers.Real, np.floating, np.integer)):
         return float(v)
     if isinstance(v, ctypes._SimpleCData) and isinstance(v.value, (int, float)):

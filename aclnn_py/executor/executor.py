@@ -337,12 +337,22 @@ class aclOpExecutor:
             self._enqueue_launch(stream, ln, workspace)
 
     def _enqueue_launch(self, stream: Stream, ln: Launch, workspace: int | None) -> None:
-        ins = [(spec, spec.address(workspace, self.addresses)) for spec in ln.in_specs]
-        outs = [(spec, spec.address(workspace, self.addresses)) for spec in ln.out_specs]
+        addresses = self.addresses
+        ins: list[tuple[_ArgSpec, int | None]] = []  # each argument and its address
+        outs: list[tuple[_ArgSpec, int | None]] = []
+        reads: list[tuple[int, int]] = []  # the byte ranges they reach
+        writes: list[tuple[int, int]] = []
+        for specs, bound, reach in ((ln.in_specs, ins, reads), (ln.out_specs, outs, writes)):
+            for spec in specs:
+                ptr = spec.address(workspace, addresses)
+                bound.append((spec, ptr))
+                if ptr is not None:
+                    reach.append(spec.hull(ptr))
         scratch = []
-        for st in ln.scratch + ln.tail_scratch:
-            if workspace is not None and st.ws_offset is not None:
-                scratch.append((workspace + st.ws_offset, st.nbytes))
+        if workspace is not None:
+            for st in (*ln.scratch, *ln.tail_scratch):
+                if st.ws_offset is not None:
+                    scratch.append((workspace + st.ws_offset, st.nbytes))
         label = ln.label
         compute = ln.compute
 
@@ -362,11 +372,7 @@ class aclOpExecutor:
 
         task = Task(stream, label, run)
         if sanitizer.MODE != "off":
-            sanitizer.track(
-                task,
-                [spec.hull(ptr) for spec, ptr in ins if ptr is not None],
-                [spec.hull(ptr) for spec, ptr in outs if ptr is not None],
-            )
+            sanitizer.track(task, reads, writes)
         RT.policy.submit(stream, task)
 
     # -- inspection --------------------------------------------------------------------------

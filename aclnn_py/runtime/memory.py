@@ -44,6 +44,9 @@ def set_foreign_caller(name: str) -> None:
     _foreign_caller = name
 
 
+_basenames: dict[str, str] = {}  # a caller's file name -> its base name (few files call us)
+
+
 def call_site() -> str:
     """``file:line`` of the innermost caller outside the aclnn_py package."""
     f = sys._getframe(1)
@@ -51,7 +54,13 @@ def call_site() -> str:
         f = f.f_back  # type: ignore[assignment]
     if f is None:
         return _foreign_caller
-    return f"{os.path.basename(f.f_code.co_filename)}:{f.f_lineno}"
+    name = f.f_code.co_filename
+    base = _basenames.get(name)
+    if base is None:
+        if len(_basenames) > 1024:  # notebooks name each cell anew: stay bounded
+            _basenames.clear()
+        base = _basenames[name] = os.path.basename(name)
+    return f"{base}:{f.f_lineno}"
 
 
 class MemoryFault(Exception):
