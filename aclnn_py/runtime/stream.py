@@ -134,6 +134,10 @@ class Event:
         return self.task is not None and self.task.done
 
 
+def _ran() -> None:
+    """The body of a task that has run (or was dropped)."""
+
+
 def _run_task(stream: Stream, task: Task) -> None:
     """Run one task; a TaskFault poisons the stream and drops the queue behind it."""
     status, message = 0, ""
@@ -148,10 +152,12 @@ def _run_task(stream: Stream, task: Task) -> None:
             stream.queue.clear()
         for t in dropped:
             t.done = True
+            t.fn = _ran
             for hook in DROP_HOOKS:
                 hook(t)
     finally:
         task.done = True
+        task.fn = _ran  # a task's body usually refers to the task: free the pair without the GC
         if _trace.ACTIVE:
             _trace.log_task(stream.ident, task.label, status, message, task.note)
 
