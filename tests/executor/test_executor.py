@@ -288,3 +288,40 @@ def test_describe_shows_steps_kernels_and_placement(dev):
     assert "-> DT_FLOAT[3, 5] @ workspace+0x0" in text
     assert "kernel #1 Transpose(DT_FLOAT[3, 5] @ workspace+0x0) perm=[1, 0] -> DT_FLOAT[3, 5] strides=[1, 3] @ out" in text
     assert aclDestroyAclOpExecutor(ex.value) == 0
+
+
+def test_repeated_calls_leave_nothing_behind(dev):
+    """Issue 6: no per-call state that grows with the calls made before, and no reference cycles
+    left for the garbage collector (a task lets go of its body once it ran)."""
+    import gc
+
+    from aclnn_py.executor import cache
+    from aclnn_py.runtime import sanitizer
+    from aclnn_py.runtime.device import RT
+
+    g, s, o = _hardswish(dev, np.linspace(-4, 4, 8, dtype=np.float32))
+    t = dev.tensor(np.zeros(8, np.float32))
+
+    def calls(n: int) -> None:
+        for _ in range(n):
+            for p1, p2, args in ((HB1, HB2, (g, s, o)), (aclnnSmoothL1LossBackwardGetWorkspaceSize,
+                                 aclnnSmoothL1LossBackward, (g, s, t, 1, 1.0, o))):  # fmt: skip
+                ws, ex = Ref(0), Ref()
+                assert p1(*args, ws, ex) == 0
+                w = dev.malloc(ws.value) if ws.value else None
+                assert p2(w, ws.value, ex.value, dev.stream) == 0
+                assert aclrtSynchronizeStream(dev.stream) == 0
+                if w is not None:
+                    assert aclrtFree(w) == 0
+                    dev.ptrs.remove(w)
+
+    calls(3)  # the op cache now answers both
+    sizes = (len(RT.executors), len(sanitizer._pending), len(cache.manager().entries))
+    gc.collect()
+    gc.disable()
+    try:
+        calls(200)
+        assert gc.collect() == 0  # nothing unreachable: reference counting freed every call
+    finally:
+        gc.enable()
+    assert (len(RT.executors), len(sanitizer._pending), len(cache.manager().entries)) == sizes
