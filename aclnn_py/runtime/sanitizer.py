@@ -313,16 +313,6 @@ def track(task: Any, reads: Iterable[tuple[int, int]], writes: Iterable[tuple[in
     use = PendingUse(task.stream, task.label, list(reads), list(writes))
     with _lock:
         _pending[task.seq] = use
-    fn = task.fn
-
-    def run_and_forget() -> None:
-        try:
-            fn()
-        finally:
-            with _lock:
-                _pending.pop(task.seq, None)
-
-    task.fn = run_and_forget
 
 
 def _forget_task(task: Any) -> None:
@@ -330,7 +320,7 @@ def _forget_task(task: Any) -> None:
         _pending.pop(task.seq, None)
 
 
-stream_mod.DROP_HOOKS.append(_forget_task)
+stream_mod.FINISH_HOOKS.append(_forget_task)  # once a task ran or was dropped, it touches nothing
 
 
 def forget_stream(stream: Any) -> None:

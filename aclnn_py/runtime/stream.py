@@ -32,8 +32,9 @@ from .. import trace as _trace
 TaskFn = Callable[[], None]
 
 
-# Called with each task a failure dropped from its queue (the sanitizer forgets its ranges).
-DROP_HOOKS: list[Callable[[Task], None]] = []
+# Called with each task once it ran, or once a failure dropped it from its queue (the sanitizer
+# forgets the byte ranges it had to touch).
+FINISH_HOOKS: list[Callable[[Task], None]] = []
 
 
 class TaskFault(Exception):
@@ -153,11 +154,13 @@ def _run_task(stream: Stream, task: Task) -> None:
         for t in dropped:
             t.done = True
             t.fn = _ran
-            for hook in DROP_HOOKS:
+            for hook in FINISH_HOOKS:
                 hook(t)
     finally:
         task.done = True
         task.fn = _ran  # a task's body usually refers to the task: free the pair without the GC
+        for hook in FINISH_HOOKS:
+            hook(task)
         if _trace.ACTIVE:
             _trace.log_task(stream.ident, task.label, status, message, task.note)
 
