@@ -59,7 +59,6 @@ class Launch:
         "out_specs",
         "outputs",
         "scratch",
-        "step",
         "tail_scratch",
     )
 
@@ -85,7 +84,6 @@ class Launch:
         self.out_specs: list[_ArgSpec] = []
         self.index = -1
         self.label = op_type  # "<api>: kernel #<index> <op_type>" once phase 1 ends
-        self.step: Step | None = None
 
 
 class Step:
@@ -208,7 +206,6 @@ class aclOpExecutor:
         ln = Launch(op_type, inputs, outputs, attrs, compute, scratch)
         ln.tail_scratch = [Storage(None, "workspace", int(n)) for n in tail_scratch_sizes]
         ln.index = len(self.launches)
-        ln.step = step
         self.launches.append(ln)
         step.launches.append(ln)
         return ln

@@ -290,14 +290,20 @@ def test_describe_shows_steps_kernels_and_placement(dev):
     assert aclDestroyAclOpExecutor(ex.value) == 0
 
 
-def test_repeated_calls_leave_nothing_behind(dev):
+@pytest.mark.parametrize("op_cache", ["on", "off"])
+def test_repeated_calls_leave_nothing_behind(dev, monkeypatch, op_cache):
     """Issue 6: no per-call state that grows with the calls made before, and no reference cycles
-    left for the garbage collector (a task lets go of its body once it ran)."""
+    left for the garbage collector (a task lets go of its body once it ran; a graph's launches do
+    not point back at their steps), whether the op cache answers phase 1 or phase 1 builds."""
     import gc
 
     from aclnn_py.executor import cache
     from aclnn_py.runtime import sanitizer
     from aclnn_py.runtime.device import RT
+
+    if op_cache == "off":
+        monkeypatch.setenv(cache.ENV_LIMIT, "0")
+        cache.reset()
 
     g, s, o = _hardswish(dev, np.linspace(-4, 4, 8, dtype=np.float32))
     t = dev.tensor(np.zeros(8, np.float32))
