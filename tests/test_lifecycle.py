@@ -540,6 +540,16 @@ def test_the_model_follows_the_op_cache_through_a_scripted_run():
         m.teardown()
 
 
+def _a_kernel_queued_on_one_buffer(m: Lifecycle) -> tuple[object, int]:
+    """The shrunk start of both failures: Hardswish queued with g, x and out one tensor."""
+    s = m.start()
+    m.first_buffer()
+    b = m.malloc(size=1)
+    t = m.create_tensor(b)
+    m.phase1_then_phase2(t, t, t, s)
+    return s, b
+
+
 def test_regression_lifecycle_free_while_queued_work_uses_the_buffer():
     """A long random run (not the derandomized one above) found the model expecting a clean
     synchronize after the host freed a buffer a queued kernel still used. The emulator was right:
@@ -549,12 +559,8 @@ def test_regression_lifecycle_free_while_queued_work_uses_the_buffer():
     for last in ("synchronize", "destroy_stream", "download"):
         m = Lifecycle()
         try:
-            s = m.start()
-            m.first_buffer()
-            b1 = m.malloc(size=1)
-            t = m.create_tensor(b1)
+            s, b1 = _a_kernel_queued_on_one_buffer(m)
             b2 = m.malloc(size=1)
-            m.phase1_then_phase2(t, t, t, s)
             m.free(b1)
             assert id(s) in m.racy
             if last == "synchronize":
@@ -577,12 +583,7 @@ def test_regression_lifecycle_upload_while_queued_work_reads_the_buffer():
     race, so the model now learns the contents from the device instead of predicting them."""
     m = Lifecycle()
     try:
-        s = m.start()
-        m.first_buffer()
-        b1 = m.malloc(size=1)
-        t = m.create_tensor(b1)
-        m.malloc(size=0)
-        m.phase1_then_phase2(t, t, t, s)
+        s, b1 = _a_kernel_queued_on_one_buffer(m)
         m.upload(b1, b"\x00\x00\x00")
         assert id(s) in m.racy
         m.download(b1)
