@@ -139,6 +139,14 @@ def _ran() -> None:
     """The body of a task that has run (or was dropped)."""
 
 
+def _finish(task: Task) -> None:
+    """A task ran or was dropped: the hooks first, so that whoever sees it done sees it forgotten."""
+    task.fn = _ran  # a task's body usually refers to the task: free the pair without the GC
+    for hook in FINISH_HOOKS:
+        hook(task)
+    task.done = True
+
+
 def _run_task(stream: Stream, task: Task) -> None:
     """Run one task; a TaskFault poisons the stream and drops the queue behind it."""
     status, message = 0, ""
@@ -152,15 +160,9 @@ def _run_task(stream: Stream, task: Task) -> None:
             dropped = list(stream.queue)
             stream.queue.clear()
         for t in dropped:
-            t.done = True
-            t.fn = _ran
-            for hook in FINISH_HOOKS:
-                hook(t)
+            _finish(t)
     finally:
-        task.done = True
-        task.fn = _ran  # a task's body usually refers to the task: free the pair without the GC
-        for hook in FINISH_HOOKS:
-            hook(task)
+        _finish(task)
         if _trace.ACTIVE:
             _trace.log_task(stream.ident, task.label, status, message, task.note)
 
