@@ -48,7 +48,8 @@ clean:
 bench: $(DEV_STAMP)
 	$(PY) bench/run.py --json bench/results.json
 
-## fuzz: a long fuzz campaign of the C-style surface (>= 100,000 calls), then a long random run of the lifecycle model
+## fuzz: long fuzz campaigns of the C-style surface (>= 100,000 calls; then with the sanitizer at error), then a long random run of the lifecycle model
 fuzz: $(DEV_STAMP)
 	$(PY) tests/fuzz_campaign.py --calls 120000
+	$(PY) tests/fuzz_campaign.py --calls 60000 --sanitizer error
 	$(PY) tests/lifecycle_campaign.py --examples 4000

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """``make fuzz``: a long fuzz campaign of the C-style surface (default 100,000 calls).
 
-    python tests/fuzz_campaign.py [--calls N] [--seed S]
+    python tests/fuzz_campaign.py [--calls N] [--seed S] [--sanitizer warn|error]
 
 Prints the number of calls, the status codes seen, the functions exercised and the findings
 (promises broken: an exception escaping, a non-zero status without a message, memory changed
@@ -27,6 +27,8 @@ from fuzzing import FUNCTIONS, Stats, World, call_once
 from hypothesis import HealthCheck, given, seed, settings
 from hypothesis import strategies as st
 
+from aclnn_py.runtime import sanitizer
+
 CALLS_PER_EXAMPLE = 25
 
 
@@ -34,7 +36,9 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--calls", type=int, default=100_000)
     ap.add_argument("--seed", type=int, default=int(time.time()))
+    ap.add_argument("--sanitizer", choices=("warn", "error"), default="warn")
     opts = ap.parse_args()
+    sanitizer.set_mode(opts.sanitizer)  # error: a finding fails its call, with a code and message
     names = sorted(FUNCTIONS)
     stats = Stats()
     examples = max(1, opts.calls // CALLS_PER_EXAMPLE)
@@ -61,7 +65,7 @@ def main() -> int:
     finally:
         sys.stderr = real_stderr
     elapsed = time.perf_counter() - start
-    print(f"fuzz campaign: seed {opts.seed}, {stats.calls} calls in {elapsed:.0f} s, "
+    print(f"fuzz campaign: seed {opts.seed}, sanitizer {opts.sanitizer}, {stats.calls} calls in {elapsed:.0f} s, "
           f"{len(stats.per_function)} of {len(names)} functions exercised")  # fmt: skip
     print(f"distinct results: {len(stats.codes)}")
     for code, count in stats.codes.most_common():

@@ -30,6 +30,23 @@ def test_calls_return_codes_and_never_damage_memory(data, findings):
         world.close()
 
 
+@seed(20261123)
+@settings(max_examples=40, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
+@given(data=st.data())
+def test_the_same_promises_hold_when_findings_fail_their_calls(data, findings):
+    """ACLNN_PY_SANITIZER=error: a finding turns into a failing status with its message, never
+    into an exception or a half-done write (``make fuzz`` runs it long)."""
+    from aclnn_py.runtime import sanitizer
+
+    sanitizer.set_mode("error")
+    world = World()
+    try:
+        for _ in range(12):
+            call_once(world, data, STATS, NAMES)
+    finally:
+        world.close()
+
+
 def test_regression_fuzz_memset_with_a_bool_count_declares_its_one_byte_write(dev):
     # Campaign seed 1795357575: aclrtMemset(p, 1, 0, True) wrote one byte, as C's conversion of
     # true to size_t says, but the guard's oracle did not count a bool (or a numpy integer) as
