@@ -390,11 +390,14 @@ def check_stream_release(stream: Any, api: str) -> None:
 def check_pending_destroy(stream: Any, api: str) -> None:
     """Destroying a stream that still has queued work: CANN waits for it, but recommends
     synchronizing first (the work runs at the destroy, not where the program expects)."""
-    if MODE != "off" and stream.pending:
+    if MODE == "off":
+        return
+    first = stream.first_pending()
+    if first is not None:
         finding(
             "synccheck",
             f"{api} destroys {stream!r} with {stream.pending} task(s) still queued "
-            f"(first: '{stream.queue[0].label}'); they run now — call aclrtSynchronizeStream first",
+            f"(first: '{first.label}'); they run now — call aclrtSynchronizeStream first",
             aclError.ACL_ERROR_RT_PARAM_INVALID,
         )
 

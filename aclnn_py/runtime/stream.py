@@ -93,7 +93,13 @@ class Stream:
 
     @property
     def pending(self) -> int:
-        return len(self.queue)
+        """Tasks queued and not finished (a worker thread keeps the task it runs at the head of
+        the queue until it has taken it off, a moment after the task is done)."""
+        return sum(1 for t in list(self.queue) if not t.done)
+
+    def first_pending(self) -> Task | None:
+        """The oldest queued task that has not finished."""
+        return next((t for t in list(self.queue) if not t.done), None)
 
 
 class Event:
