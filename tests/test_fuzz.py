@@ -18,16 +18,20 @@ def test_every_public_function_is_fuzzed():
         assert must in NAMES
 
 
-@seed(20261122)
-@settings(max_examples=120, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
-@given(data=st.data())
-def test_calls_return_codes_and_never_damage_memory(data, findings):
+def _twelve_calls(data: st.DataObject) -> None:
     world = World()
     try:
         for _ in range(12):
             call_once(world, data, STATS, NAMES)
     finally:
         world.close()
+
+
+@seed(20261122)
+@settings(max_examples=120, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
+@given(data=st.data())
+def test_calls_return_codes_and_never_damage_memory(data, findings):
+    _twelve_calls(data)
 
 
 @seed(20261123)
@@ -39,12 +43,7 @@ def test_the_same_promises_hold_when_findings_fail_their_calls(data, findings):
     from aclnn_py.runtime import sanitizer
 
     sanitizer.set_mode("error")
-    world = World()
-    try:
-        for _ in range(12):
-            call_once(world, data, STATS, NAMES)
-    finally:
-        world.close()
+    _twelve_calls(data)
 
 
 def test_regression_fuzz_memset_with_a_bool_count_declares_its_one_byte_write(dev):

@@ -392,12 +392,12 @@ def check_pending_destroy(stream: Any, api: str) -> None:
     synchronizing first (the work runs at the destroy, not where the program expects)."""
     if MODE == "off":
         return
-    first = stream.first_pending()
-    if first is not None:
+    waiting = stream.unfinished()
+    if waiting:
         finding(
             "synccheck",
-            f"{api} destroys {stream!r} with {stream.pending} task(s) still queued "
-            f"(first: '{first.label}'); they run now — call aclrtSynchronizeStream first",
+            f"{api} destroys {stream!r} with {len(waiting)} task(s) still queued "
+            f"(first: '{waiting[0].label}'); they run now — call aclrtSynchronizeStream first",
             aclError.ACL_ERROR_RT_PARAM_INVALID,
         )
 

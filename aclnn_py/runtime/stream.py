@@ -91,15 +91,14 @@ class Stream:
         state = ", destroyed" if self.destroyed else ""
         return f"<aclrtStream #{self.ident} ({kind} of device {self.context.device.ident}{state})>"
 
+    def unfinished(self) -> list[Task]:
+        """The queued tasks that have not finished, oldest first (a worker thread keeps the task
+        it runs at the head of the queue until it takes it off, a moment after it is done)."""
+        return [t for t in list(self.queue) if not t.done]
+
     @property
     def pending(self) -> int:
-        """Tasks queued and not finished (a worker thread keeps the task it runs at the head of
-        the queue until it has taken it off, a moment after the task is done)."""
-        return sum(1 for t in list(self.queue) if not t.done)
-
-    def first_pending(self) -> Task | None:
-        """The oldest queued task that has not finished."""
-        return next((t for t in list(self.queue) if not t.done), None)
+        return len(self.unfinished())
 
 
 class Event:
