@@ -387,7 +387,8 @@ def contiguous_strides(shape: Sequence[int]) -> tuple[int, ...]:
 
 
 class BroadcastFailure:
-    """Why ``broadcast_infer_shape`` failed: the larger shape, the smaller one, the bad dim."""
+    """Why ``broadcast_infer_shape`` failed: the larger shape, the smaller one, and the value of the
+    first failing dimension of the larger shape, scanning from the right (what EZ1007 prints)."""
 
     __slots__ = ("dim", "larger", "smaller")
 
@@ -398,21 +399,19 @@ class BroadcastFailure:
 def broadcast_infer_shape(
     a: Sequence[int], b: Sequence[int]
 ) -> tuple[tuple[int, ...], None] | tuple[None, BroadcastFailure]:
-    """``BroadcastInferShape``: NumPy rules, right-aligned; the larger shape is the one with more
-    dims (``b`` on a tie); 1 against 0 gives 0."""
+    """``BroadcastInferShape``: NumPy rules, right-aligned, scanned from the last dimension; the
+    larger shape is the one with more dims (``b`` on a tie); 1 against 0 gives 0."""
     ta, tb = tuple(int(d) for d in a), tuple(int(d) for d in b)
     larger, smaller = (ta, tb) if len(ta) > len(tb) else (tb, ta)
     out = list(larger)
     shift = len(larger) - len(smaller)
-    for i, ds in enumerate(smaller):
+    for i in range(len(smaller) - 1, -1, -1):
         j = i + shift
-        dl = larger[j]
-        if dl == ds:
-            continue
-        if ds == 1:
+        dl, ds = larger[j], smaller[i]
+        if dl == ds or ds == 1:
             continue
         if dl == 1:
             out[j] = ds
             continue
-        return None, BroadcastFailure(larger, smaller, j)
+        return None, BroadcastFailure(larger, smaller, dl)
     return tuple(out), None

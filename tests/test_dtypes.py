@@ -193,8 +193,15 @@ def test_broadcast_infer_shape(a, b, expected):
         assert why is not None
 
 
-def test_broadcast_failure_names_the_larger_shape_and_dim():
+def test_broadcast_failure_names_the_larger_shape_and_the_failing_dims_value():
+    # opbase scans from the last dimension and prints the larger shape's value there
     _, why = dtypes.broadcast_infer_shape([2, 3], [4, 2, 4])
-    assert why.larger == (4, 2, 4) and why.smaller == (2, 3) and why.dim == 2
+    assert why.larger == (4, 2, 4) and why.smaller == (2, 3) and why.dim == 4
     _, why = dtypes.broadcast_infer_shape([5, 3], [2, 3])  # tie: b is the larger one
-    assert why.larger == (2, 3) and why.dim == 0
+    assert why.larger == (2, 3) and why.dim == 2
+    _, why = dtypes.broadcast_infer_shape([3, 2], [4, 2])
+    assert why.dim == 4
+    _, why = dtypes.broadcast_infer_shape([3, 5], [4, 6])  # the last dimension fails first
+    assert why.dim == 6
+    _, why = dtypes.broadcast_infer_shape([7, 3, 4], [5, 4])
+    assert why.larger == (7, 3, 4) and why.smaller == (5, 4) and why.dim == 3

@@ -116,11 +116,23 @@ def test_broadcast_failure_reports_ez1007_then_the_op_message(dev):
     msg = aclGetRecentErrMsg().splitlines()
     assert msg[0].startswith("EZ1007: Shape [4, 2] of the tensor of operator aclnnSmoothL1LossBackward_")
     assert msg[0].endswith(
-        "has incorrect dimension 0. Reason: The tensor whose shape is [4, 2] and the tensor whose shape is "
+        "has incorrect dimension 4. Reason: The tensor whose shape is [4, 2] and the tensor whose shape is "
         "[3, 2] do not meet the broadcast condition."
     )
     assert msg[1] == "        TraceBack (most recent call last):"
     assert msg[2] == "        Broadcast [3, 2] and [4, 2] failed."
+
+
+def test_broadcast_failure_names_the_last_failing_dimension_first(dev):
+    g = dev.tensor(np.ones((3, 5), np.float32))
+    s = dev.tensor(np.ones((4, 6), np.float32))
+    code, _, _ = _phase1(dev, g, s, s, dev.tensor(np.ones((4, 6), np.float32)))
+    assert code == ACLNN_ERR_PARAM_INVALID
+    first = aclGetRecentErrMsg().splitlines()[0]
+    assert first.endswith(
+        "has incorrect dimension 6. Reason: The tensor whose shape is [4, 6] and the tensor whose shape is "
+        "[3, 5] do not meet the broadcast condition."
+    )
 
 
 def test_result_shape_must_equal_gradinput(dev):
