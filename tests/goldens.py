@@ -207,23 +207,36 @@ def _tree(values: list[float]) -> float:
     return values[0]
 
 
-def _row_sum(prod: list[float], d: int) -> float:
+def _row_sum(prod: list[float], d: int, arch: str = "v220") -> float:
+    """The row sum of the AscendC SoftmaxGrad of each architecture, one float32 add at a time."""
     padded = prod + [0.0] * (-(-d // 64) * 64 - d)
     chunks = len(padded) // 64
     if chunks * 64 <= 1024:
-        acc = None
+        if arch == "v220":  # tree8 per group of 8, 8 lanes accumulated over chunks, tree8
+            acc = None
+            for c in range(chunks):
+                blk = [_tree(padded[c * 64 + 8 * j : c * 64 + 8 * j + 8]) for j in range(8)]
+                acc = blk if acc is None else [r32(a + b) for a, b in zip(acc, blk)]
+            return _tree(acc)
+        if arch == "v200":  # tree64 per chunk, chunk sums added left to right
+            total = None
+            for c in range(chunks):
+                w = _tree(padded[c * 64 : c * 64 + 64])
+                total = w if total is None else r32(total + w)
+            return total
+        lanes = [0.0] * 64  # 3510: 64 lanes from +0.0, then tree64
         for c in range(chunks):
-            blk = [_tree(padded[c * 64 + 8 * j : c * 64 + 8 * j + 8]) for j in range(8)]
-            acc = blk if acc is None else [r32(a + b) for a, b in zip(acc, blk)]
-        return _tree(acc)
+            lanes = [r32(a + b) for a, b in zip(lanes, padded[c * 64 : c * 64 + 64])]
+        return _tree(lanes)
     partial = [_tree(padded[c * 64 : c * 64 + 64]) for c in range(chunks)]
-    width = 1
-    while width < chunks:
-        width *= 2
-    return _tree(partial + [0.0] * (width - chunks))
+    if arch == "3510":
+        partial = partial[:64]  # the second reduction is one 64-lane register
+    return _tree(partial + [0.0] * (64 - len(partial)))
 
 
-def scaled_masked_softmax_grad(g: np.ndarray, y: np.ndarray, mask: np.ndarray, scale: float, out_dtype) -> np.ndarray:
+def scaled_masked_softmax_grad(
+    g: np.ndarray, y: np.ndarray, mask: np.ndarray, scale: float, out_dtype, arch: str = "v220"
+) -> np.ndarray:
     D = g.shape[-1]
     mb = np.broadcast_to(mask.astype(np.uint8) != 0, g.shape)
     sc = r32(scale)
@@ -236,7 +249,7 @@ def scaled_masked_softmax_grad(g: np.ndarray, y: np.ndarray, mask: np.ndarray, s
         gr = [float(v) for v in gf[row]]
         yr = [float(v) for v in yf[row]]
         prod = [r32(a * b) for a, b in zip(yr, gr)]
-        s = _row_sum(prod, D)
+        s = _row_sum(prod, D, arch)
         for j in range(D):
             v = r32(prod[j] - r32(yr[j] * s)) if large else r32(yr[j] * r32(gr[j] - s))
             if sc != 1.0:

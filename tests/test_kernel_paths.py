@@ -85,6 +85,21 @@ def test_softmax_grad_paths_agree(monkeypatch, dtype, d, mask_bn):
         assert_bits_equal(b, a)
 
 
+@pytest.mark.parametrize(
+    "arch,d", [(a, d) for a in ("v200", "3510") for d in (64, 640, 1024, 1088, 4096, 5000) if a == "3510" or d % 64 == 0]
+)
+def test_softmax_grad_paths_agree_on_every_architecture(monkeypatch, arch, d):
+    rng = np.random.default_rng(d)
+    shape = (1, 2, 2, d)
+    for dtype in DTYPES:
+        g = (rng.standard_normal(shape) * 3).astype(np.float32).astype(dtype)
+        y = rng.uniform(0, 1, shape).astype(np.float32).astype(dtype)
+        g.reshape(-1)[:5] = np.array([np.inf, 0.0, -0.0, 1e-40, -1e-40], np.float32).astype(dtype)
+        mask = rng.uniform(0, 1, (1, 2, 2, d)) < 0.3
+        a, b = _both(monkeypatch, smsb.make(0.3, arch), [g, y, mask], dtype, shape)
+        assert_bits_equal(b, a)
+
+
 def test_true_broadcast_falls_back_to_numpy(monkeypatch):
     monkeypatch.setenv(accel.ENV_VAR, "numba")
     p = np.ones((3, 4), np.float32)

@@ -388,8 +388,10 @@ def _tree(buf, n):
 
 @_jit
 def scaled_masked_softmax_grad(
-    g, y, mask, out, kind, rows, d, mask_rows_b, mask_rows_n, n_dim, s_dim, scale, apply_scale
+    g, y, mask, out, kind, rows, d, mask_rows_b, mask_rows_n, n_dim, s_dim, scale, apply_scale, arch
 ):
+    """arch: 0 v220 (910B), 1 v200 (310P), 2 3510 (950): the norm path's summation order, and
+    on 3510 the large path's second reduction capped at 64 lanes."""
     padded = ((d + 63) // 64) * 64
     chunks = padded // 64
     gb = np.zeros(padded, np.uint32)
@@ -397,14 +399,12 @@ def scaled_masked_softmax_grad(
     rb = np.zeros(padded, np.uint32)
     grow, yrow, res = gb.view(np.float32), yb.view(np.float32), rb.view(np.float32)
     prod = np.zeros(padded, np.float32)
-    acc = np.zeros(8, np.float32)
+    acc = np.zeros(64, np.float32)
     blk = np.zeros(64, np.float32)
-    width = 1
-    while width < chunks:
-        width *= 2
-    part = np.zeros(width, np.float32)
+    part = np.zeros(64, np.float32)
     zero = F32(0.0)
     large = padded > 1024
+    used = min(chunks, 64)  # D <= 4096 except on 3510, whose second reduction takes 64 lanes
     for r in range(rows):
         base = r * d
         _to_f32(g, base, d, kind, gb)
@@ -412,28 +412,47 @@ def scaled_masked_softmax_grad(
         if not large:
             for j in range(padded):
                 prod[j] = yrow[j] * grow[j]
-            for c in range(chunks):
-                chunk = prod[c * 64 : c * 64 + 64]  # slices, not computed indices: see _to_f32
+            if arch == 0:
+                for c in range(chunks):
+                    chunk = prod[c * 64 : c * 64 + 64]  # slices, not computed indices: see _to_f32
+                    for k in range(8):
+                        lane = chunk[k * 8 : k * 8 + 8]
+                        for t in range(8):
+                            blk[t] = lane[t]
+                        v = _tree(blk, 8)
+                        acc[k] = v if c == 0 else acc[k] + v
                 for k in range(8):
-                    lane = chunk[k * 8 : k * 8 + 8]
-                    for t in range(8):
-                        blk[t] = lane[t]
-                    v = _tree(blk, 8)
-                    acc[k] = v if c == 0 else acc[k] + v
-            for k in range(8):
-                blk[k] = acc[k]
-            s = _tree(blk, 8)
+                    blk[k] = acc[k]
+                s = _tree(blk, 8)
+            elif arch == 1:
+                s = zero
+                for c in range(chunks):
+                    chunk = prod[c * 64 : c * 64 + 64]
+                    for t in range(64):
+                        blk[t] = chunk[t]
+                    v = _tree(blk, 64)
+                    s = v if c == 0 else s + v
+            else:
+                for t in range(64):
+                    acc[t] = zero
+                for c in range(chunks):
+                    chunk = prod[c * 64 : c * 64 + 64]
+                    for t in range(64):
+                        acc[t] = acc[t] + chunk[t]
+                for t in range(64):
+                    blk[t] = acc[t]
+                s = _tree(blk, 64)
         else:
             for j in range(padded):
                 prod[j] = grow[j] * yrow[j]
-            for c in range(chunks):
+            for c in range(used):
                 chunk = prod[c * 64 : c * 64 + 64]
                 for t in range(64):
                     blk[t] = chunk[t]
                 part[c] = _tree(blk, 64)
-            for c in range(chunks, width):
+            for c in range(used, 64):
                 part[c] = zero
-            s = _tree(part, width)
+            s = _tree(part, 64)
         # the mask broadcasts over b and n: rows are (b, n, s)
         b_idx = r // (n_dim * s_dim)
         n_idx = (r // s_dim) % n_dim

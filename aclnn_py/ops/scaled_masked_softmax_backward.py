@@ -28,6 +28,7 @@ from ..executor.api import check_out_params, check_tensor_args, hand_out, nnopba
 from ..executor.checks import op_loge
 from ..executor.executor import aclOpExecutor
 from ..kernels import scaled_masked_softmax_grad_v2 as kernel
+from ..runtime import sanitizer
 from ..tensor import aclTensor
 
 S = aclnnStatus
@@ -197,6 +198,27 @@ def _match_op_definition(tensors: list[tuple[str, aclTensor]]) -> int:
     return S.ACLNN_SUCCESS
 
 
+def _report_undefined_shapes(arch: str, d: int) -> None:
+    """Shapes CANN accepts but whose kernel result is not softmax's gradient (sanitizer)."""
+    soc = _soc.current().name
+    if kernel.undefined_on(arch, d):
+        sanitizer.finding(
+            "undefined",
+            f"{API}: on {soc} the ScaledMaskedSoftmaxGradV2 kernel copies rows in 32-byte blocks and assumes the "
+            f"last dimension is a multiple of 64; with D = {d} its behaviour is undefined (garbage or a device "
+            "fault on the chip); aclnn_py leaves the output as the poison pattern (0xFF bytes)",
+            S.ACLNN_ERR_PARAM_INVALID,
+        )
+    elif arch == "3510" and d > kernel.REGBASE_REDUCE_LANES * kernel.ALIGN:
+        sanitizer.finding(
+            "undefined",
+            f"{API}: on {soc} with D = {d} > 4096 the kernel's row sum covers only the first 4096 columns (its "
+            "second reduction takes one 64-lane register); the result is what that kernel computes, not the "
+            "softmax gradient",
+            S.ACLNN_ERR_PARAM_INVALID,
+        )
+
+
 def _inner_get_workspace_size(
     gradOutput: aclTensor, y: aclTensor, mask: aclTensor, scale: float, fixed_triu_mask: bool,
     out: aclTensor, workspaceSize: Any, executor: Any,
@@ -221,13 +243,15 @@ def _inner_get_workspace_size(
     if y_grad_c is None or y_c is None or mask_c is None:
         return S.ACLNN_ERR_INNER_NULLPTR
 
+    arch = kernel.arch_for(_soc.current().npu_arch)
+    _report_undefined_shapes(arch, gradOutput.view_shape[-1])
     step = ex.step(
         "ScaledMaskedSoftmaxGradV2", [y_grad_c, y_c, mask_c], scale=scale_f32, fixed_triu_mask=fixed_triu_mask
     )
     direct = steps.is_contiguous(out)
     result = out if direct else ex.alloc_tensor(out.view_shape, out.dtype)
     ex.launch(
-        step, "ScaledMaskedSoftmaxGradV2", [y_grad_c, y_c, mask_c], [result], kernel.make(scale_f32),
+        step, "ScaledMaskedSoftmaxGradV2", [y_grad_c, y_c, mask_c], [result], kernel.make(scale_f32, arch),
         tail_scratch_sizes=[_soc.current().lib_api_workspace], scale=scale_f32,
     )  # fmt: skip
     step.outputs = [result]

@@ -132,13 +132,15 @@ def test_shape_rows(dev, gshape, yshape, oshape, mshape, fragment):
         aclDestroyTensor(x)
 
 
-def test_head_dim_limit_is_8192_on_ascend950(soc):
+def test_head_dim_limit_is_8192_on_ascend950(soc, findings):
     soc("Ascend950")
     dev = Dev()
     try:
         args = _args(dev, shape=(1, 1, 1, 8192))
         code, _, ex = _p1(*args)
         assert code == 0 and aclDestroyAclOpExecutor(ex.value) == 0
+        assert findings.refresh().checks() == ["undefined"]
+        aclGetRecentErrMsg()
         bad = _args(dev, shape=(1, 1, 1, 8193))
         assert _p1(*bad)[0] == ACLNN_ERR_PARAM_INVALID
         assert "current is [1, 1, 1, 8193]" in aclGetRecentErrMsg()
@@ -189,7 +191,7 @@ def test_bf16_is_not_in_the_310p_op_definition(soc, chip):
     try:
         assert _p1(*_args(dev, BF16))[0] == ACLNN_ERR_PARAM_INVALID
         assert "DT_BFLOAT16" in aclGetRecentErrMsg()
-        code, _, ex = _p1(*_args(dev, np.float16))
+        code, _, ex = _p1(*_args(dev, np.float16, shape=(1, 2, 4, 64)))  # 310P rows: multiples of 64
         assert code == 0 and aclDestroyAclOpExecutor(ex.value) == 0
     finally:
         dev.close()
@@ -323,3 +325,105 @@ def test_sample_values(dev):
 
 
 
+
+
+CHIP_ARCH = [("Ascend910B", "v220"), ("Ascend910_93", "v220"), ("Ascend310P", "v200"), ("Ascend950", "3510")]
+
+
+@pytest.mark.parametrize("chip,arch", CHIP_ARCH)
+@pytest.mark.parametrize("d", [64, 128, 640, 1024, 1088, 4096])
+def test_each_chip_sums_in_its_own_order(soc, chip, arch, d):
+    """v220 blocks of 8, v200 chunk sums in sequence, 3510 64 lanes then one tree (norm path);
+    the large path (D > 1024) is the same on every chip up to 4096."""
+    soc(chip)
+    dev = Dev()
+    try:
+        rng = np.random.default_rng(d)
+        shape = (1, 2, 3, d)
+        g = rng.standard_normal(shape).astype(np.float32)
+        y = rng.uniform(0, 1, shape).astype(np.float32)
+        m = rng.uniform(0, 1, (1, 1, 3, d)) < 0.1
+        out = _run(dev, g, y, m, 0.5)
+        assert_bits_equal(out, goldens.scaled_masked_softmax_grad(g, y, m, 0.5, np.float32, arch))
+    finally:
+        dev.close()
+
+
+def test_the_three_orders_really_differ():
+    rng = np.random.default_rng(0)  # a row whose three sums all differ (many rows have two equal)
+    d = 1000
+    g = rng.standard_normal((1, 1, 1, d)).astype(np.float32)
+    y = rng.uniform(0, 1, (1, 1, 1, d)).astype(np.float32)
+    m = np.zeros((1, 1, 1, d), np.bool_)
+    outs = [goldens.scaled_masked_softmax_grad(g, y, m, 1.0, np.float32, arch) for arch in ("v220", "v200", "3510")]
+    assert len({o.tobytes() for o in outs}) == 3
+
+
+@pytest.mark.parametrize("dtype", [np.float16, BF16], ids=["f16", "bf16"])
+def test_ascend950_half_types_in_its_order(soc, dtype):
+    soc("Ascend950")
+    dev = Dev()
+    try:
+        rng = np.random.default_rng(7)
+        shape = (2, 1, 2, 200)
+        g = rng.standard_normal(shape).astype(dtype)
+        y = rng.uniform(0, 1, shape).astype(dtype)
+        m = np.zeros((1, 1, 2, 200), np.bool_)
+        assert_bits_equal(_run(dev, g, y, m, 0.7), goldens.scaled_masked_softmax_grad(g, y, m, 0.7, dtype, "3510"))
+    finally:
+        dev.close()
+
+
+def test_ascend950_above_4096_sums_only_the_first_4096_columns(soc, findings):
+    soc("Ascend950")
+    dev = Dev()
+    try:
+        rng = np.random.default_rng(5)
+        shape = (1, 1, 2, 5000)
+        g = rng.standard_normal(shape).astype(np.float32)
+        y = rng.uniform(0, 1, shape).astype(np.float32)
+        m = np.zeros((1, 1, 2, 5000), np.bool_)
+        out = _run(dev, g, y, m)
+        assert_bits_equal(out, goldens.scaled_masked_softmax_grad(g, y, m, 1.0, np.float32, "3510"))
+        full = goldens.softmax_grad_reference(g, y, m, 1.0)
+        assert not np.allclose(out, full, rtol=1e-3, atol=1e-3)  # the truncated sum is not a rounding error
+        assert findings.refresh().checks() == ["undefined"]
+        assert findings.text() == (
+            "aclnnScaledMaskedSoftmaxBackward: on Ascend950 with D = 5000 > 4096 the kernel's row sum covers only "
+            "the first 4096 columns (its second reduction takes one 64-lane register); the result is what that "
+            "kernel computes, not the softmax gradient"
+        )
+    finally:
+        dev.close()
+
+
+def test_ascend310p_with_d_not_a_multiple_of_64_is_undefined(soc, findings):
+    soc("Ascend310P")
+    dev = Dev()
+    try:
+        g = np.ones((1, 1, 2, 100), np.float32)
+        out = _run(dev, g, g, np.zeros((1, 1, 2, 100), np.bool_))
+        assert (out.view(np.uint32) == 0xFFFFFFFF).all()  # the poison pattern, not a plausible answer
+        assert findings.refresh().checks() == ["undefined"]
+        assert findings.text() == (
+            "aclnnScaledMaskedSoftmaxBackward: on Ascend310P the ScaledMaskedSoftmaxGradV2 kernel copies rows in "
+            "32-byte blocks and assumes the last dimension is a multiple of 64; with D = 100 its behaviour is "
+            "undefined (garbage or a device fault on the chip); aclnn_py leaves the output as the poison pattern "
+            "(0xFF bytes)"
+        )
+        assert "sanitizer [undefined]" in aclGetRecentErrMsg()
+    finally:
+        dev.close()
+
+
+def test_undefined_shape_fails_phase_one_in_error_mode(soc, findings):
+    from aclnn_py.runtime import sanitizer
+
+    soc("Ascend310P")
+    sanitizer.set_mode("error")
+    dev = Dev()
+    try:
+        assert _p1(*_args(dev, shape=(1, 1, 1, 65)))[0] == ACLNN_ERR_PARAM_INVALID
+        assert aclGetRecentErrMsg().startswith("aclnn_py: sanitizer [undefined]: aclnnScaledMaskedSoftmaxBackward: on")
+    finally:
+        dev.close()
