@@ -12,9 +12,22 @@ from __future__ import annotations
 
 import threading
 
-# Titles of the error-manager templates that CANN registers (op_error_manager.cpp).
+# Titles of the error-manager templates that CANN registers (opbase op_error_manager.cpp).
 _TITLES = {
     "EZ1001": "AclNN_Parameter_Error",
+    "EZ1002": "Config_Error_Invalid_Environment_Variable",
+    "EZ1003": "File_Operation_Error_Open",
+    "EZ1004": "File_Operation_Error_Parse",
+    "EZ1005": "File_Operation_Error_Parse",
+    "EZ1006": "Not_Supported_Data_Type",
+    "EZ1007": "Invalid_Argument_Tensor_Input_Shape",
+    "EZ1008": "Execution_Error",
+    "EZ1009": "Execution_Error",
+    "EZ1010": "Invalid_Argument",
+    "EZ1011": "Invalid_Argument_Null_Pointer",
+    "EZ1012": "Invalid_Argument",
+    "EZ1013": "Config_Error",
+    "EZ1014": "Execution_Error",
     "EZ9903": "AclNN_Runtime_Error",
     "EZ9999": "AclNN_Inner_Error",
 }

@@ -201,8 +201,8 @@ ROWS: dict[str, tuple[int, str | None]] = {
     "sl1.reduction_3": (161002, TRUNK + "Reduction should be between 0 and 2, but got 3"),
     "sl1.beta_negative": (161002, TRUNK + "beta should be greater than or equal to 0"),
     "sl1.beta_nan": (161002, TRUNK + "beta should be greater than or equal to 0"),
-    "sl1.broadcast_self": (161002, "EZ1007: Shape [4, 2] of the tensor of operator aclnnSmoothL1LossBackward_"),
-    "sl1.broadcast_target": (161002, "EZ1007: Shape [3, 2] of the tensor of operator aclnnSmoothL1LossBackward_"),
+    "sl1.broadcast_self": (161002, "Invalid_Argument_Tensor_Input_Shape(EZ1007): Shape [4, 2] of the tensor of operator aclnnSmoothL1LossBackward_"),
+    "sl1.broadcast_target": (161002, "Invalid_Argument_Tensor_Input_Shape(EZ1007): Shape [3, 2] of the tensor of operator aclnnSmoothL1LossBackward_"),
     "sl1.gradInput_shape": (
         161002,
         TRUNK + "Exepected tensor for result to have same size as tensor for gradInput, "
@@ -234,22 +234,22 @@ ROWS: dict[str, tuple[int, str | None]] = {
     "smsb.fixTriuMask": (161002, TRUNK + "fixTriuMask only support false"),
     "smsb.null_executor": (
         161001,
-        "EZ1011: aclnnInnerScaledMaskedSoftmaxGradV2GetWorkspaceSize failed because executor cannot be a NULL pointer.",
+        "Invalid_Argument_Null_Pointer(EZ1011): aclnnInnerScaledMaskedSoftmaxGradV2GetWorkspaceSize failed because executor cannot be a NULL pointer.",
     ),
     "smsb.null_workspace_size": (
         161001,
-        "EZ1011: aclnnInnerScaledMaskedSoftmaxGradV2GetWorkspaceSize failed because workspaceSize cannot be a NULL "
+        "Invalid_Argument_Null_Pointer(EZ1011): aclnnInnerScaledMaskedSoftmaxGradV2GetWorkspaceSize failed because workspaceSize cannot be a NULL "
         "pointer.",
     ),
     "smsb.y_fp16": (161002, TRUNK + "ScaledMaskedSoftmaxGradV2 on Ascend910B does not support the combination"),
     "smsb.phase1_ok": (0, None),
     "smsb.phase2_null_workspace": (
         161001,
-        "EZ1011: Calling the second-phase API of aclnn failed because workspace cannot be a NULL pointer.",
+        "Invalid_Argument_Null_Pointer(EZ1011): Calling the second-phase API of aclnn failed because workspace cannot be a NULL pointer.",
     ),
     "smsb.phase2_short_workspace": (
         161002,
-        "EZ1010: Value 16777184 for parameter workspaceLen is invalid. Reason: The passed workspace size 16777184 "
+        "Invalid_Argument(EZ1010): Value 16777184 for parameter workspaceLen is invalid. Reason: The passed workspace size 16777184 "
         "does not meet the minimum workspace size 16777216 actually required by the operator.",
     ),
     "smsb.phase2_ok": (0, None),
@@ -294,9 +294,9 @@ ROWS_910 = {
     "sl1.self_int32": (161002, not_implemented("self", "DT_INT32", "[DT_FLOAT,DT_FLOAT16,]")),
     "smsb.y_fp16": (561003, NO_KERNEL),
     "smsb.phase1_ok": (561003, NO_KERNEL),
-    "smsb.phase2_null_workspace": (161001, "EZ1011: Calling the second-phase API of aclnn failed because executor"),
-    "smsb.phase2_short_workspace": (161001, "EZ1011: Calling the second-phase API of aclnn failed because executor"),
-    "smsb.phase2_ok": (161001, "EZ1011: Calling the second-phase API of aclnn failed because executor"),
+    "smsb.phase2_null_workspace": (161001, "Invalid_Argument_Null_Pointer(EZ1011): Calling the second-phase API of aclnn failed because executor"),
+    "smsb.phase2_short_workspace": (161001, "Invalid_Argument_Null_Pointer(EZ1011): Calling the second-phase API of aclnn failed because executor"),
+    "smsb.phase2_ok": (161001, "Invalid_Argument_Null_Pointer(EZ1011): Calling the second-phase API of aclnn failed because executor"),
 }
 
 

@@ -219,7 +219,7 @@ def test_scalars():
     assert aclCreateScalar(b"\x01", ACL_BOOL).value
     assert aclCreateScalar("x", ACL_STRING) is None
     msg = aclGetRecentErrMsg()
-    assert msg.startswith("EZ1006: Operator  does not support data type DT_STRING(13).")
+    assert msg.startswith("Not_Supported_Data_Type(EZ1006): Operator  does not support data type DT_STRING(13).")
     assert "aclCreateScalar error." in msg
     lst = aclCreateScalarList([s, None], 2)
     n = Ref()
@@ -245,7 +245,7 @@ def test_raw_tensor_address():
     assert aclSetRawTensorAddr(t, 0x2000) == 0
     assert aclGetRawTensorAddr(t, addr) == 0 and addr.value == 0x2000
     assert aclSetRawTensorAddr(None, 0x1) == ACLNN_ERR_PARAM_NULLPTR
-    assert aclGetRecentErrMsg() == "EZ1011: aclSetRawTensorAddr failed because tensor cannot be a NULL pointer."
+    assert aclGetRecentErrMsg() == "Invalid_Argument_Null_Pointer(EZ1011): aclSetRawTensorAddr failed because tensor cannot be a NULL pointer."
     assert aclGetRawTensorAddr(t, None) == ACLNN_ERR_PARAM_NULLPTR
     assert "addr cannot be a NULL pointer" in aclGetRecentErrMsg()
 
@@ -253,7 +253,7 @@ def test_raw_tensor_address():
 def test_executor_functions_on_null():
     assert aclSetAclOpExecutorRepeatable(None) == ACLNN_ERR_INNER_NULLPTR
     assert aclGetRecentErrMsg() == (
-        "EZ1011: aclSetAclOpExecutorRepeatable failed because executor cannot be a NULL pointer."
+        "Invalid_Argument_Null_Pointer(EZ1011): aclSetAclOpExecutorRepeatable failed because executor cannot be a NULL pointer."
     )
     assert aclDestroyAclOpExecutor(None) == ACLNN_ERR_INNER_NULLPTR
     aclGetRecentErrMsg()

@@ -8,6 +8,7 @@ is why ``CheckNotNull3Tensor`` names its arguments ``t0``, ``t1``, ``t2``.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 
 from .. import _errmsg, dtypes
@@ -18,7 +19,7 @@ from ..tensor import aclTensor
 S = aclnnStatus
 MAX_SUPPORT_DIMS_NUMS = 8
 
-_L2_SEQ = [0]
+_L2_SEQ = itertools.count()  # opbase's process-wide atomic opLogSequenceCounter
 
 
 def op_loge(code: int, text: str) -> None:
@@ -27,9 +28,9 @@ def op_loge(code: int, text: str) -> None:
 
 
 def next_l2_sequence() -> int:
-    """The global sequence number ``L2_DFX_PHASE_1`` gives each phase-1 call (``aclnnAdd_123``)."""
-    _L2_SEQ[0] += 1
-    return _L2_SEQ[0]
+    """The global sequence number ``L2_DFX_PHASE_1`` gives each phase-1 call (``aclnnAdd_123``):
+    the counter's value before the increment, so the first call of a process is ``_0``."""
+    return next(_L2_SEQ)
 
 
 def dtype_support_list_v2(l1: tuple[int, ...], l2: tuple[int, ...]) -> tuple[int, ...]:

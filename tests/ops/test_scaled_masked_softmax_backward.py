@@ -222,14 +222,14 @@ def test_workspace_is_the_ascendc_system_workspace(dev):
     small = dev.malloc(1024)
     assert P2(small, 1024, ex.value, dev.stream) == ACLNN_ERR_PARAM_INVALID
     assert aclGetRecentErrMsg() == (
-        "EZ1010: Value 1024 for parameter workspaceLen is invalid. Reason: The passed workspace size 1024 does not "
+        "Invalid_Argument(EZ1010): Value 1024 for parameter workspaceLen is invalid. Reason: The passed workspace size 1024 does not "
         f"meet the minimum workspace size {SYS_WS} actually required by the operator."
     )
     assert P2(None, SYS_WS, ex.value, dev.stream) == ACLNN_ERR_PARAM_NULLPTR
-    assert aclGetRecentErrMsg() == "EZ1011: Calling the second-phase API of aclnn failed because workspace cannot be a NULL pointer."
+    assert aclGetRecentErrMsg() == "Invalid_Argument_Null_Pointer(EZ1011): Calling the second-phase API of aclnn failed because workspace cannot be a NULL pointer."
     assert P2(dev.workspace(SYS_WS), SYS_WS, ex.value, dev.stream) == 0
     assert P2(None, 0, None, dev.stream) == ACLNN_ERR_PARAM_NULLPTR
-    assert aclGetRecentErrMsg() == "EZ1011: Calling the second-phase API of aclnn failed because executor cannot be a NULL pointer."
+    assert aclGetRecentErrMsg() == "Invalid_Argument_Null_Pointer(EZ1011): Calling the second-phase API of aclnn failed because executor cannot be a NULL pointer."
 
 
 def _run(dev, g, y, m, scale=1.0, out_dtype=None):

@@ -114,7 +114,7 @@ def test_broadcast_failure_reports_ez1007_then_the_op_message(dev):
     code, _, _ = _phase1(dev, g, s, t, dev.tensor(np.ones((4, 2), np.float32)))
     assert code == ACLNN_ERR_PARAM_INVALID
     msg = aclGetRecentErrMsg().splitlines()
-    assert msg[0].startswith("EZ1007: Shape [4, 2] of the tensor of operator aclnnSmoothL1LossBackward_")
+    assert msg[0].startswith("Invalid_Argument_Tensor_Input_Shape(EZ1007): Shape [4, 2] of the tensor of operator aclnnSmoothL1LossBackward_")
     assert msg[0].endswith(
         "has incorrect dimension 4. Reason: The tensor whose shape is [4, 2] and the tensor whose shape is "
         "[3, 2] do not meet the broadcast condition."
