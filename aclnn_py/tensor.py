@@ -32,13 +32,16 @@ S = aclnnStatus
 class Storage:
     """Where a tensor's bytes live: a user device address, or a slot in the workspace."""
 
-    __slots__ = ("addr", "kind", "nbytes", "ws_offset")
+    __slots__ = ("addr", "kind", "nbytes", "ws_offset", "ws_tail")
 
     def __init__(self, addr: int | None, kind: str = "user", nbytes: int = 0) -> None:
         self.addr = addr  # user storage: the device address; workspace: bound at phase 2
         self.kind = kind  # "user" or "workspace"
         self.nbytes = nbytes
         self.ws_offset: int | None = None  # workspace storage: offset inside the workspace
+        # nnopbase's AutoContiguous copies live at the end of the workspace the caller passes:
+        # their offset counts from (passed size - the copies' total), known only at phase 2
+        self.ws_tail = False
 
     @property
     def from_workspace(self) -> bool:

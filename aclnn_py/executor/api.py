@@ -2,8 +2,7 @@
 
 * :func:`common_op_executor_run` is opbase's ``CommonOpExecutorRun`` (composite executors:
   SmoothL1LossBackward, HardswishBackward);
-* :func:`nnopbase_run_with_workspace` is nnopbase's ``NnopbaseRunWithWorkspace``
-  (individual-op executors: ScaledMaskedSoftmaxBackward), which also checks the workspace size;
+* phase 2 of individual-op executors (nnopbase) is in :mod:`.nnopbase`;
 * :func:`aclSetAclOpExecutorRepeatable` and :func:`aclDestroyAclOpExecutor`.
 
 A released executor (consumed by phase 2, or destroyed) is an invalid handle: phase 2 reports
@@ -24,7 +23,7 @@ from ..runtime import sanitizer
 from ..runtime.memory import SPACE
 from ..tensor import aclTensor
 from . import cache
-from .executor import aclOpExecutor
+from .executor import Launch, aclOpExecutor
 
 S = aclnnStatus
 
@@ -85,9 +84,19 @@ def _check_workspace_memory(ex: aclOpExecutor, api: str, workspace: int | None, 
             )
 
 
-def _launch(ex: aclOpExecutor, api: str, workspace: int | None, stream: object) -> int:
-    """Launch the kernels on the stream (Run()); a launch failure is a runtime error."""
-    if ex.launches:
+def _launch(
+    ex: aclOpExecutor,
+    api: str,
+    workspace: int | None,
+    stream: object,
+    size: int = 0,
+    launches: list[Launch] | None = None,
+    last: bool = True,
+) -> int:
+    """Launch the kernels (all, or ``launches``) on the stream (Run()); a launch failure is a
+    runtime error. ``last``: this completes the run (count it, release a one-shot executor)."""
+    todo = ex.launches if launches is None else launches
+    if todo:
         try:
             st = rt.resolve_stream(stream)
         except ApiError as e:
@@ -95,7 +104,7 @@ def _launch(ex: aclOpExecutor, api: str, workspace: int | None, stream: object) 
                 _errmsg.report(*message)
             _errmsg.report_code(
                 S.ACLNN_ERR_RUNTIME_ERROR,
-                f"launch failed for {ex.launches[0].op_type}, errno:{int(S.ACLNN_ERR_RUNTIME_ERROR)}.",
+                f"launch failed for {todo[0].op_type}, errno:{int(S.ACLNN_ERR_RUNTIME_ERROR)}.",
             )
             if not ex.repeatable:
                 ex.release(failed=True)  # deleted whatever Run() returned; its cache entry is dropped
@@ -105,10 +114,11 @@ def _launch(ex: aclOpExecutor, api: str, workspace: int | None, stream: object) 
             if addr is not None and addr % 32:
                 # aclCreateTensor: tensorData must be 32-byte aligned (misalignment is undefined)
                 sanitizer.check_alignment(addr, 32, f"{api}: tensor {name}'s data address", S.ACLNN_ERR_PARAM_INVALID)
-        ex.enqueue(st, workspace)
-    ex.runs += 1  # a run with no kernels (empty tensors) counts too: it leaves a usable cache entry
-    if not ex.repeatable:
-        ex.release()
+        ex.enqueue(st, workspace, size, todo)
+    if last:
+        ex.runs += 1  # a run with no kernels (empty tensors) counts too: it leaves a usable cache entry
+        if not ex.repeatable:
+            ex.release()
     return S.ACLNN_SUCCESS
 
 
@@ -122,32 +132,6 @@ def common_op_executor_run(api: str, workspace: object, workspaceSize: object, e
     if size > 0 and ws is None:
         ex.release(failed=True)  # CommonOpExecutorRun deletes the executor, even a repeatable one
         raise fail(S.ACLNN_ERR_PARAM_NULLPTR, "EZ1001", "workspace is nullptr.")
-    _check_workspace_memory(ex, api, ws, size)
-    return _launch(ex, api, ws, stream)
-
-
-def nnopbase_run_with_workspace(
-    api: str, workspace: object, workspaceSize: object, executor: object, stream: object
-) -> int:
-    """``NnopbaseRunWithWorkspace``: null checks, then the workspace must be big enough."""
-    if executor is None:
-        raise fail(
-            S.ACLNN_ERR_PARAM_NULLPTR, "EZ1011",
-            "Calling the second-phase API of aclnn failed because executor cannot be a NULL pointer.",
-        )  # fmt: skip
-    ws, size = _workspace_args(workspace, workspaceSize)
-    ex = _runnable(executor, api)
-    if size > 0 and ws is None:
-        raise fail(
-            S.ACLNN_ERR_PARAM_NULLPTR, "EZ1011",
-            "Calling the second-phase API of aclnn failed because workspace cannot be a NULL pointer.",
-        )  # fmt: skip
-    if size < ex.workspace_size:
-        raise fail(
-            S.ACLNN_ERR_PARAM_INVALID, "EZ1010",
-            f"Value {size} for parameter workspaceLen is invalid. Reason: The passed workspace size {size} does not "
-            f"meet the minimum workspace size {ex.workspace_size} actually required by the operator.",
-        )  # fmt: skip
     _check_workspace_memory(ex, api, ws, size)
     return _launch(ex, api, ws, stream)
 

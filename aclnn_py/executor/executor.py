@@ -14,6 +14,10 @@ intermediate output of a launched kernel and every kernel scratch buffer is alig
 ``(n + 32 + 511) & ~511`` and packed into buckets by lifetime; the size is the sum of the
 buckets. Phase 2 places each intermediate at ``workspace + its offset``, so a workspace that is
 too small or freed is caught by the checked memory.
+
+An individual-op executor (nnopbase) lays its workspace out as nnopbase does: the kernel's tiling
+workspace at offset 0, then the AutoContiguous copies of its inputs, each aligned as above and
+never reused (``LinearAllocator``), at the *end* of the workspace the caller passes.
 """
 
 from __future__ import annotations
@@ -58,6 +62,7 @@ class Launch:
         "op_type",
         "out_specs",
         "outputs",
+        "pre",
         "scratch",
         "tail_scratch",
     )
@@ -84,6 +89,7 @@ class Launch:
         self.out_specs: list[_ArgSpec] = []
         self.index = -1
         self.label = op_type  # "<api>: kernel #<index> <op_type>" once phase 1 ends
+        self.pre = False  # an individual op's AutoContiguous copy (nnopbase runs these first)
 
 
 class Step:
@@ -103,7 +109,12 @@ class Step:
 def _describe_tensor(t: aclTensor, names: dict[int, str]) -> str:
     st = t.storage
     if st.kind == "workspace":
-        where = f"workspace+{st.ws_offset:#x}" if st.ws_offset is not None else "workspace"
+        if st.ws_offset is None:
+            where = "workspace"
+        elif st.ws_tail:  # an individual op's AutoContiguous copy: counted from the end
+            where = f"workspace tail+{st.ws_offset:#x}"
+        else:
+            where = f"workspace+{st.ws_offset:#x}"
     else:
         where = names.get(id(st), f"0x{st.addr:x}" if st.addr else "nullptr")
     contiguous = t.strides == dtypes.contiguous_strides(t.view_shape)
@@ -116,8 +127,23 @@ class aclOpExecutor:
     """The executor handed out by phase 1 (``kind`` is ``composite`` or ``individual``)."""
 
     __slots__ = (
-        "__weakref__", "addresses", "api", "arg_names", "buckets", "cache_entry", "cached_from", "kind",
-        "launches", "repeatable", "runs", "site", "state", "steps", "unrepeatable_reason", "user_tensors",
+        "__weakref__",
+        "addresses",
+        "api",
+        "arg_names",
+        "buckets",
+        "cache_entry",
+        "cached_from",
+        "contiguous_size",
+        "kind",
+        "launches",
+        "repeatable",
+        "runs",
+        "site",
+        "state",
+        "steps",
+        "unrepeatable_reason",
+        "user_tensors",
         "workspace_size",
     )  # fmt: skip
 
@@ -129,8 +155,9 @@ class aclOpExecutor:
         self.steps: list[Step] = []
         self.launches: list[Launch] = []
         self.workspace_size = 0
+        self.contiguous_size = 0  # individual ops: the AutoContiguous copies' share of the workspace
         self.buckets: list[int] = []
-        self.state = "building"  # building -> ready -> released
+        self.state = "building"  # building -> ready -> released (individual ops: or failed / no-args)
         self.repeatable = False
         self.unrepeatable_reason = ""
         self.user_tensors: dict[str, aclTensor] = {}
@@ -152,6 +179,7 @@ class aclOpExecutor:
         ex.cached_from = template
         ex.steps, ex.launches, ex.buckets = template.steps, template.launches, template.buckets
         ex.workspace_size = template.workspace_size
+        ex.contiguous_size = template.contiguous_size
         ex.arg_names = template.arg_names
         ex.addresses = {}
         for name, st, t in zip(entry.names, entry.storages, tensors):
@@ -251,7 +279,32 @@ class aclOpExecutor:
             entry.manager.remove(entry)
 
     def plan_workspace(self) -> int:
-        """Place every workspace buffer; returns (and keeps) the workspace size in bytes.
+        """Place every workspace buffer; returns (and keeps) the workspace size in bytes."""
+        if self.kind == "individual":
+            return self._plan_individual()
+        return self._plan_composite()
+
+    def _plan_individual(self) -> int:
+        """nnopbase: tiling workspaces from offset 0, then the AutoContiguous copies linearly."""
+        offset = 0
+        for ln in self.launches:
+            for st in ln.tail_scratch:
+                st.ws_offset = offset
+                offset += st.nbytes
+        tail = 0
+        for ln in self.launches:
+            for t in ln.outputs:
+                st = t.storage
+                if st.kind == "workspace" and st.ws_offset is None:
+                    st.ws_offset, st.ws_tail = tail, True
+                    tail += align_workspace(st.nbytes)
+        self.buckets = []
+        self.contiguous_size = tail
+        self.workspace_size = offset + tail
+        return self.workspace_size
+
+    def _plan_composite(self) -> int:
+        """opbase's MaxAllocator.
 
         Kernels are visited in launch order, scratch buffers first then outputs; a buffer reuses
         the *last* bucket whose last occupant died before the buffer is born (and is not an
@@ -311,6 +364,16 @@ class aclOpExecutor:
 
     def check_runnable(self) -> str | None:
         """Why the executor cannot run now (None if it can)."""
+        if self.state == "failed":
+            return (
+                f"{self.api}GetWorkspaceSize failed after handing this executor out (nnopbase writes *executor "
+                "before its later checks); an executor of a failed phase 1 cannot run"
+            )
+        if self.state == "no-args":
+            return (
+                f"{self.api}GetWorkspaceSize was called with workspaceSize = nullptr, so nnopbase never set up this "
+                "executor's arguments (it returned ACLNN_SUCCESS all the same)"
+            )
         if self.state == "released":
             return (
                 f"the executor made by {self.api}GetWorkspaceSize at {self.site} was already released "
@@ -325,15 +388,19 @@ class aclOpExecutor:
                 )
         return None
 
-    def enqueue(self, stream: Stream, workspace: int | None) -> None:
-        """Launch every kernel, in order, as a task on the stream.
+    def enqueue(
+        self, stream: Stream, workspace: int | None, size: int = 0, launches: Sequence[Launch] | None = None
+    ) -> None:
+        """Launch every kernel (or ``launches``), in order, as a task on the stream.
 
         Kernel arguments (addresses, shapes, strides) are fixed now, as a real launch copies
-        them; the memory is read and written when the task runs."""
-        for ln in self.launches:
-            self._enqueue_launch(stream, ln, workspace)
+        them; the memory is read and written when the task runs. ``size`` is the workspace size
+        the caller passed (individual ops place their AutoContiguous copies at its end)."""
+        tail = None if workspace is None else workspace + size - self.contiguous_size
+        for ln in self.launches if launches is None else launches:
+            self._enqueue_launch(stream, ln, workspace, tail)
 
-    def _enqueue_launch(self, stream: Stream, ln: Launch, workspace: int | None) -> None:
+    def _enqueue_launch(self, stream: Stream, ln: Launch, workspace: int | None, tail: int | None) -> None:
         addresses = self.addresses
         ins: list[tuple[_ArgSpec, int | None]] = []  # each argument and its address
         outs: list[tuple[_ArgSpec, int | None]] = []
@@ -341,7 +408,7 @@ class aclOpExecutor:
         writes: list[tuple[int, int]] = []
         for specs, bound, reach in ((ln.in_specs, ins, reads), (ln.out_specs, outs, writes)):
             for spec in specs:
-                ptr = spec.address(workspace, addresses)
+                ptr = spec.address(workspace, addresses, tail)
                 bound.append((spec, ptr))
                 if ptr is not None:
                     reach.append(spec.hull(ptr))
@@ -381,6 +448,11 @@ class aclOpExecutor:
             f"aclOpExecutor for {self.api} ({self.kind}, {len(self.launches)} kernel(s), "
             f"workspace {self.workspace_size} bytes)"
         ]
+        if self.contiguous_size:
+            lines.append(
+                f"  the AutoContiguous copies take the last {self.contiguous_size} bytes of the workspace passed "
+                "to phase 2 (workspace tail)"
+            )
         if self.cached_from is not None:
             lines.append(
                 f"  op cache hit: phase 1 skipped its checks and replays the kernels of the executor built "
@@ -436,14 +508,18 @@ class _ArgSpec:
         self.lo, self.hi = lo, hi + item
         self.dense = t.strides == dtypes.contiguous_strides(t.view_shape)
 
-    def address(self, workspace: int | None, addresses: dict[int, int | None] | None = None) -> int | None:
-        """Where the view starts: in the workspace, or in its storage (``addresses`` maps a cached
-        graph's storages to the replaying call's addresses)."""
+    def address(
+        self, workspace: int | None, addresses: dict[int, int | None] | None = None, tail: int | None = None
+    ) -> int | None:
+        """Where the view starts: in the workspace (``tail`` is where an individual op's
+        AutoContiguous copies start), or in its storage (``addresses`` maps a cached graph's
+        storages to the replaying call's addresses)."""
         st = self.storage
         if st.kind == "workspace":
-            if workspace is None or st.ws_offset is None:
+            base = tail if st.ws_tail else workspace
+            if base is None or st.ws_offset is None:
                 return None
-            return workspace + st.ws_offset + self.offset_bytes
+            return base + st.ws_offset + self.offset_bytes
         base = st.addr if addresses is None else addresses.get(id(st), st.addr)
         return None if base is None else base + self.offset_bytes
 

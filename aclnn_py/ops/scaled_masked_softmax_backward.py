@@ -8,23 +8,22 @@ y/out shapes == gradOutput's, mask 4-D with the same S and D, mask B/N in {B or 
 fixTriuMask must be false -> out's dtype is *overwritten* with gradOutput's ->
 ``aclnnInnerScaledMaskedSoftmaxGradV2GetWorkspaceSize``.
 
-Inner function (nnopbase individual op): executor out-pointer -> workspaceSize out-pointer ->
-(dtype, format) of every tensor matched against the op definition -> empty shortcut ->
-AutoContiguous inputs -> kernel ScaledMaskedSoftmaxGradV2 (tiling workspace: the AscendC
-system workspace).
+Inner function: the generated wrapper of the individual op ScaledMaskedSoftmaxGradV2 (see
+:mod:`aclnn_py.executor.nnopbase`: null checks, SoC, executor, AutoContiguous, the op
+definition's dtype/format columns, tiling), whose workspace is the AscendC system workspace.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from .. import _errmsg, dtypes
+from .. import dtypes
 from .. import soc as _soc
 from .._capi import as_bool, as_float, as_float32, c_api
 from .._status import aclnnStatus
-from ..dtypes import DT_BF16, DT_BOOL, DT_FLOAT, DT_FLOAT16, FORMAT_FRACTAL_NZ, FORMAT_ND
-from ..executor import checks, steps
-from ..executor.api import check_out_params, check_tensor_args, hand_out, nnopbase_run_with_workspace
+from ..dtypes import DT_BF16, DT_BOOL, DT_FLOAT, DT_FLOAT16, FORMAT_FRACTAL_NZ
+from ..executor import checks, nnopbase
+from ..executor.api import check_out_params, check_tensor_args
 from ..executor.checks import op_loge
 from ..executor.executor import aclOpExecutor
 from ..kernels import scaled_masked_softmax_grad_v2 as kernel
@@ -158,44 +157,18 @@ def aclnnScaledMaskedSoftmaxBackwardGetWorkspaceSize(
 
 # -- the generated inner function (nnopbase individual op) ---------------------------------------
 
-# The op definition's (yGrad, y, mask) -> xGrad combinations, all in FORMAT_ND.
-_SUPPORT = {
-    "full": {(DT_FLOAT, DT_FLOAT, DT_BOOL, DT_FLOAT), (DT_FLOAT16, DT_FLOAT16, DT_BOOL, DT_FLOAT16),
-             (DT_BF16, DT_BF16, DT_BOOL, DT_BF16)},
-    "no_bf16": {(DT_FLOAT, DT_FLOAT, DT_BOOL, DT_FLOAT), (DT_FLOAT16, DT_FLOAT16, DT_BOOL, DT_FLOAT16)},
-}  # fmt: skip
-_SOC_SUPPORT = {"Ascend910B": "full", "Ascend910_93": "full", "Ascend950": "full", "Ascend310P": "no_bf16"}
-
-
-def _inner_null(name: str) -> int:
-    _errmsg.report("EZ1011", f"{INNER_API} failed because {name} cannot be a NULL pointer.")
-    return S.ACLNN_ERR_PARAM_NULLPTR
-
-
-def _match_op_definition(tensors: list[tuple[str, aclTensor]]) -> int:
-    """nnopbase matches every tensor's (dtype, format) against the op definition of this SoC."""
-    soc = _soc.current()
-    support = _SOC_SUPPORT.get(soc.family)
-    if support is None:
-        _errmsg.report_code(
-            S.ACLNN_ERR_INNER_FIND_KERNEL_ERROR,
-            f"ScaledMaskedSoftmaxGradV2 has no kernel for SoC {soc.name} (its op definition registers "
-            "ascend910b, ascend910_93, ascend950 and ascend310p).",
-        )
-        return S.ACLNN_ERR_INNER_FIND_KERNEL_ERROR
-    combo = tuple(t.dtype for _, t in tensors)
-    formats_ok = all(t.storage_format == FORMAT_ND for _, t in tensors)
-    if combo not in _SUPPORT[support] or not formats_ok:
-        actual = ", ".join(
-            f"{name}: {dtypes.dt_name(t.dtype)} {dtypes.format_name(t.storage_format)}" for name, t in tensors
-        )
-        op_loge(
-            S.ACLNN_ERR_PARAM_INVALID,
-            f"ScaledMaskedSoftmaxGradV2 on {soc.name} does not support the combination [{actual}]; "
-            "yGrad, y and xGrad must share one dtype of the op definition, mask must be DT_BOOL, all formats ND.",
-        )
-        return S.ACLNN_ERR_PARAM_INVALID
-    return S.ACLNN_SUCCESS
+_COLUMNS = ((DT_FLOAT, DT_FLOAT, DT_BOOL, DT_FLOAT), (DT_FLOAT16, DT_FLOAT16, DT_BOOL, DT_FLOAT16))
+OPDEF = nnopbase.OpDef(
+    "ScaledMaskedSoftmaxGradV2",
+    inputs=(nnopbase.Param("yGrad"), nnopbase.Param("y"), nnopbase.Param("mask", optional=True)),
+    outputs=(nnopbase.Param("out"),),
+    support={
+        "ascend910b": (*_COLUMNS, (DT_BF16, DT_BF16, DT_BOOL, DT_BF16)),
+        "ascend910_93": (*_COLUMNS, (DT_BF16, DT_BF16, DT_BOOL, DT_BF16)),
+        "ascend950": (*_COLUMNS, (DT_BF16, DT_BF16, DT_BOOL, DT_BF16)),
+        "ascend310p": _COLUMNS,
+    },
+)
 
 
 def _report_undefined_shapes(arch: str, d: int) -> None:
@@ -219,48 +192,36 @@ def _report_undefined_shapes(arch: str, d: int) -> None:
         )
 
 
+def _build(scale: float, fixed_triu_mask: bool) -> nnopbase.Build:
+    def build(ex: aclOpExecutor, ins: list[aclTensor | None], outs: list[aclTensor]) -> None:
+        y_grad, y, mask = ins
+        assert y_grad is not None and y is not None and mask is not None
+        arch = kernel.arch_for(_soc.current().npu_arch)
+        _report_undefined_shapes(arch, y_grad.view_shape[-1])
+        out = nnopbase.dense_view(outs[0])
+        step = ex.step("ScaledMaskedSoftmaxGradV2", [y_grad, y, mask], scale=scale, fixed_triu_mask=fixed_triu_mask)
+        ex.launch(
+            step, "ScaledMaskedSoftmaxGradV2", [y_grad, y, mask], [out], kernel.make(scale, arch),
+            tail_scratch_sizes=[_soc.current().lib_api_workspace], scale=scale,
+        )  # fmt: skip
+        step.outputs = [out]
+
+    return build
+
+
 def _inner_get_workspace_size(
     gradOutput: aclTensor, y: aclTensor, mask: aclTensor, scale: float, fixed_triu_mask: bool,
     out: aclTensor, workspaceSize: Any, executor: Any,
 ) -> int:  # fmt: skip
-    if executor is None:
-        return _inner_null("executor")
-    ex = aclOpExecutor(API, kind="individual")
-    scale_f32 = as_float32(scale, "scale", S.ACLNN_ERR_PARAM_INVALID)  # the attr is a float32
-    if workspaceSize is None:
-        return _inner_null("workspaceSize")
-    ret = _match_op_definition([("yGrad", gradOutput), ("y", y), ("mask", mask), ("xGrad", out)])
-    if ret != S.ACLNN_SUCCESS:
-        return ret
-    ex.bind_arguments(gradOutput=gradOutput, y=y, mask=mask, out=out)
-    if gradOutput.is_empty() or out.is_empty():
-        return hand_out(ex, ex.finish(), workspaceSize, executor)
-
-    # AutoContiguous inputs
-    y_grad_c = steps.contiguous(gradOutput, ex)
-    y_c = steps.contiguous(y, ex)
-    mask_c = steps.contiguous(mask, ex)
-    if y_grad_c is None or y_c is None or mask_c is None:
-        return S.ACLNN_ERR_INNER_NULLPTR
-
-    arch = kernel.arch_for(_soc.current().npu_arch)
-    _report_undefined_shapes(arch, gradOutput.view_shape[-1])
-    step = ex.step(
-        "ScaledMaskedSoftmaxGradV2", [y_grad_c, y_c, mask_c], scale=scale_f32, fixed_triu_mask=fixed_triu_mask
-    )
-    direct = steps.is_contiguous(out)
-    result = out if direct else ex.alloc_tensor(out.view_shape, out.dtype)
-    ex.launch(
-        step, "ScaledMaskedSoftmaxGradV2", [y_grad_c, y_c, mask_c], [result], kernel.make(scale_f32, arch),
-        tail_scratch_sizes=[_soc.current().lib_api_workspace], scale=scale_f32,
+    """``aclnnInnerScaledMaskedSoftmaxGradV2GetWorkspaceSize`` (the attr ``scale`` is a float32)."""
+    scale_f32 = as_float32(scale, "scale", S.ACLNN_ERR_PARAM_INVALID)
+    return nnopbase.get_workspace_size(
+        API, OPDEF, [gradOutput, y, mask], [out], workspaceSize, executor,
+        _build(scale_f32, fixed_triu_mask), ("gradOutput", "y", "mask", "out"),
     )  # fmt: skip
-    step.outputs = [result]
-    if not direct and steps.view_copy(result, out, ex) is None:
-        return S.ACLNN_ERR_INNER_NULLPTR
-    return hand_out(ex, ex.finish(), workspaceSize, executor)
 
 
 @c_api(S.ACLNN_ERR_INNER)
 def aclnnScaledMaskedSoftmaxBackward(workspace: int | None, workspaceSize: int, executor: Any, stream: Any) -> int:
-    """Phase 2 (nnopbase): checks the workspace size too, then launches on the stream."""
-    return nnopbase_run_with_workspace(API, workspace, workspaceSize, executor, stream)
+    """Phase 2: the generated ``aclnnInnerScaledMaskedSoftmaxGradV2`` (nnopbase)."""
+    return nnopbase.run_with_workspace(API, OPDEF, workspace, workspaceSize, executor, stream)

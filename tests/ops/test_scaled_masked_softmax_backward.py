@@ -10,7 +10,7 @@ from helpers import Dev, assert_bits_equal
 
 from aclnn_py import (
     ACL_FORMAT_FRACTAL_NZ,
-    ACL_FORMAT_NCHW,
+    ACL_MEMCPY_DEVICE_TO_HOST,
     ACLNN_ERR_INNER_FIND_KERNEL_ERROR,
     ACLNN_ERR_PARAM_INVALID,
     ACLNN_ERR_PARAM_NULLPTR,
@@ -21,6 +21,7 @@ from aclnn_py import (
     aclGetRecentErrMsg,
     aclnnScaledMaskedSoftmaxBackward,
     aclnnScaledMaskedSoftmaxBackwardGetWorkspaceSize,
+    aclrtMemcpy,
 )  # fmt: skip
 
 BF16 = np.dtype(ml_dtypes.bfloat16)
@@ -58,12 +59,38 @@ def test_no_out_pointer_check_before_the_parameters(dev):
     # with a bad dtype, the missing workspaceSize is never looked at
     assert P1(bad, y, m, 1.0, False, o, None, None) == ACLNN_ERR_PARAM_INVALID
     aclGetRecentErrMsg()
-    # with good tensors, the generated inner function finds the null executor, then workspaceSize
+    # with good tensors, the generated inner function finds the null executor ...
     g = dev.tensor(np.ones(SHAPE, np.float32))
     assert P1(g, y, m, 1.0, False, o, Ref(), None) == ACLNN_ERR_PARAM_NULLPTR
-    assert "executor cannot be a NULL pointer" in aclGetRecentErrMsg()
-    assert P1(g, y, m, 1.0, False, o, None, Ref()) == ACLNN_ERR_PARAM_NULLPTR
-    assert "workspaceSize cannot be a NULL pointer" in aclGetRecentErrMsg()
+    assert aclGetRecentErrMsg() == f"{PREFIX}Check executor != nullptr failed"
+
+
+def test_a_null_workspace_size_succeeds_with_an_executor_that_cannot_run(dev, findings):
+    """nnopbase's args-cache check returns bool: its 161001 for a null workspaceLen reads as 'found'."""
+    args = _args(dev)
+    ex = Ref()
+    assert P1(*args[:3], 1.0, False, args[3], None, ex) == 0
+    assert aclGetRecentErrMsg().startswith(
+        f"{PREFIX}Assert ((workspaceLen) != nullptr) failed\n"
+        "        TraceBack (most recent call last):\n"
+        "        sanitizer [undefined]: aclnnScaledMaskedSoftmaxBackwardGetWorkspaceSize: workspaceSize is "
+        "nullptr; nnopbase returns ACLNN_SUCCESS anyway"
+    )
+    assert findings.refresh().checks() == ["undefined"]
+    assert P2(None, 0, ex.value, dev.stream) == ACLNN_ERR_PARAM_INVALID
+    assert "never set up this executor's arguments" in aclGetRecentErrMsg()
+
+
+def test_executor_is_handed_out_before_the_definition_check(dev):
+    g = dev.tensor(np.ones(SHAPE, np.float16))
+    y = dev.tensor(np.ones(SHAPE, np.float32))
+    m = dev.tensor(np.zeros(SHAPE, np.bool_))
+    o = dev.tensor(np.zeros(SHAPE, np.float16))
+    code, _, ex = _p1(g, y, m, o)
+    assert code == ACLNN_ERR_PARAM_INVALID and ex.value is not None  # *executor was written first
+    aclGetRecentErrMsg()
+    assert P2(None, 0, ex.value, dev.stream) == ACLNN_ERR_PARAM_INVALID
+    assert "an executor of a failed phase 1 cannot run" in aclGetRecentErrMsg()
 
 
 @pytest.mark.parametrize("which,name", [(0, "gradOutput"), (1, "y"), (3, "out")])
@@ -96,11 +123,59 @@ def test_fractal_nz_is_refused_outside_ascend950(dev):
     assert aclGetRecentErrMsg() == f"{PREFIX}Mask format only support [ND]. Actual: mask:[FRACTAL_NZ]."
 
 
-def test_a_non_nd_format_is_refused_by_the_op_definition(dev):
+@pytest.mark.parametrize("fmt", [0, 1, 30, 47, 31], ids=["NCHW", "NHWC", "NCDHW", "NCL", "DHWCN"])
+def test_nd_like_formats_are_relabelled_nd_and_accepted(dev, fmt):
+    rng = np.random.default_rng(3)
+    g = rng.standard_normal(SHAPE).astype(np.float32)
+    y = rng.uniform(0, 1, SHAPE).astype(np.float32)
+    gt = dev.tensor(g, fmt=fmt)
+    yt, mt = dev.tensor(y, fmt=fmt), dev.tensor(np.zeros(SHAPE, np.bool_), fmt=fmt)
+    o = dev.tensor(np.zeros(SHAPE, np.float32), fmt=fmt)
+    assert dev.run(P1, P2, gt, yt, mt, 1.0, False, o) == (0, 0, 0), aclGetRecentErrMsg()
+    assert_bits_equal(dev.read(o), goldens.scaled_masked_softmax_grad(g, y, np.zeros(SHAPE), 1.0, np.float32))
+
+
+def _definition_mismatch(details, columns):
+    rows = "".join(
+        f"\n        SupportInfo[{i}]: yGrad({dt}, ND), y({dt}, ND), mask(DT_BOOL, ND), out({dt}, ND)"
+        for i, dt in enumerate(columns)
+    )
+    return (
+        "Execution_Error(EZ1009): Failed to execute operator ScaledMaskedSoftmaxGradV2_0. Reason: The dtype or format "
+        "of the actual input or output parameter of the operator is inconsistent with that defined in the operator "
+        f"prototype OpDef, details of parameter are {details}.\n"
+        "        TraceBack (most recent call last):\n"
+        "        Supported dtype and format list is:"
+        f"{rows}\n"
+        "        Check NnopbaseExecutorTilingAndUpdateBinInfo(executor) failed\n"
+        "        Check NnopbaseExecutorMatchCache(executor) failed\n"
+        "        Check NnopbaseRunForWorkspace(*executor, workspaceSize) failed"
+    )
+
+
+def test_another_format_is_refused_by_the_op_definition(dev):
     _, y, m, o = _args(dev)
-    nchw = dev.tensor(np.ones(SHAPE, np.float32), fmt=ACL_FORMAT_NCHW)
-    assert _p1(nchw, y, m, o)[0] == ACLNN_ERR_PARAM_INVALID
-    assert "yGrad: DT_FLOAT NCHW" in aclGetRecentErrMsg()
+    nc1hwc0 = dev.tensor(np.ones(SHAPE, np.float32), fmt=3)
+    assert _p1(nc1hwc0, y, m, o)[0] == ACLNN_ERR_PARAM_INVALID
+    assert aclGetRecentErrMsg() == _definition_mismatch(
+        "yGrad(DT_FLOAT, NC1HWC0), y(DT_FLOAT, ND), mask(DT_BOOL, ND), out(DT_FLOAT, ND)",
+        ["DT_FLOAT", "DT_FLOAT16", "DT_BFLOAT16"],
+    )
+
+
+def test_an_optional_input_that_fits_no_column_has_no_kernel(dev):
+    g, y, _, o = _args(dev)
+    m = dev.tensor(np.zeros(SHAPE, np.bool_), fmt=3)  # the optional mask: the default check skips it
+    assert _p1(g, y, m, o)[0] == ACLNN_ERR_INNER_FIND_KERNEL_ERROR
+    assert aclGetRecentErrMsg() == (
+        "Execution_Error(EZ1009): Failed to execute operator ScaledMaskedSoftmaxGradV2_0. Reason: Cannot find kernel "
+        "file for operator ScaledMaskedSoftmaxGradV2. The corresponding simplifiedKey in binary_info_config.json "
+        "file is missing, please reinstall operator package.\n"
+        "        TraceBack (most recent call last):\n"
+        "        Check NnopbaseExecutorTilingAndUpdateBinInfo(executor) failed\n"
+        "        Check NnopbaseExecutorMatchCache(executor) failed\n"
+        "        Check NnopbaseRunForWorkspace(*executor, workspaceSize) failed"
+    )
 
 
 @pytest.mark.parametrize(
@@ -167,7 +242,10 @@ def test_y_dtype_mismatch_is_refused_by_the_nnopbase_stage(dev):
     m = dev.tensor(np.zeros(SHAPE, np.bool_))
     o = dev.tensor(np.zeros(SHAPE, np.float16))
     assert _p1(g, y, m, o)[0] == ACLNN_ERR_PARAM_INVALID
-    assert "yGrad: DT_FLOAT16 ND, y: DT_FLOAT ND" in aclGetRecentErrMsg()
+    assert aclGetRecentErrMsg() == _definition_mismatch(
+        "yGrad(DT_FLOAT16, ND), y(DT_FLOAT, ND), mask(DT_BOOL, ND), out(DT_FLOAT16, ND)",
+        ["DT_FLOAT", "DT_FLOAT16", "DT_BFLOAT16"],
+    )
 
 
 def test_out_dtype_is_overwritten_with_gradoutputs(dev):
@@ -189,8 +267,11 @@ def test_bf16_is_not_in_the_310p_op_definition(soc, chip):
     soc(chip)
     dev = Dev()
     try:
-        assert _p1(*_args(dev, BF16))[0] == ACLNN_ERR_PARAM_INVALID
-        assert "DT_BFLOAT16" in aclGetRecentErrMsg()
+        assert _p1(*_args(dev, BF16, shape=(1, 2, 4, 64)))[0] == ACLNN_ERR_PARAM_INVALID
+        assert aclGetRecentErrMsg() == _definition_mismatch(
+            "yGrad(DT_BFLOAT16, ND), y(DT_BFLOAT16, ND), mask(DT_BOOL, ND), out(DT_BFLOAT16, ND)",
+            ["DT_FLOAT", "DT_FLOAT16"],
+        )
         code, _, ex = _p1(*_args(dev, np.float16, shape=(1, 2, 4, 64)))  # 310P rows: multiples of 64
         assert code == 0 and aclDestroyAclOpExecutor(ex.value) == 0
     finally:
@@ -201,8 +282,18 @@ def test_ascend910_has_no_kernel(soc):
     soc("Ascend910")
     dev = Dev()
     try:
-        assert _p1(*_args(dev))[0] == ACLNN_ERR_INNER_FIND_KERNEL_ERROR
-        assert "no kernel for SoC Ascend910" in aclGetRecentErrMsg()
+        args = _args(dev)
+        # the op registry is looked up before the executor out-pointer
+        assert P1(*args[:3], 1.0, False, args[3], Ref(), None) == ACLNN_ERR_PARAM_NULLPTR
+        assert aclGetRecentErrMsg() == (
+            "Execution_Error(EZ1009): Failed to execute operator ScaledMaskedSoftmaxGradV2_0. Reason: 1.SoC version "
+            "ascend910 verification failed. This SoC is not configured through the AddConfig API of the OpDef class. "
+            "2.The binary_info_config.json file to which the ScaledMaskedSoftmaxGradV2 operator belongs fails to be "
+            "loaded because the file is damaged or does not exist or the user does not have sufficient permissions. "
+            "3.The operator package to which the ScaledMaskedSoftmaxGradV2 operator belongs is not installed.\n"
+            "        TraceBack (most recent call last):\n"
+            f"        {PREFIX}Check nnopExecutor != nullptr failed".replace(PREFIX, "")
+        )
     finally:
         dev.close()
 
@@ -214,6 +305,9 @@ def test_empty_tensors_skip_the_kernel(dev):
         assert P2(None, 0, ex.value, dev.stream) == 0
 
 
+RUN_CHECK = "        Check NnopbaseRunWithWorkspace(executor, stream, workspace, workspaceSize) failed"
+
+
 def test_workspace_is_the_ascendc_system_workspace(dev):
     code, ws, ex = _p1(*_args(dev))
     assert code == 0 and ws.value == SYS_WS
@@ -222,14 +316,56 @@ def test_workspace_is_the_ascendc_system_workspace(dev):
     small = dev.malloc(1024)
     assert P2(small, 1024, ex.value, dev.stream) == ACLNN_ERR_PARAM_INVALID
     assert aclGetRecentErrMsg() == (
-        "Invalid_Argument(EZ1010): Value 1024 for parameter workspaceLen is invalid. Reason: The passed workspace size 1024 does not "
-        f"meet the minimum workspace size {SYS_WS} actually required by the operator."
+        "Invalid_Argument(EZ1010): Value 1024 for parameter workspaceLen is invalid. Reason: The passed workspace "
+        f"size 1024 does not meet the minimum workspace size {SYS_WS} actually required by the operator.\n"
+        "        TraceBack (most recent call last):\n" + RUN_CHECK
     )
     assert P2(None, SYS_WS, ex.value, dev.stream) == ACLNN_ERR_PARAM_NULLPTR
-    assert aclGetRecentErrMsg() == "Invalid_Argument_Null_Pointer(EZ1011): Calling the second-phase API of aclnn failed because workspace cannot be a NULL pointer."
+    assert aclGetRecentErrMsg() == (
+        "Invalid_Argument_Null_Pointer(EZ1011): Calling the second-phase API of aclnn failed because workspace "
+        "cannot be a NULL pointer.\n        TraceBack (most recent call last):\n" + RUN_CHECK
+    )
     assert P2(dev.workspace(SYS_WS), SYS_WS, ex.value, dev.stream) == 0
     assert P2(None, 0, None, dev.stream) == ACLNN_ERR_PARAM_NULLPTR
-    assert aclGetRecentErrMsg() == "Invalid_Argument_Null_Pointer(EZ1011): Calling the second-phase API of aclnn failed because executor cannot be a NULL pointer."
+    assert aclGetRecentErrMsg() == (
+        f"{PREFIX}Assert ((executor) != nullptr) failed\n"
+        "        TraceBack (most recent call last):\n"
+        "        Calling the second-phase API of aclnn failed because executor cannot be a NULL pointer.\n" + RUN_CHECK
+    )
+
+
+def test_autocontiguous_copies_sit_at_the_end_of_the_workspace(dev):
+    rng = np.random.default_rng(2)
+    shape = (1, 2, 3, 64)
+    gs = rng.standard_normal((1, 2, 64, 3)).astype(np.float32)
+    g = dev.strided(gs, shape, (384, 192, 1, 3))  # last two dims transposed
+    ys = rng.uniform(0, 1, shape).astype(np.float32)
+    y, m = dev.tensor(ys), dev.tensor(np.zeros(shape, np.bool_))
+    o = dev.tensor(np.zeros(shape, np.float32))
+    code, ws, ex = _p1(g, y, m, o)
+    copy = (1 * 2 * 3 * 64 * 4 + 32 + 511) // 512 * 512
+    assert code == 0 and ws.value == SYS_WS + copy
+    assert ex.value.contiguous_size == copy
+    assert "workspace tail+0x0" in str(ex.value)
+    # the copies need their share first: a smaller size is refused naming workspaceSize
+    assert P2(dev.malloc(copy - 1), copy - 1, ex.value, dev.stream) == ACLNN_ERR_PARAM_INVALID
+    assert aclGetRecentErrMsg() == (
+        f"Invalid_Argument(EZ1010): Value {copy - 1} for parameter workspaceSize is invalid. Reason: The passed "
+        f"workspace size {copy - 1} does not meet the minimum workspace size {copy} actually required by the "
+        "AutoContiguous API."
+    )
+    # then the kernel's share is checked on what is left (the reduced size is quoted)
+    extra = 4096
+    buf = dev.workspace(copy + extra)
+    assert P2(buf, copy + extra, ex.value, dev.stream) == ACLNN_ERR_PARAM_INVALID
+    assert aclGetRecentErrMsg().startswith(
+        f"Invalid_Argument(EZ1010): Value {extra} for parameter workspaceLen is invalid. Reason: The passed workspace "
+        f"size {extra} does not meet the minimum workspace size {SYS_WS} actually required by the operator."
+    )
+    big = ws.value + 1536  # a larger workspace: the copies move to its end
+    assert P2(dev.workspace(big), big, ex.value, dev.stream) == 0
+    g_host = gs.transpose(0, 1, 3, 2).copy()
+    assert_bits_equal(dev.read(o), goldens.scaled_masked_softmax_grad(g_host, ys, np.zeros(shape), 1.0, np.float32))
 
 
 def _run(dev, g, y, m, scale=1.0, out_dtype=None):
@@ -292,7 +428,8 @@ def test_the_norm_path_computes_y_times_g_minus_s(dev):
     assert_bits_equal(out, (y * (g - s)).astype(np.float32))
 
 
-def test_non_contiguous_inputs_and_output(dev):
+def test_non_contiguous_output_gets_the_dense_result_at_its_address(dev, findings):
+    """nnopbase copies non-contiguous inputs (AutoContiguous) but neither detects nor copies outputs."""
     rng = np.random.default_rng(9)
     shape = (2, 2, 3, 5)
     gs = rng.standard_normal((2, 2, 5, 3)).astype(np.float32)
@@ -304,11 +441,20 @@ def test_non_contiguous_inputs_and_output(dev):
     o = dev.strided(np.zeros((2, 2, 5, 3), np.float32), shape, (30, 15, 1, 3))
     ws, ex = Ref(0), Ref()
     assert P1(g, y, m, 1.0, False, o, ws, ex) == 0
-    assert [ln.op_type for ln in ex.value.launches] == ["Transpose", "ScaledMaskedSoftmaxGradV2", "Transpose"]
-    assert ws.value == 512 + 512 + SYS_WS
+    assert [ln.op_type for ln in ex.value.launches] == ["Transpose", "ScaledMaskedSoftmaxGradV2"]
+    assert ws.value == SYS_WS + 512
+    assert findings.refresh().checks() == ["undefined"]
+    assert findings.text() == (
+        "aclnnScaledMaskedSoftmaxBackward: out is not contiguous; nnopbase neither detects nor copies non-contiguous "
+        "outputs, so the kernel writes its dense result at out's address, ignoring its strides"
+    )
+    aclGetRecentErrMsg()
     assert P2(dev.workspace(ws.value), ws.value, ex.value, dev.stream) == 0
     g_host = gs.transpose(0, 1, 3, 2).copy()
-    assert_bits_equal(dev.read(o), goldens.scaled_masked_softmax_grad(g_host, ys, ms, 1.0, np.float32))
+    dev.read(o)  # synchronize
+    raw = np.empty(60, np.float32)  # o's storage, as the kernel wrote it: densely, in row-major order
+    assert aclrtMemcpy(raw, raw.nbytes, o.storage.addr, raw.nbytes, ACL_MEMCPY_DEVICE_TO_HOST) == 0
+    assert_bits_equal(raw.reshape(shape), goldens.scaled_masked_softmax_grad(g_host, ys, ms, 1.0, np.float32))
 
 
 def test_sample_values(dev):
