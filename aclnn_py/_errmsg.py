@@ -2,35 +2,26 @@
 
 CANN keeps the reported errors of the calling thread (or of the process, with
 ``"err_msg_mode": "1"`` in the aclInit config) and hands them out once: the fetch clears
-them and an empty buffer gives NULL. One fetch shows the first report as the headline,
-``<Title>(<code>): <text>``, and every later one under ``TraceBack (most recent call last):``.
+them and an empty buffer gives NULL. The error manager (CANN 9.1 and later) renders them as:
 
-Only *reported* errors land here (``OP_LOGE`` and friends); plain log lines never do.
+* the headline: the first *predefined* report (an id that does not end in 9999 or 8888) as
+  ``<Title>(<id>): <text>``, then the template's ``Possible Cause:`` / ``Solution:`` lines;
+* ``TraceBack (most recent call last):`` and every other report, indented 8 spaces (a report
+  equal to the first one of the list is not repeated);
+* when every report is an inner one (``...9999``): ``<id>: Internal error!``, the first report,
+  ``TraceBack (most recent call last):`` and the others.
+
+Each line ends with a newline. CANN prefixes each headline with ``[PID: <pid>] <time> ``;
+aclnn_py leaves that prefix out, so printouts are reproducible. An identical report (same id
+and text) is stored once. Only *reported* errors land here (``OP_LOGE`` and friends); plain log
+lines never do.
 """
 
 from __future__ import annotations
 
 import threading
 
-# Titles of the error-manager templates that CANN registers (opbase op_error_manager.cpp).
-_TITLES = {
-    "EZ1001": "AclNN_Parameter_Error",
-    "EZ1002": "Config_Error_Invalid_Environment_Variable",
-    "EZ1003": "File_Operation_Error_Open",
-    "EZ1004": "File_Operation_Error_Parse",
-    "EZ1005": "File_Operation_Error_Parse",
-    "EZ1006": "Not_Supported_Data_Type",
-    "EZ1007": "Invalid_Argument_Tensor_Input_Shape",
-    "EZ1008": "Execution_Error",
-    "EZ1009": "Execution_Error",
-    "EZ1010": "Invalid_Argument",
-    "EZ1011": "Invalid_Argument_Null_Pointer",
-    "EZ1012": "Invalid_Argument",
-    "EZ1013": "Config_Error",
-    "EZ1014": "Execution_Error",
-    "EZ9903": "AclNN_Runtime_Error",
-    "EZ9999": "AclNN_Inner_Error",
-}
+from ._errtemplates import TEMPLATES
 
 _INDENT = " " * 8
 # CANN truncates each reported text to 1023 bytes (LIMIT_PREDEFINED_MESSAGE).
@@ -71,14 +62,20 @@ def eid_for_code(code: int) -> str:
 def report(eid: str, text: str, title: str | None = _UNSET) -> None:
     """Record one reported error (an error id such as ``EZ1001`` and its text).
 
-    The headline title defaults to the template CANN registers for the id (EZ1001, EZ9903,
-    EZ9999 of aclnn); pass ``None`` for messages that come from elsewhere (device errors)."""
-    item: Item = (eid, text[:_MAX_TEXT], _TITLES.get(eid) if title == _UNSET else title)
+    The headline title defaults to the template CANN registers for the id; pass ``None`` for
+    reports without one (inner reports, device errors). An identical report is kept once."""
+    if title == _UNSET:
+        template = TEMPLATES.get(eid)
+        title = template[0] if template is not None else None
+    item: Item = (eid, text[:_MAX_TEXT], title)
     if _process_mode:
         with _process_lock:
-            _process_items.append(item)
+            if item not in _process_items:
+                _process_items.append(item)
     else:
-        _thread_buffer.items.append(item)
+        items = _thread_buffer.items
+        if item not in items:
+            items.append(item)
 
 
 def report_code(code: int, text: str) -> None:
@@ -86,16 +83,43 @@ def report_code(code: int, text: str) -> None:
     report(eid_for_code(code), text)
 
 
+def _inner(eid: str) -> bool:
+    """``IsInnerErrorCode``: ids ending in 9999 (inner) or 8888 (parameter check)."""
+    return eid[2:6] in ("9999", "8888")
+
+
 def _render(items: list[Item]) -> str:
-    lines = []
-    for i, (eid, text, title) in enumerate(items):
-        if i == 0:
-            lines.append(f"{title}({eid}): {text}" if title else f"{eid}: {text}")
-            if len(items) > 1:
-                lines.append(f"{_INDENT}TraceBack (most recent call last):")
-        else:
-            lines.append(f"{_INDENT}{text}")
-    return "\n".join(lines)
+    lines: list[str] = []
+    head = next((item for item in items if not _inner(item[0])), None)
+    if head is not None:
+        eid, text, title = head
+        lines.append(f"{title}({eid}): {text}" if title else f"{eid}: {text}")
+        _, cause, solution = TEMPLATES.get(eid, ("", "", ""))
+        if cause:
+            lines.append(f"{_INDENT}Possible Cause: {cause}")
+        if solution:
+            lines.append(f"{_INDENT}Solution: {solution}")
+        first_text = items[0][1]
+        rest = [t for e, t, _ in items if not (e == eid and t == first_text)]
+        if rest:
+            lines.append("TraceBack (most recent call last):")
+            lines.extend(_INDENT + t for t in rest)
+    else:  # every report is an inner one
+        code = next((e for e, _, _ in items if e[2:6] != "8888"), items[0][0])
+        param_first = items[0][0][2:6] == "8888"
+        lines.append(f"{code}: Internal error!")
+        prefix = code
+        for eid, text, title in items:
+            if eid[2:6] == "8888" and param_first:
+                lines.append(_INDENT + text)
+                continue
+            if prefix == "      ":
+                lines.append(f"{prefix} {text}")
+            else:
+                lines.append(f"{prefix}{title or ''}({eid}):  {text}")
+                prefix = "      "
+                lines.append("TraceBack (most recent call last):")
+    return "".join(line + "\n" for line in lines)
 
 
 def fetch() -> str | None:

@@ -256,22 +256,22 @@ ROWS: dict[str, tuple[int, str | None]] = {
     "smsb.synchronize": (0, None),
     "rt.set_device_99": (
         107001,
-        "EE1003: aclrtSetDevice failed because value 99 for parameter deviceId is invalid. Expected value: [0, 8).",
+        "Invalid_Argument(EE1003): aclrtSetDevice failed because value 99 for parameter deviceId is invalid. Expected value: [0, 8).",
     ),
-    "rt.malloc_null_out": (100000, "EH0002: Argument devPtr must not be null."),
+    "rt.malloc_null_out": (100000, "Invalid_Argument_Null_Pointer(EH0002): Argument devPtr must not be null."),
     "rt.memcpy_count_over_destmax": (
         107000,
-        "EE1003: aclrtMemcpy failed because value 32 for parameter count is invalid. Expected value: (0, 16].",
+        "Invalid_Argument(EE1003): aclrtMemcpy failed because value 32 for parameter count is invalid. Expected value: (0, 16].",
     ),
-    "rt.memcpy_wrong_kind": (107000, "EE1003: aclrtMemcpy failed because value 2 for parameter kind is invalid."),
-    "rt.create_stream_null_out": (100000, "EH0002: Argument stream must not be null."),
+    "rt.memcpy_wrong_kind": (107000, "Invalid_Argument(EE1003): aclrtMemcpy failed because value 2 for parameter kind is invalid."),
+    "rt.create_stream_null_out": (100000, "Invalid_Argument_Null_Pointer(EH0002): Argument stream must not be null."),
     "rt.free": (0, None),
     "abi.view_shape": (0, "3: 2 3 4"),
     "abi.view_strides": (0, "3: 12 4 1"),
     "abi.accessors": (0, "1 2 0"),  # ACL_FLOAT16, ACL_FORMAT_ND, offset 0
     "abi.view_shape_null_tensor": (161001, None),  # accessors never report a message
     "abi.pinned_round_trip": (0, f"sum {sum(range(8, 64))}"),
-    "abi.pinned_overflow": (107000, "EE1003: aclrtMemcpy failed because value 128 bytes for parameter dst/src"),
+    "abi.pinned_overflow": (107000, "Invalid_Argument(EE1003): aclrtMemcpy failed because value 128 bytes for parameter dst/src"),
     "abi.free_host": (0, None),
     "abi.objects": (0, "1 3 2"),
     "abi.destroyed_tensor": (
@@ -280,7 +280,7 @@ ROWS: dict[str, tuple[int, str | None]] = {
         "(created at the C program); use after free.",
     ),
     "abi.forged_handle": (161002, TRUNK + "aclnnHardswishBackward: argument self must be an aclTensor, got "),
-    "abi.forged_stream": (107017, "EE1017: The aclrtStream handle is invalid."),
+    "abi.forged_stream": (107017, "Invalid_Argument(EE1017): The aclrtStream handle is invalid."),
     "finalize": (0, None),
 }
 
@@ -350,7 +350,7 @@ def test_each_documented_error_from_c(error_rows_exe, soc, rows):
 def test_the_broadcast_error_keeps_its_traceback_lines(error_rows_exe):
     blocks = parse_blocks(run(error_rows_exe).stdout)
     assert blocks["sl1.broadcast_self"][1][1:] == [
-        "        TraceBack (most recent call last):",
+        "TraceBack (most recent call last):",
         "        Broadcast [3, 2] and [4, 2] failed.",
     ]
 

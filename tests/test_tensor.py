@@ -245,7 +245,7 @@ def test_raw_tensor_address():
     assert aclSetRawTensorAddr(t, 0x2000) == 0
     assert aclGetRawTensorAddr(t, addr) == 0 and addr.value == 0x2000
     assert aclSetRawTensorAddr(None, 0x1) == ACLNN_ERR_PARAM_NULLPTR
-    assert aclGetRecentErrMsg() == "Invalid_Argument_Null_Pointer(EZ1011): aclSetRawTensorAddr failed because tensor cannot be a NULL pointer."
+    assert aclGetRecentErrMsg() == "Invalid_Argument_Null_Pointer(EZ1011): aclSetRawTensorAddr failed because tensor cannot be a NULL pointer." + "\n"
     assert aclGetRawTensorAddr(t, None) == ACLNN_ERR_PARAM_NULLPTR
     assert "addr cannot be a NULL pointer" in aclGetRecentErrMsg()
 
@@ -253,7 +253,7 @@ def test_raw_tensor_address():
 def test_executor_functions_on_null():
     assert aclSetAclOpExecutorRepeatable(None) == ACLNN_ERR_INNER_NULLPTR
     assert aclGetRecentErrMsg() == (
-        "Invalid_Argument_Null_Pointer(EZ1011): aclSetAclOpExecutorRepeatable failed because executor cannot be a NULL pointer."
+        "Invalid_Argument_Null_Pointer(EZ1011): aclSetAclOpExecutorRepeatable failed because executor cannot be a NULL pointer." + "\n"
     )
     assert aclDestroyAclOpExecutor(None) == ACLNN_ERR_INNER_NULLPTR
     aclGetRecentErrMsg()

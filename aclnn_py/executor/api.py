@@ -209,7 +209,7 @@ def aclSetAclOpExecutorRepeatable(executor: Any) -> int:
         # A cache wrapper is not an aclOpExecutor to opbase (another magic number): 561000 and
         # no message there. Say why here, since nothing on the device would.
         _errmsg.report(
-            "EZ9999",
+            "aclnn_py",  # an emulator note, not a CANN report
             f"aclSetAclOpExecutorRepeatable: this executor is an op-cache hit of {ex.api} (phase 1 found the "
             "executor of an identical earlier call and returned a wrapper); a wrapper cannot be made "
             "repeatable. Set DISABLE_L2_CACHE=1 or ACLNN_CACHE_LIMIT=0 to turn the cache off.",

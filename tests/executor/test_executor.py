@@ -90,13 +90,10 @@ def _hardswish(dev, x, *, contiguous_out=True):
     return g, s, o
 
 
-def test_phase2_null_executor_reports_twice(dev):
+def test_phase2_null_executor_is_reported_once(dev):
+    # L2_DFX_PHASE_2 and CommonOpExecutorRun both report it; the error manager keeps one copy
     assert HB2(None, 0, None, dev.stream) == ACLNN_ERR_PARAM_NULLPTR
-    assert aclGetRecentErrMsg() == (
-        "AclNN_Parameter_Error(EZ1001): executor is nullptr.\n"
-        "        TraceBack (most recent call last):\n"
-        "        executor is nullptr."
-    )
+    assert aclGetRecentErrMsg() == "AclNN_Parameter_Error(EZ1001): executor is nullptr.\n"
 
 
 def test_phase2_null_workspace_releases_the_executor(dev):
@@ -105,7 +102,7 @@ def test_phase2_null_workspace_releases_the_executor(dev):
     assert HB1(g, s, o, ws, ex) == 0 and ws.value > 0
     assert aclSetAclOpExecutorRepeatable(ex.value) == 0
     assert HB2(None, ws.value, ex.value, dev.stream) == ACLNN_ERR_PARAM_NULLPTR
-    assert aclGetRecentErrMsg() == "AclNN_Parameter_Error(EZ1001): workspace is nullptr."
+    assert aclGetRecentErrMsg() == "AclNN_Parameter_Error(EZ1001): workspace is nullptr." + "\n"
     # deleted even though it was repeatable
     assert HB2(dev.workspace(ws.value), ws.value, ex.value, dev.stream) == ACLNN_ERR_PARAM_INVALID
     assert "already released" in aclGetRecentErrMsg()

@@ -37,13 +37,13 @@ def test_null_tensors_are_named_t0_t1_t2_as_in_cann(dev, which, name):
     args = _three(dev)
     args[which] = None
     assert _p1(*args)[0] == ACLNN_ERR_PARAM_NULLPTR
-    assert aclGetRecentErrMsg() == f"{PREFIX}Expected a proper Tensor but got null for argument {name}."
+    assert aclGetRecentErrMsg() == f"{PREFIX}Expected a proper Tensor but got null for argument {name}." + "\n"
 
 
 def test_null_out_pointers(dev):
     g, s, o = _three(dev)
     assert P1(g, s, o, None, Ref()) == ACLNN_ERR_PARAM_NULLPTR
-    assert aclGetRecentErrMsg() == f"{PREFIX}The workspaceSize or executor is nullptr."
+    assert aclGetRecentErrMsg() == f"{PREFIX}The workspaceSize or executor is nullptr." + "\n"
     assert P1(None, None, None, Ref(), None) == ACLNN_ERR_PARAM_NULLPTR
     aclGetRecentErrMsg()
 
@@ -56,15 +56,15 @@ def test_dtype_rows_in_order(dev):
     assert _p1(i32, i32, f32)[0] == ACLNN_ERR_PARAM_INVALID
     assert aclGetRecentErrMsg() == (
         f"{PREFIX}Tensor self not implemented for DT_INT32, should be in dtype support list "
-        "[DT_FLOAT,DT_FLOAT16,DT_BFLOAT16,]."
+        "[DT_FLOAT,DT_FLOAT16,DT_BFLOAT16,]." + "\n"
     )
     assert _p1(i32, f32, f32)[0] == ACLNN_ERR_PARAM_INVALID
     assert aclGetRecentErrMsg().startswith(f"{PREFIX}Tensor gradOutput not implemented for DT_INT32")
     # gradOutput must match self, then out must match self
     assert _p1(f16, f32, f32)[0] == ACLNN_ERR_PARAM_INVALID
-    assert aclGetRecentErrMsg() == f"{PREFIX}Tensor gradOutput expected dtype is DT_FLOAT but found DT_FLOAT16."
+    assert aclGetRecentErrMsg() == f"{PREFIX}Tensor gradOutput expected dtype is DT_FLOAT but found DT_FLOAT16." + "\n"
     assert _p1(f32, f32, f16)[0] == ACLNN_ERR_PARAM_INVALID
-    assert aclGetRecentErrMsg() == f"{PREFIX}Tensor out expected dtype is DT_FLOAT but found DT_FLOAT16."
+    assert aclGetRecentErrMsg() == f"{PREFIX}Tensor out expected dtype is DT_FLOAT but found DT_FLOAT16." + "\n"
     # the out dtype is not checked against the list, only against self
     out_i32 = dev.tensor(np.ones(4, np.int32))
     assert _p1(f32, f32, out_i32)[0] == ACLNN_ERR_PARAM_INVALID
@@ -76,16 +76,16 @@ def test_shape_rows_in_order(dev):
     b = dev.tensor(np.ones((2, 4), np.float32))
     r9 = dev.tensor(np.ones((1,) * 9, np.float32))
     assert _p1(r9, a, a)[0] == ACLNN_ERR_PARAM_INVALID
-    assert aclGetRecentErrMsg() == f"{PREFIX}The gradOutput tensor cannot be larger than 8 dimensions."
+    assert aclGetRecentErrMsg() == f"{PREFIX}The gradOutput tensor cannot be larger than 8 dimensions." + "\n"
     assert _p1(a, r9, a)[0] == ACLNN_ERR_PARAM_INVALID
-    assert aclGetRecentErrMsg() == f"{PREFIX}The self tensor cannot be larger than 8 dimensions."
+    assert aclGetRecentErrMsg() == f"{PREFIX}The self tensor cannot be larger than 8 dimensions." + "\n"
     assert _p1(b, a, a)[0] == ACLNN_ERR_PARAM_INVALID
     assert aclGetRecentErrMsg() == (
-        f"{PREFIX}Expected tensor for gradOutput to have same size as tensor for self, but [2, 4] does not equal [4, 2]."
+        f"{PREFIX}Expected tensor for gradOutput to have same size as tensor for self, but [2, 4] does not equal [4, 2]." + "\n"
     )
     assert _p1(a, a, b)[0] == ACLNN_ERR_PARAM_INVALID
     assert aclGetRecentErrMsg() == (
-        f"{PREFIX}Expected tensor for out to have same size as tensor for self, but [2, 4] does not equal [4, 2]."
+        f"{PREFIX}Expected tensor for out to have same size as tensor for self, but [2, 4] does not equal [4, 2]." + "\n"
     )
 
 
@@ -108,7 +108,7 @@ def test_bf16_support_per_chip(soc, chip, bf16_ok):
             assert aclDestroyAclOpExecutor(ex.value) == 0
         else:
             assert code == ACLNN_ERR_PARAM_INVALID
-            assert aclGetRecentErrMsg().endswith("should be in dtype support list [DT_FLOAT,DT_FLOAT16,].")
+            assert aclGetRecentErrMsg().endswith("should be in dtype support list [DT_FLOAT,DT_FLOAT16,]." + "\n")
     finally:
         dev.close()
 

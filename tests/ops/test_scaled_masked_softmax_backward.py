@@ -50,7 +50,7 @@ def test_null_tensors(dev, which, name):
     args = _args(dev)
     args[which] = None
     assert _p1(*args)[0] == ACLNN_ERR_PARAM_NULLPTR
-    assert aclGetRecentErrMsg() == f"{PREFIX}Expected a proper Tensor but got null for argument {name}."
+    assert aclGetRecentErrMsg() == f"{PREFIX}Expected a proper Tensor but got null for argument {name}." + "\n"
 
 
 def test_no_out_pointer_check_before_the_parameters(dev):
@@ -62,7 +62,7 @@ def test_no_out_pointer_check_before_the_parameters(dev):
     # with good tensors, the generated inner function finds the null executor ...
     g = dev.tensor(np.ones(SHAPE, np.float32))
     assert P1(g, y, m, 1.0, False, o, Ref(), None) == ACLNN_ERR_PARAM_NULLPTR
-    assert aclGetRecentErrMsg() == f"{PREFIX}Check executor != nullptr failed"
+    assert aclGetRecentErrMsg() == f"{PREFIX}Check executor != nullptr failed" + "\n"
 
 
 def test_a_null_workspace_size_succeeds_with_an_executor_that_cannot_run(dev, findings):
@@ -72,7 +72,7 @@ def test_a_null_workspace_size_succeeds_with_an_executor_that_cannot_run(dev, fi
     assert P1(*args[:3], 1.0, False, args[3], None, ex) == 0
     assert aclGetRecentErrMsg().startswith(
         f"{PREFIX}Assert ((workspaceLen) != nullptr) failed\n"
-        "        TraceBack (most recent call last):\n"
+        "TraceBack (most recent call last):\n"
         "        sanitizer [undefined]: aclnnScaledMaskedSoftmaxBackwardGetWorkspaceSize: workspaceSize is "
         "nullptr; nnopbase returns ACLNN_SUCCESS anyway"
     )
@@ -100,7 +100,7 @@ def test_dtype_rows(dev, which, name):
     assert _p1(*args)[0] == ACLNN_ERR_PARAM_INVALID
     assert aclGetRecentErrMsg() == (
         f"{PREFIX}Tensor {name} not implemented for DT_INT32, should be in dtype support list "
-        "[DT_FLOAT,DT_FLOAT16,DT_BFLOAT16,]."
+        "[DT_FLOAT,DT_FLOAT16,DT_BFLOAT16,]." + "\n"
     )
 
 
@@ -108,7 +108,7 @@ def test_mask_must_be_bool(dev):
     g, y, _, o = _args(dev)
     m = dev.tensor(np.zeros(SHAPE, np.float16))
     assert _p1(g, y, m, o)[0] == ACLNN_ERR_PARAM_INVALID
-    assert aclGetRecentErrMsg().endswith("Tensor mask not implemented for DT_FLOAT16, should be in dtype support list [DT_BOOL,].")
+    assert aclGetRecentErrMsg().endswith("Tensor mask not implemented for DT_FLOAT16, should be in dtype support list [DT_BOOL,]." + "\n")
 
 
 def test_fractal_nz_is_refused_outside_ascend950(dev):
@@ -116,11 +116,11 @@ def test_fractal_nz_is_refused_outside_ascend950(dev):
     nz = dev.tensor(np.ones(SHAPE, np.float32), fmt=ACL_FORMAT_FRACTAL_NZ)
     assert _p1(nz, y, m, o)[0] == ACLNN_ERR_PARAM_INVALID
     assert aclGetRecentErrMsg() == (
-        f"{PREFIX}Input and output format only support [ND]. Actual: gradOutput:[FRACTAL_NZ], y:[ND], out:[ND]."
+        f"{PREFIX}Input and output format only support [ND]. Actual: gradOutput:[FRACTAL_NZ], y:[ND], out:[ND]." + "\n"
     )
     mnz = dev.tensor(np.zeros(SHAPE, np.bool_), fmt=ACL_FORMAT_FRACTAL_NZ)
     assert _p1(g, y, mnz, o)[0] == ACLNN_ERR_PARAM_INVALID
-    assert aclGetRecentErrMsg() == f"{PREFIX}Mask format only support [ND]. Actual: mask:[FRACTAL_NZ]."
+    assert aclGetRecentErrMsg() == f"{PREFIX}Mask format only support [ND]. Actual: mask:[FRACTAL_NZ]." + "\n"
 
 
 @pytest.mark.parametrize("fmt", [0, 1, 30, 47, 31], ids=["NCHW", "NHWC", "NCDHW", "NCL", "DHWCN"])
@@ -144,7 +144,7 @@ def _definition_mismatch(details, columns):
         "Execution_Error(EZ1009): Failed to execute operator ScaledMaskedSoftmaxGradV2_0. Reason: The dtype or format "
         "of the actual input or output parameter of the operator is inconsistent with that defined in the operator "
         f"prototype OpDef, details of parameter are {details}.\n"
-        "        TraceBack (most recent call last):\n"
+        "TraceBack (most recent call last):\n"
         "        Supported dtype and format list is:"
         f"{rows}\n"
         "        Check NnopbaseExecutorTilingAndUpdateBinInfo(executor) failed\n"
@@ -160,7 +160,7 @@ def test_another_format_is_refused_by_the_op_definition(dev):
     assert aclGetRecentErrMsg() == _definition_mismatch(
         "yGrad(DT_FLOAT, NC1HWC0), y(DT_FLOAT, ND), mask(DT_BOOL, ND), out(DT_FLOAT, ND)",
         ["DT_FLOAT", "DT_FLOAT16", "DT_BFLOAT16"],
-    )
+    ) + "\n"
 
 
 def test_an_optional_input_that_fits_no_column_has_no_kernel(dev):
@@ -171,10 +171,10 @@ def test_an_optional_input_that_fits_no_column_has_no_kernel(dev):
         "Execution_Error(EZ1009): Failed to execute operator ScaledMaskedSoftmaxGradV2_0. Reason: Cannot find kernel "
         "file for operator ScaledMaskedSoftmaxGradV2. The corresponding simplifiedKey in binary_info_config.json "
         "file is missing, please reinstall operator package.\n"
-        "        TraceBack (most recent call last):\n"
+        "TraceBack (most recent call last):\n"
         "        Check NnopbaseExecutorTilingAndUpdateBinInfo(executor) failed\n"
         "        Check NnopbaseExecutorMatchCache(executor) failed\n"
-        "        Check NnopbaseRunForWorkspace(*executor, workspaceSize) failed"
+        "        Check NnopbaseRunForWorkspace(*executor, workspaceSize) failed" + "\n"
     )
 
 
@@ -202,7 +202,7 @@ def test_shape_rows(dev, gshape, yshape, oshape, mshape, fragment):
     tensors = [t(gshape, np.float32), t(yshape, np.float32), t(mshape, np.bool_), t(oshape, np.float32)]
     code = _p1(*tensors)[0]
     assert code == ACLNN_ERR_PARAM_INVALID
-    assert aclGetRecentErrMsg() == PREFIX + fragment
+    assert aclGetRecentErrMsg() == PREFIX + fragment + "\n"
     for x in tensors:
         aclDestroyTensor(x)
 
@@ -230,7 +230,7 @@ def test_head_dim_limit_is_8192_on_ascend950(soc, findings):
 def test_fix_triu_mask_must_be_false_and_comes_after_the_checks(dev):
     args = _args(dev)
     assert _p1(*args, fix=True)[0] == ACLNN_ERR_PARAM_INVALID
-    assert aclGetRecentErrMsg() == f"{PREFIX}fixTriuMask only support false"
+    assert aclGetRecentErrMsg() == f"{PREFIX}fixTriuMask only support false" + "\n"
     args[1] = dev.tensor(np.ones(SHAPE, np.int32))
     assert _p1(*args, fix=True)[0] == ACLNN_ERR_PARAM_INVALID
     assert "DT_INT32" in aclGetRecentErrMsg()
@@ -245,7 +245,7 @@ def test_y_dtype_mismatch_is_refused_by_the_nnopbase_stage(dev):
     assert aclGetRecentErrMsg() == _definition_mismatch(
         "yGrad(DT_FLOAT16, ND), y(DT_FLOAT, ND), mask(DT_BOOL, ND), out(DT_FLOAT16, ND)",
         ["DT_FLOAT", "DT_FLOAT16", "DT_BFLOAT16"],
-    )
+    ) + "\n"
 
 
 def test_out_dtype_is_overwritten_with_gradoutputs(dev):
@@ -271,7 +271,7 @@ def test_bf16_is_not_in_the_310p_op_definition(soc, chip):
         assert aclGetRecentErrMsg() == _definition_mismatch(
             "yGrad(DT_BFLOAT16, ND), y(DT_BFLOAT16, ND), mask(DT_BOOL, ND), out(DT_BFLOAT16, ND)",
             ["DT_FLOAT", "DT_FLOAT16"],
-        )
+        ) + "\n"
         code, _, ex = _p1(*_args(dev, np.float16, shape=(1, 2, 4, 64)))  # 310P rows: multiples of 64
         assert code == 0 and aclDestroyAclOpExecutor(ex.value) == 0
     finally:
@@ -291,8 +291,8 @@ def test_ascend910_has_no_kernel(soc):
             "2.The binary_info_config.json file to which the ScaledMaskedSoftmaxGradV2 operator belongs fails to be "
             "loaded because the file is damaged or does not exist or the user does not have sufficient permissions. "
             "3.The operator package to which the ScaledMaskedSoftmaxGradV2 operator belongs is not installed.\n"
-            "        TraceBack (most recent call last):\n"
-            f"        {PREFIX}Check nnopExecutor != nullptr failed".replace(PREFIX, "")
+            "TraceBack (most recent call last):\n"
+            f"        {PREFIX}Check nnopExecutor != nullptr failed".replace(PREFIX, "") + "\n"
         )
     finally:
         dev.close()
@@ -318,19 +318,19 @@ def test_workspace_is_the_ascendc_system_workspace(dev):
     assert aclGetRecentErrMsg() == (
         "Invalid_Argument(EZ1010): Value 1024 for parameter workspaceLen is invalid. Reason: The passed workspace "
         f"size 1024 does not meet the minimum workspace size {SYS_WS} actually required by the operator.\n"
-        "        TraceBack (most recent call last):\n" + RUN_CHECK
+        "TraceBack (most recent call last):\n" + RUN_CHECK + "\n"
     )
     assert P2(None, SYS_WS, ex.value, dev.stream) == ACLNN_ERR_PARAM_NULLPTR
     assert aclGetRecentErrMsg() == (
         "Invalid_Argument_Null_Pointer(EZ1011): Calling the second-phase API of aclnn failed because workspace "
-        "cannot be a NULL pointer.\n        TraceBack (most recent call last):\n" + RUN_CHECK
+        "cannot be a NULL pointer.\nTraceBack (most recent call last):\n" + RUN_CHECK + "\n"
     )
     assert P2(dev.workspace(SYS_WS), SYS_WS, ex.value, dev.stream) == 0
     assert P2(None, 0, None, dev.stream) == ACLNN_ERR_PARAM_NULLPTR
     assert aclGetRecentErrMsg() == (
         f"{PREFIX}Assert ((executor) != nullptr) failed\n"
-        "        TraceBack (most recent call last):\n"
-        "        Calling the second-phase API of aclnn failed because executor cannot be a NULL pointer.\n" + RUN_CHECK
+        "TraceBack (most recent call last):\n"
+        "        Calling the second-phase API of aclnn failed because executor cannot be a NULL pointer.\n" + RUN_CHECK + "\n"
     )
 
 
@@ -352,7 +352,7 @@ def test_autocontiguous_copies_sit_at_the_end_of_the_workspace(dev):
     assert aclGetRecentErrMsg() == (
         f"Invalid_Argument(EZ1010): Value {copy - 1} for parameter workspaceSize is invalid. Reason: The passed "
         f"workspace size {copy - 1} does not meet the minimum workspace size {copy} actually required by the "
-        "AutoContiguous API."
+        "AutoContiguous API." + "\n"
     )
     # then the kernel's share is checked on what is left (the reduced size is quoted)
     extra = 4096

@@ -231,7 +231,10 @@ def test_err_msg_is_per_thread_and_cleared_by_reading():
     t.join()
     assert other["msg"] is None
     msg = aclGetRecentErrMsg()
-    assert msg == "EH0002: Argument deviceId must not be null."
+    assert msg == (
+        "Invalid_Argument_Null_Pointer(EH0002): Argument deviceId must not be null.\n"
+        "        Solution: Try again with a correct pointer argument.\n"
+    )
     assert aclGetRecentErrMsg() is None
 
 
@@ -250,7 +253,8 @@ def test_several_messages_render_with_a_traceback():
     aclrtGetDevice(None)
     aclrtGetDeviceCount(None)
     assert aclGetRecentErrMsg() == (
-        "EH0002: Argument deviceId must not be null.\n"
-        "        TraceBack (most recent call last):\n"
-        "        Argument count must not be null."
+        "Invalid_Argument_Null_Pointer(EH0002): Argument deviceId must not be null.\n"
+        "        Solution: Try again with a correct pointer argument.\n"
+        "TraceBack (most recent call last):\n"
+        "        Argument count must not be null.\n"
     )

@@ -88,7 +88,7 @@ def test_malloc_check_order(ctx):
     assert aclrtMalloc(None, 0, 0) == ACL_ERROR_INVALID_PARAM
     assert "devPtr" in aclGetRecentErrMsg()
     assert aclrtMalloc(Ref(), 0, 0) == ACL_ERROR_INVALID_PARAM
-    assert aclGetRecentErrMsg() == "EH0001: Value 0 for size is invalid. Reason: must be greater than 0."
+    assert aclGetRecentErrMsg() == "Invalid_Argument(EH0001): Value 0 for size is invalid. Reason: must be greater than 0.\n"
     assert aclrtMalloc(Ref(), -5, 0) == ACL_ERROR_INVALID_PARAM
     assert aclrtMalloc(Ref(), 2**64, 0) == ACL_ERROR_INVALID_PARAM
     assert aclrtMalloc(Ref(), 2**64 - 1, 0) == ACL_ERROR_INVALID_PARAM  # padding overflows
