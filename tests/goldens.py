@@ -104,7 +104,9 @@ def smooth_l1_tbe(p: np.ndarray, lab: np.ndarray, d: np.ndarray, sigma: float, r
     P, L, D = _flat_broadcast(p, lab, d)
     s = r32(sigma)
     divisor = r32(s + r32(1e-6))
-    cof = r32(1.0 / p.size)
+    cof = 1.0  # the legacy op tiling: 1.0f divided by each of predict's dims in turn
+    for dim in p.shape:
+        cof = r32(cof / dim)
     out = []
     for pi, li, di in zip(P, L, D):
         x = r32(pi - li)
@@ -127,7 +129,7 @@ def smooth_l1_arch35(p: np.ndarray, lab: np.ndarray, d: np.ndarray, sigma: float
     scalar = d.size == 1
     P, L, D = _flat_broadcast(p, lab, d)
     s = r32(sigma)
-    inv = math.nan if abs(s) < 1e-6 else r32(1.0 / s)
+    inv = math.nan if abs(s) < r32(1e-6) else r32(1.0 / s)  # fabsf(sigma) < 1e-6f
     norm = r32(1.0 / p.size) if reduction == "mean" else 1.0
     out = []
     for pi, li, di in zip(P, L, D):

@@ -11,11 +11,12 @@ The three inputs arrive in one dtype (the promoted type), unbroadcast; the kerne
     s2   =  1 if x >=  sigma else 0
     s3   = temp if |x| < sigma else 0
     r    = ((s1 + s2) + s3) * d
-    mean: r = r * cof, cof = float32(1 / numel(predict))
+    mean: r = r * cof, cof = ((1f / dim0) / dim1) / ...   (float32 divisions over predict's dims,
+          in order: the legacy op tiling's reduce_mean_cof)
 
 ``arch35`` — the ops-nn AscendC broadcast DAG of Ascend950::
 
-    invSigma = NaN if |sigma| < 1e-6 else float32(1 / sigma)
+    invSigma = NaN if |sigma| < 1e-6f (a float32 comparison) else float32(1 / sigma)
     tensor dout (numel > 1), strict:      pos = x > sigma,  neg = x < -sigma,  lin = 0 if |x| > sigma
     scalar dout (numel == 1), non-strict: pos = x >= sigma, neg = x <= -sigma, lin = 0 if |x| >= sigma
     lin  = x * invSigma otherwise
@@ -37,8 +38,32 @@ from ._fp import F32, f32, run_elementwise, select
 EPS = F32(1e-6)
 
 
+def inv_sigma(sigma: float) -> np.float32:
+    """arch35 tiling: ``fabsf(sigma) < 1e-6f ? NAN : 1 / sigma``, compared in float32 (so
+    beta = 1e-6, which is 1e-6f, is not below the threshold)."""
+    s = F32(sigma)
+    return F32(np.nan) if np.abs(s) < EPS else F32(1) / s
+
+
+def tbe_mean_factor(shape: Sequence[int]) -> np.float32:
+    """The legacy op tiling's ``reduce_mean_cof``: 1.0f divided by each dim of predict in turn,
+    in float32 (one ulp away from float32(1/numel) for some shapes, e.g. (5, 23))."""
+    cof = F32(1)
+    for d in shape:
+        cof = F32(cof / F32(d))
+    return cof
+
+
+def arch35_mean_factor(shape: Sequence[int]) -> np.float32:
+    """The arch35 tiling: ``(float)(1.0 / (double)numel)``."""
+    n = 1
+    for d in shape:
+        n *= int(d)
+    return F32(1.0 / float(n))
+
+
 def tbe(
-    predict: np.ndarray, label: np.ndarray, dout: np.ndarray, sigma: float, reduction: str, n_predict: int
+    predict: np.ndarray, label: np.ndarray, dout: np.ndarray, sigma: float, reduction: str, shape: Sequence[int]
 ) -> np.ndarray:
     """The TBE recipe; returns the float32 result in the broadcast shape."""
     with np.errstate(all="ignore"):
@@ -53,7 +78,7 @@ def tbe(
         s3 = select(np.abs(x) < s, temp, F32(0))
         r = ((s1 + s2) + s3) * d  # broadcasts x's shape with dout's
         if reduction == "mean":
-            r = r * F32(1.0 / n_predict)
+            r = r * tbe_mean_factor(shape)
         return np.asarray(r, dtype=np.float32)
 
 
@@ -63,7 +88,7 @@ def arch35(
     dout: np.ndarray,
     sigma: float,
     reduction: str,
-    n_predict: int,
+    shape: Sequence[int],
     scalar_dout: bool | None = None,
 ) -> np.ndarray:
     """The Ascend950 DAG recipe; returns the float32 result in the broadcast shape.
@@ -73,8 +98,8 @@ def arch35(
     with np.errstate(all="ignore"):
         p, lab, d = f32(predict), f32(label), f32(dout)
         s = F32(sigma)
-        inv = F32(np.nan) if abs(float(s)) < 1e-6 else F32(1) / s
-        norm = F32(1.0 / float(n_predict)) if reduction == "mean" else F32(1)
+        inv = inv_sigma(sigma)
+        norm = arch35_mean_factor(shape) if reduction == "mean" else F32(1)
         x = p - lab
         ax = np.abs(x)
         if scalar_dout:  # chosen by the whole dout tensor, not by a block of it
@@ -94,17 +119,16 @@ RECIPES = {"tbe": tbe, "arch35": arch35}
 
 
 def _numba_launcher(
-    recipe: str, sigma: float, reduction: str, n_predict: int
+    recipe: str, sigma: float, reduction: str, shape: Sequence[int]
 ) -> Callable[[np.ndarray, np.ndarray, np.ndarray, np.ndarray], bool]:
     """The compiled recipe with its scalar arguments fixed once per launch: a function that runs
     it when the layout allows (no real broadcast) and says whether it ran."""
     s = F32(sigma)
     mean = reduction == "mean"
     if recipe == "tbe":
-        consts: tuple[Any, ...] = (s, EPS, F32(1.0 / n_predict), mean)
+        consts: tuple[Any, ...] = (s, EPS, tbe_mean_factor(shape), mean)
     else:
-        inv = F32(np.nan) if abs(float(s)) < 1e-6 else F32(1) / s
-        consts = (s, inv, F32(1.0 / float(n_predict)) if mean else F32(1))
+        consts = (s, inv_sigma(sigma), arch35_mean_factor(shape) if mean else F32(1))
 
     def launch(predict: np.ndarray, label: np.ndarray, dout: np.ndarray, out: np.ndarray) -> bool:
         nb = accel.use_numba()
@@ -125,22 +149,21 @@ def _numba_launcher(
 
 
 def make(
-    recipe: str, sigma: float, reduction: str, n_predict: int
+    recipe: str, sigma: float, reduction: str, shape: Sequence[int]
 ) -> Callable[[Sequence[np.ndarray], Sequence[np.ndarray]], str]:
-    """A launch computation: inputs (predict, label, dout), output gradient (promoted dtype).
-    Returns the kernel path it took."""
-    numba_path = _numba_launcher(recipe, sigma, reduction, n_predict)
+    """A launch computation: inputs (predict, label, dout), output gradient (promoted dtype);
+    ``shape`` is predict's (the mean factor's). Returns the kernel path it took."""
+    shape = tuple(shape)
+    numba_path = _numba_launcher(recipe, sigma, reduction, shape)
 
     def compute(ins: Sequence[np.ndarray], outs: Sequence[np.ndarray]) -> str:
         if numba_path(ins[0], ins[1], ins[2], outs[0]):
             return "numba"
         if recipe == "tbe":
-            run_elementwise(lambda p, lab, d: tbe(p, lab, d, sigma, reduction, n_predict), list(ins), outs[0])
+            run_elementwise(lambda p, lab, d: tbe(p, lab, d, sigma, reduction, shape), list(ins), outs[0])
         else:
             scalar = ins[2].size == 1
-            run_elementwise(
-                lambda p, lab, d: arch35(p, lab, d, sigma, reduction, n_predict, scalar), list(ins), outs[0]
-            )
+            run_elementwise(lambda p, lab, d: arch35(p, lab, d, sigma, reduction, shape, scalar), list(ins), outs[0])
         return "numpy"
 
     return compute

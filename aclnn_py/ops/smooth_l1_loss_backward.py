@@ -157,7 +157,7 @@ def smooth_l1_loss_grad_v2(
     recipe = _soc.current().kernel_family
     step = ex.step("SmoothL1LossGradV2", [predict, label, dout], sigma=sigma, reduction=reduction)
     out = ex.alloc_tensor(result_shape, predict.dtype)
-    compute = kernel.make(recipe, sigma, reduction, predict.numel())
+    compute = kernel.make(recipe, sigma, reduction, predict.view_shape)
     ex.launch(
         step,
         "SmoothL1LossGradV2",

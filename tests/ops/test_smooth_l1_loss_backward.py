@@ -387,3 +387,48 @@ def test_ascend910_writes_through_a_copy_when_the_output_has_a_tail(soc):
     finally:
         dev.close()
 
+
+
+def test_ascend950_compares_beta_with_1e6_in_float32(soc):
+    """The arch35 tiling tests ``fabsf(sigma) < 1e-6f``: beta = 1e-6 is not below it, so the slope
+    is 1e6 and the results are finite (a double comparison would give NaN everywhere)."""
+    soc("Ascend950")
+    from helpers import Dev
+
+    dev = Dev()
+    try:
+        beta = np.float32(1e-6)
+        x = np.array([0.0, 5e-7, float(beta), -float(beta), 1.0], np.float32)
+        t = np.zeros_like(x)
+        g = np.full(x.shape, 2.0, np.float32)
+        out = _run(dev, g, x, t, np.float32, 0, 1e-6)
+        assert np.isfinite(out).all()
+        assert out[0] == 0 and out[2] == 2.0 and out[3] == -2.0 and out[4] == 2.0
+        assert_bits_equal(out, goldens.smooth_l1_arch35(x, t, g, 1e-6, "none", np.float32))
+        # just below the threshold the slope is NaN, as in CANN
+        below = float(np.nextafter(beta, np.float32(0)))
+        out = _run(dev, g, x, t, np.float32, 0, below)
+        assert np.isnan(out[0]) and out[4] == 2.0
+    finally:
+        dev.close()
+
+
+@pytest.mark.parametrize(
+    "shape,differs",
+    [((5, 23), True), ((7, 5), True), ((11, 13), True), ((5, 7), False), ((3, 5), False), ((2, 3, 4), False)],
+)
+def test_tbe_mean_factor_divides_by_each_dim_in_float32(dev, shape, differs):
+    """The legacy tiling computes reduce_mean_cof as ((1f / d0) / d1) / ...; for some shapes that
+    is one ulp away from float32(1 / numel), which the Ascend950 tiling uses."""
+    from aclnn_py.kernels import smooth_l1_loss_grad_v2 as kernel
+
+    cof, exact = kernel.tbe_mean_factor(shape), kernel.arch35_mean_factor(shape)
+    assert (cof != exact) == differs
+    if differs:
+        assert abs(int(cof.view(np.uint32)) - int(exact.view(np.uint32))) == 1
+    x = np.full(shape, 3.0, np.float32)  # |x| > beta: r = d, times the mean factor
+    t = np.zeros(shape, np.float32)
+    g = np.ones(shape, np.float32)
+    out = _run(dev, g, x, t, np.float32, 1, 1.0)
+    assert (out.view(np.uint32) == cof.view(np.uint32)).all()
+    assert_bits_equal(out, goldens.smooth_l1_tbe(x, t, g, 1.0, "mean", np.float32))
