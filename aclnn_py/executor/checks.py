@@ -126,16 +126,3 @@ def broadcast_infer_shape(a: Sequence[int], b: Sequence[int], l2_api: str, seq: 
             f"tensor whose shape is {dtypes.shape_str(why.smaller)} do not meet the broadcast condition.",
         )
     return shape
-
-
-def check_shapes_sane(*tensors: aclTensor) -> bool:
-    """Emulator guard before building kernels: negative dims reach no real kernel (CANN's
-    infershape/tiling would fail); reported as an infershape error."""
-    for t in tensors:
-        if any(d < 0 for d in t.view_shape):
-            op_loge(
-                S.ACLNN_ERR_INNER_INFERSHAPE_ERROR,
-                f"aclnn_py: shape {dtypes.shape_str(t.view_shape)} has a negative dimension; no kernel can run on it.",
-            )
-            return False
-    return True

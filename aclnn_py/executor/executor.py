@@ -55,6 +55,7 @@ class Launch:
     __slots__ = (
         "attrs",
         "compute",
+        "engine",
         "in_specs",
         "index",
         "inputs",
@@ -90,6 +91,7 @@ class Launch:
         self.index = -1
         self.label = op_type  # "<api>: kernel #<index> <op_type>" once phase 1 ends
         self.pre = False  # an individual op's AutoContiguous copy (nnopbase runs these first)
+        self.engine = "AiCore"  # or "AiCpu"
 
 
 class Step:
@@ -139,6 +141,7 @@ class aclOpExecutor:
         "launches",
         "repeatable",
         "runs",
+        "seq",
         "site",
         "state",
         "steps",
@@ -149,9 +152,10 @@ class aclOpExecutor:
 
     _ids = itertools.count(1)
 
-    def __init__(self, api: str, kind: str = "composite") -> None:
+    def __init__(self, api: str, kind: str = "composite", seq: int = 0) -> None:
         self.api = api
         self.kind = kind
+        self.seq = seq  # the L2 sequence number of the phase-1 call (message names: aclnnAdd_12)
         self.steps: list[Step] = []
         self.launches: list[Launch] = []
         self.workspace_size = 0
@@ -251,6 +255,15 @@ class aclOpExecutor:
                 entry.invalidate()
             else:
                 entry.template, entry.usable = self, True
+
+    def log_name(self, l0: str = "") -> str:
+        """opbase's ``GetLogApiInfo()``: ``<api>_<seq>``, plus ``_<l0 op>`` inside an l0 op."""
+        return f"{self.api}_{self.seq}_{l0}" if l0 else f"{self.api}_{self.seq}"
+
+    def abandon_cache(self) -> None:
+        """``AbandonCache()``: this graph will not be reused by the op cache (it stays repeatable)."""
+        if self.cache_entry is not None:
+            self.cache_entry.valid = False
 
     def mark_unrepeatable(self, reason: str) -> None:
         self.unrepeatable_reason = reason
@@ -470,7 +483,8 @@ class aclOpExecutor:
                 lo = ", ".join(_describe_tensor(t, names) for t in ln.outputs)
                 la = "".join(f" {k}={v!r}" for k, v in ln.attrs.items())
                 sc = "".join(f" scratch={st.nbytes}@workspace+{st.ws_offset:#x}" for st in ln.scratch + ln.tail_scratch)
-                lines.append(f"      kernel #{ln.index} {ln.op_type}({li}){la}{sc} -> {lo}")
+                where = " on AI CPU" if ln.engine == "AiCpu" else ""
+                lines.append(f"      kernel #{ln.index} {ln.op_type}{where}({li}){la}{sc} -> {lo}")
         return "\n".join(lines)
 
     def __str__(self) -> str:

@@ -28,7 +28,7 @@ Every operation is a float32 operation; the result is rounded once to the output
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -41,17 +41,17 @@ EPS = F32(1e-6)
 def inv_sigma(sigma: float) -> np.float32:
     """arch35 tiling: ``fabsf(sigma) < 1e-6f ? NAN : 1 / sigma``, compared in float32 (so
     beta = 1e-6, which is 1e-6f, is not below the threshold)."""
-    s = F32(sigma)
-    return F32(np.nan) if np.abs(s) < EPS else F32(1) / s
+    s = np.float32(sigma)
+    return cast(np.float32, np.float32(np.nan) if np.abs(s) < EPS else np.float32(1) / s)
 
 
 def tbe_mean_factor(shape: Sequence[int]) -> np.float32:
     """The legacy op tiling's ``reduce_mean_cof``: 1.0f divided by each dim of predict in turn,
     in float32 (one ulp away from float32(1/numel) for some shapes, e.g. (5, 23))."""
-    cof = F32(1)
+    cof = np.float32(1)
     for d in shape:
-        cof = F32(cof / F32(d))
-    return cof
+        cof = np.float32(cof / np.float32(d))
+    return cast(np.float32, cof)
 
 
 def arch35_mean_factor(shape: Sequence[int]) -> np.float32:
@@ -59,7 +59,7 @@ def arch35_mean_factor(shape: Sequence[int]) -> np.float32:
     n = 1
     for d in shape:
         n *= int(d)
-    return F32(1.0 / float(n))
+    return cast(np.float32, np.float32(1.0 / float(n)))
 
 
 def tbe(

@@ -4,7 +4,8 @@ Check order: OP_CHECK_COMM_INPUT -> CheckNotNull (gradOut, self, target, gradInp
 CheckDtypeValid -> CheckShape (max rank of the inputs <= 8) -> CheckReduction -> CheckBeta ->
 CheckPromoteType -> CheckShapeBroadcast -> empty shortcut. Graph: Contiguous x3 -> Cast x3 to
 the promoted type -> ReFormat x3 (in-place relabel to ND) -> SmoothL1LossGradV2 -> Cast to
-gradInput's dtype -> ViewCopy.
+gradInput's dtype -> ViewCopy. Shapes with a negative dimension pass every check; the kernel's
+tiling refuses them (561103).
 """
 
 from __future__ import annotations
@@ -12,15 +13,17 @@ from __future__ import annotations
 from typing import Any
 
 from .. import dtypes
-from .. import soc as _soc
 from .._capi import as_float32, as_int, c_api
 from .._status import aclnnStatus
 from ..dtypes import DT_BF16, DT_FLOAT, DT_FLOAT16, DT_UNDEFINED
-from ..executor import checks, steps
+from ..executor import checks
 from ..executor.api import cache_hit, check_out_params, check_tensor_args, common_op_executor_run, hand_out
 from ..executor.checks import MAX_SUPPORT_DIMS_NUMS, op_loge
 from ..executor.executor import aclOpExecutor
-from ..kernels import smooth_l1_loss_grad_v2 as kernel
+from ..l0.cast import cast
+from ..l0.contiguous import contiguous, view_copy
+from ..l0.reformat import reformat
+from ..l0.smooth_l1_loss_grad_v2 import smooth_l1_loss_grad_v2
 from ..tensor import aclTensor
 
 S = aclnnStatus
@@ -149,29 +152,6 @@ def _check_params(gradOut: Any, self: Any, target: Any, reduction: int, beta: fl
     return S.ACLNN_SUCCESS
 
 
-def smooth_l1_loss_grad_v2(
-    ex: aclOpExecutor, predict: aclTensor, label: aclTensor, dout: aclTensor,
-    reduction: str, sigma: float, result_shape: tuple[int, ...],
-) -> aclTensor:  # fmt: skip
-    """``l0op::SmoothL1LossGradV2``: the kernel, output (promoted dtype, broadcast shape) in workspace."""
-    recipe = _soc.current().kernel_family
-    step = ex.step("SmoothL1LossGradV2", [predict, label, dout], sigma=sigma, reduction=reduction)
-    out = ex.alloc_tensor(result_shape, predict.dtype)
-    compute = kernel.make(recipe, sigma, reduction, predict.view_shape)
-    ex.launch(
-        step,
-        "SmoothL1LossGradV2",
-        [predict, label, dout],
-        [out],
-        compute,
-        sigma=sigma,
-        reduction=reduction,
-        recipe=recipe,
-    )
-    step.outputs = [out]
-    return out
-
-
 @c_api(S.ACLNN_ERR_INNER)
 def aclnnSmoothL1LossBackwardGetWorkspaceSize(
     gradOut: aclTensor | None,
@@ -197,7 +177,7 @@ def aclnnSmoothL1LossBackwardGetWorkspaceSize(
         gradOut=gradOut, self=self, target=target, reduction=red, beta=b, gradInput=gradInput,
     ):  # fmt: skip
         return S.ACLNN_SUCCESS
-    ex = aclOpExecutor(API)  # CREATE_EXECUTOR()
+    ex = aclOpExecutor(API, seq=seq)  # CREATE_EXECUTOR()
 
     ret = _check_params(gradOut, self, target, red, b, gradInput)
     if ret != S.ACLNN_SUCCESS:
@@ -213,33 +193,32 @@ def aclnnSmoothL1LossBackwardGetWorkspaceSize(
     ex.bind_arguments(gradOut=gradOut, self=self, target=target, gradInput=gradInput)
     if gradOut.is_empty() or self.is_empty() or target.is_empty():
         return hand_out(ex, ex.finish(), workspaceSize, executor)
-    if not checks.check_shapes_sane(gradOut, self, target, gradInput):
-        return S.ACLNN_ERR_INNER_INFERSHAPE_ERROR
-
-    grad_out_c = steps.contiguous(gradOut, ex)
+    grad_out_c = contiguous(gradOut, ex)
     if grad_out_c is None:
         return S.ACLNN_ERR_INNER_NULLPTR
-    self_c = steps.contiguous(self, ex)
+    self_c = contiguous(self, ex)
     if self_c is None:
         return S.ACLNN_ERR_INNER_NULLPTR
-    target_c = steps.contiguous(target, ex)
+    target_c = contiguous(target, ex)
     if target_c is None:
         return S.ACLNN_ERR_INNER_NULLPTR
 
-    grad_out_cast = steps.cast(grad_out_c, promote, ex)
-    self_cast = steps.cast(self_c, promote, ex)
-    target_cast = steps.cast(target_c, promote, ex)
+    grad_out_cast = cast(grad_out_c, promote, ex)
+    self_cast = cast(self_c, promote, ex)
+    target_cast = cast(target_c, promote, ex)
     if grad_out_cast is None or self_cast is None or target_cast is None:
         return S.ACLNN_ERR_INNER_NULLPTR
 
     for t in (grad_out_cast, self_cast, target_cast):  # CheckReformat: in-place relabel to ND
-        steps.reformat(t, dtypes.FORMAT_ND, ex)
+        reformat(t, dtypes.FORMAT_ND, ex)
 
     smooth_grad = smooth_l1_loss_grad_v2(ex, self_cast, target_cast, grad_out_cast, REDUCTION_STR[red], b, result_shape)
-    smooth_grad_cast = steps.cast(smooth_grad, gradInput.dtype, ex)
+    if smooth_grad is None:
+        return S.ACLNN_ERR_INNER_NULLPTR
+    smooth_grad_cast = cast(smooth_grad, gradInput.dtype, ex)
     if smooth_grad_cast is None:
         return S.ACLNN_ERR_INNER_NULLPTR
-    if steps.view_copy(smooth_grad_cast, gradInput, ex) is None:
+    if view_copy(smooth_grad_cast, gradInput, ex) is None:
         return S.ACLNN_ERR_INNER_NULLPTR
 
     return hand_out(ex, ex.finish(), workspaceSize, executor)

@@ -215,3 +215,30 @@ def test_view_outside_its_storage_is_refused_at_contiguous(dev):
 
 
 
+
+
+def test_negative_dimension_fails_in_the_kernels_tiling(dev):
+    """No op_api check refuses a negative dimension; the kernel's tiling does (an l0 nullptr)."""
+    from aclnn_py import ACL_FLOAT, ACL_FORMAT_ND, ACLNN_ERR_INNER_NULLPTR, aclCreateTensor
+
+    ptr = dev.malloc(64)
+    t = [aclCreateTensor([2, -1], 2, ACL_FLOAT, None, 0, ACL_FORMAT_ND, [2], 1, ptr) for _ in range(3)]
+    assert _p1(*t)[0] == ACLNN_ERR_INNER_NULLPTR
+    lines = aclGetRecentErrMsg().splitlines()
+    assert lines[0].startswith("Execution_Error(EZ1008): Failed to execute operator aclnnHardswishBackward_")
+    assert lines[0].endswith("_HardSwishGrad. Reason: Failed to execute tiling.")
+    assert lines[1].startswith("        Solution: 1.If the tiling function does not exist")
+    assert lines[2:] == [
+        "TraceBack (most recent call last):",
+        "        the tiling of HardSwishGrad cannot handle the negative dimension of [2, -1] (Ascend950's broadcast "
+        "tiling refuses it; what the other chips' closed tiling does is not public)",
+        "        HardSwishGrad ADD_TO_LAUNCHER_LIST_AICORE failed.",
+    ]
+    # strides that reach before the storage: l0 Contiguous refuses the view first
+    from aclnn_py import aclDestroyTensor
+
+    odd = aclCreateTensor([2, -1], 2, ACL_FLOAT, [1, 1], 0, ACL_FORMAT_ND, [2], 1, ptr)
+    assert _p1(odd, odd, odd)[0] == ACLNN_ERR_INNER_NULLPTR
+    assert aclGetRecentErrMsg().startswith("AclNN_Parameter_Error(EZ1001): ViewShape overlap.\n")
+    for x in (*t, odd):
+        aclDestroyTensor(x)

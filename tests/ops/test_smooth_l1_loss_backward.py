@@ -432,3 +432,17 @@ def test_tbe_mean_factor_divides_by_each_dim_in_float32(dev, shape, differs):
     out = _run(dev, g, x, t, np.float32, 1, 1.0)
     assert (out.view(np.uint32) == cof.view(np.uint32)).all()
     assert_bits_equal(out, goldens.smooth_l1_tbe(x, t, g, 1.0, "mean", np.float32))
+
+
+def test_negative_dimension_fails_in_the_kernels_tiling(dev):
+    from aclnn_py import ACL_FLOAT, ACL_FORMAT_ND, ACLNN_ERR_INNER_NULLPTR, aclCreateTensor, aclDestroyTensor
+
+    ptr = dev.malloc(64)
+    t = [aclCreateTensor([2, -1], 2, ACL_FLOAT, None, 0, ACL_FORMAT_ND, [2], 1, ptr) for _ in range(4)]
+    code, _, _ = _phase1(dev, *t)
+    assert code == ACLNN_ERR_INNER_NULLPTR
+    msg = aclGetRecentErrMsg()
+    assert msg.startswith("Execution_Error(EZ1008): Failed to execute operator aclnnSmoothL1LossBackward_")
+    assert msg.endswith("        SmoothL1LossGradV2 ADD_TO_LAUNCHER_LIST_AICORE failed.\n")
+    for x in t:
+        aclDestroyTensor(x)

@@ -1,9 +1,9 @@
-"""The shared l0 building blocks every op_api graph uses: Contiguous, Cast, ReFormat, ViewCopy.
+"""``l0op::Contiguous`` and ``l0op::ViewCopy`` — ops-math ``conversion/contiguous``.
 
-Each function mirrors its ops-math / opbase namesake: it records a :class:`Step` and, when
-the data has to move, launches the kernel CANN would (Transpose, Slice, StridedSlice,
-BroadcastTo or AsStrided for Contiguous; Cast; TensorMove / Transpose / ViewCopy for
-ViewCopy). A None return is the l0 nullptr that op_api turns into 561103.
+Contiguous returns its input (or a free view) when the data is already row-major, else launches
+the copy kernel CANN would choose (Transpose, Slice, StridedSlice, BroadcastTo or AsStrided);
+ViewCopy puts a result into the user's output (re-pointing it when it was computed in the
+output's place, else TensorMove / MemcpyD2D / Transpose / ViewCopy).
 """
 
 from __future__ import annotations
@@ -15,9 +15,8 @@ import numpy as np
 
 from .. import _errmsg, dtypes
 from .. import soc as _soc
-from ..kernels import cast as cast_kernel
+from ..executor.executor import aclOpExecutor
 from ..tensor import aclTensor
-from .executor import aclOpExecutor
 
 
 def _copy(ins: Sequence[np.ndarray], outs: Sequence[np.ndarray]) -> str:
@@ -119,31 +118,6 @@ def contiguous(x: aclTensor, ex: aclOpExecutor) -> aclTensor | None:
     ex.launch(step, op_type, [x], [out], _copy, **attrs)
     step.outputs = [out]
     return out
-
-
-def cast(x: aclTensor, dst: int, ex: aclOpExecutor) -> aclTensor | None:
-    """``l0op::Cast``: nothing when the dtype already matches, else a Cast kernel into workspace."""
-    step = ex.step("Cast", [x], dst_type=dtypes.dt_name(dst))
-    if x.dtype == dst:
-        step.outputs = [x]
-        step.note = f"no kernel: already {dtypes.dt_name(dst)}"
-        return x
-    if dtypes.numpy_dtype(x.dtype) is None or dtypes.numpy_dtype(dst) is None:
-        return None  # neither AI Core nor AI CPU casts these (unreported "check ... failed.")
-    out = ex.alloc_tensor(x.view_shape, dst, x.storage_format)
-    ex.launch(step, "Cast", [x], [out], cast_kernel.make(dst), dst_type=dtypes.dt_name(dst))
-    step.outputs = [out]
-    return out
-
-
-def reformat(x: aclTensor, fmt: int, ex: aclOpExecutor) -> aclTensor:
-    """``l0op::ReFormat(x, format)`` without an executor: relabels x's formats *in place*
-    (this can be the caller's own input tensor) and adds no kernel."""
-    step = ex.step("ReFormat", [x], format=dtypes.format_name(fmt))
-    x.view_format = x.storage_format = x.origin_format = fmt
-    step.outputs = [x]
-    step.note = "no kernel: formats relabelled in place"
-    return x
 
 
 def _viewcopy_params_ok(x: aclTensor, y: aclTensor) -> bool:

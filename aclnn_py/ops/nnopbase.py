@@ -40,11 +40,11 @@ from .. import soc as _soc
 from .._capi import fail
 from .._ref import store
 from .._status import aclnnStatus
+from ..executor.api import _check_workspace_memory, _launch, _runnable, _workspace_args
+from ..executor.executor import aclOpExecutor
+from ..l0.contiguous import contiguous as l0_contiguous
 from ..runtime import sanitizer
 from ..tensor import aclTensor
-from . import steps
-from .api import _check_workspace_memory, _launch, _runnable, _workspace_args
-from .executor import aclOpExecutor
 
 S = aclnnStatus
 
@@ -242,7 +242,7 @@ def get_workspace_size(
     contiguous: list[aclTensor | None] = []
     for p, t in zip(opdef.inputs, inputs):
         if t is not None and p.auto_contiguous and not is_contiguous(t):
-            c = steps.contiguous(t, ex)
+            c = l0_contiguous(t, ex)
             if c is None:
                 _report(
                     S.ACLNN_ERR_INNER_NULLPTR,
