@@ -24,6 +24,7 @@ from .executor.api import (
     aclSetTensorAddr,
 )
 from .executor.executor import aclOpExecutor
+from .ops import registry as _registry
 from .ops.hardswish_backward import aclnnHardswishBackward, aclnnHardswishBackwardGetWorkspaceSize
 from .ops.scaled_masked_softmax_backward import (
     aclnnScaledMaskedSoftmaxBackward,
@@ -139,6 +140,23 @@ from .tensor import (
 
 __version__ = "0.1.0"
 
+
+def __getattr__(name: str) -> object:
+    """The operator APIs of :mod:`aclnn_py.ops.registry`, loaded when first used (PEP 562)."""
+    module = _registry.EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'aclnn_py' has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_registry.EXPORTS))
+
+
 _ENUMS: tuple[type[IntEnum], ...] = (
     aclError, aclnnStatus, aclDataType, aclFormat, aclrtMemMallocPolicy, aclrtMemcpyKind, aclrtMemAttr,
     aclrtRunMode, aclrtStreamStatus, aclrtEventRecordedStatus, aclrtEventStatus, aclrtCallbackBlockType,
@@ -149,4 +167,8 @@ _ENUMS: tuple[type[IntEnum], ...] = (
 _constants = {m.name: m for e in _ENUMS for m in e}
 globals().update(_constants)
 
-__all__ = sorted({name for name in globals() if name.startswith(("acl", "ACL", "Ref", "OK"))} | set(_constants))
+__all__ = sorted(
+    {name for name in globals() if name.startswith(("acl", "ACL", "Ref", "OK"))}
+    | set(_constants)
+    | set(_registry.EXPORTS)
+)

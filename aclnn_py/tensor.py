@@ -30,14 +30,16 @@ S = aclnnStatus
 
 
 class Storage:
-    """Where a tensor's bytes live: a user device address, or a slot in the workspace."""
+    """Where a tensor's bytes live: a user device address, a slot in the workspace, or (for a
+    scalar made a tensor by ``ConvertToTensor``) host data that travels with the launch."""
 
-    __slots__ = ("addr", "kind", "nbytes", "ws_offset", "ws_tail")
+    __slots__ = ("addr", "data", "kind", "nbytes", "ws_offset", "ws_tail")
 
-    def __init__(self, addr: int | None, kind: str = "user", nbytes: int = 0) -> None:
+    def __init__(self, addr: int | None, kind: str = "user", nbytes: int = 0, data: Any = None) -> None:
         self.addr = addr  # user storage: the device address; workspace: bound at phase 2
-        self.kind = kind  # "user" or "workspace"
+        self.kind = kind  # "user", "workspace" or "host"
         self.nbytes = nbytes
+        self.data = data  # host storage: the numpy array
         self.ws_offset: int | None = None  # workspace storage: offset inside the workspace
         # nnopbase's AutoContiguous copies live at the end of the workspace the caller passes:
         # their offset counts from (passed size - the copies' total), known only at phase 2

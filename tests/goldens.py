@@ -267,3 +267,99 @@ def softmax_grad_reference(g, y, mask, scale) -> np.ndarray:
     s = (g * y).sum(axis=-1, keepdims=True)
     out = y * (g - s) * scale
     return np.where(np.broadcast_to(mask != 0, g.shape), 0.0, out)
+
+
+# -- exact rounding of rationals (elementwise arithmetic, fused multiply-add) --------------------
+
+_FORMATS = {
+    np.dtype(np.float32): (24, -126, 127),
+    np.dtype(np.float16): (11, -14, 15),
+    np.dtype(ml_dtypes.bfloat16): (8, -126, 127),
+    np.dtype(np.float64): (53, -1022, 1023),
+}
+
+
+def round_exact(value, dtype) -> float:
+    """The ``dtype`` value nearest to an exact rational (fractions.Fraction), ties to even;
+    beyond the largest finite value: an infinity. Zero results come back as +0.0."""
+    from fractions import Fraction
+
+    p, emin, emax = _FORMATS[np.dtype(dtype)]
+    if value == 0:
+        return 0.0
+    sign = -1 if value < 0 else 1
+    a = abs(Fraction(value))
+    e = a.numerator.bit_length() - a.denominator.bit_length()
+    if Fraction(2) ** e > a:
+        e -= 1
+    e = max(e, emin)
+    q = Fraction(2) ** (e - p + 1)
+    n = a / q
+    whole = n.numerator // n.denominator
+    rest = n - whole
+    if rest > Fraction(1, 2) or (rest == Fraction(1, 2) and whole % 2 == 1):
+        whole += 1
+    r = whole * q
+    if r >= Fraction(2) ** (emax + 1):
+        return sign * math.inf
+    return sign * float(r)
+
+
+def _exact(x: float):
+    from fractions import Fraction
+
+    return Fraction(x)
+
+
+def elementwise(fn, dtype, *arrays: np.ndarray) -> np.ndarray:
+    """Apply ``fn`` (Python floats in, an exact Fraction or a float out) to the broadcast
+    elements and round each result exactly to ``dtype``; NaN results are canonical, the sign
+    of an exact zero result is the one ``fn`` says (by returning a float zero)."""
+    dtype = np.dtype(dtype)
+    b = np.broadcast_arrays(*[np.asarray(a) for a in arrays])
+    shape = b[0].shape
+    flat = [[float(v) for v in np.asarray(x, dtype=np.float64).reshape(-1)] for x in b]
+    out = []
+    for vals in zip(*flat):
+        r = fn(*vals)
+        if isinstance(r, float):
+            out.append(r)
+        else:
+            out.append(round_exact(r, dtype) if r != 0 else 0.0)
+    res = np.array(out, dtype=np.float64)
+    res[np.isnan(res)] = np.nan
+    if dtype == np.float64:
+        return res.reshape(shape)
+    # every value is exactly representable: convert without a second rounding
+    if dtype == np.float32:
+        return res.astype(np.float32).reshape(shape)
+    return round_to([float(v) for v in res.astype(np.float32)], dtype).reshape(shape)
+
+
+def add_exact(x: float, y: float):
+    """x + y: exact, or the IEEE special values."""
+    if not (math.isfinite(x) and math.isfinite(y)):
+        return x + y
+    if x == 0 and y == 0:
+        return -0.0 if (math.copysign(1, x) < 0 and math.copysign(1, y) < 0) else 0.0
+    s = _exact(x) + _exact(y)
+    return s if s != 0 else 0.0
+
+
+def mul_exact(x: float, y: float):
+    if not (math.isfinite(x) and math.isfinite(y)):
+        return x * y
+    if x == 0 or y == 0:
+        return math.copysign(0.0, x) * math.copysign(1.0, y)
+    return _exact(x) * _exact(y)
+
+
+def fma_exact(a: float, b: float, c: float):
+    """a * b + c rounded once (IEEE fusedMultiplyAdd)."""
+    if not (math.isfinite(a) and math.isfinite(b) and math.isfinite(c)):
+        return a * b + c
+    p = mul_exact(a, b)
+    if isinstance(p, float):  # a zero product
+        return add_exact(p, c)
+    s = p + _exact(c)
+    return s if s != 0 else 0.0

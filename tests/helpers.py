@@ -42,6 +42,10 @@ ACL_OF = {
     np.dtype(np.uint8): aclDataType.ACL_UINT8,
     np.dtype(np.bool_): aclDataType.ACL_BOOL,
     np.dtype(np.complex64): aclDataType.ACL_COMPLEX64,
+    np.dtype(np.complex128): aclDataType.ACL_COMPLEX128,
+    np.dtype(np.uint16): aclDataType.ACL_UINT16,
+    np.dtype(np.uint32): aclDataType.ACL_UINT32,
+    np.dtype(np.uint64): aclDataType.ACL_UINT64,
 }
 NP_OF = {v: k for k, v in ACL_OF.items()}
 

@@ -4,11 +4,20 @@ Like the C++ macros, each helper *reports* its message (``OP_LOGE``: visible in
 ``aclGetRecentErrMsg``) and returns False; the operator decides the status code with
 ``CHECK_RET``. ``name`` is what the C++ macro stringifies — the argument's source text, which
 is why ``CheckNotNull3Tensor`` names its arguments ``t0``, ``t1``, ``t2``.
+
+ops-nn and ops-math build against different copies of ``op_error_check.h``: ops-nn's null check
+says ``Expected a proper Tensor but got null for argument x.`` (:func:`check_not_null`),
+ops-math's ``Expected a value of type [aclTensor] for argument [x] but instead found nullptr.``
+(:func:`check_null`).
+
+The thread-local log context (:data:`LOG`) is opbase's ``logInfo_``: the name messages give the
+operator (``GetLogApiInfo()``: ``aclnnAdd_12`` inside aclnnAdd's phase 1, empty outside an API).
 """
 
 from __future__ import annotations
 
 import itertools
+import threading
 from collections.abc import Sequence
 
 from .. import _errmsg, dtypes
@@ -20,6 +29,26 @@ S = aclnnStatus
 MAX_SUPPORT_DIMS_NUMS = 8
 
 _L2_SEQ = itertools.count()  # opbase's process-wide atomic opLogSequenceCounter
+
+
+class _LogInfo(threading.local):
+    """opbase's thread-local ``logInfo_``: the L2 API being run, its sequence number, the l0 op."""
+
+    def __init__(self) -> None:
+        self.api: str | None = None
+        self.seq = 0
+        self.l0: str | None = None
+
+
+LOG = _LogInfo()
+
+
+def log_api_info() -> str:
+    """``GetLogApiInfo()``: ``<api>_<seq>``, plus ``_<l0>`` inside an l0 op; empty outside an API."""
+    name = f"{LOG.api}_{LOG.seq}" if LOG.api else ""
+    if LOG.l0:
+        name = f"{name}_{LOG.l0}" if name else LOG.l0
+    return name
 
 
 def op_loge(code: int, text: str) -> None:
@@ -114,15 +143,58 @@ def check_shape_equal(t1: aclTensor, t2: aclTensor, name1: str, name2: str) -> b
     return True
 
 
-def broadcast_infer_shape(a: Sequence[int], b: Sequence[int], l2_api: str, seq: int) -> tuple[int, ...] | None:
+def broadcast_infer_shape(a: Sequence[int], b: Sequence[int]) -> tuple[int, ...] | None:
     """``BroadcastInferShape``; on failure it reports its own EZ1007 message first."""
     shape, why = dtypes.broadcast_infer_shape(a, b)
     if shape is None:
         assert why is not None
         _errmsg.report(
             "EZ1007",
-            f"Shape {dtypes.shape_str(why.larger)} of the tensor of operator {l2_api}_{seq} has incorrect "
+            f"Shape {dtypes.shape_str(why.larger)} of the tensor of operator {log_api_info()} has incorrect "
             f"dimension {why.dim}. Reason: The tensor whose shape is {dtypes.shape_str(why.larger)} and the "
             f"tensor whose shape is {dtypes.shape_str(why.smaller)} do not meet the broadcast condition.",
         )
     return shape
+
+
+# -- ops-math's op_error_check.h -------------------------------------------------------------------
+
+
+def check_null(obj: object, name: str, type_name: str = "aclTensor") -> bool:
+    """``OP_CHECK_NULL`` as ops-math compiles it: names the C++ type of the argument."""
+    if obj is None:
+        op_loge(
+            S.ACLNN_ERR_PARAM_NULLPTR,
+            f"Expected a value of type [{type_name}] for argument [{name}] but instead found nullptr.",
+        )
+        return False
+    return True
+
+
+def broadcast_and_infer_shape(t1: aclTensor, t2: aclTensor, name1: str, name2: str) -> tuple[int, ...] | None:
+    """``OP_CHECK_BROADCAST_AND_INFER_SHAPE``: EZ1007 from BroadcastInferShape, then the macro's line."""
+    shape = broadcast_infer_shape(t1.view_shape, t2.view_shape)
+    if shape is None:
+        op_loge(
+            S.ACLNN_ERR_PARAM_INVALID,
+            f"The size of tensor {name1} {dtypes.shape_str(t1.view_shape)} must match the size of tensor "
+            f"{name2} {dtypes.shape_str(t2.view_shape)}.",
+        )
+    return shape
+
+
+def check_shape_equal_expected(t: aclTensor, expected: Sequence[int], name: str) -> bool:
+    """``OP_CHECK_SHAPE_NOT_EQUAL_WITH_EXPECTED_SIZE``."""
+    if tuple(t.view_shape) != tuple(expected):
+        op_loge(
+            S.ACLNN_ERR_PARAM_INVALID,
+            f"Expected tensor for {name} to have same size as {dtypes.shape_str(expected)}, but got "
+            f"{dtypes.shape_str(t.view_shape)}.",
+        )
+        return False
+    return True
+
+
+def dtypes_by_arch(table: dict[str, tuple[int, ...]], default: tuple[int, ...]) -> tuple[int, ...]:
+    """A dtype list chosen by NpuArch (``DAV_2201`` ...), the usual ``switch (npuArch)``."""
+    return table.get(_soc.current().npu_arch, default)

@@ -110,6 +110,8 @@ class Step:
 
 def _describe_tensor(t: aclTensor, names: dict[int, str]) -> str:
     st = t.storage
+    if st.kind == "host":  # a scalar made a tensor (ConvertToTensor): data in the launch arguments
+        return f"{dtypes.dt_name(t.dtype)}{list(t.view_shape)} = {st.data.tolist()!r} @ host"
     if st.kind == "workspace":
         if st.ws_offset is None:
             where = "workspace"
@@ -207,6 +209,13 @@ class aclOpExecutor:
         self.steps.append(s)
         return s
 
+    def convert_to_tensor(self, value: np.ndarray, dtype: int) -> aclTensor:
+        """``ConvertToTensor``: a 0-d (or small) host tensor holding ``value`` (already converted
+        to ``dtype``); kernels receive it with their launch arguments, it takes no workspace."""
+        data = np.array(value, copy=True, order="C")  # keeps a 0-d value 0-d
+        shape = tuple(int(d) for d in data.shape)
+        return aclTensor(shape, dtype, None, 0, dtypes.FORMAT_ND, shape, Storage(None, "host", data.nbytes, data))
+
     def alloc_tensor(
         self,
         shape: Sequence[int],
@@ -278,7 +287,7 @@ class aclOpExecutor:
             return
         known = {id(st) for st in entry.storages}
         replayable = all(
-            spec.storage.kind == "workspace" or id(spec.storage) in known
+            spec.storage.kind in ("workspace", "host") or id(spec.storage) in known
             for ln in self.launches
             for spec in (*ln.in_specs, *ln.out_specs)
         )
@@ -540,6 +549,11 @@ class _ArgSpec:
     def array(self, ptr: int | None, write: bool) -> np.ndarray:
         if self.empty:
             return np.empty(self.shape, self.dtype)
+        data = self.storage.data
+        if data is not None:  # host data (a converted scalar): read-only for the kernel
+            view: np.ndarray = data.view()
+            view.flags.writeable = False
+            return view
         if ptr is None:
             raise MemoryFault("null", f"{self.label} has no device address (nullptr)")
         arr = SPACE.view_extent(
@@ -550,7 +564,7 @@ class _ArgSpec:
         return arr
 
     def track(self, ptr: int | None, write: bool) -> None:
-        if ptr is None or self.empty or sanitizer.MODE == "off":
+        if ptr is None or self.empty or sanitizer.MODE == "off" or self.storage.data is not None:
             return
         if self.dense:
             sanitizer.range_access(ptr + self.lo, self.hi - self.lo, write, self.label)

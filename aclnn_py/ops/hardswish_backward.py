@@ -11,16 +11,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from .._capi import c_api
 from .._status import aclnnStatus
 from ..dtypes import DT_BF16, DT_FLOAT, DT_FLOAT16
 from ..executor import checks
-from ..executor.api import cache_hit, check_out_params, check_tensor_args, common_op_executor_run, hand_out
+from ..executor.api import hand_out
 from ..executor.checks import MAX_SUPPORT_DIMS_NUMS
-from ..executor.executor import aclOpExecutor
 from ..l0.contiguous import contiguous, view_copy
 from ..l0.hard_swish_grad import hard_swish_grad
 from ..tensor import aclTensor
+from . import _l2
 
 S = aclnnStatus
 API = "aclnnHardswishBackward"
@@ -63,7 +62,7 @@ def _check_params(gradOutput: Any, self: Any, out: Any) -> int:
     return S.ACLNN_SUCCESS
 
 
-@c_api(S.ACLNN_ERR_INNER)
+@_l2.phase1(API)
 def aclnnHardswishBackwardGetWorkspaceSize(
     gradOutput: aclTensor | None,
     self: aclTensor | None,
@@ -72,15 +71,11 @@ def aclnnHardswishBackwardGetWorkspaceSize(
     executor: Any,
 ) -> int:
     """Phase 1 of aclnnHardswishBackward: check the arguments, build the executor."""
-    check_tensor_args(API, gradOutput=gradOutput, self=self, out=out)
-    check_out_params(workspaceSize, executor)
-
     if not checks.check_comm_input(workspaceSize, executor):
         return S.ACLNN_ERR_PARAM_NULLPTR
-    seq = checks.next_l2_sequence()  # L2_DFX_PHASE_1, with its op-cache short-cut:
-    if cache_hit(API, workspaceSize, executor, gradOutput=gradOutput, self=self, out=out):
+    ex = _l2.l2_dfx_phase1(API, workspaceSize, executor, gradOutput=gradOutput, self=self, out=out)
+    if ex is None:  # an op-cache hit
         return S.ACLNN_SUCCESS
-    ex = aclOpExecutor(API, seq=seq)  # CREATE_EXECUTOR()
 
     ret = _check_params(gradOutput, self, out)
     if ret != S.ACLNN_SUCCESS:
@@ -106,7 +101,4 @@ def aclnnHardswishBackwardGetWorkspaceSize(
     return hand_out(ex, ex.finish(), workspaceSize, executor)
 
 
-@c_api(S.ACLNN_ERR_INNER)
-def aclnnHardswishBackward(workspace: int | None, workspaceSize: int, executor: Any, stream: Any) -> int:
-    """Phase 2: launch the executor's kernels on the stream (asynchronous)."""
-    return common_op_executor_run(API, workspace, workspaceSize, executor, stream)
+aclnnHardswishBackward = _l2.phase2(API)

@@ -13,18 +13,17 @@ from __future__ import annotations
 from typing import Any
 
 from .. import dtypes
-from .._capi import as_float32, as_int, c_api
 from .._status import aclnnStatus
 from ..dtypes import DT_BF16, DT_FLOAT, DT_FLOAT16, DT_UNDEFINED
 from ..executor import checks
-from ..executor.api import cache_hit, check_out_params, check_tensor_args, common_op_executor_run, hand_out
+from ..executor.api import hand_out
 from ..executor.checks import MAX_SUPPORT_DIMS_NUMS, op_loge
-from ..executor.executor import aclOpExecutor
 from ..l0.cast import cast
 from ..l0.contiguous import contiguous, view_copy
 from ..l0.reformat import reformat
 from ..l0.smooth_l1_loss_grad_v2 import smooth_l1_loss_grad_v2
 from ..tensor import aclTensor
+from . import _l2
 
 S = aclnnStatus
 API = "aclnnSmoothL1LossBackward"
@@ -97,16 +96,16 @@ def _check_shape(gradOut: aclTensor, self: aclTensor, target: aclTensor) -> bool
 
 
 def _check_shape_broadcast(
-    gradOut: aclTensor, self: aclTensor, target: aclTensor, gradInput: aclTensor, seq: int
+    gradOut: aclTensor, self: aclTensor, target: aclTensor, gradInput: aclTensor
 ) -> tuple[int, ...] | None:
-    mid = checks.broadcast_infer_shape(gradOut.view_shape, self.view_shape, API, seq)
+    mid = checks.broadcast_infer_shape(gradOut.view_shape, self.view_shape)
     if mid is None:
         op_loge(
             S.ACLNN_ERR_PARAM_INVALID,
             f"Broadcast {dtypes.shape_str(gradOut.view_shape)} and {dtypes.shape_str(self.view_shape)} failed.",
         )
         return None
-    result = checks.broadcast_infer_shape(mid, target.view_shape, API, seq)
+    result = checks.broadcast_infer_shape(mid, target.view_shape)
     if result is None:
         op_loge(
             S.ACLNN_ERR_PARAM_INVALID,
@@ -152,7 +151,7 @@ def _check_params(gradOut: Any, self: Any, target: Any, reduction: int, beta: fl
     return S.ACLNN_SUCCESS
 
 
-@c_api(S.ACLNN_ERR_INNER)
+@_l2.phase1(API)
 def aclnnSmoothL1LossBackwardGetWorkspaceSize(
     gradOut: aclTensor | None,
     self: aclTensor | None,
@@ -164,20 +163,15 @@ def aclnnSmoothL1LossBackwardGetWorkspaceSize(
     executor: Any,
 ) -> int:
     """Phase 1 of aclnnSmoothL1LossBackward: check the arguments, build the executor."""
-    check_tensor_args(API, gradOut=gradOut, self=self, target=target, gradInput=gradInput)
-    check_out_params(workspaceSize, executor)
-    red = as_int(reduction, "reduction", S.ACLNN_ERR_PARAM_INVALID)
-    b = as_float32(beta, "beta", S.ACLNN_ERR_PARAM_INVALID)
-
+    red, b = reduction, beta  # int64_t and float (rounded to float32) by the C prototype
     if not checks.check_comm_input(workspaceSize, executor):
         return S.ACLNN_ERR_PARAM_NULLPTR
-    seq = checks.next_l2_sequence()  # L2_DFX_PHASE_1, with its op-cache short-cut:
-    if cache_hit(
+    ex = _l2.l2_dfx_phase1(
         API, workspaceSize, executor,
         gradOut=gradOut, self=self, target=target, reduction=red, beta=b, gradInput=gradInput,
-    ):  # fmt: skip
+    )  # fmt: skip
+    if ex is None:  # an op-cache hit
         return S.ACLNN_SUCCESS
-    ex = aclOpExecutor(API, seq=seq)  # CREATE_EXECUTOR()
 
     ret = _check_params(gradOut, self, target, red, b, gradInput)
     if ret != S.ACLNN_SUCCESS:
@@ -186,7 +180,7 @@ def aclnnSmoothL1LossBackwardGetWorkspaceSize(
     promote = _check_promote_type(gradOut, self, target, gradInput)
     if promote is None:
         return S.ACLNN_ERR_PARAM_INVALID
-    result_shape = _check_shape_broadcast(gradOut, self, target, gradInput, seq)
+    result_shape = _check_shape_broadcast(gradOut, self, target, gradInput)
     if result_shape is None:
         return S.ACLNN_ERR_PARAM_INVALID
 
@@ -224,7 +218,4 @@ def aclnnSmoothL1LossBackwardGetWorkspaceSize(
     return hand_out(ex, ex.finish(), workspaceSize, executor)
 
 
-@c_api(S.ACLNN_ERR_INNER)
-def aclnnSmoothL1LossBackward(workspace: int | None, workspaceSize: int, executor: Any, stream: Any) -> int:
-    """Phase 2: launch the executor's kernels on the stream (asynchronous)."""
-    return common_op_executor_run(API, workspace, workspaceSize, executor, stream)
+aclnnSmoothL1LossBackward = _l2.phase2(API)

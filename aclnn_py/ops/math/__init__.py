@@ -1,0 +1,1 @@
+"""ops-math ``math/``: one module per op_api file (``aclnn_add.cpp`` -> ``add.py``)."""
