@@ -9,8 +9,10 @@ Chosen by the environment variable ``ACLNN_PY_SOC`` (default ``Ascend910B``), re
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
+from collections.abc import Iterator
 
 import attrs
 
@@ -92,6 +94,17 @@ def set_active(profile: SocProfile | None) -> None:
     """Pin the profile for the life of the runtime (aclInit) or unpin it (aclFinalize)."""
     global _active
     _active = profile
+
+
+@contextlib.contextmanager
+def emulating(name: str) -> Iterator[SocProfile]:
+    """Evaluate chip-dependent rules as on ``name`` (for tables and tests), then restore."""
+    global _active
+    saved, _active = _active, profile_for(name)
+    try:
+        yield _active
+    finally:
+        _active = saved
 
 
 def current() -> SocProfile:

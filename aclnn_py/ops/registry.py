@@ -88,27 +88,76 @@ class Api:
 
 
 APIS: tuple[Api, ...] = (
-    # -- ops-math math/add ------------------------------------------------------------------------
-    Api("aclnnAdd", "math.add", "const aclTensor* self, const aclTensor* other, const aclScalar* alpha, aclTensor* out",
-        "aclnnop/aclnn_add.h"),
-    Api("aclnnAdds", "math.add",
-        "const aclTensor* self, const aclScalar* other, const aclScalar* alpha, aclTensor* out", "aclnnop/aclnn_add.h"),
-    Api("aclnnInplaceAdd", "math.add", "const aclTensor* selfRef, const aclTensor* other, const aclScalar* alpha",
-        "aclnnop/aclnn_add.h"),
-    Api("aclnnInplaceAdds", "math.add", "const aclTensor* selfRef, const aclScalar* other, const aclScalar* alpha",
-        "aclnnop/aclnn_add.h"),
-    # -- ops-nn ----------------------------------------------------------------------------------
-    Api("aclnnHardswishBackward", "activation.hardswish_backward",
-        "const aclTensor* gradOutput, const aclTensor* self, aclTensor* out", "aclnnop/aclnn_hardswish_backward.h"),
-    Api("aclnnSmoothL1LossBackward", "loss.smooth_l1_loss_backward",
-        "const aclTensor* gradOut, const aclTensor* self, const aclTensor* target, int64_t reduction, float beta, "
-        "aclTensor* gradInput", "aclnnop/aclnn_smooth_l1_loss_backward.h"),
-    Api("aclnnScaledMaskedSoftmaxBackward", "vfusion.scaled_masked_softmax_backward",
-        "const aclTensor* gradOutput, const aclTensor* y, const aclTensor* mask, double scale, bool fixTriuMask, "
-        "aclTensor* out", "aclnnop/aclnn_scaled_masked_softmax_backward.h"),
+    # -- ops-math math/ -----------------------------------------------------------------------------
+    Api("aclnnAdd", "math.add", "const aclTensor* self, const aclTensor* other, const aclScalar* alpha, aclTensor* out", "aclnnop/aclnn_add.h"),
+    Api("aclnnAdds", "math.add", "const aclTensor* self, const aclScalar* other, const aclScalar* alpha, aclTensor* out", "aclnnop/aclnn_add.h"),
+    Api("aclnnInplaceAdd", "math.add", "const aclTensor* selfRef, const aclTensor* other, const aclScalar* alpha", "aclnnop/aclnn_add.h"),
+    Api("aclnnInplaceAdds", "math.add", "const aclTensor* selfRef, const aclScalar* other, const aclScalar* alpha", "aclnnop/aclnn_add.h"),
+    Api("aclnnSub", "math.sub", "const aclTensor* self, const aclTensor* other, const aclScalar* alpha, aclTensor* out", "aclnnop/aclnn_sub.h"),
+    Api("aclnnSubs", "math.sub", "const aclTensor* self, const aclScalar* other, const aclScalar* alpha, aclTensor* out", "aclnnop/aclnn_sub.h"),
+    Api("aclnnInplaceSub", "math.sub", "aclTensor* selfRef, const aclTensor* other, const aclScalar* alpha", "aclnnop/aclnn_sub.h"),
+    Api("aclnnInplaceSubs", "math.sub", "aclTensor* selfRef, const aclScalar* other, const aclScalar* alpha", "aclnnop/aclnn_sub.h"),
+    Api("aclnnMul", "math.mul", "const aclTensor* self, const aclTensor* other, aclTensor* out", "aclnnop/aclnn_mul.h"),
+    Api("aclnnMuls", "math.mul", "const aclTensor* self, const aclScalar* other, aclTensor* out", "aclnnop/aclnn_mul.h"),
+    Api("aclnnInplaceMul", "math.mul", "aclTensor* selfRef, const aclTensor* other", "aclnnop/aclnn_mul.h"),
+    Api("aclnnInplaceMuls", "math.mul", "aclTensor* selfRef, const aclScalar* other", "aclnnop/aclnn_mul.h"),
+    Api("aclnnDiv", "math.div", "const aclTensor* self, const aclTensor* other, aclTensor* out", "aclnnop/aclnn_div.h"),
+    Api("aclnnDivs", "math.div", "const aclTensor* self, const aclScalar* other, aclTensor* out", "aclnnop/aclnn_div.h"),
+    Api("aclnnInplaceDiv", "math.div", "aclTensor* selfRef, const aclTensor* other", "aclnnop/aclnn_div.h"),
+    Api("aclnnInplaceDivs", "math.div", "aclTensor* selfRef, const aclScalar* other", "aclnnop/aclnn_div.h"),
+    Api("aclnnEqTensor", "math.eq_tensor", "const aclTensor* self, const aclTensor* other, aclTensor* out", "aclnnop/aclnn_eq_tensor.h"),
+    Api("aclnnEqScalar", "math.eq_scalar", "const aclTensor* self, const aclScalar* other, aclTensor* out", "aclnnop/aclnn_eq_scalar.h"),
+    Api("aclnnNeTensor", "math.ne_tensor", "const aclTensor* self, const aclTensor* other, aclTensor* out", "aclnnop/aclnn_ne_tensor.h"),
+    Api("aclnnNeScalar", "math.ne_scalar", "const aclTensor* self, const aclScalar* other, aclTensor* out", "aclnnop/aclnn_ne_scalar.h"),
+    Api("aclnnGtTensor", "math.gt_tensor", "const aclTensor* self, const aclTensor* other, aclTensor* out", "aclnnop/aclnn_gt_tensor.h"),
+    Api("aclnnGtScalar", "math.gt_scalar", "const aclTensor* self, const aclScalar* other, aclTensor* out", "aclnnop/aclnn_gt_scalar.h"),
+    Api("aclnnGeTensor", "math.ge_tensor", "const aclTensor* self, const aclTensor* other, aclTensor* out", "aclnnop/aclnn_ge_tensor.h"),
+    Api("aclnnGeScalar", "math.ge_scalar", "const aclTensor* self, const aclScalar* other, aclTensor* out", "aclnnop/aclnn_ge_scalar.h"),
+    Api("aclnnLtTensor", "math.lt_tensor", "const aclTensor* self, const aclTensor* other, aclTensor* out", "aclnnop/aclnn_lt_tensor.h"),
+    Api("aclnnLtScalar", "math.lt_scalar", "const aclTensor* self, const aclScalar* other, aclTensor* out", "aclnnop/aclnn_lt_scalar.h"),
+    Api("aclnnLeTensor", "math.le_tensor", "const aclTensor* self, const aclTensor* other, aclTensor* out", "aclnnop/aclnn_le_tensor.h"),
+    Api("aclnnLeScalar", "math.le_scalar", "const aclTensor* self, const aclScalar* other, aclTensor* out", "aclnnop/aclnn_le_scalar.h"),
+    Api("aclnnMaximum", "math.maximum", "const aclTensor* self, const aclTensor* other, aclTensor* out", "aclnnop/aclnn_maximum.h"),
+    Api("aclnnMinimum", "math.minimum", "const aclTensor* self, const aclTensor* other, aclTensor* out", "aclnnop/aclnn_minimum.h"),
+    Api("aclnnCast", "math.cast", "const aclTensor* self, aclDataType dtype, aclTensor* out", "aclnnop/aclnn_cast.h"),
+    Api("aclnnInplaceZero", "math.zero", "aclTensor* selfRef", "aclnnop/aclnn_zero.h"),
+    Api("aclnnInplaceOne", "math.ones", "const aclTensor* selfRef", "aclnnop/aclnn_ones.h"),
+    Api("aclnnSign", "math.sign", "const aclTensor* self, aclTensor* result", "aclnnop/aclnn_sign.h"),
+    Api("aclnnAll", "math.all", "const aclTensor* self, const aclIntArray* dim, bool keepdim, aclTensor* out", "aclnnop/aclnn_all.h"),
+    Api("aclnnAny", "math.any", "const aclTensor* self, const aclIntArray* dim, bool keepdim, aclTensor* out", "aclnnop/aclnn_any.h"),
+    Api("aclnnReduceSum", "math.reduce_sum", "const aclTensor* self, const aclIntArray* dims, bool keepDims, aclDataType dtype, aclTensor* out", "aclnnop/aclnn_reduce_sum.h"),
+    # -- ops-math conversion/ -----------------------------------------------------------------------
+    Api("aclnnInplaceCopy", "conversion.copy", "aclTensor* selfRef, const aclTensor* src", "aclnnop/aclnn_copy.h"),
+    Api("aclnnInplaceFillScalar", "conversion.fill_scalar", "aclTensor* selfRef, const aclScalar* value", "aclnnop/aclnn_fill_scalar.h"),
+    Api("aclnnClamp", "conversion.clamp", "const aclTensor* self, const aclScalar* clipValueMin, const aclScalar* clipValueMax, aclTensor* out", "aclnnop/aclnn_clamp.h"),
+    Api("aclnnClampMin", "conversion.clamp", "const aclTensor* self, const aclScalar* clipValueMin, aclTensor* out", "aclnnop/aclnn_clamp.h"),
+    Api("aclnnClampMax", "conversion.clamp", "const aclTensor* self, const aclScalar* clipValueMax, aclTensor* out", "aclnnop/aclnn_clamp.h"),
+    # -- ops-nn ---------------------------------------------------------------------------------------
+    Api("aclnnIndexSelect", "index.index_select", "const aclTensor* self, int64_t dim, const aclTensor* index, aclTensor* out", "aclnnop/aclnn_index_select.h"),
+    Api("aclnnSoftmax", "activation.softmax", "const aclTensor* self, int64_t dim, aclTensor* out", "aclnnop/aclnn_softmax.h"),
+    Api("aclnnHardswish", "activation.hardswish", "const aclTensor* self, const aclTensor* out", "aclnnop/aclnn_hardswish.h"),
+    Api("aclnnInplaceHardswish", "activation.hardswish", "const aclTensor* self", "aclnnop/aclnn_hardswish.h"),
+    Api("aclnnHardswishBackward", "activation.hardswish_backward", "const aclTensor* gradOutput, const aclTensor* self, aclTensor* out", "aclnnop/aclnn_hardswish_backward.h"),
+    Api("aclnnSmoothL1Loss", "loss.smooth_l1_loss", "const aclTensor* self, const aclTensor* target, int64_t reduction, float beta, aclTensor* result", "aclnnop/aclnn_smooth_l1_loss.h"),
+    Api("aclnnSmoothL1LossBackward", "loss.smooth_l1_loss_backward", "const aclTensor* gradOut, const aclTensor* self, const aclTensor* target, int64_t reduction, float beta, aclTensor* gradInput", "aclnnop/aclnn_smooth_l1_loss_backward.h"),
+    Api("aclnnScaledMaskedSoftmax", "vfusion.scaled_masked_softmax", "const aclTensor* x, const aclTensor* mask, double scale, bool fixedTriuMask, aclTensor* y", "aclnnop/aclnn_scaled_masked_softmax.h"),
+    Api("aclnnScaledMaskedSoftmaxBackward", "vfusion.scaled_masked_softmax_backward", "const aclTensor* gradOutput, const aclTensor* y, const aclTensor* mask, double scale, bool fixTriuMask, aclTensor* out", "aclnnop/aclnn_scaled_masked_softmax_backward.h"),
 )  # fmt: skip
 
 BY_NAME: dict[str, Api] = {a.name: a for a in APIS}
 
+
+def _implemented(api: Api) -> bool:
+    """The API's module exists (the table lists the whole planned set; modules land one by one)."""
+    import importlib.util
+
+    try:
+        return importlib.util.find_spec(api.module_path) is not None
+    except ModuleNotFoundError:  # its package (ops/<group>) does not exist yet
+        return False
+
+
+IMPLEMENTED: tuple[Api, ...] = tuple(a for a in APIS if _implemented(a))
+
 # Every exported C function name -> the module that defines it.
-EXPORTS: dict[str, str] = {n: a.module_path for a in APIS for n in a.names}
+EXPORTS: dict[str, str] = {n: a.module_path for a in IMPLEMENTED for n in a.names}

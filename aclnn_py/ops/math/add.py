@@ -82,6 +82,11 @@ def dtype_support_list() -> tuple[int, ...]:
     )
 
 
+DTYPE_FACTS = {
+    "self, other (aclnnAdd, aclnnInplaceAdd); self (aclnnAdds, aclnnInplaceAdds)": dtype_support_list,
+}
+
+
 def is_support_axpy(promote: int) -> bool:
     lst = ARCH3510_AXPY_DTYPE_SUPPORT_LIST if _soc.current().is_regbase else AXPY_DTYPE_SUPPORT_LIST
     return promote in lst

@@ -1,0 +1,47 @@
+"""aclnnAdd, aclnnAdds, aclnnInplaceAdd, aclnnInplaceAdds."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ._core import Call, array, broadcast_shape, promoted
+
+
+def add(self: Any, other: Any, alpha: Any = 1, *, out_dtype: Any = None) -> np.ndarray:
+    """``aclnnAdd``: ``self + alpha * other`` (broadcast); the promoted dtype unless ``out_dtype``."""
+    a, b = array(self), array(other)
+    with Call() as c:
+        out = c.output(broadcast_shape(a, b), out_dtype or promoted(a, b))
+        c.run("aclnnAdd", c.tensor(a), c.tensor(b), c.scalar(alpha), out)
+        return c.read(out)
+
+
+def adds(self: Any, other: Any, alpha: Any = 1, *, out_dtype: Any = None) -> np.ndarray:
+    """``aclnnAdds``: ``self + alpha * other`` with a scalar ``other``; ``out_dtype`` defaults to
+    self's (the operator decides the dtype it computes in)."""
+    a = array(self)
+    with Call() as c:
+        out = c.output(a.shape, out_dtype or a.dtype)
+        c.run("aclnnAdds", c.tensor(a), c.scalar(other), c.scalar(alpha), out)
+        return c.read(out)
+
+
+def inplace_add(self: np.ndarray, other: Any, alpha: Any = 1) -> np.ndarray:
+    """``aclnnInplaceAdd``: ``self += alpha * other``; ``self`` (a numpy array) is updated and returned."""
+    b = array(other)
+    with Call() as c:
+        t = c.tensor(self)
+        c.run("aclnnInplaceAdd", t, c.tensor(b), c.scalar(alpha))
+        self[...] = c.read(t)
+        return self
+
+
+def inplace_adds(self: np.ndarray, other: Any, alpha: Any = 1) -> np.ndarray:
+    """``aclnnInplaceAdds``: ``self += alpha * other`` with a scalar ``other``."""
+    with Call() as c:
+        t = c.tensor(self)
+        c.run("aclnnInplaceAdds", t, c.scalar(other), c.scalar(alpha))
+        self[...] = c.read(t)
+        return self
