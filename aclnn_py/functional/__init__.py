@@ -12,24 +12,36 @@ the messages are the emulator's, not a second implementation:
 A failing call raises :class:`AclnnError` carrying the status code, its name and the message
 ``aclGetRecentErrMsg()`` returned. The runtime is initialised on first use (``aclInit``), a
 thread without a current context gets device 0, and the work runs on its default stream.
-One module per operator module of :mod:`aclnn_py.ops`.
+
+One module per operator module of :mod:`aclnn_py.ops` (``math_add`` for ``ops/math/add.py``);
+every name in a module's ``__all__`` is exported here.
 """
 
 from __future__ import annotations
 
-from ._core import AclnnError
-from .activation import hardswish_backward
-from .loss import smooth_l1_loss_backward
-from .math_add import add, adds, inplace_add, inplace_adds
-from .vfusion import scaled_masked_softmax_backward
+import importlib
+import pkgutil
+from typing import Any
 
-__all__ = [
-    "AclnnError",
-    "add",
-    "adds",
-    "hardswish_backward",
-    "inplace_add",
-    "inplace_adds",
-    "scaled_masked_softmax_backward",
-    "smooth_l1_loss_backward",
-]
+from ._core import AclnnError
+
+__all__ = ["AclnnError"]
+
+
+def _export_all() -> None:
+    for info in pkgutil.iter_modules(__path__):
+        if info.name.startswith("_"):
+            continue
+        module = importlib.import_module(f"{__name__}.{info.name}")
+        names: list[str] = list(getattr(module, "__all__", ()))
+        for name in names:
+            globals()[name] = getattr(module, name)
+        __all__.extend(names)
+
+
+_export_all()
+__all__.sort()
+
+
+def __getattr__(name: str) -> Any:  # for type checkers: the exports are dynamic
+    raise AttributeError(f"module 'aclnn_py.functional' has no attribute {name!r}")

@@ -8,6 +8,8 @@ import numpy as np
 
 from ._core import Call, array
 
+__all__ = ["hardswish_backward"]
+
 
 def hardswish_backward(grad_output: Any, self: Any) -> np.ndarray:
     """``aclnnHardswishBackward``: ``grad_output * hardswish'(self)``, in self's dtype."""

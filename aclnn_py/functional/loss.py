@@ -9,6 +9,8 @@ import numpy as np
 from .. import dtypes
 from ._core import AclnnError, Call, acl_dtype, array, broadcast_shape
 
+__all__ = ["smooth_l1_loss_backward"]
+
 REDUCTIONS = {"none": 0, "mean": 1, "sum": 2}
 
 

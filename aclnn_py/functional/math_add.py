@@ -8,6 +8,8 @@ import numpy as np
 
 from ._core import Call, array, broadcast_shape, promoted
 
+__all__ = ["add", "adds", "inplace_add", "inplace_adds"]
+
 
 def add(self: Any, other: Any, alpha: Any = 1, *, out_dtype: Any = None) -> np.ndarray:
     """``aclnnAdd``: ``self + alpha * other`` (broadcast); the promoted dtype unless ``out_dtype``."""

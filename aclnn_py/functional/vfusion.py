@@ -8,6 +8,8 @@ import numpy as np
 
 from ._core import Call, array
 
+__all__ = ["scaled_masked_softmax_backward"]
+
 
 def scaled_masked_softmax_backward(
     grad_output: Any, y: Any, mask: Any, *, scale: float = 1.0, fix_triu_mask: bool = False
