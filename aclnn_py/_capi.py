@@ -80,7 +80,10 @@ def c_api(internal_code: int, *, handle: bool = False) -> Callable[[F], F]:
                     _errmsg.report(*message)
                 return None if handle else e.code
             except OutParamError as e:  # an out-parameter of the wrong C type: a bad argument
-                _errmsg.report("EH0001" if param_code == 100000 else "EZ1001", f"{fn.__name__}: {e}.")
+                if param_code == 100000:  # the runtime: a Python-only mistake, named by aclnn_py
+                    _errmsg.report("aclnn_py", f"{fn.__name__}: {e}.", None)
+                else:
+                    _errmsg.report("EZ1001", f"{fn.__name__}: {e}.")
                 return None if handle else param_code
             except Exception as e:
                 # A TypeError raised while binding the arguments is a call with the wrong number
@@ -112,6 +115,14 @@ def c_api(internal_code: int, *, handle: bool = False) -> Callable[[F], F]:
     return deco
 
 
+def describe(v: object) -> str:
+    """An argument as a message names it: its repr, but never a whole array or a long repr."""
+    if isinstance(v, np.ndarray):
+        return f"numpy.ndarray(shape={v.shape}, dtype={v.dtype})"
+    text = repr(v)
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
 def _plain_int(v: object) -> int | None:
     if isinstance(v, bool):
         return int(v)
@@ -128,7 +139,7 @@ def as_int(v: object, name: str, code: int, lo: int = INT64_MIN, hi: int = INT64
     """An integer argument in ``[lo, hi]``; anything else fails with ``code``."""
     iv = _plain_int(v)
     if iv is None:
-        raise fail(code, eid, f"Value {v!r} for {name} is invalid. Reason: an integer is required.")
+        raise fail(code, eid, f"Value {describe(v)} for {name} is invalid. Reason: an integer is required.")
     if not lo <= iv <= hi:
         raise fail(code, eid, f"Value {iv} for {name} is invalid. Reason: it must be in [{lo}, {hi}].")
     return iv
@@ -142,7 +153,7 @@ def as_float(v: object, name: str, code: int, eid: str = "EZ1001") -> float:
         return float(v)
     if isinstance(v, ctypes._SimpleCData) and isinstance(v.value, (int, float)):
         return float(v.value)
-    raise fail(code, eid, f"Value {v!r} for {name} is invalid. Reason: a number is required.")
+    raise fail(code, eid, f"Value {describe(v)} for {name} is invalid. Reason: a number is required.")
 
 
 def as_float32(v: object, name: str, code: int) -> float:
@@ -161,7 +172,7 @@ def as_bool(v: object, name: str, code: int) -> bool:
     iv = _plain_int(v)
     if iv is not None:
         return iv != 0
-    raise fail(code, "EZ1001", f"Value {v!r} for {name} is invalid. Reason: a bool is required.")
+    raise fail(code, "EZ1001", f"Value {describe(v)} for {name} is invalid. Reason: a bool is required.")
 
 
 def as_pointer(v: object) -> int | None:

@@ -53,7 +53,13 @@ SILENT = {
     (name, 161001)
     for name in FUNCTIONS
     if name.startswith("aclGet") and name not in ("aclGetRawTensorAddr", "aclGetRecentErrMsg")
-} | {("aclInitTensor", 161001)}  # fmt: skip
+} | {("aclInitTensor", 161001)} | {
+    ("aclrtGetDevice", 107002),  # rtGetDevice and rtCtxGetCurrent return it without a report
+    ("aclrtGetCurrentContext", 107002),
+    ("aclrtMemcpyAsync", 207000),  # HOST_TO_HOST on a host+card system
+    ("aclrtSynchronizeEvent", 207000),  # an ACL_EVENT_EXTERNAL event
+    ("aclrtSynchronizeEventWithTimeout", 207000),
+}  # fmt: skip
 # Calls that would end the world the example runs in; drawn rarely.
 DISRUPTIVE = {"aclFinalize", "aclFinalizeReference", "aclrtResetDevice", "aclrtResetDeviceForce", "aclrtDestroyContext"}
 # Functions that let queued device work run (their declared writes are what that work declared).

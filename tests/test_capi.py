@@ -256,22 +256,42 @@ ROWS: dict[str, tuple[int, str | None]] = {
     "smsb.synchronize": (0, None),
     "rt.set_device_99": (
         107001,
-        "Invalid_Argument(EE1003): aclrtSetDevice failed because value 99 for parameter deviceId is invalid. Expected value: [0, 8).",
+        "Invalid_Argument(EE1003): Specifying the device used for computation by the current thread failed because "
+        "value 99 for parameter drv devId is invalid. Expected value: [0, 8).",
     ),
-    "rt.malloc_null_out": (100000, "Invalid_Argument_Null_Pointer(EH0002): Argument devPtr must not be null."),
+    "rt.malloc_null_out": (
+        100000,
+        "Invalid_Argument_Null_Pointer(EH0008): aclMallocMemInner failed because devPtr cannot be a NULL pointer.",
+    ),
     "rt.memcpy_count_over_destmax": (
         107000,
-        "Invalid_Argument(EE1003): aclrtMemcpy failed because value 32 for parameter count is invalid. Expected value: (0, 16].",
+        "Invalid_Argument(EE1003): Synchronous memory copy failed because value 32 for parameter cnt is invalid. "
+        "Expected value: (0, 16].",
     ),
-    "rt.memcpy_wrong_kind": (107000, "Invalid_Argument(EE1003): aclrtMemcpy failed because value 2 for parameter kind is invalid."),
-    "rt.create_stream_null_out": (100000, "Invalid_Argument_Null_Pointer(EH0002): Argument stream must not be null."),
+    "rt.memcpy_wrong_kind": (
+        107000,
+        "aclnn_py: aclrtMemcpy: kind ACL_MEMCPY_DEVICE_TO_HOST does not match the addresses: dst is device memory and "
+        "src is host memory. Pass ACL_MEMCPY_HOST_TO_DEVICE, or ACL_MEMCPY_DEFAULT to let the addresses decide.",
+    ),
+    "rt.create_stream_null_out": (
+        100000,
+        "Invalid_Argument_Null_Pointer(EH0008): aclrtCreateStream failed because stream cannot be a NULL pointer.",
+    ),
+    "rt.memset_host_address": (107000, "aclnn_py: aclrtMemset: devPtr 0x"),  # C's own memory is not device memory
+    "rt.memcpy_async_host_to_host": (207000, None),  # not supported on a host+card system, silently
+    "rt.mem_info_bad_attr": (
+        107016,
+        "Invalid_Argument(EE1003): Obtaining the memory information of the current device failed because value "
+        "UNKNOWN(99) for parameter memInfoType is invalid. Expected value: [0, 17].",
+    ),
     "rt.free": (0, None),
+    "rt.free_twice": (107000, "aclnn_py: aclrtFree: double free of 0x"),
     "abi.view_shape": (0, "3: 2 3 4"),
     "abi.view_strides": (0, "3: 12 4 1"),
     "abi.accessors": (0, "1 2 0"),  # ACL_FLOAT16, ACL_FORMAT_ND, offset 0
     "abi.view_shape_null_tensor": (161001, None),  # accessors never report a message
     "abi.pinned_round_trip": (0, f"sum {sum(range(8, 64))}"),
-    "abi.pinned_overflow": (107000, "Invalid_Argument(EE1003): aclrtMemcpy failed because value 128 bytes for parameter dst/src"),
+    "abi.pinned_overflow": (107000, "aclnn_py: aclrtMemcpy: write of 128 bytes at 0x"),
     "abi.free_host": (0, None),
     "abi.objects": (0, "1 3 2"),
     "abi.destroyed_tensor": (
@@ -280,8 +300,13 @@ ROWS: dict[str, tuple[int, str | None]] = {
         "(created at the C program); use after free.",
     ),
     "abi.forged_handle": (161002, TRUNK + "aclnnHardswishBackward: argument self must be an aclTensor, got "),
-    "abi.forged_stream": (107017, "Invalid_Argument(EE1017): The aclrtStream handle is invalid."),
-    "finalize": (0, None),
+    "abi.forged_stream": (
+        107017,
+        "Invalid_Argument(EE1017): Object validation failed. Parameter stream is invalid. Reason: 1. The stream handle "
+        "has been destroyed. 2. The handle type must be stream.",
+    ),
+    # aclGetRecentErrMsg itself, in a thread whose device was reset: its rtGetDevMsg needs a context
+    "finalize": (0, "Invalid_Argument_API_Call_Sequence(EE1018): Context validation failed. Reason: No valid context"),
 }
 
 # What changes on Ascend910 (no BFLOAT16; no operator package holds ScaledMaskedSoftmaxGradV2 for the chip).

@@ -59,6 +59,7 @@ class Lifecycle(RuleBasedStateMachine):
         self.current: int | None = None  # device of the thread's current context
         self.current_ctx: object | None = None
         self.live_streams: dict[int, tuple[object, int]] = {}  # id -> (stream, device)
+        self.stream_ctx: dict[int, object] = {}  # id -> the context the stream belongs to (see _ctx_key)
         self.shadow: dict[int, np.ndarray] = {}  # device pointer -> bytes the model expects
         self.buffer_device: dict[int, int] = {}
         self.pending: dict[int, list[tuple[int, np.ndarray]]] = {}  # stream id -> [(ptr, bytes)]
@@ -86,6 +87,10 @@ class Lifecycle(RuleBasedStateMachine):
 
     def _ctx_ok(self) -> bool:
         return self.current is not None
+
+    def _ctx_key(self) -> object:
+        """The thread's current context: an explicit one, or the primary context of a device."""
+        return self.current_ctx if self.current_ctx is not None else ("primary", self.current)
 
     def _release_device(self, d: int) -> None:
         """Refcount 0: every context of the device goes, with its streams and the device memory."""
@@ -211,6 +216,7 @@ class Lifecycle(RuleBasedStateMachine):
             return None
         assert code == 0
         self.live_streams[id(out.value)] = (out.value, self.current)
+        self.stream_ctx[id(out.value)] = self._ctx_key()
         return out.value
 
     @rule(s=consumes(streams))
@@ -218,23 +224,27 @@ class Lifecycle(RuleBasedStateMachine):
         code = A.aclrtDestroyStream(s)
         if s is None:
             assert code == A.ACL_ERROR_INVALID_PARAM
-        elif id(s) in self.live_streams:
+        elif id(s) not in self.live_streams:
+            assert code == A.ACL_ERROR_RT_INVALID_HANDLE  # the handle is checked before the context
+        elif not self._ctx_ok():
+            assert code == A.ACL_ERROR_RT_CONTEXT_NULL
+        elif self.stream_ctx[id(s)] != self._ctx_key():
+            assert code == A.ACL_ERROR_RT_STREAM_CONTEXT  # only a stream of the current context
+        else:
             assert self._synchronized(id(s), code)
             del self.live_streams[id(s)]
-        else:
-            assert code == A.ACL_ERROR_RT_INVALID_HANDLE
 
     @rule(s=streams)
     def synchronize(self, s: object) -> None:
         code = A.aclrtSynchronizeStream(s)
-        if not self._ctx_ok():
+        if s is not None and id(s) not in self.live_streams:
+            assert code == A.ACL_ERROR_RT_INVALID_HANDLE  # the handle is checked before the context
+        elif not self._ctx_ok():
             assert code == A.ACL_ERROR_RT_CONTEXT_NULL
         elif s is None:
             assert code == 0
-        elif id(s) in self.live_streams:
-            assert self._synchronized(id(s), code)
         else:
-            assert code == A.ACL_ERROR_RT_INVALID_HANDLE
+            assert self._synchronized(id(s), code)  # a stream of another context is synchronized too
 
     @rule(target=events)
     def create_event(self) -> object:
@@ -255,11 +265,14 @@ class Lifecycle(RuleBasedStateMachine):
         if e.destroyed:  # type: ignore[attr-defined]
             assert code == A.ACL_ERROR_RT_INVALID_HANDLE
             return
+        if s is not None and id(s) not in self.live_streams:
+            assert code == A.ACL_ERROR_RT_INVALID_HANDLE  # both handles come before the context
+            return
         if not self._ctx_ok():
             assert code == A.ACL_ERROR_RT_CONTEXT_NULL
             return
-        if s is not None and id(s) not in self.live_streams:
-            assert code == A.ACL_ERROR_RT_INVALID_HANDLE
+        if s is not None and self.stream_ctx[id(s)] != self._ctx_key():
+            assert code == A.ACL_ERROR_RT_STREAM_CONTEXT
             return
         assert code == 0
         assert A.aclrtSynchronizeEvent(e) == 0
@@ -294,7 +307,7 @@ class Lifecycle(RuleBasedStateMachine):
         was_destroyed = c.destroyed  # type: ignore[attr-defined]
         code = A.aclrtSetCurrentContext(c)
         if was_destroyed:
-            assert code == A.ACL_ERROR_RT_INVALID_HANDLE
+            assert code == A.ACL_ERROR_RT_PARAM_INVALID  # the runtime's context validation: 107000
         else:
             assert code == 0
             self.current = c.device.ident  # type: ignore[attr-defined]

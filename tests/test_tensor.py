@@ -23,6 +23,7 @@ from aclnn_py import (
     ACLNN_ERR_PARAM_INVALID,
     ACLNN_ERR_PARAM_NULLPTR,
     Ref,
+    _errmsg,
     aclCreateBoolArray,
     aclCreateFloatArray,
     aclCreateIntArray,
@@ -57,6 +58,15 @@ from aclnn_py import (
     aclTensor,
 )  # fmt: skip
 
+# No device is set in these tests: aclGetRecentErrMsg() then adds its own two reports (its
+# rtGetDevMsg needs a current context), under the headline of what the call reported.
+NO_CONTEXT_TAIL = (
+    "TraceBack (most recent call last):\n"
+    "        Context validation failed. Reason: No valid context is bound to the current thread. Call aclrtSetDevice or "
+    "aclrtSetCurrentContext to bind a valid context to the current thread before calling this API.\n"
+    "        The argument is invalid. Reason: rtGetDevMsg execution failed, the context is a null pointer.\n"
+)
+
 
 def _t(shape=(2, 3), dtype=ACL_FLOAT, stride=None, offset=0, fmt=ACL_FORMAT_ND, storage=None, data=None):
     shape = list(shape)
@@ -67,7 +77,7 @@ def _t(shape=(2, 3), dtype=ACL_FLOAT, stride=None, offset=0, fmt=ACL_FORMAT_ND, 
 def test_create_tensor_only_rejects_null_dims_with_a_count():
     assert aclCreateTensor(None, 2, ACL_FLOAT, None, 0, ACL_FORMAT_ND, [2, 3], 2, None) is None
     assert aclCreateTensor([2, 3], 2, ACL_FLOAT, None, 0, ACL_FORMAT_ND, None, 2, None) is None
-    assert aclGetRecentErrMsg() is None  # CANN reports nothing here
+    assert _errmsg.peek() == []  # CANN reports nothing here
     t = aclCreateTensor(None, 0, ACL_FLOAT, None, 0, ACL_FORMAT_ND, None, 0, None)
     assert isinstance(t, aclTensor) and t.view_shape == () and not t.is_empty()
 
@@ -136,7 +146,7 @@ def test_accessors_return_copies_and_counts():
 )
 def test_accessor_nulls_give_161001_without_a_message(call):
     assert call(_t()) == ACLNN_ERR_PARAM_NULLPTR
-    assert aclGetRecentErrMsg() is None
+    assert _errmsg.peek() == []  # (aclGetRecentErrMsg, without a context, would add its own two)
 
 
 def test_format_and_dtype_read_back_through_the_public_mapping():
@@ -245,7 +255,10 @@ def test_raw_tensor_address():
     assert aclSetRawTensorAddr(t, 0x2000) == 0
     assert aclGetRawTensorAddr(t, addr) == 0 and addr.value == 0x2000
     assert aclSetRawTensorAddr(None, 0x1) == ACLNN_ERR_PARAM_NULLPTR
-    assert aclGetRecentErrMsg() == "Invalid_Argument_Null_Pointer(EZ1011): aclSetRawTensorAddr failed because tensor cannot be a NULL pointer." + "\n"
+    assert aclGetRecentErrMsg() == (
+        "Invalid_Argument_Null_Pointer(EZ1011): aclSetRawTensorAddr failed because tensor cannot be a NULL pointer.\n"
+        + NO_CONTEXT_TAIL
+    )
     assert aclGetRawTensorAddr(t, None) == ACLNN_ERR_PARAM_NULLPTR
     assert "addr cannot be a NULL pointer" in aclGetRecentErrMsg()
 
@@ -253,7 +266,8 @@ def test_raw_tensor_address():
 def test_executor_functions_on_null():
     assert aclSetAclOpExecutorRepeatable(None) == ACLNN_ERR_INNER_NULLPTR
     assert aclGetRecentErrMsg() == (
-        "Invalid_Argument_Null_Pointer(EZ1011): aclSetAclOpExecutorRepeatable failed because executor cannot be a NULL pointer." + "\n"
+        "Invalid_Argument_Null_Pointer(EZ1011): aclSetAclOpExecutorRepeatable failed because executor cannot be a NULL pointer.\n"
+        + NO_CONTEXT_TAIL
     )
     assert aclDestroyAclOpExecutor(None) == ACLNN_ERR_INNER_NULLPTR
     aclGetRecentErrMsg()

@@ -33,8 +33,10 @@ import threading
 from collections import OrderedDict
 from typing import Any
 
+import numpy as np
+
 from .. import soc as _soc
-from ..tensor import Storage, aclTensor
+from ..tensor import Storage, aclBoolArray, aclFloatArray, aclIntArray, aclScalar, aclTensor
 
 ENV_LIMIT = "ACLNN_CACHE_LIMIT"
 ENV_DISABLE = "DISABLE_L2_CACHE"
@@ -160,6 +162,10 @@ def make_key(api: str, named: dict[str, Any]) -> tuple[Key, list[str], list[aclT
             tensors.append(a)
         elif kind is float:
             parts.append(_pack_double(a))  # by bytes: -0.0 != 0.0, a NaN matches itself
+        elif kind is aclScalar:  # by dtype and value bytes, never by object
+            parts.append(("aclScalar", a.dtype, np.asarray(a.value).tobytes()))
+        elif isinstance(a, (aclIntArray, aclFloatArray, aclBoolArray)):
+            parts.append((kind.__name__, np.asarray(a.values).tobytes(), len(a.values)))
         else:
             parts.append(a)  # None (a null pointer) or an integer
     return tuple(parts), names, tensors

@@ -86,7 +86,8 @@ def phase1(api: str) -> Callable[[F], F]:
         # fails while binding, as a Python error (in C it would not compile).
         names = ", ".join([p.name for p in params] + ["workspaceSize", "executor"])
         namespace: dict[str, Any] = {"_body": body}
-        exec(f"def {fn.__name__}({names}):\n    return _body({names})\n", namespace)
+        source = f"def {fn.__name__}({names}):\n    return _body({names})\n"
+        exec(compile(source, __file__, "exec"), namespace)  # this file's name: call sites skip the frame
         wrapper = functools.update_wrapper(namespace[fn.__name__], fn)
         return c_api(S.ACLNN_ERR_INNER)(wrapper)  # type: ignore[return-value]
 

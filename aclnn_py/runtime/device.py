@@ -24,6 +24,7 @@ DEVICE_MEMORY_ENV = "ACLNN_PY_DEVICE_MEMORY"
 DEFAULT_DEVICE_COUNT = 8
 DEFAULT_DEVICE_MEMORY = 32 * 1024**3
 RT_MAX_DEV_NUM = 64
+CONTEXT_POINTER_BASE = 0x5A5A_0000_0000  # where the pseudo-addresses of contexts start (messages only)
 
 
 def parse_size(text: str) -> int:
@@ -68,6 +69,12 @@ class Context:
     def all_streams(self) -> list[Stream]:
         return [self.default_stream, *self.streams]
 
+    @property
+    def pointer(self) -> str:
+        """This context as CANN's ``%p`` shows a context in messages: a pseudo-address made from
+        its number, stable from run to run (a real one is a heap address)."""
+        return f"0x{CONTEXT_POINTER_BASE + (self.ident << 12):x}"
+
 
 class Device:
     """One emulated NPU."""
@@ -104,7 +111,8 @@ class Runtime:
         self.initialized = False
         self.finalized = False  # CANN starts with the flag false: aclFinalize without aclInit is legal
         self.init_refcount = 0
-        self.first_config: str | None = None
+        self.first_config: str | None = None  # digest of the first successful aclInit's config
+        self.first_config_path = ""  # its path ("" when it had none), named by a later mismatch
         self.default_device: int | None = None
         self.device_count = DEFAULT_DEVICE_COUNT
         self.capacity = DEFAULT_DEVICE_MEMORY  # per device, and for pinned host memory as a whole
@@ -142,11 +150,19 @@ class Runtime:
             dev = self.devices[ident] = Device(ident, self.capacity)
         return dev
 
-    def current_context(self) -> Context | None:
-        """The calling thread's context (None if unset or destroyed; the default device if
-        aclInit configured one)."""
+    def thread_context(self) -> Context | None:
+        """The calling thread's context, None if unset or destroyed (the runtime's no-argument
+        ``Runtime::CurrentContext()``: it never sets the aclInit default device)."""
         ctx = self.tls.context
         if ctx is not None and not ctx.destroyed:
+            return ctx
+        return None
+
+    def current_context(self) -> Context | None:
+        """The calling thread's context (None if unset or destroyed; the default device, made
+        current on the spot, if aclInit configured one: ``ApiImpl::CurrentContext()``)."""
+        ctx = self.thread_context()
+        if ctx is not None:
             return ctx
         if self.default_device is not None and self.initialized:
             with self.lock:

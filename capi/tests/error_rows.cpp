@@ -151,7 +151,13 @@ void RuntimeRows() {
     Show("rt.memcpy_count_over_destmax", aclrtMemcpy(dev, 16, host.data(), 32, ACL_MEMCPY_HOST_TO_DEVICE));
     Show("rt.memcpy_wrong_kind", aclrtMemcpy(dev, 16, host.data(), 16, ACL_MEMCPY_DEVICE_TO_HOST));
     Show("rt.create_stream_null_out", aclrtCreateStream(nullptr));
+    Show("rt.memset_host_address", aclrtMemset(host.data(), 16, 0, 16));
+    Show("rt.memcpy_async_host_to_host",
+         aclrtMemcpyAsync(host.data(), 16, host.data() + 2, 8, ACL_MEMCPY_HOST_TO_HOST, nullptr));
+    size_t freeBytes = 0, totalBytes = 0;
+    Show("rt.mem_info_bad_attr", aclrtGetMemInfo(static_cast<aclrtMemAttr>(99), &freeBytes, &totalBytes));
     Show("rt.free", aclrtFree(dev));
+    Show("rt.free_twice", aclrtFree(dev));
 }
 
 // The ABI's own duties: out-arrays the caller delete[]s, pinned memory C can touch, handles.

@@ -7,6 +7,7 @@ import time
 
 import numpy as np
 import pytest
+from rt_texts import FUNC_ERROR_REASON, INDENT, TRACEBACK, bad_handle, no_context_unbound, null
 
 from aclnn_py import (
     ACL_ERROR_INVALID_PARAM,
@@ -133,19 +134,24 @@ def test_null_stream_is_the_default_stream(ctx):
 def test_stream_handle_checks(ctx):
     assert aclrtCreateStream(None) == ACL_ERROR_INVALID_PARAM
     assert aclrtDestroyStream(None) == ACL_ERROR_INVALID_PARAM
+    assert aclGetRecentErrMsg() == (
+        null("aclrtCreateStream", "stream")
+        + TRACEBACK
+        + f"{INDENT}aclrtDestroyStream failed because stream cannot be a NULL pointer.\n"
+    )
     s = _stream()
     assert aclrtDestroyStream(s) == 0
     assert aclrtDestroyStream(s) == ACL_ERROR_RT_INVALID_HANDLE
-    assert "already destroyed" in aclGetRecentErrMsg()
+    assert aclGetRecentErrMsg() == bad_handle("stream", "rtStreamDestroy")
     assert aclrtSynchronizeStream(s) == ACL_ERROR_RT_INVALID_HANDLE
-    assert aclrtSynchronizeStream("nonsense") == ACL_ERROR_RT_INVALID_HANDLE
-    aclGetRecentErrMsg()
+    assert aclrtSynchronizeStream("nonsense") == ACL_ERROR_RT_INVALID_HANDLE  # any object that is not a stream
+    assert aclGetRecentErrMsg() == bad_handle("stream", "rtStreamSynchronize")  # the same report, kept once
 
 
 def test_sync_needs_a_context():
     assert aclInit(None) == 0
     assert aclrtSynchronizeStream(None) == ACL_ERROR_RT_CONTEXT_NULL
-    aclGetRecentErrMsg()
+    assert aclGetRecentErrMsg() == no_context_unbound("rtStreamSynchronize")
     aclFinalize()
 
 
@@ -247,10 +253,15 @@ def test_events_record_synchronize_query_and_time(ctx):
     s = _stream()
     start, end = Ref(), Ref()
     assert aclrtCreateEvent(None) == ACL_ERROR_INVALID_PARAM
+    assert aclGetRecentErrMsg() == null("aclrtCreateEvent", "event")
     assert aclrtCreateEvent(start) == 0 and aclrtCreateEvent(end) == 0
     ms = Ref()
     assert aclrtEventElapsedTime(ms, start.value, end.value) == ACL_ERROR_RT_INTERNAL_ERROR  # never recorded
-    assert "never recorded" in aclGetRecentErrMsg()
+    assert aclGetRecentErrMsg() == (
+        "EE9999: Internal error!\n"
+        f"EE9999(EE9999):  rtEventElapsedTime execution failed, reason=event recorder null{FUNC_ERROR_REASON}\n"
+        "TraceBack (most recent call last):\n"
+    )
     status = Ref()
     assert aclrtQueryEventStatus(start.value, status) == 0
     assert status.value == ACL_EVENT_RECORDED_STATUS_NOT_READY
@@ -260,7 +271,11 @@ def test_events_record_synchronize_query_and_time(ctx):
     assert aclrtRecordEvent(end.value, s) == 0
     if ctx == "deferred":
         assert aclrtEventElapsedTime(ms, start.value, end.value) == ACL_ERROR_RT_EVENT_TIMESTAMP_INVALID
-        assert "synchronize" in aclGetRecentErrMsg()
+        assert aclGetRecentErrMsg() == (
+            "EE9999: Internal error!\n"
+            f"EE9999(EE9999):  rtEventElapsedTime execution failed, reason=event timestamp invalid{FUNC_ERROR_REASON}\n"
+            "TraceBack (most recent call last):\n"
+        )
     assert aclrtSynchronizeEvent(end.value) == 0
     assert aclrtQueryEventStatus(end.value, status) == 0
     assert status.value == ACL_EVENT_RECORDED_STATUS_COMPLETE
