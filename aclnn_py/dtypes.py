@@ -308,6 +308,11 @@ _FLOATING = frozenset(
 _INTEGRAL = frozenset({DT_INT8, DT_INT16, DT_INT32, DT_INT64, DT_UINT8, DT_UINT16, DT_UINT32, DT_UINT64})
 
 
+FLOATING = _FLOATING  # IsFloatingType (the float8/6/4 types included)
+INTEGRAL = _INTEGRAL  # IsIntegralType(t, false)
+COMPLEX = _COMPLEX
+
+
 def can_cast(src: int, dst: int) -> bool:
     """``op::CanCast(from, to)``: no complex->real, no floating->integral, nothing->bool but bool."""
     if src in _COMPLEX and dst not in _COMPLEX:

@@ -49,7 +49,6 @@ from .tensor import aclScalar
 FLT_EPSILON = float(np.finfo(np.float32).eps)
 DBL_EPSILON = float(np.finfo(np.float64).eps)
 _COMPLEX = (DT_COMPLEX64, DT_COMPLEX128)
-_HALF_FLOATS = (DT_FLOAT, DT_FLOAT16, DT_BF16)
 _INT_BITS = {
     DT_INT8: (8, True), DT_INT16: (16, True), DT_INT32: (32, True), DT_INT64: (64, True),
     DT_UINT8: (8, False), DT_UINT16: (16, False), DT_UINT32: (32, False), DT_UINT64: (64, False),
@@ -60,7 +59,7 @@ def _source(s: aclScalar) -> Any:
     """The scalar's value as C++ reads it: a Python float (floating), int, bool or complex."""
     if s.dtype in _COMPLEX:
         return complex(s.value)
-    if s.dtype in (*_HALF_FLOATS, DT_DOUBLE):
+    if s.dtype in dtypes.FLOATING:
         return float(s.value)
     if s.dtype == DT_BOOL:
         return int(bool(s.value))

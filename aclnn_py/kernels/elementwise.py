@@ -11,8 +11,9 @@ Per chip (``recipe`` = the SoC's kernel family):
 
 * ``tbe`` (Ascend910B, 910_93, 910, 310P), legacy TBE kernels: bool + bool adds the bytes, so
   True + True is stored as the byte 2 (CANN's aclnnAdds undoes it with a Cast); ``Axpy`` rounds
-  ``alpha`` to the tensor dtype and computes ``x1 + alpha * x2`` with one rounding (vaxpy),
-  int32 through float32 and a truncating cast back;
+  ``alpha`` to float16 for float16 and computes ``x1 + alpha * x2`` with one rounding (vaxpy),
+  bfloat16 in float32 then rounded (``support_bfp16``), int32 through float32 and a truncating
+  cast back;
 * ``arch35`` (Ascend950), AscendC kernels: bool + bool is a logical or; ``Axpy`` computes half
   types in float32 (one rounding each: the fused float32 vaxpy, then the cast); ``AxpyV2`` is
   a fused multiply-add for floats, wrapping arithmetic for integers, ``x1 | (x2 & alpha)`` for bool.
@@ -143,9 +144,9 @@ def axpy(recipe: str, alpha: float) -> Compute:
                 out[...] = _trunc_int32(r)
                 return "numpy"
             if dt in _HALF:
-                if recipe == "tbe":  # alpha rounded to the tensor dtype, one fp16 vaxpy
+                if recipe == "tbe" and dt == np.float16:  # alpha rounded to float16, one fp16 vaxpy
                     _write(out, fma(a.astype(dt), x2, x1, dt))
-                else:  # float32 vaxpy, then the cast (two roundings)
+                else:  # float32 vaxpy, then the cast (two roundings); TBE bfloat16 (support_bfp16) too
                     r32 = fma(a, x2.astype(np.float32), x1.astype(np.float32), np.dtype(np.float32))
                     _write(out, r32.astype(dt))
                 return "numpy"

@@ -1,37 +1,78 @@
-"""``l0op::Sub`` — ops-math ``math/sub/op_api/sub.cpp``: broadcast shape, self's dtype; AI Core
-by self's dtype and SoC (910B up to 950: FLOAT, FLOAT16, BF16, INT64, INT32, INT8, UINT8, BOOL,
-COMPLEX64; 910 and 310P: no BF16, no COMPLEX64), else AI CPU."""
+"""``l0op::Sub`` — ops-math ``math/sub/op_api/sub.cpp``.
+
+The output has the broadcast shape and **self's** dtype (there is no mixed-dtype Sub). AI Core or
+AI CPU is decided by self's dtype alone, keyed on the SoC version (``ASCEND910B <= soc <=
+ASCEND910E`` in opbase's enum order covers Ascend910B, Ascend910_93 and Ascend950): those take
+the 910B list, Ascend610Lite its own, every other chip (Ascend910, Ascend310P) the 910 list.
+The AI CPU kernel (``sub_aicpu.cpp``) has no BOOL and no BFLOAT16; BFLOAT16 reaches it only on
+Ascend910/310P through aclnnSubs' scalar promotion (an integer tensor minus a BFLOAT16 scalar),
+which CANN leaves to fail at run time (aclnn_py computes it; see the fidelity notes).
+"""
 
 from __future__ import annotations
 
+from .. import dtypes
 from .. import soc as _soc
+from .._status import aclnnStatus
 from ..dtypes import (
     DT_BF16,
     DT_BOOL,
     DT_COMPLEX64,
+    DT_COMPLEX128,
+    DT_DOUBLE,
     DT_FLOAT,
     DT_FLOAT16,
     DT_INT8,
+    DT_INT16,
     DT_INT32,
     DT_INT64,
     DT_UINT8,
+    DT_UINT16,
 )  # fmt: skip
+from ..executor import checks
+from ..executor.checks import op_loge
 from ..executor.executor import aclOpExecutor
-from ..kernels import elementwise
+from ..kernels import sub as sub_kernels
 from ..tensor import aclTensor
 from ._binary import elementwise as launch_elementwise
 
-AICORE_910B_TO_910E = (DT_FLOAT, DT_FLOAT16, DT_BF16, DT_INT64, DT_INT32, DT_INT8, DT_UINT8, DT_BOOL, DT_COMPLEX64)
-AICORE_910 = (DT_FLOAT, DT_FLOAT16, DT_INT32, DT_INT64, DT_INT8, DT_UINT8, DT_BOOL)
+S = aclnnStatus
+
+ASCEND910_AICORE_DTYPE_SUPPORT_LIST = (DT_FLOAT, DT_FLOAT16, DT_INT32, DT_INT64, DT_INT8, DT_UINT8, DT_BOOL)
+ASCEND910B_AICORE_DTYPE_SUPPORT_LIST = (
+    DT_FLOAT, DT_FLOAT16, DT_BF16, DT_INT64, DT_INT32, DT_INT8, DT_UINT8, DT_BOOL, DT_COMPLEX64,
+)  # fmt: skip
+ASCEND610LITE_DTYPE_SUPPORT_LIST = (DT_FLOAT, DT_FLOAT16, DT_INT32)  # no emulated chip is an Ascend610Lite
+AICPU_DTYPES = (
+    DT_FLOAT, DT_DOUBLE, DT_FLOAT16, DT_UINT8, DT_INT8, DT_UINT16, DT_INT16, DT_INT32, DT_INT64, DT_COMPLEX64,
+    DT_COMPLEX128,
+)  # fmt: skip
+
+# The emulated chips from ASCEND910B to ASCEND910E in opbase's SocVersion order (ASCEND950 is
+# ASCEND910_95, between ASCEND910_93 and ASCEND910E).
+_ASCEND910B_TO_910E = ("Ascend910B", "Ascend910_93", "Ascend950")
 
 
 def aicore_dtypes() -> tuple[int, ...]:
-    """Keyed on the SoC version: Ascend910B <= soc <= Ascend910E covers 910B, 910_93 and 950."""
-    return AICORE_910B_TO_910E if _soc.current().family in ("Ascend910B", "Ascend910_93", "Ascend950") else AICORE_910
+    """``IsAiCoreSupport``'s list for the current SoC version."""
+    if _soc.current().family in _ASCEND910B_TO_910E:
+        return ASCEND910B_AICORE_DTYPE_SUPPORT_LIST
+    return ASCEND910_AICORE_DTYPE_SUPPORT_LIST
+
+
+def is_aicore_support(self: aclTensor) -> bool:
+    return self.dtype in aicore_dtypes()
 
 
 def sub(ex: aclOpExecutor, self: aclTensor, other: aclTensor) -> aclTensor | None:
-    """``l0op::Sub(self, other, executor)``."""
+    """``l0op::Sub(self, other, executor)``: ``SubAiCore`` or ``SubAiCpu``."""
+    shape = checks.broadcast_infer_shape(self.view_shape, other.view_shape)
+    if shape is None:  # unreachable behind the L2 checks; reported as sub.cpp does
+        op_loge(
+            S.ACLNN_ERR_PARAM_INVALID,
+            f"Broadcast {dtypes.shape_str(self.view_shape)} and {dtypes.shape_str(other.view_shape)} failed.",
+        )
+        return None
     recipe = _soc.current().kernel_family
-    aicore = self.dtype in aicore_dtypes()
-    return launch_elementwise(ex, "Sub", [self, other], self.dtype, aicore, elementwise.sub(recipe))
+    compute = sub_kernels.sub(recipe)
+    return launch_elementwise(ex, "Sub", [self, other], self.dtype, is_aicore_support(self), compute, shape=shape)
