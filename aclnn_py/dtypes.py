@@ -311,6 +311,8 @@ _INTEGRAL = frozenset({DT_INT8, DT_INT16, DT_INT32, DT_INT64, DT_UINT8, DT_UINT1
 FLOATING = _FLOATING  # IsFloatingType (the float8/6/4 types included)
 INTEGRAL = _INTEGRAL  # IsIntegralType(t, false)
 COMPLEX = _COMPLEX
+# The narrow floats (8 bits and less) that scalar conversion does not produce.
+NARROW_FLOATING = _FLOATING - {DT_DOUBLE, DT_FLOAT, DT_BF16, DT_FLOAT16}
 
 
 def can_cast(src: int, dst: int) -> bool:

@@ -278,14 +278,15 @@ def aclCreateTensor(
     return t
 
 
-_SCALAR_DTYPES = (
+# The dtypes opbase can hold in a scalar (aclCreateScalar, ConvertToTensor), and its EZ1006 text.
+SCALAR_DTYPES = (
     dtypes.DT_FLOAT, dtypes.DT_FLOAT16, dtypes.DT_BF16, dtypes.DT_INT8, dtypes.DT_INT16, dtypes.DT_UINT16,
     dtypes.DT_UINT8, dtypes.DT_INT32, dtypes.DT_INT64, dtypes.DT_UINT32, dtypes.DT_UINT64, dtypes.DT_BOOL,
     dtypes.DT_DOUBLE, dtypes.DT_COMPLEX64, dtypes.DT_COMPLEX128, dtypes.DT_FLOAT8_E5M2, dtypes.DT_FLOAT8_E4M3FN,
     dtypes.DT_FLOAT8_E8M0, dtypes.DT_FLOAT6_E3M2, dtypes.DT_FLOAT6_E2M3, dtypes.DT_FLOAT4_E2M1,
     dtypes.DT_FLOAT4_E1M2, dtypes.DT_HIFLOAT8,
 )  # fmt: skip
-_SCALAR_RANGE = (
+SCALAR_DTYPE_RANGE = (
     "[DT_FLOAT(0), DT_FLOAT16(1), DT_INT8(2), DT_INT32(3), DT_UINT8(4), DT_INT16(6), DT_UINT16(7), "
     "DT_UINT32(8), DT_INT64(9), DT_UINT64(10), DT_DOUBLE(11), DT_BOOL(12), DT_COMPLEX64(16), "
     "DT_COMPLEX128(17), DT_BF16(27), DT_HIFLOAT8(34), DT_FLOAT8_E5M2(35), DT_FLOAT8_E4M3FN(36), "
@@ -300,11 +301,11 @@ def aclCreateScalar(value: object, dataType: int) -> aclScalar | None:
     if value is None:
         return None
     dt = dtypes.to_op_dtype(as_int(dataType, "dataType", S.ACLNN_ERR_PARAM_INVALID, -(2**31), 2**31 - 1))
-    if dt not in _SCALAR_DTYPES:
+    if dt not in SCALAR_DTYPES:
         _errmsg.report(
             "EZ1006",
             f"Operator  does not support data type {dtypes.dt_name(dt)}({dt}). "
-            f"The supported data type range is {_SCALAR_RANGE}.",
+            f"The supported data type range is {SCALAR_DTYPE_RANGE}.",
         )
         _errmsg.report_code(S.ACLNN_ERR_INNER, "aclCreateScalar error.")
         return None

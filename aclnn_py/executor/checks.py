@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from .. import _errmsg, dtypes
 from .. import soc as _soc
 from .._status import aclnnStatus
-from ..tensor import aclTensor
+from ..tensor import aclScalar, aclTensor
 
 S = aclnnStatus
 MAX_SUPPORT_DIMS_NUMS = 8
@@ -89,8 +89,8 @@ def check_comm_input(workspace_size: object, executor: object) -> bool:
     return True
 
 
-def check_dtype_support(t: aclTensor, supported: Sequence[int], name: str) -> bool:
-    """``OP_CHECK_DTYPE_NOT_SUPPORT``."""
+def check_dtype_support(t: aclTensor | aclScalar, supported: Sequence[int], name: str) -> bool:
+    """``OP_CHECK_DTYPE_NOT_SUPPORT`` (ops apply it to scalars too; the text still says Tensor)."""
     if t.dtype not in supported:
         op_loge(
             S.ACLNN_ERR_PARAM_INVALID,

@@ -28,14 +28,14 @@ from typing import Any
 
 import numpy as np
 
-from .. import dtypes
-from .._status import aclError
+from .. import _errmsg, dtypes, scalars
+from .._status import aclError, aclnnStatus
 from ..runtime import sanitizer
 from ..runtime.device import RT
 from ..runtime.memory import SPACE, MemoryFault, call_site
 from ..runtime.stream import Stream, Task, TaskFault
-from ..tensor import Storage, aclTensor
-from . import cache
+from ..tensor import SCALAR_DTYPE_RANGE, SCALAR_DTYPES, Storage, aclScalar, aclTensor
+from . import cache, checks
 
 # A kernel computation: reads its input views, writes its output views, names the path it took.
 Compute = Callable[[Sequence[np.ndarray], Sequence[np.ndarray]], str]
@@ -215,6 +215,24 @@ class aclOpExecutor:
         data = np.array(value, copy=True, order="C")  # keeps a 0-d value 0-d
         shape = tuple(int(d) for d in data.shape)
         return aclTensor(shape, dtype, None, 0, dtypes.FORMAT_ND, shape, Storage(None, "host", data.nbytes, data))
+
+    def convert_scalar(self, scalar: aclScalar, dtype: int) -> aclTensor | None:
+        """``ConvertToTensor(const aclScalar*, dtype)``: a 0-d host tensor holding the scalar as
+        opbase's ``To<T>`` converts it; None, reported as CANN reports it (EZ1006, then
+        ``aclOpExecutor::ConvertToTensor failed.``), for a dtype a scalar cannot hold."""
+        if dtype not in SCALAR_DTYPES:
+            _errmsg.report(
+                "EZ1006",
+                f"Operator {checks.log_api_info()} does not support data type {dtypes.dt_name(dtype)}({dtype}). "
+                f"The supported data type range is {SCALAR_DTYPE_RANGE}.",
+            )
+            checks.op_loge(aclnnStatus.ACLNN_ERR_INNER, "aclOpExecutor::ConvertToTensor failed.")
+            return None
+        if dtype in dtypes.NARROW_FLOATING:
+            # HIFLOAT8, FLOAT8/6/4: opbase holds them, aclnn_py does not convert into them; every
+            # API that reaches this refuses the dtype in a later check, so the value is never read.
+            return self.convert_to_tensor(np.zeros((), np.uint8), dtype)
+        return self.convert_to_tensor(scalars.element(scalar, dtype), dtype)
 
     def alloc_tensor(
         self,

@@ -219,7 +219,9 @@ def _add_tensors(ex: aclOpExecutor, self: aclTensor, other: aclTensor, alpha: ac
         return l0_add(ex, self_p, other_p)
     if is_support_axpy(promote):
         return l0_axpy(ex, self_p, other_p, float(scalars.to_float(alpha)))
-    alpha_t = ex.convert_to_tensor(scalars.element(alpha, promote), promote)
+    alpha_t = ex.convert_scalar(alpha, promote)
+    if alpha_t is None:
+        return None
     if is_support_axpy_v2(promote):
         return l0_axpy_v2(ex, self_p, other_p, alpha_t)
     mul_out = l0_mul(ex, other_p, alpha_t)
@@ -354,7 +356,9 @@ def aclnnAddsGetWorkspaceSize(
     if self.is_empty():
         return hand_out(ex, ex.finish(), workspaceSize, executor)
     promote = promote_type_scalar(self, other, alpha, out)
-    other_t = ex.convert_to_tensor(scalars.element(other, promote), promote)
+    other_t = ex.convert_scalar(other, promote)
+    if other_t is None:
+        return S.ACLNN_ERR_INNER_NULLPTR
     one = is_equal_to_one(promote, alpha)
     axpy, axpy_v2 = is_support_axpy(promote), is_support_axpy_v2(promote)
     if self.dtype == promote and is_add_support_non_contiguous(self, other_t) and (one or not (axpy or axpy_v2)):
@@ -368,10 +372,12 @@ def aclnnAddsGetWorkspaceSize(
         result = l0_add(ex, self_p, other_t)
     elif axpy:
         result = l0_axpy(ex, self_p, other_t, float(scalars.to_float(alpha)))
+    elif (alpha_t := ex.convert_scalar(alpha, promote)) is None:
+        result = None
     elif axpy_v2:
-        result = l0_axpy_v2(ex, self_p, other_t, ex.convert_to_tensor(scalars.element(alpha, promote), promote))
+        result = l0_axpy_v2(ex, self_p, other_t, alpha_t)
     else:
-        mul_out = l0_mul(ex, other_t, ex.convert_to_tensor(scalars.element(alpha, promote), promote))
+        mul_out = l0_mul(ex, other_t, alpha_t)
         result = l0_add(ex, self_p, mul_out) if mul_out is not None else None
     if result is None:
         return S.ACLNN_ERR_INNER_NULLPTR

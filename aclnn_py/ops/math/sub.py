@@ -147,14 +147,14 @@ def _neg_alpha_float(alpha: aclScalar) -> float:
     return -float(scalars.to_float(alpha))
 
 
-def _neg_alpha_tensor(ex: aclOpExecutor, alpha: aclScalar, promote: int) -> aclTensor:
+def _neg_alpha_tensor(ex: aclOpExecutor, alpha: aclScalar, promote: int) -> aclTensor | None:
     """``ConvertToTensor(AllocScalar(alpha->ToInt64() * -1), promote)``: an INT64 scalar, then
     C's conversion to the promoted integer type (INT64_MIN stays INT64_MIN: the product wraps)."""
     neg = -scalars.to_int(alpha, DT_INT64)
     if neg > 2**63 - 1:
         neg = _INT64_MIN
     alpha_neg = aclScalar(neg, DT_INT64)
-    return ex.convert_to_tensor(scalars.element(alpha_neg, promote), promote)
+    return ex.convert_scalar(alpha_neg, promote)
 
 
 def _scaled_sub(ex: aclOpExecutor, self_p: aclTensor, other_p: aclTensor, alpha: aclScalar, promote: int) -> Any:
@@ -164,9 +164,10 @@ def _scaled_sub(ex: aclOpExecutor, self_p: aclTensor, other_p: aclTensor, alpha:
     if promote in axpy_dtypes():
         return l0_axpy(ex, self_p, other_p, _neg_alpha_float(alpha))
     if promote in axpy_v2_dtypes():
-        return l0_axpy_v2(ex, self_p, other_p, _neg_alpha_tensor(ex, alpha, promote))
-    alpha_t = ex.convert_to_tensor(scalars.element(alpha, promote), promote)
-    mul_out = l0_mul(ex, other_p, alpha_t)
+        neg_t = _neg_alpha_tensor(ex, alpha, promote)
+        return l0_axpy_v2(ex, self_p, other_p, neg_t) if neg_t is not None else None
+    alpha_t = ex.convert_scalar(alpha, promote)
+    mul_out = l0_mul(ex, other_p, alpha_t) if alpha_t is not None else None
     if mul_out is None:
         return None
     return l0_sub(ex, self_p, mul_out)
@@ -299,8 +300,8 @@ def aclnnSubsGetWorkspaceSize(
     self_p = cast(self_c, promote, ex) if self_c is not None else None
     if self_p is None:
         return S.ACLNN_ERR_INNER_NULLPTR
-    other_t = ex.convert_to_tensor(scalars.element(other, promote), promote)
-    if not _cast_and_copy(ex, _scaled_sub(ex, self_p, other_t, alpha, promote), out):
+    other_t = ex.convert_scalar(other, promote)
+    if other_t is None or not _cast_and_copy(ex, _scaled_sub(ex, self_p, other_t, alpha, promote), out):
         return S.ACLNN_ERR_INNER_NULLPTR
     return hand_out(ex, ex.finish(), workspaceSize, executor)
 
