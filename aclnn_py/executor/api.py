@@ -40,9 +40,10 @@ def _workspace_args(workspace: object, workspaceSize: object) -> tuple[int | Non
     return ptr, size
 
 
-def _runnable(executor: object, api: str, builder: str | None = None) -> aclOpExecutor:
-    """The executor phase 2 was given, if it can run; ``builder`` is the API whose phase 1 makes
-    this API's executors (an in-place API runs its out-of-place twin's phase 1)."""
+def _runnable(executor: object, api: str, builders: tuple[str, ...] = ()) -> aclOpExecutor:
+    """The executor phase 2 was given, if it can run; ``builders`` are the APIs whose phase 1
+    makes this API's executors when it is not ``api`` (an in-place API runs its out-of-place
+    twin's phase 1; aclnnInplaceDiv runs its own or aclnnDiv's)."""
     if not isinstance(executor, aclOpExecutor):
         raise fail(
             S.ACLNN_ERR_PARAM_INVALID,
@@ -52,7 +53,7 @@ def _runnable(executor: object, api: str, builder: str | None = None) -> aclOpEx
     why = executor.check_runnable()
     if why is not None:
         raise fail(S.ACLNN_ERR_PARAM_INVALID, "EZ1001", f"{api} cannot run: {why}.")
-    if executor.api != (builder or api):
+    if executor.api not in (builders or (api,)):
         raise fail(
             S.ACLNN_ERR_PARAM_INVALID, "EZ1001",
             f"{api} was given an executor built by {executor.api}GetWorkspaceSize.",
@@ -125,14 +126,14 @@ def _launch(
 
 
 def common_op_executor_run(
-    api: str, workspace: object, workspaceSize: object, executor: object, stream: object, builder: str | None = None
+    api: str, workspace: object, workspaceSize: object, executor: object, stream: object, builders: tuple[str, ...] = ()
 ) -> int:
-    """``L2_DFX_PHASE_2`` + ``CommonOpExecutorRun`` (``builder``: see :func:`_runnable`)."""
+    """``L2_DFX_PHASE_2`` + ``CommonOpExecutorRun`` (``builders``: see :func:`_runnable`)."""
     if executor is None:
         _errmsg.report("EZ1001", "executor is nullptr.")  # L2_DFX_PHASE_2
         raise fail(S.ACLNN_ERR_PARAM_NULLPTR, "EZ1001", "executor is nullptr.")
     ws, size = _workspace_args(workspace, workspaceSize)
-    ex = _runnable(executor, api, builder)
+    ex = _runnable(executor, api, builders)
     if size > 0 and ws is None:
         ex.release(failed=True)  # CommonOpExecutorRun deletes the executor, even a repeatable one
         raise fail(S.ACLNN_ERR_PARAM_NULLPTR, "EZ1001", "workspace is nullptr.")

@@ -94,12 +94,12 @@ def phase1(api: str) -> Callable[[F], F]:
     return deco
 
 
-def phase2(api: str, builder: str | None = None) -> Callable[[int | None, int, Any, Any], int]:
-    """``aclnnXxx(workspace, workspaceSize, executor, stream)`` of a composite op; ``builder`` is
-    the API whose phase 1 made the executor when it is not ``api`` (in-place twins)."""
+def phase2(api: str, *builders: str) -> Callable[[int | None, int, Any, Any], int]:
+    """``aclnnXxx(workspace, workspaceSize, executor, stream)`` of a composite op; ``builders``
+    are the APIs whose phase 1 makes its executors when that is not ``api`` (in-place twins)."""
 
     def run(workspace: int | None, workspaceSize: int, executor: Any, stream: Any) -> int:
-        return common_op_executor_run(api, workspace, workspaceSize, executor, stream, builder)
+        return common_op_executor_run(api, workspace, workspaceSize, executor, stream, builders)
 
     run.__name__ = run.__qualname__ = api
     run.__doc__ = f"Phase 2 of {api}: launch the executor's kernels on the stream (asynchronous)."

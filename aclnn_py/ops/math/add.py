@@ -426,7 +426,7 @@ def aclnnInplaceAddGetWorkspaceSize(
     return int(aclnnAddGetWorkspaceSize(selfRef, other, alpha, selfRef, workspaceSize, executor))
 
 
-aclnnInplaceAdd = _l2.phase2("aclnnInplaceAdd", builder="aclnnAdd")
+aclnnInplaceAdd = _l2.phase2("aclnnInplaceAdd", "aclnnAdd")
 
 
 @_l2.phase1("aclnnInplaceAdds")
@@ -437,4 +437,4 @@ def aclnnInplaceAddsGetWorkspaceSize(
     return int(aclnnAddsGetWorkspaceSize(selfRef, other, alpha, selfRef, workspaceSize, executor))
 
 
-aclnnInplaceAdds = _l2.phase2("aclnnInplaceAdds", builder="aclnnAdds")
+aclnnInplaceAdds = _l2.phase2("aclnnInplaceAdds", "aclnnAdds")

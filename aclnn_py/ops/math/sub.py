@@ -331,7 +331,7 @@ def aclnnInplaceSubGetWorkspaceSize(
     return int(aclnnSubGetWorkspaceSize(selfRef, other, alpha, selfRef, workspaceSize, executor))
 
 
-aclnnInplaceSub = _l2.phase2("aclnnInplaceSub", builder="aclnnSub")
+aclnnInplaceSub = _l2.phase2("aclnnInplaceSub", "aclnnSub")
 
 
 @_l2.phase1("aclnnInplaceSubs")
@@ -342,4 +342,4 @@ def aclnnInplaceSubsGetWorkspaceSize(
     return int(aclnnSubsGetWorkspaceSize(selfRef, other, alpha, selfRef, workspaceSize, executor))
 
 
-aclnnInplaceSubs = _l2.phase2("aclnnInplaceSubs", builder="aclnnSubs")
+aclnnInplaceSubs = _l2.phase2("aclnnInplaceSubs", "aclnnSubs")
