@@ -1,0 +1,76 @@
+"""The ClipByValueV2 kernels: ``y = min(max(x, lo), hi)``, so a bound pair with lo > hi gives hi.
+
+* AI Core (TBE ``vmax``/``vmin`` on Ascend910B, 910_93, 910, 310P; ``Reg::Max``/``Reg::Min`` on
+  Ascend950), FLOAT16, FLOAT, BFLOAT16, INT32, INT64: each max/min returns one of its operands;
+  of a (NaN, number) pair it returns the number (IEEE maxNum/minNum: documented for Ascend950's
+  Maxs/Mins, assumed for the others), of two NaNs a NaN; ``max(-0, +0) = +0`` and
+  ``min(-0, +0) = -0`` (documented for Ascend950, assumed for the TBE chips). BFLOAT16 on the
+  TBE chips goes through float32, which changes nothing (a selection is exact).
+* AI CPU (DOUBLE, INT16, INT8, UINT8; ops-math ``clip_by_value_v2_aicpu.cpp``): floating types
+  give a quiet NaN if x, lo or hi is NaN, else ``std::min(std::max(x, lo), hi)`` (which keeps
+  the first operand of an equal pair, so -0.0 stays -0.0); integers plain min/max.
+
+The bounds arrive already converted to the compute dtype (0-d tensors, or tensors that
+broadcast to x).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from ._fp import store
+from .elementwise import Compute
+
+
+def _max_num(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """maxNum with ordered zeros: the number of a (NaN, number) pair; +0 of (-0, +0)."""
+    with np.errstate(invalid="ignore"):
+        r = np.where((b > a) | np.isnan(a), b, a)
+        both_zero = (a == 0) & (b == 0)
+        return np.where(both_zero & np.signbit(a), b, r)  # -0 only when both are -0
+
+
+def _min_num(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """minNum with ordered zeros: the number of a (NaN, number) pair; -0 of (-0, +0)."""
+    with np.errstate(invalid="ignore"):
+        r = np.where((b < a) | np.isnan(a), b, a)
+        both_zero = (a == 0) & (b == 0)
+        return np.where(both_zero & ~np.signbit(a), b, r)  # +0 only when both are +0
+
+
+def _std_clamp(x: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
+    """``std::min(std::max(x, lo), hi)``: ``max(a, b) = a < b ? b : a``, ``min(a, b) = b < a ? b : a``."""
+    t = np.where(x < lo, lo, x)
+    return np.where(hi < t, hi, t)
+
+
+def aicore() -> Compute:
+    def compute(ins: Sequence[np.ndarray], outs: Sequence[np.ndarray]) -> str:
+        x, lo, hi = ins
+        out = outs[0]
+        if out.dtype.kind in "iu":
+            out[...] = np.minimum(np.maximum(x, lo), hi)
+            return "numpy"
+        x32, lo32, hi32 = (a.astype(np.float32) for a in (x, lo, hi))  # exact for half types
+        store(out, _min_num(_max_num(x32, lo32), hi32))
+        return "numpy"
+
+    return compute
+
+
+def aicpu() -> Compute:
+    def compute(ins: Sequence[np.ndarray], outs: Sequence[np.ndarray]) -> str:
+        x, lo, hi = ins
+        out = outs[0]
+        if out.dtype.kind in "iu":
+            out[...] = _std_clamp(x, lo, hi)
+            return "numpy"
+        with np.errstate(invalid="ignore"):
+            nan = np.isnan(x) | np.isnan(lo) | np.isnan(hi)
+            r = np.where(nan, np.nan, _std_clamp(x, lo, hi))
+        store(out, r)
+        return "numpy"
+
+    return compute
