@@ -1,0 +1,108 @@
+"""The comparison kernels: Equal, NotEqual, Greater, GreaterEqual, Less, LessEqual.
+
+Each writes a BOOL output (bytes 0/1) from two inputs of one dtype (numpy broadcasting).
+
+* AI Core, every chip (``make``): an exact comparison in the input dtype. FLOAT16 and BFLOAT16
+  compare as their exact float32 values; NaN compares unequal to everything (``!=`` is true);
+  -0 equals +0. A BOOL input compares as its signed byte (Ascend950's kernels instantiate the
+  int8 comparison for bool; TBE reads bool as int8): a stored 2 is not equal to a stored 1,
+  and a stored 255 is less than 1.
+* AI CPU Equal / NotEqual (``aicpu_equal``): opbase's ``IsValueEqual``: integers and bool
+  exactly; FLOAT and DOUBLE ``|a - b| <= eps * max(|a|, |b|)`` in the dtype's own arithmetic
+  with eps 1e-5f / 1e-9; FLOAT16 likewise with eps 1e-3f. So DOUBLE ``inf == inf`` is false,
+  ``inf == 5.0`` and ``inf == -inf`` are true and 1.0 equals 1.0 + 1e-12. COMPLEX compares
+  exactly (the TF kernel).
+* AI CPU Greater, GreaterEqual, Less and the TF LessEqual (``make`` with ``aicpu`` dtypes): the
+  plain C++ comparison, i.e. exact.
+
+An AI CPU kernel that has no implementation for the dtype fails the task on the stream.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection, Sequence
+
+import ml_dtypes
+import numpy as np
+
+from .._status import aclError
+from ..runtime.stream import TaskFault
+
+Compute = Callable[[Sequence[np.ndarray], Sequence[np.ndarray]], str]
+
+_BF16 = np.dtype(ml_dtypes.bfloat16)
+_HALF = (np.dtype(np.float16), _BF16)
+OPS: dict[str, Callable[[np.ndarray, np.ndarray], np.ndarray]] = {
+    "Equal": np.equal,
+    "NotEqual": np.not_equal,
+    "Greater": np.greater,
+    "GreaterEqual": np.greater_equal,
+    "Less": np.less,
+    "LessEqual": np.less_equal,
+}
+# IsValueEqual's relative tolerance per dtype (opbase kernel_util.h)
+_EPS = {np.dtype(np.float32): np.float32(1e-5), np.dtype(np.float64): np.float64(1e-9)}
+_HALF_EPS = np.float32(1e-3)
+
+
+def operand(a: np.ndarray) -> np.ndarray:
+    """What the kernel compares: a bool as its signed byte, a half type as its float32 value."""
+    if a.dtype == np.bool_:
+        return a.view(np.int8)
+    if a.dtype in _HALF:
+        return a.astype(np.float32)
+    return a
+
+
+def _store(out: np.ndarray, r: np.ndarray) -> None:
+    out.view(np.uint8)[...] = np.asarray(r, dtype=np.uint8)
+
+
+def _check_aicpu(op: str, dt: np.dtype, supported: Collection[np.dtype] | None) -> None:
+    if supported is not None and dt not in supported:
+        names = ", ".join(str(d) for d in supported)
+        raise TaskFault(
+            aclError.ACL_ERROR_RT_AICPU_EXCEPTION,
+            f"the AI CPU {op} kernel has no implementation for {dt} (registered: {names})",
+        )
+
+
+def make(op: str, aicpu: Collection[np.dtype] | None = None) -> Compute:
+    """The exact comparison ``op`` (an AI Core kernel, or an AI CPU one registered for ``aicpu``)."""
+    fn = OPS[op]
+
+    def compute(ins: Sequence[np.ndarray], outs: Sequence[np.ndarray]) -> str:
+        a, b = ins
+        _check_aicpu(op, a.dtype, aicpu)
+        with np.errstate(invalid="ignore"):
+            _store(outs[0], fn(operand(a), operand(b)))
+        return "numpy"
+
+    return compute
+
+
+def is_value_equal(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """opbase ``IsValueEqual<T>`` elementwise (the AI CPU Equal/NotEqual kernels)."""
+    dt = a.dtype
+    with np.errstate(all="ignore"):
+        if dt in _EPS:  # float and double: one rounding per operation, in the dtype
+            return np.asarray(np.abs(a - b) <= _EPS[dt] * np.maximum(np.abs(a), np.abs(b)))
+        if dt == np.float16:  # Eigen::half: the difference rounded to half, the test in float
+            d = np.abs((a - b).astype(np.float16)).astype(np.float32)
+            m = np.maximum(np.abs(a), np.abs(b)).astype(np.float32)
+            return np.asarray(d <= _HALF_EPS * m)
+        return np.asarray(operand(a) == operand(b))
+
+
+def aicpu_equal(negate: bool, supported: Collection[np.dtype]) -> Compute:
+    """The AI CPU Equal (``negate`` False) or NotEqual kernel registered for ``supported``."""
+    op = "NotEqual" if negate else "Equal"
+
+    def compute(ins: Sequence[np.ndarray], outs: Sequence[np.ndarray]) -> str:
+        a, b = ins
+        _check_aicpu(op, a.dtype, supported)
+        eq = is_value_equal(a, b)
+        _store(outs[0], ~eq if negate else eq)
+        return "numpy"
+
+    return compute

@@ -1,0 +1,100 @@
+"""Maximum, Minimum, and the LogicalOr / LogicalAnd that aclnnMaximum / aclnnMinimum use for
+BOOL.
+
+Maximum / Minimum return one of their inputs, so every recipe is exact for ordinary values
+(TBE compares int8/uint8 through float16 and bfloat16 through float32: both exact). What the
+sources do not settle, and aclnn_py chooses (see the fidelity notes):
+
+* NaN: **maxNum / minNum** on every chip and engine: a NaN loses against a number, two NaNs
+  give NaN (the canonical quiet NaN). Ascend950's AscendC code states this for its Maxs/Mins
+  (IEEE 754 maxNumber/minNumber); nothing states it for TBE's vmax/vmin or TF's AI CPU kernel.
+* Signed zeros: -0 is below +0 (max(-0, +0) = +0, min(-0, +0) = -0, either order), as the
+  AscendC Reg Max/Min documents for Ascend950.
+
+LogicalOr / LogicalAnd on BOOL (the bytes as stored, which need not be 0/1):
+
+* ``tbe``: LogicalOr is the signed-byte maximum (int8 through float16, vmax); LogicalAnd the
+  product in float16, truncated to int8 (saturating: assumed);
+* ``arch35``: the bitwise or / and of the bytes;
+* ``aicpu``: C++ ``||`` / ``&&`` on the bools (not reached: BOOL runs on the AI Core).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import ml_dtypes
+import numpy as np
+
+from ._fp import store
+
+Compute = Callable[[Sequence[np.ndarray], Sequence[np.ndarray]], str]
+
+_BF16 = np.dtype(ml_dtypes.bfloat16)
+
+
+def _float_maxmin(a: np.ndarray, b: np.ndarray, is_max: bool) -> np.ndarray:
+    """maxNum / minNum of float arrays (float32 or float64), -0 ordered below +0."""
+    with np.errstate(invalid="ignore"):
+        r = np.fmax(a, b) if is_max else np.fmin(a, b)  # a NaN operand loses
+        zeros = (a == 0) & (b == 0)
+        if np.any(zeros):
+            sa, sb = np.signbit(a), np.signbit(b)
+            neg = (sa & sb) if is_max else (sa | sb)
+            r = np.where(zeros, np.where(neg, -0.0, 0.0).astype(r.dtype), r)
+    return np.asarray(r)
+
+
+def maxmin(is_max: bool) -> Compute:
+    """``Maximum`` (``is_max``) or ``Minimum``: the output has the inputs' dtype."""
+
+    def compute(ins: Sequence[np.ndarray], outs: Sequence[np.ndarray]) -> str:
+        a, b = ins
+        out = outs[0]
+        if a.dtype.kind == "f" or a.dtype == _BF16:
+            wide = np.float64 if a.dtype == np.float64 else np.float32
+            store(out, _float_maxmin(a.astype(wide), b.astype(wide), is_max))
+        else:  # integers: exact
+            out[...] = np.maximum(a, b) if is_max else np.minimum(a, b)
+        return "numpy"
+
+    return compute
+
+
+def _bytes(a: np.ndarray) -> np.ndarray:
+    return a.view(np.uint8) if a.dtype == np.bool_ else a.astype(np.uint8)
+
+
+def logical_or(recipe: str) -> Compute:
+    """``LogicalOr`` of two BOOL inputs."""
+
+    def compute(ins: Sequence[np.ndarray], outs: Sequence[np.ndarray]) -> str:
+        a, b = (_bytes(x) for x in ins)
+        if recipe == "tbe":
+            r = np.maximum(a.view(np.int8), b.view(np.int8)).view(np.uint8)
+        elif recipe == "arch35":
+            r = a | b
+        else:
+            r = ((a != 0) | (b != 0)).astype(np.uint8)
+        outs[0].view(np.uint8)[...] = r
+        return "numpy"
+
+    return compute
+
+
+def logical_and(recipe: str) -> Compute:
+    """``LogicalAnd`` of two BOOL inputs."""
+
+    def compute(ins: Sequence[np.ndarray], outs: Sequence[np.ndarray]) -> str:
+        a, b = (_bytes(x) for x in ins)
+        if recipe == "tbe":
+            p = a.view(np.int8).astype(np.float16) * b.view(np.int8).astype(np.float16)
+            r = np.clip(np.trunc(p.astype(np.float32)), -128, 127).astype(np.int8).view(np.uint8)
+        elif recipe == "arch35":
+            r = a & b
+        else:
+            r = ((a != 0) & (b != 0)).astype(np.uint8)
+        outs[0].view(np.uint8)[...] = r
+        return "numpy"
+
+    return compute

@@ -1,0 +1,55 @@
+"""``l0op::LessEqual`` — ops-math ``math/less_equal/op_api/less_equal.cpp``.
+
+A BOOL output of the broadcast shape; AI Core when both dtypes are in the chip's list, else
+**always** the TF AI CPU kernel (attributes ``T`` = self's dtype and ``incompatible_shape_error``;
+an exact ``<=``, assumed: the TF kernel is not in the sources).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import dtypes
+from .. import soc as _soc
+from ..dtypes import (
+    DT_BF16,
+    DT_BOOL,
+    DT_FLOAT,
+    DT_FLOAT16,
+    DT_INT8,
+    DT_INT32,
+    DT_INT64,
+    DT_UINT8,
+    DT_UINT64,
+)  # fmt: skip
+from ..executor.executor import aclOpExecutor
+from ..kernels import compare
+from ..tensor import aclTensor
+from ._binary import elementwise as launch_elementwise
+
+AICORE_DTYPE_SUPPORT_LIST = (DT_INT8, DT_UINT8, DT_INT32, DT_INT64, DT_FLOAT16, DT_FLOAT, DT_BF16)
+REGBASE_DTYPE_SUPPORT_LIST = (
+    DT_FLOAT16, DT_FLOAT, DT_INT32, DT_INT64, DT_INT8, DT_UINT8, DT_BF16, DT_UINT64, DT_BOOL,
+)  # fmt: skip
+# TensorFlow's LessEqual kernel: the real number types (TF_CALL_REAL_NUMBER_TYPES).
+TF_KERNEL_DTYPES = tuple(
+    np.dtype(t)
+    for t in (np.float32, np.float64, np.float16, np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16,
+              np.uint32, np.uint64)
+)  # fmt: skip
+
+
+def aicore_dtypes() -> tuple[int, ...]:
+    """``IsAiCoreSupport``: Ascend950 its list, every other chip the common list."""
+    return REGBASE_DTYPE_SUPPORT_LIST if _soc.current().is_regbase else AICORE_DTYPE_SUPPORT_LIST
+
+
+def less_equal(ex: aclOpExecutor, self: aclTensor, other: aclTensor) -> aclTensor | None:
+    """``l0op::LessEqual(self, other, executor)``."""
+    supported = aicore_dtypes()
+    if self.dtype in supported and other.dtype in supported:
+        return launch_elementwise(ex, "LessEqual", [self, other], DT_BOOL, True, compare.make("LessEqual"))
+    tf = compare.make("LessEqual", TF_KERNEL_DTYPES)
+    return launch_elementwise(
+        ex, "LessEqual", [self, other], DT_BOOL, False, tf, T=dtypes.dt_name(self.dtype), incompatible_shape_error=True
+    )

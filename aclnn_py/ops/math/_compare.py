@@ -1,0 +1,274 @@
+"""What the comparison and max/min op_api files of ops-math share (``aclnn_eq_tensor.cpp`` ...
+``aclnn_le_scalar.cpp``, ``aclnn_maximum.cpp``, ``aclnn_minimum.cpp``).
+
+Each ``.cpp`` carries its own copy of most of these (``CombineCategoriesWithComplex``,
+``GetScalarDefaultDtype``, the Gt/Ge ``GetCastedDouble``); the copies are identical, so they
+live here once. What differs between the twelve comparison APIs — which arguments are checked
+against which list, the message texts, the promotion, the empty-tensor position, the BOOL
+fix-up — stays in each API's module.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from ... import dtypes, scalars
+from ... import soc as _soc
+from ..._status import aclnnStatus
+from ...dtypes import (
+    DT_BF16,
+    DT_BOOL,
+    DT_COMPLEX32,
+    DT_COMPLEX64,
+    DT_COMPLEX128,
+    DT_DOUBLE,
+    DT_FLOAT,
+    DT_FLOAT4_E1M2,
+    DT_FLOAT4_E2M1,
+    DT_FLOAT6_E2M3,
+    DT_FLOAT6_E3M2,
+    DT_FLOAT8_E4M3FN,
+    DT_FLOAT8_E5M2,
+    DT_FLOAT8_E8M0,
+    DT_FLOAT16,
+    DT_HIFLOAT8,
+    DT_INT8,
+    DT_UNDEFINED,
+)  # fmt: skip
+from ...executor import checks
+from ...executor.api import hand_out
+from ...executor.checks import MAX_SUPPORT_DIMS_NUMS, op_loge
+from ...executor.executor import aclOpExecutor
+from ...l0.cast import cast
+from ...l0.contiguous import contiguous, view_copy
+from ...tensor import aclScalar, aclTensor
+
+S = aclnnStatus
+L0Op = Callable[[aclOpExecutor, aclTensor, aclTensor], "aclTensor | None"]
+
+COMPLEX = frozenset({DT_COMPLEX32, DT_COMPLEX64, DT_COMPLEX128})
+# opbase IsFloatingType
+FLOATING = frozenset(
+    {DT_DOUBLE, DT_FLOAT, DT_BF16, DT_FLOAT16, DT_HIFLOAT8, DT_FLOAT8_E5M2, DT_FLOAT8_E4M3FN, DT_FLOAT8_E8M0,
+     DT_FLOAT6_E3M2, DT_FLOAT6_E2M3, DT_FLOAT4_E2M1, DT_FLOAT4_E1M2}
+)  # fmt: skip
+MAX_DIM = MAX_SUPPORT_DIMS_NUMS
+
+# -- chip predicates ------------------------------------------------------------------------------
+
+
+def soc_910b_to_910e() -> bool:
+    """``ASCEND910B <= GetSocVersion() <= ASCEND910E``: Ascend910B, 910_93 and 950 (SocVersion order)."""
+    return _soc.current().family in ("Ascend910B", "Ascend910_93", "Ascend950")
+
+
+def soc_is_ascend910() -> bool:
+    """``GetSocVersion() == SocVersion::ASCEND910`` (Ascend310P is another SocVersion)."""
+    return _soc.current().family == "Ascend910"
+
+
+def is_2201_or_regbase() -> bool:
+    """``npuArch == DAV_2201 || IsRegBase(npuArch)``: Ascend910B, 910_93, 950."""
+    soc = _soc.current()
+    return soc.npu_arch == "DAV_2201" or soc.is_regbase
+
+
+def is_regbase() -> bool:
+    """``IsRegBase()``: Ascend950 (DAV_3510)."""
+    return _soc.current().is_regbase
+
+
+def npu_arch() -> str:
+    """``GetCurNpuArch()``: DAV_2201 (910B, 910_93), DAV_3510 (950), DAV_1001 (910), DAV_2002 (310P)."""
+    return _soc.current().npu_arch
+
+
+def is_2201() -> bool:
+    """``npuArch == DAV_2201``: Ascend910B, 910_93."""
+    return _soc.current().npu_arch == "DAV_2201"
+
+
+# -- promotion ------------------------------------------------------------------------------------
+
+
+def inner_type_to_complex(dt: int) -> int:
+    """``InnerTypeToComplexType`` (only reached with a floating or complex type)."""
+    table = {DT_BF16: DT_COMPLEX64, DT_FLOAT16: DT_COMPLEX32, DT_FLOAT: DT_COMPLEX64, DT_DOUBLE: DT_COMPLEX128}
+    if dt in COMPLEX:
+        return dt
+    if dt in table:
+        return table[dt]
+    op_loge(S.ACLNN_ERR_PARAM_INVALID, f"Unknown Complex ScalarType for [{dtypes.dt_name(dt)}]")
+    return DT_UNDEFINED
+
+
+def combine_categories(higher: int, lower: int) -> int:
+    """``CombineCategoriesWithComplex(higher, lower)``: complex > floating > integral > bool."""
+    if higher in COMPLEX:
+        return higher
+    if lower in COMPLEX:
+        return inner_type_to_complex(higher) if higher in FLOATING else lower
+    if higher in FLOATING:
+        return higher
+    if higher == DT_BOOL or lower in FLOATING:
+        return dtypes.promote_type(higher, lower)
+    return higher if higher != DT_UNDEFINED else lower
+
+
+def scalar_default_dtype(dt: int) -> int:
+    """``GetScalarDefaultDtype``: COMPLEX64 for a complex scalar, FLOAT for a floating one."""
+    if dt in COMPLEX:
+        return DT_COMPLEX64
+    if dt in FLOATING:
+        return DT_FLOAT
+    return dt
+
+
+def binary_op_type_promote(self: aclTensor, other: aclTensor) -> int:
+    """``BinaryOpTypePromote``: PromoteType when both or neither are 0-d; otherwise the 0-d
+    tensor takes part like a scalar (``CombineCategoriesWithComplex``)."""
+    s_dim, o_dim = self.rank, other.rank
+    if (s_dim > 0 and o_dim > 0) or (s_dim == 0 and o_dim == 0):
+        return dtypes.promote_type(self.dtype, other.dtype)
+    if s_dim > 0:
+        return combine_categories(self.dtype, other.dtype)
+    return combine_categories(other.dtype, self.dtype)
+
+
+def tensor_promote(self: aclTensor, other: aclTensor) -> int:
+    """The tensor APIs' promotion: BinaryOpTypePromote on Ascend950, PromoteType elsewhere."""
+    if is_regbase():
+        return binary_op_type_promote(self, other)
+    return dtypes.promote_type(self.dtype, other.dtype)
+
+
+def regbase_scalar_promote(self_dt: int, other_dt: int) -> int:
+    """Ascend950's scalar promotion: ``CombineCategoriesWithComplex(S, GetScalarDefaultDtype(O))``."""
+    return combine_categories(self_dt, scalar_default_dtype(other_dt))
+
+
+def eq_ne_promote_type_scalar(self_dt: int, other_dt: int) -> int:
+    """``PromoteTypeScalar`` of aclnn_eq_scalar.cpp and aclnn_ne_scalar.cpp (identical copies).
+
+    Ascend950: the regbase promotion, COMPLEX32 raised to COMPLEX64. Elsewhere: a complex self
+    keeps its dtype; a floating self too (unless the scalar is complex); a BOOL self, or a
+    floating or complex scalar, promotes normally; otherwise (an integral self and an integral
+    or bool scalar) **self's dtype** — the scalar is then truncated to it."""
+    if is_regbase():
+        promote = regbase_scalar_promote(self_dt, other_dt)
+        return DT_COMPLEX64 if promote == DT_COMPLEX32 else promote
+    if self_dt in COMPLEX:
+        return self_dt
+    if other_dt not in COMPLEX and self_dt in FLOATING:
+        return self_dt
+    if self_dt == DT_BOOL or other_dt in FLOATING or other_dt in COMPLEX:
+        return dtypes.promote_type(self_dt, other_dt)
+    return self_dt
+
+
+def gt_ge_scalar_promote(self_dt: int, other: aclScalar) -> int:
+    """The promotion of aclnn_gt_scalar.cpp / aclnn_ge_scalar.cpp's ``CheckPromoteType``.
+
+    Ascend950: the regbase promotion. Elsewhere PromoteType(self, scalar), then, for a DOUBLE
+    scalar and a floating self, self's dtype if the scalar survives the cast to it within
+    FLT_EPSILON (absolute), else DOUBLE. BOOL becomes INT8 on every chip."""
+    if is_regbase():
+        promote = regbase_scalar_promote(self_dt, other.dtype)
+        return DT_INT8 if promote == DT_BOOL else promote
+    promote = dtypes.promote_type(self_dt, other.dtype)
+    if promote == DT_BOOL:
+        promote = DT_INT8
+    if other.dtype == DT_DOUBLE and self_dt in FLOATING:
+        promote = self_dt if is_double_equal(casted_double(self_dt, other), scalars.to_double(other)) else promote
+    return promote
+
+
+def casted_double(self_dt: int, other: aclScalar) -> float:
+    """Gt/Ge ``GetCastedDouble``: the scalar as self's floating dtype would hold it."""
+    if self_dt == DT_FLOAT:
+        return float(scalars.to_float(other))
+    if self_dt == DT_FLOAT16:
+        return float(scalars.to_fp16(other))
+    if self_dt == DT_BF16:
+        return float(scalars.to_bf16(other))
+    return scalars.to_double(other)
+
+
+def is_double_equal(a: float, b: float) -> bool:
+    """Gt/Ge ``IsDoubleEqual``: an absolute FLT_EPSILON test (false for NaN and for inf - inf)."""
+    return abs(a - b) <= scalars.FLT_EPSILON
+
+
+# -- messages -------------------------------------------------------------------------------------
+
+
+def bracketed(lst: Sequence[int]) -> str:
+    """``[%s]`` around ``ToString(list)``: the hand-written messages print ``[[DT_FLOAT,...,]]``."""
+    return f"[{dtypes.dt_list_str(lst)}]"
+
+
+def report_can_not_promote(self_dt: int, other_dt: int) -> None:
+    name = dtypes.dt_name
+    op_loge(
+        S.ACLNN_ERR_PARAM_INVALID, f"Self dtype {name(self_dt)} and other dtype {name(other_dt)} can not promote dtype."
+    )
+
+
+def check_bool_to_out(out: aclTensor) -> bool:
+    """``OP_CHECK_RESULT_DTYPE_CAST_FAILED(DT_BOOL, out)``: CanCast(BOOL, x) holds for every x."""
+    return checks.check_result_dtype_cast(DT_BOOL, out.dtype)
+
+
+def check_max_dims(*named: tuple[aclTensor, str]) -> bool:
+    return all(checks.check_max_dim(t, MAX_DIM, name) for t, name in named)
+
+
+def check_broadcast_to_out(self: aclTensor, other: aclTensor, out: aclTensor, text: str) -> bool:
+    """``OP_CHECK_BROADCAST_AND_INFER_SHAPE(self, other)``, then the broadcast shape must be
+    out's: ``text`` is ``BroadcastShape`` or ``Shape of out``, the two wordings in use."""
+    shape = checks.broadcast_and_infer_shape(self, other, "self", "other")
+    if shape is None:
+        return False
+    if shape != out.view_shape:
+        b, o = dtypes.shape_str(shape), dtypes.shape_str(out.view_shape)
+        if text == "BroadcastShape":
+            op_loge(S.ACLNN_ERR_PARAM_INVALID, f"BroadcastShape {b} is not equal out's shape {o}.")
+        else:
+            op_loge(S.ACLNN_ERR_PARAM_INVALID, f"Shape of out should be {b}, but current is {o}.")
+        return False
+    return True
+
+
+# -- graph pieces ---------------------------------------------------------------------------------
+
+
+def contiguous_cast(ex: aclOpExecutor, t: aclTensor, dt: int) -> aclTensor | None:
+    """``l0op::Contiguous`` then ``l0op::Cast`` to ``dt``."""
+    c = contiguous(t, ex)
+    return cast(c, dt, ex) if c is not None else None
+
+
+def compare_tensors(ex: aclOpExecutor, self: aclTensor, other: aclTensor, promote: int, op: L0Op) -> aclTensor | None:
+    """The tensor graph: Contiguous + Cast of self, then of other, then the l0 comparison."""
+    self_c = contiguous_cast(ex, self, promote)
+    if self_c is None:
+        return None
+    other_c = contiguous_cast(ex, other, promote)
+    if other_c is None:
+        return None
+    return op(ex, self_c, other_c)
+
+
+def finish(ex: aclOpExecutor, result: aclTensor | None, out: aclTensor, workspaceSize: object, executor: object) -> int:
+    """Cast of the BOOL result to out's dtype, ViewCopy into out, hand the executor out."""
+    if result is None:
+        return S.ACLNN_ERR_INNER_NULLPTR
+    cast_out = cast(result, out.dtype, ex)
+    if cast_out is None or view_copy(cast_out, out, ex) is None:
+        return S.ACLNN_ERR_INNER_NULLPTR
+    return hand_out(ex, ex.finish(), workspaceSize, executor)
+
+
+def empty(ex: aclOpExecutor, workspaceSize: object, executor: object) -> int:
+    """The empty-tensor short-cut: workspace 0, no kernel, SUCCESS."""
+    return hand_out(ex, ex.finish(), workspaceSize, executor)
