@@ -1,0 +1,167 @@
+"""SmoothL1LossV2: the smooth-L1 loss of ``predict`` and ``label`` (one dtype, one shape), per chip.
+
+Element-wise part, in float32 (fp16/bf16 inputs widened exactly), d = p - l, sigma = beta::
+
+    h = d * 0.5 ; sq = h * d ; m1 = sq * inv
+    a = |d| ; m2 = a + (-0.5 * sigma)
+    r = m1 if a < sigma else m2
+
+``tbe`` (Ascend910B / 910_93 / 910 / 310P): ``inv = 1.0f / sigma`` (sigma = 0 gives +inf, never
+selected). ``arch35`` (Ascend950): ``inv = 0 if fabsf(sigma) < 1e-6f else 1 / sigma`` (the
+tiling's float32 comparison). ``h * d`` and ``d * h`` are the same float32 product.
+
+Reductions (mean, sum) add the float32 losses of every element into one float32, then mean
+multiplies by a factor:
+
+* ``tbe``: the order of the closed TBE reduce schedule is not public. aclnn_py adds in 64
+  float32 lanes: ``acc = +0``, then ``acc += r[64c : 64c + 64]`` chunk after chunk (the last
+  chunk padded with +0), then the adjacent-pair tree of the 64 lanes — the vector-add-then-vcadd
+  pattern of the AscendC reductions (a choice, see the fidelity notes). The mean factor is the
+  legacy op tiling's ``reduce_mean_cof``: 1.0f divided by each of predict's dims in turn.
+* ``arch35``: the atvoss reduce template's in-UB order for the pattern [1, N] when the whole row
+  is one chunk on one core (:func:`sum_arch35`); the mean factor is
+  ``(float)(1.0 / (double)N)``. How the template splits a row that exceeds one UB chunk or
+  spreads it over cores depends on the chip's UB size and core count and is not modelled.
+
+The result is rounded once to predict's dtype (round half to even).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import cast
+
+import numpy as np
+
+from ._fp import F32, f32, run_elementwise, select, store
+from .scaled_masked_softmax_grad_v2 import pair_tree
+from .smooth_l1_loss_grad_v2 import arch35_mean_factor, tbe_mean_factor
+
+HALF = F32(0.5)
+NEG_HALF = F32(-0.5)
+EPS = F32(1e-6)
+LANES = 64  # float32 lanes of one vector register (256 bytes)
+BLOCK = 8  # float32 values of one 32-byte data block
+
+
+def _f32(v: object) -> np.float32:
+    return cast(np.float32, np.float32(v))  # type: ignore[arg-type]
+
+
+def inv_sigma_tbe(sigma: float) -> np.float32:
+    """``1.0 / sigma`` on the TBE scalar unit (float32; 0 gives +inf)."""
+    with np.errstate(divide="ignore"):
+        return _f32(F32(1) / F32(sigma))
+
+
+def inv_sigma_arch35(sigma: float) -> np.float32:
+    """The arch35 tiling's ``MultiplyValue``: 0 when ``fabsf(sigma) < 1e-6f``, else ``1 / sigma``."""
+    s = F32(sigma)
+    return _f32(0) if np.abs(s) < EPS else _f32(F32(1) / s)
+
+
+def loss(predict: np.ndarray, label: np.ndarray, sigma: float, inv: np.float32) -> np.ndarray:
+    """The element-wise loss in float32 (shared by both recipes; ``inv`` is theirs)."""
+    with np.errstate(all="ignore"):
+        p, lab = f32(predict), f32(label)
+        s = F32(sigma)
+        d = np.asarray(p - lab)
+        h = d * HALF
+        m1 = (h * d) * inv
+        a = np.abs(d)
+        m2 = a + NEG_HALF * s
+        return select(a < s, m1, m2)
+
+
+def sum_tbe(r: np.ndarray) -> np.float32:
+    """The chosen TBE order: 64 lanes from +0 accumulated chunk by chunk, then tree64."""
+    flat = np.ascontiguousarray(r, dtype=np.float32).reshape(-1)
+    chunks = -(-flat.size // LANES)
+    padded = np.zeros(max(chunks, 1) * LANES, np.float32)
+    padded[: flat.size] = flat
+    acc = np.zeros(LANES, np.float32)
+    with np.errstate(all="ignore"):
+        for row in padded.reshape(-1, LANES):
+            acc = acc + row
+        return _f32(pair_tree(acc))
+
+
+def _halve(blocks: np.ndarray) -> np.ndarray:
+    """Fold a power-of-two number of rows (axis -2) by halves: row i += row i + n/2, until one."""
+    while blocks.shape[-2] > 1:
+        n = blocks.shape[-2] // 2
+        blocks = blocks[..., :n, :] + blocks[..., n:, :]
+    return blocks[..., 0, :]
+
+
+def sum_arch35(r: np.ndarray) -> np.float32:
+    """The atvoss ``ReduceSum<float, AR, isReuseSource>`` of one row in one UB chunk (asc-devkit
+    ``reduce_common_ar_reuse_align(_less_than_vl)_3510_impl.h``). The row is padded with +0 to
+    R, a multiple of 8 (one 32-byte block):
+
+    * N == 1: the element itself;
+    * R == 8: tree8; R in {16, 24}: the blocks added in turn, then tree8;
+    * 32 <= R <= 64: tree64 of the R lanes (the others +0);
+    * R > 64: with M the largest power of two <= R, ``v[j] = x[j] + x[M + j]`` for j < R - M;
+      the M/64 blocks of 64 are folded by halves in groups of 16 consecutive blocks (pairs
+      (i, i+8), (i, i+4), (i, i+2), (i, i+1)) as often as 16 divides their number, the 2, 4 or 8
+      left over by halves too, and the last block by tree64.
+    """
+    flat = np.ascontiguousarray(r, dtype=np.float32).reshape(-1)
+    n = flat.size
+    if n == 1:
+        return _f32(flat[0])
+    width = -(-n // BLOCK) * BLOCK
+    x = np.zeros(width, np.float32)
+    x[:n] = flat
+    with np.errstate(all="ignore"):
+        if width <= LANES:
+            if width < 4 * BLOCK:  # 8, 16 or 24: data blocks added lane-wise, then tree8
+                acc = x[:BLOCK]
+                for b in range(1, width // BLOCK):
+                    acc = x[b * BLOCK : (b + 1) * BLOCK] + acc
+                return _f32(pair_tree(acc))
+            return _f32(pair_tree(np.concatenate([x, np.zeros(LANES - width, np.float32)])))
+        main = 1 << (width.bit_length() - 1)
+        v = x[:main].copy()
+        tail = width - main
+        v[:tail] = v[:tail] + x[main:]
+        blocks = v.reshape(-1, LANES)
+        folds = blocks.shape[0].bit_length() - 1
+        for _ in range(folds // 4):
+            blocks = _halve(blocks.reshape(-1, 16, LANES))
+        return _f32(pair_tree(_halve(blocks[None])[0]))
+
+
+INV_SIGMA = {"tbe": inv_sigma_tbe, "arch35": inv_sigma_arch35}
+
+
+def reduce(r: np.ndarray, recipe: str, reduction: str, shape: Sequence[int]) -> np.float32:
+    """Sum (and for mean, scale) the float32 losses ``r`` of predict's ``shape``."""
+    tbe = recipe == "tbe"
+    total = sum_tbe(r) if tbe else sum_arch35(r)
+    if reduction == "sum":
+        return total
+    factor = tbe_mean_factor(shape) if tbe else arch35_mean_factor(shape)
+    with np.errstate(all="ignore"):
+        return _f32(total * factor)
+
+
+def make(
+    recipe: str, sigma: float, reduction: str, shape: Sequence[int]
+) -> Callable[[Sequence[np.ndarray], Sequence[np.ndarray]], str]:
+    """A launch computation: inputs (predict, label), output the loss in predict's dtype (of
+    predict's shape for ``none``, 0-d otherwise). Returns the kernel path it took."""
+    inv = INV_SIGMA[recipe](sigma)
+    shape = tuple(shape)
+
+    def compute(ins: Sequence[np.ndarray], outs: Sequence[np.ndarray]) -> str:
+        predict, label, out = ins[0], ins[1], outs[0]
+        if reduction == "none":
+            run_elementwise(lambda p, lab: loss(p, lab, sigma, inv), [predict, label], out)
+        else:
+            total = reduce(loss(predict, label, sigma, inv), recipe, reduction, shape)
+            store(out, np.asarray(total, dtype=np.float32).reshape(out.shape))
+        return "numpy"
+
+    return compute
