@@ -25,12 +25,6 @@ from .executor.api import (
 )
 from .executor.executor import aclOpExecutor
 from .ops import registry as _registry
-from .ops.hardswish_backward import aclnnHardswishBackward, aclnnHardswishBackwardGetWorkspaceSize
-from .ops.scaled_masked_softmax_backward import (
-    aclnnScaledMaskedSoftmaxBackward,
-    aclnnScaledMaskedSoftmaxBackwardGetWorkspaceSize,
-)
-from .ops.smooth_l1_loss_backward import aclnnSmoothL1LossBackward, aclnnSmoothL1LossBackwardGetWorkspaceSize
 from .runtime.api import (
     aclFinalize,
     aclFinalizeReference,

@@ -28,9 +28,9 @@ from . import dtypes as _dtypes
 from . import tensor as _t
 from ._ref import Ref
 from .executor import api as _exe
-from .ops import hardswish_backward as _hsb
-from .ops import scaled_masked_softmax_backward as _smsb
-from .ops import smooth_l1_loss_backward as _sl1
+from .ops.activation import hardswish_backward as _hsb
+from .ops.loss import smooth_l1_loss_backward as _sl1
+from .ops.vfusion import scaled_masked_softmax_backward as _smsb
 from .runtime import api as _rt
 from .runtime.device import RT
 from .runtime.memory import DEVICE_BASE, HOST_BASE, REGION_SPAN, SPACE, set_foreign_caller

@@ -244,9 +244,7 @@ def _handle(data: st.DataObject, pool: list[Any], dead: list[Any]) -> Any:
 
 
 def _int(data: st.DataObject, lo: int, hi: int) -> Any:
-    return data.draw(
-        st.one_of(st.integers(lo, hi), st.integers(-(2**64), 2**64), st.sampled_from([*WEIRD, None, 0]))
-    )
+    return data.draw(st.one_of(st.integers(lo, hi), st.integers(-(2**64), 2**64), st.sampled_from([*WEIRD, None, 0])))
 
 
 def _float(data: st.DataObject) -> Any:
@@ -279,7 +277,9 @@ def draw_argument(world: World, fn_name: str, param: str, data: st.DataObject) -
     if param in ("gradOut", "self", "target", "gradInput", "gradOutput", "out", "y", "mask", "tensor"):
         return _handle(data, [t for t in world.tensors if t.alive], dead_tensors)
     if param in ("executor",):
-        return _handle(data, [e for e in world.executors if e.state == "ready"], [e for e in world.executors if e.state != "ready"])
+        return _handle(
+            data, [e for e in world.executors if e.state == "ready"], [e for e in world.executors if e.state != "ready"]
+        )
     if param in ("stream",):
         return _handle(data, [s for s in world.streams if not s.destroyed], [world.dead_stream])
     if param in ("event", "startEvent", "endEvent"):
@@ -301,7 +301,9 @@ def draw_argument(world: World, fn_name: str, param: str, data: st.DataObject) -
     if param in ("deviceId",):
         return _int(data, -1, 3)
     if param in ("dataType",):
-        return data.draw(st.one_of(st.sampled_from([0, 1, 27, 12, 3, -1, 13, 33, 41, 99, 2**40]), st.sampled_from(WEIRD)))
+        return data.draw(
+            st.one_of(st.sampled_from([0, 1, 27, 12, 3, -1, 13, 33, 41, 99, 2**40]), st.sampled_from(WEIRD))
+        )
     if param in ("format",):
         return _int(data, -1, 60)
     if param in ("kind",):
@@ -318,7 +320,9 @@ def draw_argument(world: World, fn_name: str, param: str, data: st.DataObject) -
         return data.draw(st.sampled_from([False, False, True, 0, 1, None, "x"]))
     if param in ("value",):
         if fn_name.startswith("aclCreate"):
-            return data.draw(st.sampled_from([None, [1, 2, 3], [1.5], 3.5, b"\x01\x02\x03\x04", np.ones(3), "s", [world.tensors[0]]]))
+            return data.draw(
+                st.sampled_from([None, [1, 2, 3], [1.5], 3.5, b"\x01\x02\x03\x04", np.ones(3), "s", [world.tensors[0]]])
+            )
         return _int(data, -300, 300)
     if param in ("configPath",):
         return data.draw(st.sampled_from([None, "", "/nonexistent/acl.json", 5, b"/tmp"]))

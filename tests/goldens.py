@@ -124,7 +124,9 @@ def smooth_l1_tbe(p: np.ndarray, lab: np.ndarray, d: np.ndarray, sigma: float, r
     return round_to(out, out_dtype).reshape(shape)
 
 
-def smooth_l1_arch35(p: np.ndarray, lab: np.ndarray, d: np.ndarray, sigma: float, reduction: str, out_dtype) -> np.ndarray:
+def smooth_l1_arch35(
+    p: np.ndarray, lab: np.ndarray, d: np.ndarray, sigma: float, reduction: str, out_dtype
+) -> np.ndarray:
     shape = np.broadcast_shapes(p.shape, lab.shape, d.shape)
     scalar = d.size == 1
     P, L, D = _flat_broadcast(p, lab, d)

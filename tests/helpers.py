@@ -153,7 +153,9 @@ class Dev:
         nbytes = int(np.prod(t.storage_shape, dtype=np.int64)) * npdt.itemsize
         host = np.zeros(max(nbytes, 1), dtype=np.uint8)
         if nbytes:
-            assert aclrtMemcpy(host, nbytes, t.storage.addr, nbytes, ACL_MEMCPY_DEVICE_TO_HOST) == 0, aclGetRecentErrMsg()
+            assert aclrtMemcpy(host, nbytes, t.storage.addr, nbytes, ACL_MEMCPY_DEVICE_TO_HOST) == 0, (
+                aclGetRecentErrMsg()
+            )
         storage = host[:nbytes].view(npdt)
         item = npdt.itemsize
         return np.lib.stride_tricks.as_strided(

@@ -174,7 +174,8 @@ ROWS: dict[str, tuple[int, str | None]] = {
     "hsb.self_rank9": (161002, TRUNK + "The self tensor cannot be larger than 8 dimensions."),
     "hsb.gradOutput_shape": (
         161002,
-        TRUNK + "Expected tensor for gradOutput to have same size as tensor for self, but [2, 4] does not equal [4, 2].",
+        TRUNK
+        + "Expected tensor for gradOutput to have same size as tensor for self, but [2, 4] does not equal [4, 2].",
     ),
     "hsb.out_shape": (
         161002,
@@ -201,8 +202,14 @@ ROWS: dict[str, tuple[int, str | None]] = {
     "sl1.reduction_3": (161002, TRUNK + "Reduction should be between 0 and 2, but got 3"),
     "sl1.beta_negative": (161002, TRUNK + "beta should be greater than or equal to 0"),
     "sl1.beta_nan": (161002, TRUNK + "beta should be greater than or equal to 0"),
-    "sl1.broadcast_self": (161002, "Invalid_Argument_Tensor_Input_Shape(EZ1007): Shape [4, 2] of the tensor of operator aclnnSmoothL1LossBackward_"),
-    "sl1.broadcast_target": (161002, "Invalid_Argument_Tensor_Input_Shape(EZ1007): Shape [3, 2] of the tensor of operator aclnnSmoothL1LossBackward_"),
+    "sl1.broadcast_self": (
+        161002,
+        "Invalid_Argument_Tensor_Input_Shape(EZ1007): Shape [4, 2] of the tensor of operator aclnnSmoothL1LossBackward_",
+    ),
+    "sl1.broadcast_target": (
+        161002,
+        "Invalid_Argument_Tensor_Input_Shape(EZ1007): Shape [3, 2] of the tensor of operator aclnnSmoothL1LossBackward_",
+    ),
     "sl1.gradInput_shape": (
         161002,
         TRUNK + "Exepected tensor for result to have same size as tensor for gradInput, "

@@ -55,7 +55,13 @@ def _work(seed: int) -> dict[str, np.ndarray]:
     outs = {name: tensor(np.zeros(n, np.float32), 0) for name in ("smooth", "hardswish")}
     run(A.aclnnSmoothL1LossBackwardGetWorkspaceSize, A.aclnnSmoothL1LossBackward,
         tensor(g, 0), tensor(x, 0), tensor(t, 0), 1, 0.7, outs["smooth"])  # fmt: skip
-    run(A.aclnnHardswishBackwardGetWorkspaceSize, A.aclnnHardswishBackward, tensor(g, 0), tensor(x, 0), outs["hardswish"])
+    run(
+        A.aclnnHardswishBackwardGetWorkspaceSize,
+        A.aclnnHardswishBackward,
+        tensor(g, 0),
+        tensor(x, 0),
+        outs["hardswish"],
+    )
     shape = (2, 3, 4, 40)
     sg = rng.standard_normal(shape).astype(np.float16)
     sy = rng.uniform(0, 1, shape).astype(np.float16)

@@ -158,7 +158,9 @@ def test_leaks_are_listed_with_where_they_were_made(findings):
     assert aclrtResetDevice(0) == 0
     text = findings.refresh().text()
     assert "aclrtResetDevice: 3 resource(s) of device 0 never released" in text
-    assert "never aclrtFree'd" in text and "never aclrtDestroyStream'ed" in text and "never aclrtDestroyEvent'ed" in text
+    assert (
+        "never aclrtFree'd" in text and "never aclrtDestroyStream'ed" in text and "never aclrtDestroyEvent'ed" in text
+    )
     assert "test_diagnostics.py" in text
     assert aclFinalize() == 0
     text = findings.refresh().text()

@@ -22,7 +22,23 @@ EDGE_BITS = {
     2: [0x0000, 0x8000, 0x0001, 0x8001, 0x03FF, 0x0400, 0x7BFF, 0xFBFF, 0x7C00, 0xFC00, 0x7E00, 0xFE01,
         0x3C00, 0xBC00, 0x4200, 0xC200],
 }  # fmt: skip
-BF16_EDGES = [0x0000, 0x8000, 0x0001, 0x807F, 0x0080, 0x7F7F, 0xFF7F, 0x7F80, 0xFF80, 0x7FC0, 0xFFC1, 0x3F80, 0xBF80, 0x4040, 0xC040]
+BF16_EDGES = [
+    0x0000,
+    0x8000,
+    0x0001,
+    0x807F,
+    0x0080,
+    0x7F7F,
+    0xFF7F,
+    0x7F80,
+    0xFF80,
+    0x7FC0,
+    0xFFC1,
+    0x3F80,
+    0xBF80,
+    0x4040,
+    0xC040,
+]
 
 
 def _values(dtype: np.dtype, n: int, seed: int, scale: float = 4.0) -> np.ndarray:
@@ -32,7 +48,9 @@ def _values(dtype: np.dtype, n: int, seed: int, scale: float = 4.0) -> np.ndarra
         edges = np.array(BF16_EDGES, np.uint16).view(BF16)
     else:
         edges = np.array(EDGE_BITS[dtype.itemsize], {4: np.uint32, 2: np.uint16}[dtype.itemsize]).view(dtype)
-    subnormal = (rng.uniform(-1, 1, 16) * float(np.finfo(np.float32).tiny if dtype == np.float32 else 6e-5)).astype(dtype)
+    subnormal = (rng.uniform(-1, 1, 16) * float(np.finfo(np.float32).tiny if dtype == np.float32 else 6e-5)).astype(
+        dtype
+    )
     return np.concatenate([edges, subnormal, random])[:n]
 
 
@@ -86,7 +104,8 @@ def test_softmax_grad_paths_agree(monkeypatch, dtype, d, mask_bn):
 
 
 @pytest.mark.parametrize(
-    "arch,d", [(a, d) for a in ("v200", "3510") for d in (64, 640, 1024, 1088, 4096, 5000) if a == "3510" or d % 64 == 0]
+    "arch,d",
+    [(a, d) for a in ("v200", "3510") for d in (64, 640, 1024, 1088, 4096, 5000) if a == "3510" or d % 64 == 0],
 )
 def test_softmax_grad_paths_agree_on_every_architecture(monkeypatch, arch, d):
     rng = np.random.default_rng(d)

@@ -280,10 +280,14 @@ def test_describe_shows_steps_kernels_and_placement(dev):
     ws, ex = Ref(0), Ref()
     assert HB1(g, s, o, ws, ex) == 0
     text = ex.value.describe()
-    assert text.splitlines()[0] == "aclOpExecutor for aclnnHardswishBackward (composite, 2 kernel(s), workspace 512 bytes)"
+    assert (
+        text.splitlines()[0] == "aclOpExecutor for aclnnHardswishBackward (composite, 2 kernel(s), workspace 512 bytes)"
+    )
     assert "kernel #0 HardSwishGrad(DT_FLOAT[3, 5] @ gradOutput, DT_FLOAT[3, 5] @ self)" in text
     assert "-> DT_FLOAT[3, 5] @ workspace+0x0" in text
-    assert "kernel #1 Transpose(DT_FLOAT[3, 5] @ workspace+0x0) perm=[1, 0] -> DT_FLOAT[3, 5] strides=[1, 3] @ out" in text
+    assert (
+        "kernel #1 Transpose(DT_FLOAT[3, 5] @ workspace+0x0) perm=[1, 0] -> DT_FLOAT[3, 5] strides=[1, 3] @ out" in text
+    )
     assert aclDestroyAclOpExecutor(ex.value) == 0
 
 

@@ -110,9 +110,13 @@ def test_null_rows_in_order(dev, scalars):
     t = dev.tensor(np.ones(4, np.float32))
     s = scalars(1.0)
     assert _p1(aclnnClampGetWorkspaceSize, None, s, s, t)[0] == ACLNN_ERR_PARAM_NULLPTR
-    assert aclGetRecentErrMsg() == _msg("Expected a value of type [aclTensor] for argument [self] but instead found nullptr.")
+    assert aclGetRecentErrMsg() == _msg(
+        "Expected a value of type [aclTensor] for argument [self] but instead found nullptr."
+    )
     assert _p1(aclnnClampGetWorkspaceSize, t, s, s, None)[0] == ACLNN_ERR_PARAM_NULLPTR
-    assert aclGetRecentErrMsg() == _msg("Expected a value of type [aclTensor] for argument [out] but instead found nullptr.")
+    assert aclGetRecentErrMsg() == _msg(
+        "Expected a value of type [aclTensor] for argument [out] but instead found nullptr."
+    )
     assert _p1(aclnnClampGetWorkspaceSize, t, None, None, t)[0] == ACLNN_ERR_PARAM_NULLPTR
     assert aclGetRecentErrMsg() == _msg("clamp: At least one of 'min' or 'max' must not be None.")
     assert aclnnClampGetWorkspaceSize(t, s, s, t, Ref(0), None) == ACLNN_ERR_PARAM_NULLPTR
@@ -124,7 +128,9 @@ def test_null_rows_in_order(dev, scalars):
 def test_single_bound_apis_check_their_bound_before_self(dev, scalars, fn, name):
     t = dev.tensor(np.ones(4, np.float32))
     assert _p1(fn, None, None, t)[0] == ACLNN_ERR_PARAM_NULLPTR
-    assert aclGetRecentErrMsg() == _msg(f"Expected a value of type [aclScalar] for argument [{name}] but instead found nullptr.")
+    assert aclGetRecentErrMsg() == _msg(
+        f"Expected a value of type [aclScalar] for argument [{name}] but instead found nullptr."
+    )
     assert _p1(fn, None, scalars(1.0), t)[0] == ACLNN_ERR_PARAM_NULLPTR
     assert "[self]" in aclGetRecentErrMsg()
     assert _p1(fn, t, scalars(1.0), None)[0] == ACLNN_ERR_PARAM_NULLPTR
@@ -210,7 +216,10 @@ def test_tbe_chips_compute_in_out_dtype(chip, on, scalars):
         i8 = np.array([-100, -56, 0, 100], np.int8)
         assert _clamp(dev, i8, None, scalars(200, ACL_INT64)).tolist() == [-100, -56, -56, -56]
         # a complex bound converts to 0 (with a warning only)
-        assert _clamp(dev, np.array([-1.0, 2.0], np.float32), scalars(1 + 1j, ACL_COMPLEX64), None).tolist() == [0.0, 2.0]
+        assert _clamp(dev, np.array([-1.0, 2.0], np.float32), scalars(1 + 1j, ACL_COMPLEX64), None).tolist() == [
+            0.0,
+            2.0,
+        ]
         # a NaN bound into an integer dtype: x86's conversion gives INT_MIN (no lower clipping)
         assert _clamp(dev, np.array([-(2**31), 0], np.int32), scalars(math.nan), None).tolist() == [-(2**31), 0]
         # FLOAT self, FLOAT16 out: cast to float16 first, then clamped in float16
@@ -241,7 +250,9 @@ def test_ascend950_promotes_with_the_bounds(on, scalars):
         # a complex bound promotes to COMPLEX64, which FLOAT out cannot take
         f = dev.tensor(np.ones(4, np.float32))
         assert _p1(aclnnClampGetWorkspaceSize, f, scalars(1j, ACL_COMPLEX64), None, f)[0] == ACLNN_ERR_PARAM_INVALID
-        assert aclGetRecentErrMsg() == _msg("Result type DT_COMPLEX64 can't be cast to the desired output type DT_FLOAT.")
+        assert aclGetRecentErrMsg() == _msg(
+            "Result type DT_COMPLEX64 can't be cast to the desired output type DT_FLOAT."
+        )
         # two bounds that do not promote together: the tensor's dtype wins (no "promote type fail.")
         i64 = np.array([-5, 5], np.int64)
         assert _clamp(dev, i64, scalars(0, ACL_UINT64), scalars(3, ACL_INT64)).tolist() == [0, 3]
@@ -384,7 +395,11 @@ def test_views_and_bf16_numbers(dev, scalars):
 def test_zero_d_and_in_place_out(dev, scalars):
     assert _clamp(dev, np.array(7.5, np.float32), None, scalars(2.0)).tolist() == 2.0
     t = dev.tensor(np.array([-1, 5, 9], np.int64))  # out may be self itself
-    assert dev.run(aclnnClampGetWorkspaceSize, aclnnClamp, t, scalars(0, ACL_INT64), scalars(6, ACL_INT64), t) == (0, 0, 0)
+    assert dev.run(aclnnClampGetWorkspaceSize, aclnnClamp, t, scalars(0, ACL_INT64), scalars(6, ACL_INT64), t) == (
+        0,
+        0,
+        0,
+    )
     assert dev.read(t).tolist() == [0, 5, 6]
 
 

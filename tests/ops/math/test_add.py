@@ -80,7 +80,10 @@ def test_null_arguments_in_order(dev, scalars, which, name, kind):
     args[which] = None
     code, ws, ex = _p1(aclnnAddGetWorkspaceSize, *args)
     assert code == ACLNN_ERR_PARAM_NULLPTR
-    assert aclGetRecentErrMsg() == f"{PREFIX}Expected a value of type [{kind}] for argument [{name}] but instead found nullptr.\n"
+    assert (
+        aclGetRecentErrMsg()
+        == f"{PREFIX}Expected a value of type [{kind}] for argument [{name}] but instead found nullptr.\n"
+    )
     assert ws.value == 0 and ex.value is None
 
 
@@ -154,7 +157,9 @@ def test_promoted_dtype_must_cast_to_out(dev, scalars):
     f = dev.tensor(np.ones(4, np.float32))
     i = dev.tensor(np.zeros(4, np.int32))
     assert _p1(aclnnAddGetWorkspaceSize, f, f, scalars(1.0), i)[0] == ACLNN_ERR_PARAM_INVALID
-    assert aclGetRecentErrMsg() == f"{PREFIX}Promote dtype DT_FLOAT can't be cast to the desired output type DT_INT32.\n"
+    assert (
+        aclGetRecentErrMsg() == f"{PREFIX}Promote dtype DT_FLOAT can't be cast to the desired output type DT_INT32.\n"
+    )
 
 
 def test_shape_rows(dev, scalars):
@@ -169,7 +174,9 @@ def test_shape_rows(dev, scalars):
     assert aclGetRecentErrMsg() == f"{PREFIX}The other tensor cannot be larger than 8 dimensions.\n"
     assert _p1(aclnnAddGetWorkspaceSize, a, b, alpha, o)[0] == ACLNN_ERR_PARAM_INVALID
     lines = aclGetRecentErrMsg().splitlines()
-    assert lines[0].startswith("Invalid_Argument_Tensor_Input_Shape(EZ1007): Shape [10, 5, 5, 10] of the tensor of operator aclnnAdd_")
+    assert lines[0].startswith(
+        "Invalid_Argument_Tensor_Input_Shape(EZ1007): Shape [10, 5, 5, 10] of the tensor of operator aclnnAdd_"
+    )
     assert lines[0].endswith(
         " has incorrect dimension 5. Reason: The tensor whose shape is [10, 5, 5, 10] and the tensor whose shape is "
         "[10, 5, 2, 10] do not meet the broadcast condition."
@@ -438,7 +445,10 @@ def test_adds_rows_and_numbers(dev, scalars):
         f"{PREFIX}Expected tensor for self to have same size as tensor for out, but [4, 2] does not equal [2, 4].\n"
     )
     assert _p1(aclnnAddsGetWorkspaceSize, t, None, scalars(1.0), o)[0] == ACLNN_ERR_PARAM_NULLPTR
-    assert aclGetRecentErrMsg() == f"{PREFIX}Expected a value of type [aclScalar] for argument [other] but instead found nullptr.\n"
+    assert (
+        aclGetRecentErrMsg()
+        == f"{PREFIX}Expected a value of type [aclScalar] for argument [other] but instead found nullptr.\n"
+    )
 
 
 def test_adds_rounds_the_scalar_to_the_tensor_dtype(dev, scalars):
@@ -503,11 +513,16 @@ def test_inplace_add_checks_its_broadcast_before_phase_one(dev, scalars):
     assert _p1(aclnnInplaceAddGetWorkspaceSize, small, other, scalars(1.0))[0] == ACLNN_ERR_PARAM_INVALID
     assert aclGetRecentErrMsg() == f"{PREFIX}Expected shape of selfRef should be [4, 2], but got [1, 2].\n"
     assert _p1(aclnnInplaceAddGetWorkspaceSize, None, other, scalars(1.0))[0] == ACLNN_ERR_PARAM_NULLPTR
-    assert aclGetRecentErrMsg() == f"{PREFIX}Expected a value of type [aclTensor] for argument [selfRef] but instead found nullptr.\n"
+    assert (
+        aclGetRecentErrMsg()
+        == f"{PREFIX}Expected a value of type [aclTensor] for argument [selfRef] but instead found nullptr.\n"
+    )
     # the rest is aclnnAdd's, with its names
     i = dev.tensor(np.ones((4, 2), np.int32))
     assert _p1(aclnnInplaceAddGetWorkspaceSize, i, other, scalars(1.0))[0] == ACLNN_ERR_PARAM_INVALID
-    assert aclGetRecentErrMsg() == f"{PREFIX}Promote dtype DT_FLOAT can't be cast to the desired output type DT_INT32.\n"
+    assert (
+        aclGetRecentErrMsg() == f"{PREFIX}Promote dtype DT_FLOAT can't be cast to the desired output type DT_INT32.\n"
+    )
 
 
 def test_inplace_adds(dev, scalars):
@@ -516,7 +531,10 @@ def test_inplace_adds(dev, scalars):
     _run(dev, aclnnInplaceAddsGetWorkspaceSize, aclnnInplaceAdds, t, scalars(2.0), scalars(1.2))
     assert dev.read(t).tolist() == (x + np.float32(2.4000001)).tolist()
     assert _p1(aclnnInplaceAddsGetWorkspaceSize, t, scalars(2.0), None)[0] == ACLNN_ERR_PARAM_NULLPTR
-    assert aclGetRecentErrMsg() == f"{PREFIX}Expected a value of type [aclScalar] for argument [alpha] but instead found nullptr.\n"
+    assert (
+        aclGetRecentErrMsg()
+        == f"{PREFIX}Expected a value of type [aclScalar] for argument [alpha] but instead found nullptr.\n"
+    )
 
 
 def test_inplace_phase_two_takes_the_out_of_place_executor_only(dev, scalars):

@@ -96,7 +96,9 @@ def test_null_rows_in_order(dev, arrays):
     for args, name, kind in (((None, d, False, o), "self", "aclTensor"), ((t, None, False, o), "dim", "aclIntArray"),
                              ((t, d, False, None), "out", "aclTensor")):  # fmt: skip
         assert _p1(*args)[0] == ACLNN_ERR_PARAM_NULLPTR
-        assert aclGetRecentErrMsg() == _msg(f"Expected a value of type [{kind}] for argument [{name}] but instead found nullptr.")
+        assert aclGetRecentErrMsg() == _msg(
+            f"Expected a value of type [{kind}] for argument [{name}] but instead found nullptr."
+        )
     assert aclnnAllGetWorkspaceSize(t, d, False, o, None, Ref()) == ACLNN_ERR_PARAM_NULLPTR
     assert aclGetRecentErrMsg() == _msg("executor or workspaceSize is nullptr")
 

@@ -101,7 +101,9 @@ def test_null_rows_in_order(dev, arrays):
     for args, name, kind in (((None, d, False, o), "self", "aclTensor"), ((t, None, False, o), "dim", "aclIntArray"),
                              ((t, d, False, None), "out", "aclTensor")):  # fmt: skip
         assert _p1(*args)[0] == ACLNN_ERR_PARAM_NULLPTR
-        assert aclGetRecentErrMsg() == _msg(f"Expected a value of type [{kind}] for argument [{name}] but instead found nullptr.")
+        assert aclGetRecentErrMsg() == _msg(
+            f"Expected a value of type [{kind}] for argument [{name}] but instead found nullptr."
+        )
     assert aclnnAnyGetWorkspaceSize(t, d, False, o, Ref(0), None) == ACLNN_ERR_PARAM_NULLPTR
     assert aclGetRecentErrMsg() == _msg("executor or workspaceSize is nullptr")
 
@@ -136,7 +138,9 @@ def test_out_dtype_row_uses_ut_case(dev, arrays):
     t = dev.tensor(np.ones((2, 3), np.int16))
     o = dev.tensor(np.ones((2, 3), np.int16))  # UT case_unsupportdtype: INT16 out
     assert _p1(t, arrays(), True, o)[0] == ACLNN_ERR_PARAM_INVALID
-    assert aclGetRecentErrMsg() == _msg("Tensor out not implemented for DT_INT16, should be in dtype support list [DT_UINT8,DT_BOOL,].")
+    assert aclGetRecentErrMsg() == _msg(
+        "Tensor out not implemented for DT_INT16, should be in dtype support list [DT_UINT8,DT_BOOL,]."
+    )
 
 
 def test_dim_range_duplicates_and_formats(dev, arrays):

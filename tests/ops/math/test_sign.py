@@ -74,9 +74,15 @@ def on(soc):
 def test_null_tensors_are_named_t0_and_t1(dev):
     t = dev.tensor(np.ones(4, np.float32))
     assert _p1(None, t)[0] == ACLNN_ERR_PARAM_NULLPTR
-    assert aclGetRecentErrMsg() == f"{PREFIX}Expected a value of type [aclTensor] for argument [t0] but instead found nullptr.\n"
+    assert (
+        aclGetRecentErrMsg()
+        == f"{PREFIX}Expected a value of type [aclTensor] for argument [t0] but instead found nullptr.\n"
+    )
     assert _p1(t, None)[0] == ACLNN_ERR_PARAM_NULLPTR
-    assert aclGetRecentErrMsg() == f"{PREFIX}Expected a value of type [aclTensor] for argument [t1] but instead found nullptr.\n"
+    assert (
+        aclGetRecentErrMsg()
+        == f"{PREFIX}Expected a value of type [aclTensor] for argument [t1] but instead found nullptr.\n"
+    )
     assert _p1(None, None)[0] == ACLNN_ERR_PARAM_NULLPTR  # self first
     assert "[t0]" in aclGetRecentErrMsg()
     assert aclnnSignGetWorkspaceSize(t, t, None, Ref()) == ACLNN_ERR_PARAM_NULLPTR
@@ -107,7 +113,9 @@ def test_every_self_dtype_per_chip(chip, on):
             if chip == "Ascend910":
                 want = f"On Ascend910 self dtype [{D.dt_name(acl)}] should be in dtype support list [{LIST}].\n"
             else:
-                want = f"On {chip}, self dtype [{D.dt_name(acl)}] should be in dtype support list [{LIST}] or be BF16.\n"
+                want = (
+                    f"On {chip}, self dtype [{D.dt_name(acl)}] should be in dtype support list [{LIST}] or be BF16.\n"
+                )
             assert aclGetRecentErrMsg() == PREFIX + want
         if chip == "Ascend310P":  # the default branch: no dtype is refused
             assert len(accepted) > len(facts.DTYPE_SUPPORT_LIST) + 1
@@ -116,7 +124,10 @@ def test_every_self_dtype_per_chip(chip, on):
 def test_result_dtype_must_equal_self_dtype(dev):
     code, *_ = _p1(dev.tensor(np.ones(4, np.float32)), dev.tensor(np.ones(4, np.float16)))
     assert code == ACLNN_ERR_PARAM_INVALID
-    assert aclGetRecentErrMsg() == f"{PREFIX}Self dtype should be same as result dtype. self [DT_FLOAT], result [DT_FLOAT16]\n"
+    assert (
+        aclGetRecentErrMsg()
+        == f"{PREFIX}Self dtype should be same as result dtype. self [DT_FLOAT], result [DT_FLOAT16]\n"
+    )
     code, *_ = _p1(dev.tensor(np.ones(4, np.complex64)), dev.tensor(np.ones(4, np.complex128)))
     assert aclGetRecentErrMsg().endswith("self [DT_COMPLEX64], result [DT_COMPLEX128]\n")
 

@@ -44,7 +44,10 @@ def test_null_tensor_gives_161001_naming_the_argument(dev, which, name):
     args[which] = None
     code, ws, ex = _phase1(dev, *args)
     assert code == ACLNN_ERR_PARAM_NULLPTR
-    assert aclGetRecentErrMsg() == f"AclNN_Parameter_Error(EZ1001): Expected a proper Tensor but got null for argument {name}." + "\n"
+    assert (
+        aclGetRecentErrMsg()
+        == f"AclNN_Parameter_Error(EZ1001): Expected a proper Tensor but got null for argument {name}." + "\n"
+    )
     assert ws.value == 0 and ex.value is None  # out-parameters untouched
 
 
@@ -87,7 +90,11 @@ def test_bf16_only_where_the_chip_supports_it(soc, chip):
 
 def test_rank_above_8_is_refused_but_gradinput_rank_is_not_checked(dev):
     big = (1,) * 9
-    g, s, t = dev.tensor(np.ones(big, np.float32)), dev.tensor(np.ones(4, np.float32)), dev.tensor(np.ones(4, np.float32))
+    g, s, t = (
+        dev.tensor(np.ones(big, np.float32)),
+        dev.tensor(np.ones(4, np.float32)),
+        dev.tensor(np.ones(4, np.float32)),
+    )
     code, _, _ = _phase1(dev, g, s, t, dev.tensor(np.ones(big, np.float32)))
     assert code == ACLNN_ERR_PARAM_INVALID
     assert aclGetRecentErrMsg().endswith("expected tensor must have at most 8 dimensions, but got 9." + "\n")
@@ -114,7 +121,9 @@ def test_broadcast_failure_reports_ez1007_then_the_op_message(dev):
     code, _, _ = _phase1(dev, g, s, t, dev.tensor(np.ones((4, 2), np.float32)))
     assert code == ACLNN_ERR_PARAM_INVALID
     msg = aclGetRecentErrMsg().splitlines()
-    assert msg[0].startswith("Invalid_Argument_Tensor_Input_Shape(EZ1007): Shape [4, 2] of the tensor of operator aclnnSmoothL1LossBackward_")
+    assert msg[0].startswith(
+        "Invalid_Argument_Tensor_Input_Shape(EZ1007): Shape [4, 2] of the tensor of operator aclnnSmoothL1LossBackward_"
+    )
     assert msg[0].endswith(
         "has incorrect dimension 4. Reason: The tensor whose shape is [4, 2] and the tensor whose shape is "
         "[3, 2] do not meet the broadcast condition."
@@ -140,7 +149,8 @@ def test_result_shape_must_equal_gradinput(dev):
     code, _, _ = _phase1(dev, g, s, t, dev.tensor(np.ones((2, 4), np.float32)))
     assert code == ACLNN_ERR_PARAM_INVALID
     assert aclGetRecentErrMsg().endswith(
-        "Exepected tensor for result to have same size as tensor for gradInput, but [4, 2] does not equal [2, 4]." + "\n"
+        "Exepected tensor for result to have same size as tensor for gradInput, but [4, 2] does not equal [2, 4]."
+        + "\n"
     )
 
 
@@ -226,7 +236,9 @@ def test_bit_exact_against_the_tbe_recipe(dev, dtype, reduction):
 @pytest.mark.parametrize("beta", [0.0, 1e-7, 0.5, 1.0, 1.7, 2.9, 41.0, 1e30])
 def test_beta_edges_including_the_boundary_x_equal_beta(dev, beta):
     b32 = float(np.float32(beta))
-    x = np.array([-2 * b32, -b32, -b32 / 2, -0.0, 0.0, b32 / 2, b32, 2 * b32, 3.0, -3.0, np.nan, np.inf, -np.inf], np.float32)
+    x = np.array(
+        [-2 * b32, -b32, -b32 / 2, -0.0, 0.0, b32 / 2, b32, 2 * b32, 3.0, -3.0, np.nan, np.inf, -np.inf], np.float32
+    )
     s = x.copy()
     t = np.zeros_like(x)
     g = np.linspace(0.5, 2.0, x.size).astype(np.float32)
@@ -246,7 +258,9 @@ def test_broadcast_shapes_and_the_mean_divisor_is_numel_of_self(dev, gs, ss, ts,
     t = (rng.standard_normal(ts) * 2).astype(np.float32)
     out = _run(dev, g, s, t, np.float32, reduction)
     assert_bits_equal(out, goldens.smooth_l1_tbe(s, t, g, 1.0, REDUCTIONS[reduction], np.float32))
-    np.testing.assert_allclose(out, goldens.smooth_l1_reference(s, t, g, 1.0, REDUCTIONS[reduction]), rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(
+        out, goldens.smooth_l1_reference(s, t, g, 1.0, REDUCTIONS[reduction]), rtol=1e-5, atol=1e-6
+    )
 
 
 @pytest.mark.parametrize(
@@ -380,13 +394,18 @@ def test_ascend910_writes_through_a_copy_when_the_output_has_a_tail(soc):
         assert [ln.op_type for ln in ex.value.launches] == ["SmoothL1LossGradV2", "MemcpyD2D"]
         assert ws.value == 512
         assert P2(dev.workspace(ws.value), ws.value, ex.value, dev.stream) == 0
-        expected = goldens.smooth_l1_tbe(np.full(4, 2.0, np.float32), np.array([0.0, 1.5, 2.0, 5.0], np.float32),
-                                         np.full(4, 2.0, np.float32), 1.0, "none", np.float32)
+        expected = goldens.smooth_l1_tbe(
+            np.full(4, 2.0, np.float32),
+            np.array([0.0, 1.5, 2.0, 5.0], np.float32),
+            np.full(4, 2.0, np.float32),
+            1.0,
+            "none",
+            np.float32,
+        )
         assert_bits_equal(dev.read(o), expected)
         assert expected[1] == np.float32(0.5 / np.float32(1 + np.float32(1e-6)) * 2)  # the slope is 1/(beta+1e-6)
     finally:
         dev.close()
-
 
 
 def test_ascend950_compares_beta_with_1e6_in_float32(soc):

@@ -12,18 +12,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import dtypes
-from .._status import aclnnStatus
-from ..dtypes import DT_BF16, DT_FLOAT, DT_FLOAT16, DT_UNDEFINED
-from ..executor import checks
-from ..executor.api import hand_out
-from ..executor.checks import MAX_SUPPORT_DIMS_NUMS, op_loge
-from ..l0.cast import cast
-from ..l0.contiguous import contiguous, view_copy
-from ..l0.reformat import reformat
-from ..l0.smooth_l1_loss_grad_v2 import smooth_l1_loss_grad_v2
-from ..tensor import aclTensor
-from . import _l2
+from ... import dtypes
+from ..._status import aclnnStatus
+from ...dtypes import DT_BF16, DT_FLOAT, DT_FLOAT16, DT_UNDEFINED
+from ...executor import checks
+from ...executor.api import hand_out
+from ...executor.checks import MAX_SUPPORT_DIMS_NUMS, op_loge
+from ...l0.cast import cast
+from ...l0.contiguous import contiguous, view_copy
+from ...l0.reformat import reformat
+from ...l0.smooth_l1_loss_grad_v2 import smooth_l1_loss_grad_v2
+from ...tensor import aclTensor
+from .. import _l2
 
 S = aclnnStatus
 API = "aclnnSmoothL1LossBackward"

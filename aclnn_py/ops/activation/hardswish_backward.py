@@ -11,15 +11,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from .._status import aclnnStatus
-from ..dtypes import DT_BF16, DT_FLOAT, DT_FLOAT16
-from ..executor import checks
-from ..executor.api import hand_out
-from ..executor.checks import MAX_SUPPORT_DIMS_NUMS
-from ..l0.contiguous import contiguous, view_copy
-from ..l0.hard_swish_grad import hard_swish_grad
-from ..tensor import aclTensor
-from . import _l2
+from ..._status import aclnnStatus
+from ...dtypes import DT_BF16, DT_FLOAT, DT_FLOAT16
+from ...executor import checks
+from ...executor.api import hand_out
+from ...executor.checks import MAX_SUPPORT_DIMS_NUMS
+from ...l0.contiguous import contiguous, view_copy
+from ...l0.hard_swish_grad import hard_swish_grad
+from ...tensor import aclTensor
+from .. import _l2
 
 S = aclnnStatus
 API = "aclnnHardswishBackward"

@@ -81,11 +81,13 @@ def test_shape_rows_in_order(dev):
     assert aclGetRecentErrMsg() == f"{PREFIX}The self tensor cannot be larger than 8 dimensions." + "\n"
     assert _p1(b, a, a)[0] == ACLNN_ERR_PARAM_INVALID
     assert aclGetRecentErrMsg() == (
-        f"{PREFIX}Expected tensor for gradOutput to have same size as tensor for self, but [2, 4] does not equal [4, 2]." + "\n"
+        f"{PREFIX}Expected tensor for gradOutput to have same size as tensor for self, but [2, 4] does not equal [4, 2]."
+        + "\n"
     )
     assert _p1(a, a, b)[0] == ACLNN_ERR_PARAM_INVALID
     assert aclGetRecentErrMsg() == (
-        f"{PREFIX}Expected tensor for out to have same size as tensor for self, but [2, 4] does not equal [4, 2]." + "\n"
+        f"{PREFIX}Expected tensor for out to have same size as tensor for self, but [2, 4] does not equal [4, 2]."
+        + "\n"
     )
 
 
@@ -96,7 +98,10 @@ def test_dtype_check_comes_before_shape_check(dev):
     assert "not implemented for DT_INT32" in aclGetRecentErrMsg()
 
 
-@pytest.mark.parametrize("chip,bf16_ok", [("Ascend910B", True), ("Ascend910_93", True), ("Ascend950", True), ("Ascend910", False), ("Ascend310P", False)])
+@pytest.mark.parametrize(
+    "chip,bf16_ok",
+    [("Ascend910B", True), ("Ascend910_93", True), ("Ascend950", True), ("Ascend910", False), ("Ascend310P", False)],
+)
 def test_bf16_support_per_chip(soc, chip, bf16_ok):
     soc(chip)
     dev = Dev()
@@ -130,14 +135,18 @@ def _run(dev, g, x):
     return dev.read(ot)
 
 
-EDGES = np.array([-4, -3, -2.9999998, -1, -0.0, 0, 1e-39, 1, 2, 2.9999998, 3, 3.0000002, 4, np.inf, -np.inf, np.nan], np.float32)
+EDGES = np.array(
+    [-4, -3, -2.9999998, -1, -0.0, 0, 1e-39, 1, 2, 2.9999998, 3, 3.0000002, 4, np.inf, -np.inf, np.nan], np.float32
+)
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float16, BF16], ids=["f32", "f16", "bf16"])
 def test_bit_exact_against_the_tbe_recipe(dev, dtype):
     rng = np.random.default_rng(5)
     x = np.concatenate([EDGES, rng.uniform(-5, 5, 500).astype(np.float32)]).astype(dtype)
-    g = np.concatenate([np.full(EDGES.size, 2.5, np.float32), rng.standard_normal(500).astype(np.float32)]).astype(dtype)
+    g = np.concatenate([np.full(EDGES.size, 2.5, np.float32), rng.standard_normal(500).astype(np.float32)]).astype(
+        dtype
+    )
     out = _run(dev, g, x)
     assert_bits_equal(out, goldens.hardswish_tbe(g, x, dtype))
     ref = goldens.hardswish_reference(g, x)
@@ -212,9 +221,6 @@ def test_view_outside_its_storage_is_refused_at_contiguous(dev):
     msg = aclGetRecentErrMsg()
     assert msg.startswith("AclNN_Parameter_Error(EZ1001): ViewShape overlap.")
     assert "Invalid input tensor: aclTensor(view_shape = [4], view_strides = [2]" in msg
-
-
-
 
 
 def test_negative_dimension_fails_in_the_kernels_tiling(dev):

@@ -108,7 +108,9 @@ def test_mask_must_be_bool(dev):
     g, y, _, o = _args(dev)
     m = dev.tensor(np.zeros(SHAPE, np.float16))
     assert _p1(g, y, m, o)[0] == ACLNN_ERR_PARAM_INVALID
-    assert aclGetRecentErrMsg().endswith("Tensor mask not implemented for DT_FLOAT16, should be in dtype support list [DT_BOOL,]." + "\n")
+    assert aclGetRecentErrMsg().endswith(
+        "Tensor mask not implemented for DT_FLOAT16, should be in dtype support list [DT_BOOL,]." + "\n"
+    )
 
 
 def test_fractal_nz_is_refused_outside_ascend950(dev):
@@ -157,10 +159,14 @@ def test_another_format_is_refused_by_the_op_definition(dev):
     _, y, m, o = _args(dev)
     nc1hwc0 = dev.tensor(np.ones(SHAPE, np.float32), fmt=3)
     assert _p1(nc1hwc0, y, m, o)[0] == ACLNN_ERR_PARAM_INVALID
-    assert aclGetRecentErrMsg() == _definition_mismatch(
-        "yGrad(DT_FLOAT, NC1HWC0), y(DT_FLOAT, ND), mask(DT_BOOL, ND), out(DT_FLOAT, ND)",
-        ["DT_FLOAT", "DT_FLOAT16", "DT_BFLOAT16"],
-    ) + "\n"
+    assert (
+        aclGetRecentErrMsg()
+        == _definition_mismatch(
+            "yGrad(DT_FLOAT, NC1HWC0), y(DT_FLOAT, ND), mask(DT_BOOL, ND), out(DT_FLOAT, ND)",
+            ["DT_FLOAT", "DT_FLOAT16", "DT_BFLOAT16"],
+        )
+        + "\n"
+    )
 
 
 def test_an_optional_input_that_fits_no_column_has_no_kernel(dev):
@@ -182,14 +188,38 @@ def test_an_optional_input_that_fits_no_column_has_no_kernel(dev):
     "gshape,yshape,oshape,mshape,fragment",
     [
         ((2, 4, 8), SHAPE, SHAPE, SHAPE, "gradOutput only support 4 dims, but current is 3"),
-        ((1, 2, 4, 4097), (1, 2, 4, 4097), (1, 2, 4, 4097), (1, 2, 4, 4097), "shape of gradOutput is not true, current is [1, 2, 4, 4097]"),
+        (
+            (1, 2, 4, 4097),
+            (1, 2, 4, 4097),
+            (1, 2, 4, 4097),
+            (1, 2, 4, 4097),
+            "shape of gradOutput is not true, current is [1, 2, 4, 4097]",
+        ),
         ((1, -2, 4, 8), SHAPE, SHAPE, SHAPE, "shape of gradOutput is not true, current is [1, -2, 4, 8]"),
-        (SHAPE, (1, 2, 4, 16), SHAPE, SHAPE, "shape of y should equal to gradOutput, gradOutput is [1, 2, 4, 8], y is [1, 2, 4, 16]"),
-        (SHAPE, SHAPE, (2, 2, 4, 8), SHAPE, "shape of out should equal to gradOutput, gradOutput is [1, 2, 4, 8], out is [2, 2, 4, 8]"),
+        (
+            SHAPE,
+            (1, 2, 4, 16),
+            SHAPE,
+            SHAPE,
+            "shape of y should equal to gradOutput, gradOutput is [1, 2, 4, 8], y is [1, 2, 4, 16]",
+        ),
+        (
+            SHAPE,
+            SHAPE,
+            (2, 2, 4, 8),
+            SHAPE,
+            "shape of out should equal to gradOutput, gradOutput is [1, 2, 4, 8], out is [2, 2, 4, 8]",
+        ),
         (SHAPE, SHAPE, SHAPE, (2, 4, 8), "mask only support 4 dims, but current is 3"),
         (SHAPE, SHAPE, SHAPE, (1, 2, 4, 16), "shape of mask is not true, current is [1, 2, 4, 16]"),
         (SHAPE, SHAPE, SHAPE, (1, 2, 2, 8), "shape of mask is not true, current is [1, 2, 2, 8]"),
-        (SHAPE, SHAPE, SHAPE, (1, 3, 4, 8), "mask should broadcast to gradOutput, gradOutput is [1, 2, 4, 8], mask is [1, 3, 4, 8]"),
+        (
+            SHAPE,
+            SHAPE,
+            SHAPE,
+            (1, 3, 4, 8),
+            "mask should broadcast to gradOutput, gradOutput is [1, 2, 4, 8], mask is [1, 3, 4, 8]",
+        ),
     ],
 )
 def test_shape_rows(dev, gshape, yshape, oshape, mshape, fragment):
@@ -242,10 +272,14 @@ def test_y_dtype_mismatch_is_refused_by_the_nnopbase_stage(dev):
     m = dev.tensor(np.zeros(SHAPE, np.bool_))
     o = dev.tensor(np.zeros(SHAPE, np.float16))
     assert _p1(g, y, m, o)[0] == ACLNN_ERR_PARAM_INVALID
-    assert aclGetRecentErrMsg() == _definition_mismatch(
-        "yGrad(DT_FLOAT16, ND), y(DT_FLOAT, ND), mask(DT_BOOL, ND), out(DT_FLOAT16, ND)",
-        ["DT_FLOAT", "DT_FLOAT16", "DT_BFLOAT16"],
-    ) + "\n"
+    assert (
+        aclGetRecentErrMsg()
+        == _definition_mismatch(
+            "yGrad(DT_FLOAT16, ND), y(DT_FLOAT, ND), mask(DT_BOOL, ND), out(DT_FLOAT16, ND)",
+            ["DT_FLOAT", "DT_FLOAT16", "DT_BFLOAT16"],
+        )
+        + "\n"
+    )
 
 
 def test_out_dtype_is_overwritten_with_gradoutputs(dev):
@@ -268,10 +302,14 @@ def test_bf16_is_not_in_the_310p_op_definition(soc, chip):
     dev = Dev()
     try:
         assert _p1(*_args(dev, BF16, shape=(1, 2, 4, 64)))[0] == ACLNN_ERR_PARAM_INVALID
-        assert aclGetRecentErrMsg() == _definition_mismatch(
-            "yGrad(DT_BFLOAT16, ND), y(DT_BFLOAT16, ND), mask(DT_BOOL, ND), out(DT_BFLOAT16, ND)",
-            ["DT_FLOAT", "DT_FLOAT16"],
-        ) + "\n"
+        assert (
+            aclGetRecentErrMsg()
+            == _definition_mismatch(
+                "yGrad(DT_BFLOAT16, ND), y(DT_BFLOAT16, ND), mask(DT_BOOL, ND), out(DT_BFLOAT16, ND)",
+                ["DT_FLOAT", "DT_FLOAT16"],
+            )
+            + "\n"
+        )
         code, _, ex = _p1(*_args(dev, np.float16, shape=(1, 2, 4, 64)))  # 310P rows: multiples of 64
         assert code == 0 and aclDestroyAclOpExecutor(ex.value) == 0
     finally:
@@ -292,7 +330,8 @@ def test_ascend910_has_no_kernel(soc):
             "loaded because the file is damaged or does not exist or the user does not have sufficient permissions. "
             "3.The operator package to which the ScaledMaskedSoftmaxGradV2 operator belongs is not installed.\n"
             "TraceBack (most recent call last):\n"
-            f"        {PREFIX}Check nnopExecutor != nullptr failed".replace(PREFIX, "") + "\n"
+            f"        {PREFIX}Check nnopExecutor != nullptr failed".replace(PREFIX, "")
+            + "\n"
         )
     finally:
         dev.close()
@@ -330,7 +369,9 @@ def test_workspace_is_the_ascendc_system_workspace(dev):
     assert aclGetRecentErrMsg() == (
         f"{PREFIX}Assert ((executor) != nullptr) failed\n"
         "TraceBack (most recent call last):\n"
-        "        Calling the second-phase API of aclnn failed because executor cannot be a NULL pointer.\n" + RUN_CHECK + "\n"
+        "        Calling the second-phase API of aclnn failed because executor cannot be a NULL pointer.\n"
+        + RUN_CHECK
+        + "\n"
     )
 
 
@@ -416,7 +457,9 @@ def test_scale_is_rounded_to_float32(dev):
     y = np.array([[[[0.1, 0.2, 0.3, 0.4]]]], np.float32)
     scale = 0.1  # not a float32 value
     out = _run(dev, g, y, np.zeros((1, 1, 1, 4), np.bool_), scale)
-    assert_bits_equal(out, goldens.scaled_masked_softmax_grad(g, y, np.zeros((1, 1, 1, 4)), float(np.float32(scale)), np.float32))
+    assert_bits_equal(
+        out, goldens.scaled_masked_softmax_grad(g, y, np.zeros((1, 1, 1, 4)), float(np.float32(scale)), np.float32)
+    )
 
 
 def test_the_norm_path_computes_y_times_g_minus_s(dev):
@@ -424,7 +467,10 @@ def test_the_norm_path_computes_y_times_g_minus_s(dev):
     y = np.array([[[[0.3, 0.7, 0.1]]]], np.float32)
     g = np.array([[[[1.1, -0.9, 2.3]]]], np.float32)
     out = _run(dev, g, y, np.zeros(y.shape, np.bool_))
-    s = np.float32(np.float32(np.float32(y[..., 0] * g[..., 0]) + np.float32(y[..., 1] * g[..., 1])) + np.float32(y[..., 2] * g[..., 2]))
+    s = np.float32(
+        np.float32(np.float32(y[..., 0] * g[..., 0]) + np.float32(y[..., 1] * g[..., 1]))
+        + np.float32(y[..., 2] * g[..., 2])
+    )
     assert_bits_equal(out, (y * (g - s)).astype(np.float32))
 
 
@@ -468,9 +514,6 @@ def test_sample_values(dev):
         0, 0, -66, -84, 0, 0, -742, -840, 0, 0, -2794, -3036, 0, 0, -6990, -7440,
     ]  # fmt: skip
     assert not np.signbit(dev.read(o)).reshape(-1)[0]
-
-
-
 
 
 CHIP_ARCH = [("Ascend910B", "v220"), ("Ascend910_93", "v220"), ("Ascend310P", "v200"), ("Ascend950", "3510")]

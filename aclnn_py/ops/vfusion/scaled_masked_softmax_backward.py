@@ -17,19 +17,19 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import dtypes
-from .. import soc as _soc
-from .._capi import as_bool, as_float, as_float32, c_api
-from .._status import aclnnStatus
-from ..dtypes import DT_BF16, DT_BOOL, DT_FLOAT, DT_FLOAT16, FORMAT_FRACTAL_NZ
-from ..executor import checks
-from ..executor.api import check_out_params, check_tensor_args
-from ..executor.checks import op_loge
-from ..executor.executor import aclOpExecutor
-from ..kernels import scaled_masked_softmax_grad_v2 as kernel
-from ..runtime import sanitizer
-from ..tensor import aclTensor
-from . import nnopbase
+from ... import dtypes
+from ... import soc as _soc
+from ..._capi import as_bool, as_float, as_float32, c_api
+from ..._status import aclnnStatus
+from ...dtypes import DT_BF16, DT_BOOL, DT_FLOAT, DT_FLOAT16, FORMAT_FRACTAL_NZ
+from ...executor import checks
+from ...executor.api import check_out_params, check_tensor_args
+from ...executor.checks import op_loge
+from ...executor.executor import aclOpExecutor
+from ...kernels import scaled_masked_softmax_grad_v2 as kernel
+from ...runtime import sanitizer
+from ...tensor import aclTensor
+from .. import nnopbase
 
 S = aclnnStatus
 API = "aclnnScaledMaskedSoftmaxBackward"
