@@ -76,6 +76,43 @@ def assert_bits_equal(actual: np.ndarray, expected: np.ndarray) -> None:
         )
 
 
+def record_op_loge(monkeypatch: Any) -> list[tuple[int, str]]:
+    """Every ``OP_LOGE(code, text)`` from now on: the rendered message shows no aclnn code."""
+    from aclnn_py import _errmsg
+
+    logged: list[tuple[int, str]] = []
+    real = _errmsg.report_code
+
+    def report_code(code: int, text: str) -> None:
+        logged.append((int(code), text))
+        real(code, text)
+
+    monkeypatch.setattr(_errmsg, "report_code", report_code)
+    return logged
+
+
+def tiling_refusal(api: str, op: str, shape: str) -> str:
+    """The rendered start of an l0 launch whose tiling refuses a negative dimension (``<n>``
+    stands for the call's sequence number; see :func:`normalise_seq`), before the l0 op's own
+    report."""
+    return (
+        f"Execution_Error(EZ1008): Failed to execute operator {api}_<n>_{op}. Reason: Failed to execute tiling.\n"
+        "        Solution: 1.If the tiling function does not exist, check whether the tiling function is "
+        "registered successfully. 2.If the tiling function fails to be executed, check the implementation "
+        "logic of the tiling function.\n"
+        "TraceBack (most recent call last):\n"
+        f"        the tiling of {op} cannot handle the negative dimension of {shape} (Ascend950's broadcast "
+        "tiling refuses it; what the other chips' closed tiling does is not public)\n"
+    )
+
+
+def normalise_seq(msg: str, api: str) -> str:
+    """``<api>_<sequence number>_`` -> ``<api>_<n>_``."""
+    import re
+
+    return re.sub(rf"{api}_\d+_", f"{api}_<n>_", msg)
+
+
 class Dev:
     """aclInit + device 0 + one stream; allocations and tensors are released by close()."""
 

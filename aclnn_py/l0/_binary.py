@@ -28,11 +28,14 @@ def elementwise(
     aicore: bool,
     compute: Compute,
     shape: tuple[int, ...] | None = None,
+    *,
+    failure: launch.OnFailure | None,
     **attrs: object,
 ) -> aclTensor | None:
     """Infer the broadcast shape of ``inputs`` (or take ``shape``), allocate the output, launch
     ``<op>`` on AI Core or AI CPU. None (reported) when the shapes do not broadcast or the
-    tiling refuses them."""
+    tiling refuses them and the op checks the status (``failure``: the op's report, see
+    :func:`launch.aicore`)."""
     if shape is None:
         out_shape: tuple[int, ...] | None = inputs[0].view_shape
         for t in inputs[1:]:
@@ -40,7 +43,7 @@ def elementwise(
             out_shape, _ = dtypes.broadcast_infer_shape(out_shape, t.view_shape)
             if out_shape is None:
                 _errmsg.report_code(
-                    S.ACLNN_ERR_INNER_NULLPTR,
+                    S.ACLNN_ERR_PARAM_INVALID,
                     f"Broadcast {dtypes.shape_str(inputs[0].view_shape)} and {dtypes.shape_str(t.view_shape)} failed.",
                 )
                 return None
@@ -49,7 +52,8 @@ def elementwise(
     step = ex.step(op, list(inputs), **attrs)
     out = ex.alloc_tensor(shape, out_dtype)
     if aicore:
-        if launch.aicore(ex, step, op, list(inputs), [out], compute, **attrs) is None:
+        ln = launch.aicore(ex, step, op, list(inputs), [out], compute, failure=failure, **attrs)
+        if ln is None and failure is not None:  # an op that ignores the status goes on with out
             return None
     else:
         launch.aicpu(ex, step, op, list(inputs), [out], compute, **attrs)

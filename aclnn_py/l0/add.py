@@ -23,6 +23,7 @@ from ..dtypes import (
 from ..executor.executor import aclOpExecutor
 from ..kernels import elementwise
 from ..tensor import aclTensor
+from . import launch
 from ._binary import by_arch
 from ._binary import elementwise as launch_elementwise
 
@@ -57,11 +58,12 @@ def is_add_support_non_contiguous(self: aclTensor, other: aclTensor) -> bool:
     return _soc.current().is_regbase and self.dtype in supported and other.dtype in supported
 
 
-def add(ex: aclOpExecutor, self: aclTensor, other: aclTensor) -> aclTensor | None:
+def add(self: aclTensor, other: aclTensor, ex: aclOpExecutor) -> aclTensor | None:
     """``l0op::Add(self, other, executor)``."""
     mix = is_mix(self, other)
     supported = aicore_dtypes()
     aicore = mix or (self.dtype in supported and other.dtype in supported)
     out_dtype = DT_FLOAT if mix else self.dtype
     recipe = _soc.current().kernel_family
-    return launch_elementwise(ex, "Add", [self, other], out_dtype, aicore, elementwise.add(recipe))
+    failure = launch.checked("AddAiCore ADD_TO_LAUNCHER_LIST_AICORE failed.")
+    return launch_elementwise(ex, "Add", [self, other], out_dtype, aicore, elementwise.add(recipe), failure=failure)

@@ -156,7 +156,9 @@ def cast(x: aclTensor, dst: int, ex: aclOpExecutor) -> aclTensor | None:
     out = ex.alloc_tensor(x.view_shape, dst, x.storage_format)
     if where == "AiCore":
         recipe = AICORE_RECIPE[_soc.current().family]
-        if launch.aicore(ex, step, "Cast", [x], [out], cast_kernel.make(x.dtype, dst, recipe), dst_type=name) is None:
+        compute = cast_kernel.make(x.dtype, dst, recipe)
+        failure = launch.checked("Cast ADD_TO_LAUNCHER_LIST_AICORE failed.")
+        if launch.aicore(ex, step, "Cast", [x], [out], compute, failure=failure, dst_type=name) is None:
             return None
     elif x.dtype in (DT_COMPLEX64, DT_COMPLEX128):  # TensorFlow's kernel
         compute = cast_kernel.make(x.dtype, dst, "aicpu")

@@ -25,7 +25,7 @@ def is_aicore_support(x: aclTensor) -> bool:
     return x.dtype in AICORE_DTYPE_SUPPORT_LIST
 
 
-def clip_by_value_v2(ex: aclOpExecutor, x: aclTensor, lo: aclTensor, hi: aclTensor) -> aclTensor | None:
+def clip_by_value_v2(x: aclTensor, lo: aclTensor, hi: aclTensor, ex: aclOpExecutor) -> aclTensor | None:
     """``l0op::ClipByValueV2(self, clipValueMin, clipValueMax, executor)``."""
     inputs = [x, lo, hi]
     step = ex.step("ClipByValueV2", inputs)
@@ -39,7 +39,8 @@ def clip_by_value_v2(ex: aclOpExecutor, x: aclTensor, lo: aclTensor, hi: aclTens
                 return None
         assert shape is not None
         out = ex.alloc_tensor(shape, x.dtype, x.storage_format)
-        if launch.aicore(ex, step, "ClipByValueV2", inputs, [out], clamp_kernel.aicore()) is None:
+        failure = launch.checked("ClipByValueV2AiCore ADD_TO_LAUNCHER_LIST_AICORE failed.")
+        if launch.aicore(ex, step, "ClipByValueV2", inputs, [out], clamp_kernel.aicore(), failure=failure) is None:
             return None
     else:
         out = ex.alloc_tensor(x.view_shape, x.dtype)

@@ -30,6 +30,7 @@ from ..dtypes import (
 from ..executor.executor import aclOpExecutor
 from ..kernels import compare
 from ..tensor import aclTensor
+from . import launch
 from ._binary import elementwise as launch_elementwise
 
 AICORE910_DTYPE_SUPPORT_LIST = (
@@ -58,15 +59,17 @@ def aicore_dtypes() -> tuple[int, ...]:
     return AICORE910_DTYPE_SUPPORT_LIST
 
 
-def equal(ex: aclOpExecutor, self: aclTensor, other: aclTensor) -> aclTensor | None:
+def equal(self: aclTensor, other: aclTensor, ex: aclOpExecutor) -> aclTensor | None:
     """``l0op::Equal(self, other, executor)``."""
     supported = aicore_dtypes()
     if self.dtype in supported and other.dtype in supported:
-        return launch_elementwise(ex, "Equal", [self, other], DT_BOOL, True, compare.make("Equal"))
+        failure = launch.checked("EqualAiCore ADD_TO_LAUNCHER_LIST_AICORE failed.")
+        return launch_elementwise(ex, "Equal", [self, other], DT_BOOL, True, compare.make("Equal"), failure=failure)
     if self.dtype in AICPU_TF_DTYPE_SUPPORT_LIST or other.dtype in AICPU_TF_DTYPE_SUPPORT_LIST:
         tf = compare.make("Equal")
         return launch_elementwise(
-            ex, "Equal", [self, other], DT_BOOL, False, tf, T=dtypes.dt_name(self.dtype), incompatible_shape_error=True
-        )
+            ex, "Equal", [self, other], DT_BOOL, False, tf, failure=None,
+            T=dtypes.dt_name(self.dtype), incompatible_shape_error=True,
+        )  # fmt: skip
     kernel = compare.aicpu_equal(False, AICPU_KERNEL_DTYPES)
-    return launch_elementwise(ex, "Equal", [self, other], DT_BOOL, False, kernel)
+    return launch_elementwise(ex, "Equal", [self, other], DT_BOOL, False, kernel, failure=None)

@@ -44,7 +44,7 @@ def aicore_dtypes() -> tuple[int, ...]:
     return AICORE_DTYPE_SUPPORT_LIST_GE910B if soc_version_ge_910b() else AICORE_DTYPE_SUPPORT_LIST_910
 
 
-def fill(ex: aclOpExecutor, dims: aclTensor, value: aclTensor, out_shape: Sequence[int]) -> aclTensor | None:
+def fill(dims: aclTensor, value: aclTensor, out_shape: Sequence[int], ex: aclOpExecutor) -> aclTensor | None:
     """``l0op::Fill(dims, value, outShape, executor)``."""
     step = ex.step("Fill", [dims, value])
     out = ex.alloc_tensor(out_shape, value.dtype)
@@ -53,7 +53,8 @@ def fill(ex: aclOpExecutor, dims: aclTensor, value: aclTensor, out_shape: Sequen
         step.note = "no kernel: empty output"
         return out
     if value.dtype in aicore_dtypes():
-        if launch.aicore(ex, step, "Fill", [dims, value], [out], fill_kernel.fill) is None:
+        failure = launch.checked("FillAiCore ADD_TO_LAUNCHER_LIST_AICORE failed.")
+        if launch.aicore(ex, step, "Fill", [dims, value], [out], fill_kernel.fill, failure=failure) is None:
             return None
         return out
     attrs = {"index_type": dtypes.dt_name(dims.dtype), "T": dtypes.dt_name(value.dtype)}

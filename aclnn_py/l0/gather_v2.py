@@ -74,10 +74,10 @@ def wrap_axis(self: aclTensor, axis: int) -> int:
 
 def launch_gather(
     ex: aclOpExecutor, op: str, self: aclTensor, axis: int, indices: aclTensor, batch_dims: int,
-    negative_index_support: bool, aicore: bool, mode: str, checked: bool = True,
+    negative_index_support: bool, aicore: bool, mode: str, failure: launch.OnFailure | None,
 ) -> aclTensor | None:  # fmt: skip
     """Allocate the output, make the axis tensor, add the launch (GatherV2 and GatherV3 share it;
-    ``checked``: a failed AI Core launch fails the l0 op, else its output is returned anyway)."""
+    ``failure`` None: a failed AI Core launch is not checked, the output is returned anyway)."""
     step = ex.step(op, [self, indices], axis=axis)
     out = ex.alloc_tensor(out_shape(self.view_shape, axis, indices.view_shape, batch_dims), self.dtype)
     axis_t = ex.convert_to_tensor(np.array([axis], dtype=np.int64), DT_INT64)
@@ -85,9 +85,9 @@ def launch_gather(
     ins = [self, indices, axis_t]
     attrs = {"batch_dims": batch_dims, "negative_index_support": negative_index_support}
     if aicore:
-        ln = launch.aicore(ex, step, op, ins, [out], compute, **attrs)
+        ln = launch.aicore(ex, step, op, ins, [out], compute, failure=failure, **attrs)
         if ln is None:
-            return None if checked else out
+            return None if failure is not None else out
     else:
         ln = launch.aicpu(ex, step, op, ins, [out], compute, **attrs)
     compute.launch = ln
@@ -96,7 +96,7 @@ def launch_gather(
 
 
 def gather_v2(
-    ex: aclOpExecutor, self: aclTensor, axis: int, indices: aclTensor, batch_dims: int = 0,
+    self: aclTensor, axis: int, indices: aclTensor, ex: aclOpExecutor, batch_dims: int = 0,
     negative_index_support: bool = False,
 ) -> aclTensor | None:  # fmt: skip
     """``l0op::GatherV2(self, axis, indices, executor, batchDims, negativeIndexSupport)``."""
@@ -104,4 +104,5 @@ def gather_v2(
     aicore = is_aicore_support(self.dtype, indices.dtype)
     # Ascend950's AscendC kernels write zeros for an out-of-range index; the TBE kernel checks nothing
     mode = "zero" if _soc.current().is_regbase else "undefined"
-    return launch_gather(ex, "GatherV2", self, axis, indices, batch_dims, negative_index_support, aicore, mode)
+    failure = launch.checked("GatherV2AiCore ADD_TO_LAUNCHER_LIST_AICORE failed.")
+    return launch_gather(ex, "GatherV2", self, axis, indices, batch_dims, negative_index_support, aicore, mode, failure)

@@ -43,12 +43,12 @@ def is_aicore_support(self_dtype: int, indices_dtype: int) -> bool:
 
 
 def gather_v3(
-    ex: aclOpExecutor, self: aclTensor, axis: int, indices: aclTensor, batch_dims: int = 0,
+    self: aclTensor, axis: int, indices: aclTensor, ex: aclOpExecutor, batch_dims: int = 0,
     negative_index_support: bool = False,
 ) -> aclTensor | None:  # fmt: skip
     """``l0op::GatherV3(self, axis, indices, executor, batchDims, negativeIndexSupport)``."""
     if not is_aicore_support(self.dtype, indices.dtype):
-        return gather_v2(ex, self, axis, indices, batch_dims, negative_index_support)
+        return gather_v2(self, axis, indices, ex, batch_dims, negative_index_support)
     # the kernel's index check is an AscendC assert, compiled out of release kernels: undefined
     return launch_gather(
         ex,
@@ -60,5 +60,5 @@ def gather_v3(
         negative_index_support,
         True,
         "undefined",
-        checked=False,
+        None,  # GatherV3AiCore ignores the launch status
     )

@@ -24,6 +24,7 @@ from ..dtypes import (
 from ..executor.executor import aclOpExecutor
 from ..kernels import compare
 from ..tensor import aclTensor
+from . import launch
 from ._binary import elementwise as launch_elementwise
 
 AICORE_DTYPE_SUPPORT_910_LIST = (DT_FLOAT, DT_INT32, DT_INT64, DT_FLOAT16, DT_INT8, DT_UINT8)
@@ -54,9 +55,10 @@ def is_greater_support_non_contiguous(t: aclTensor) -> bool:
     return _soc.current().is_regbase and t.dtype in aicore_dtypes()
 
 
-def greater(ex: aclOpExecutor, self: aclTensor, other: aclTensor) -> aclTensor | None:
+def greater(self: aclTensor, other: aclTensor, ex: aclOpExecutor) -> aclTensor | None:
     """``l0op::Greater(self, other, executor)``."""
     supported = aicore_dtypes()
     aicore = self.dtype in supported and other.dtype in supported
     kernel = compare.make("Greater", None if aicore else AICPU_KERNEL_DTYPES)
-    return launch_elementwise(ex, "Greater", [self, other], DT_BOOL, aicore, kernel)
+    failure = launch.checked("GreaterAiCore ADD_TO_LAUNCHER_LIST_AICORE failed.")
+    return launch_elementwise(ex, "Greater", [self, other], DT_BOOL, aicore, kernel, failure=failure)

@@ -22,6 +22,7 @@ from ..dtypes import (
 from ..executor.executor import aclOpExecutor
 from ..kernels import compare
 from ..tensor import aclTensor
+from . import launch
 from ._binary import elementwise as launch_elementwise
 from .greater import AICPU_KERNEL_DTYPES
 
@@ -41,8 +42,9 @@ def is_greater_equal_support_non_contiguous(t: aclTensor) -> bool:
     return _soc.current().is_regbase and t.dtype in aicore_dtypes()
 
 
-def greater_equal(ex: aclOpExecutor, self: aclTensor, other: aclTensor) -> aclTensor | None:
+def greater_equal(self: aclTensor, other: aclTensor, ex: aclOpExecutor) -> aclTensor | None:
     """``l0op::GreaterEqual(self, other, executor)``."""
     aicore = self.dtype in aicore_dtypes()
     kernel = compare.make("GreaterEqual", None if aicore else AICPU_KERNEL_DTYPES)
-    return launch_elementwise(ex, "GreaterEqual", [self, other], DT_BOOL, aicore, kernel)
+    failure = launch.checked("GreaterEqual AiCore ADD_TO_LAUNCHER_LIST_AICORE failed.")
+    return launch_elementwise(ex, "GreaterEqual", [self, other], DT_BOOL, aicore, kernel, failure=failure)

@@ -14,13 +14,14 @@ from ..tensor import aclTensor
 from . import launch
 
 
-def hard_swish(ex: aclOpExecutor, self: aclTensor) -> aclTensor | None:
+def hard_swish(self: aclTensor, ex: aclOpExecutor) -> aclTensor | None:
     """``l0op::HardSwish(self, executor)``: the activation in the workspace, or None when the
-    kernel's tiling refuses the shape (reported by :func:`launch.aicore`)."""
+    kernel's tiling refuses the shape."""
     recipe = _soc.current().kernel_family
     step = ex.step("HardSwish", [self])
     out = ex.alloc_tensor(self.storage_shape, self.dtype, self.storage_format)
-    if launch.aicore(ex, step, "HardSwish", [self], [out], kernel.make(recipe), recipe=recipe) is None:
+    failure = launch.checked("HardSwishAiCore ADD_TO_LAUNCHER_LIST_AICORE failed.")
+    if launch.aicore(ex, step, "HardSwish", [self], [out], kernel.make(recipe), failure=failure, recipe=recipe) is None:
         return None
     step.outputs = [out]
     return out

@@ -9,12 +9,15 @@ from ..tensor import aclTensor
 from . import launch
 
 
-def hard_swish_grad(ex: aclOpExecutor, gradOutput: aclTensor, self: aclTensor) -> aclTensor | None:
-    """The gradient in the workspace, with self's shape and dtype (AI Core)."""
+def hard_swish_grad(gradOutput: aclTensor, self: aclTensor, ex: aclOpExecutor) -> aclTensor | None:
+    """``l0op::HardSwishGrad(gradOutput, self, executor)``: the gradient in the workspace, with
+    self's shape and dtype (AI Core)."""
     recipe = _soc.current().kernel_family
     step = ex.step("HardSwishGrad", [gradOutput, self])
     out = ex.alloc_tensor(self.view_shape, self.dtype)
-    if launch.aicore(ex, step, "HardSwishGrad", [gradOutput, self], [out], kernel.make(recipe), recipe=recipe) is None:
+    failure = launch.checked("HardSwishGradAiCore ADD_TO_LAUNCHER_LIST_AICORE failed.")
+    ins, compute = [gradOutput, self], kernel.make(recipe)
+    if launch.aicore(ex, step, "HardSwishGrad", ins, [out], compute, failure=failure, recipe=recipe) is None:
         return None
     step.outputs = [out]
     return out

@@ -22,6 +22,7 @@ from ..dtypes import (
 from ..executor.executor import aclOpExecutor
 from ..kernels import compare
 from ..tensor import aclTensor
+from . import launch
 from ._binary import elementwise as launch_elementwise
 from .greater import AICPU_KERNEL_DTYPES
 
@@ -36,9 +37,10 @@ def aicore_dtypes() -> tuple[int, ...]:
     return REGBASE_DTYPE_SUPPORT_LIST if _soc.current().is_regbase else AICORE_DTYPE_SUPPORT_LIST
 
 
-def less(ex: aclOpExecutor, self: aclTensor, other: aclTensor) -> aclTensor | None:
+def less(self: aclTensor, other: aclTensor, ex: aclOpExecutor) -> aclTensor | None:
     """``l0op::Less(self, other, executor)``."""
     supported = aicore_dtypes()
     aicore = self.dtype in supported and other.dtype in supported
     kernel = compare.make("Less", None if aicore else AICPU_KERNEL_DTYPES)
-    return launch_elementwise(ex, "Less", [self, other], DT_BOOL, aicore, kernel)
+    failure = launch.checked("LessAiCore ADD_TO_LAUNCHER_LIST_AICORE failed.")
+    return launch_elementwise(ex, "Less", [self, other], DT_BOOL, aicore, kernel, failure=failure)

@@ -25,6 +25,7 @@ from ..dtypes import (
 from ..executor.executor import aclOpExecutor
 from ..kernels import compare
 from ..tensor import aclTensor
+from . import launch
 from ._binary import elementwise as launch_elementwise
 
 AICORE_DTYPE_SUPPORT_LIST = (DT_INT8, DT_UINT8, DT_INT32, DT_INT64, DT_FLOAT16, DT_FLOAT, DT_BF16)
@@ -44,12 +45,15 @@ def aicore_dtypes() -> tuple[int, ...]:
     return REGBASE_DTYPE_SUPPORT_LIST if _soc.current().is_regbase else AICORE_DTYPE_SUPPORT_LIST
 
 
-def less_equal(ex: aclOpExecutor, self: aclTensor, other: aclTensor) -> aclTensor | None:
+def less_equal(self: aclTensor, other: aclTensor, ex: aclOpExecutor) -> aclTensor | None:
     """``l0op::LessEqual(self, other, executor)``."""
     supported = aicore_dtypes()
     if self.dtype in supported and other.dtype in supported:
-        return launch_elementwise(ex, "LessEqual", [self, other], DT_BOOL, True, compare.make("LessEqual"))
+        failure = launch.checked("LessEqualAiCore ADD_TO_LAUNCHER_LIST_AICORE failed.")
+        compute = compare.make("LessEqual")
+        return launch_elementwise(ex, "LessEqual", [self, other], DT_BOOL, True, compute, failure=failure)
     tf = compare.make("LessEqual", TF_KERNEL_DTYPES)
     return launch_elementwise(
-        ex, "LessEqual", [self, other], DT_BOOL, False, tf, T=dtypes.dt_name(self.dtype), incompatible_shape_error=True
-    )
+        ex, "LessEqual", [self, other], DT_BOOL, False, tf, failure=None,
+        T=dtypes.dt_name(self.dtype), incompatible_shape_error=True,
+    )  # fmt: skip

@@ -8,13 +8,16 @@ from ..dtypes import DT_BOOL
 from ..executor.executor import aclOpExecutor
 from ..kernels import minmax
 from ..tensor import aclTensor
+from . import launch
 from ._binary import elementwise as launch_elementwise
 
 AICORE_DTYPE_SUPPORT_LIST = (DT_BOOL,)
 
 
-def logical_and(ex: aclOpExecutor, self: aclTensor, other: aclTensor) -> aclTensor | None:
+def logical_and(self: aclTensor, other: aclTensor, ex: aclOpExecutor) -> aclTensor | None:
     """``l0op::LogicalAnd(self, other, executor)`` (aclnnMinimum passes BOOL tensors only)."""
     aicore = self.dtype in AICORE_DTYPE_SUPPORT_LIST
     recipe = _soc.current().kernel_family if aicore else "aicpu"
-    return launch_elementwise(ex, "LogicalAnd", [self, other], self.dtype, aicore, minmax.logical_and(recipe))
+    failure = launch.checked("LogicalAndAiCore ADD_TO_LAUNCHER_LIST_AICORE failed.")
+    compute = minmax.logical_and(recipe)
+    return launch_elementwise(ex, "LogicalAnd", [self, other], self.dtype, aicore, compute, failure=failure)

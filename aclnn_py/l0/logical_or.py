@@ -9,6 +9,7 @@ from ..dtypes import DT_BF16, DT_BOOL, DT_FLOAT, DT_FLOAT16, DT_INT8, DT_INT16, 
 from ..executor.executor import aclOpExecutor
 from ..kernels import minmax
 from ..tensor import aclTensor
+from . import launch
 from ._binary import elementwise as launch_elementwise
 
 AICORE_DTYPE_SUPPORT_LIST = (DT_BOOL, DT_INT8, DT_UINT8, DT_INT16, DT_INT32, DT_INT64, DT_FLOAT16, DT_BF16, DT_FLOAT)
@@ -19,9 +20,11 @@ def aicore_dtypes() -> tuple[int, ...]:
     return AICORE_DTYPE_SUPPORT_LIST if _soc.current().is_regbase else (DT_BOOL,)
 
 
-def logical_or(ex: aclOpExecutor, self: aclTensor, other: aclTensor) -> aclTensor | None:
+def logical_or(self: aclTensor, other: aclTensor, ex: aclOpExecutor) -> aclTensor | None:
     """``l0op::LogicalOr(self, other, executor)`` (aclnnMaximum passes BOOL tensors only)."""
     soc = _soc.current()
     aicore = self.dtype in aicore_dtypes()
     recipe = soc.kernel_family if aicore else "aicpu"
-    return launch_elementwise(ex, "LogicalOr", [self, other], DT_BOOL, aicore, minmax.logical_or(recipe))
+    failure = launch.checked("LogicalOrAiCore ADD_TO_LAUNCHER_LIST_AICORE failed.")
+    compute = minmax.logical_or(recipe)
+    return launch_elementwise(ex, "LogicalOr", [self, other], DT_BOOL, aicore, compute, failure=failure)

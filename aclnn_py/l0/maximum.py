@@ -39,13 +39,13 @@ def launch_maxmin(
     step = ex.step(op, [self, other])
     out = ex.alloc_tensor(shape, self.dtype)
     if aicore:
-        launch.aicore(ex, step, op, [self, other], [out], compute)  # the status is ignored
+        launch.aicore(ex, step, op, [self, other], [out], compute, failure=None)  # the status is ignored
     else:
         launch.aicpu(ex, step, op, [self, other], [out], compute)
     step.outputs = [out]
     return out
 
 
-def maximum(ex: aclOpExecutor, self: aclTensor, other: aclTensor) -> aclTensor | None:
+def maximum(self: aclTensor, other: aclTensor, ex: aclOpExecutor) -> aclTensor | None:
     """``l0op::Maximum(self, other, executor)``."""
     return launch_maxmin(ex, "Maximum", self, other, self.dtype in aicore_dtypes(), minmax.maxmin(True))

@@ -19,6 +19,6 @@ def aicore_dtypes() -> tuple[int, ...]:
     return ASCEND950_DTYPE_SUPPORT_LIST if _soc.current().is_regbase else AICORE_DTYPE_SUPPORT_LIST
 
 
-def minimum(ex: aclOpExecutor, self: aclTensor, other: aclTensor) -> aclTensor | None:
+def minimum(self: aclTensor, other: aclTensor, ex: aclOpExecutor) -> aclTensor | None:
     """``l0op::Minimum(self, other, executor)``."""
     return launch_maxmin(ex, "Minimum", self, other, self.dtype in aicore_dtypes(), minmax.maxmin(False))

@@ -2,7 +2,7 @@
 
 The output has self's shape and dtype; the op is AI Core only (its definition: BFLOAT16, FLOAT16,
 FLOAT, INT32, INT16, INT64, COMPLEX32, COMPLEX64, the same in the TBE kernel's list). A failed
-launch reports ``Muls ADD_TO_LAUNCHER_LIST_AICORE failed.`` and returns nullptr.
+launch reports :data:`AICORE_FAILURE` and returns nullptr.
 
 aclnn_py computes the dtypes its callers give it — FLOAT16, BFLOAT16 and FLOAT from aclnnMuls
 and aclnnDivs — and COMPLEX64; for the integer and COMPLEX32 kernels (whose int conversions
@@ -15,16 +15,15 @@ import numpy as np
 
 from .. import _errmsg, dtypes
 from .. import soc as _soc
-from .._status import aclnnStatus
 from ..executor.executor import aclOpExecutor
 from ..kernels import muls as muls_kernel
 from ..tensor import aclTensor
 from . import launch
 
-S = aclnnStatus
+AICORE_FAILURE = launch.checked_static("Muls ADD_TO_LAUNCHER_LIST_AICORE failed.")
 
 
-def muls(ex: aclOpExecutor, self: aclTensor, alpha: float) -> aclTensor | None:
+def muls(self: aclTensor, alpha: float, ex: aclOpExecutor) -> aclTensor | None:
     """``l0op::Muls(self, alpha, executor)``: ``alpha`` is a C float (the attribute ``value``)."""
     value = float(np.float32(alpha))
     step = ex.step("Muls", [self], value=value)
@@ -35,10 +34,10 @@ def muls(ex: aclOpExecutor, self: aclTensor, alpha: float) -> aclTensor | None:
             f"the Muls kernel for {dtypes.dt_name(self.dtype)} is not emulated (no aclnn API of aclnn_py sends it)",
             None,
         )
-        _errmsg.report_code(S.ACLNN_ERR_INNER_STATIC_WORKSPACE_INVALID, "Muls ADD_TO_LAUNCHER_LIST_AICORE failed.")
+        AICORE_FAILURE.report()
         return None
     compute = muls_kernel.muls(_soc.current().kernel_family, value)
-    if launch.aicore(ex, step, "Muls", [self], [out], compute, value=value) is None:
+    if launch.aicore(ex, step, "Muls", [self], [out], compute, failure=AICORE_FAILURE, value=value) is None:
         return None
     step.outputs = [out]
     return out

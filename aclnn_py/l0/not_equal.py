@@ -28,6 +28,7 @@ from ..dtypes import (
 from ..executor.executor import aclOpExecutor
 from ..kernels import compare
 from ..tensor import aclTensor
+from . import launch
 from ._binary import elementwise as launch_elementwise
 
 AICORE910_DTYPE_SUPPORT_LIST = (DT_FLOAT, DT_INT32, DT_INT64, DT_FLOAT16, DT_INT8, DT_UINT8, DT_BOOL, DT_BF16)
@@ -47,11 +48,13 @@ def aicore_dtypes() -> tuple[int, ...]:
     return ASCEND950_DTYPE_SUPPORT_LIST if _soc.current().is_regbase else AICORE910_DTYPE_SUPPORT_LIST
 
 
-def not_equal(ex: aclOpExecutor, self: aclTensor, other: aclTensor) -> aclTensor | None:
+def not_equal(self: aclTensor, other: aclTensor, ex: aclOpExecutor) -> aclTensor | None:
     """``l0op::NotEqual(self, other, executor)``."""
     supported = aicore_dtypes()
     if self.dtype in supported and other.dtype in supported:
-        return launch_elementwise(ex, "NotEqual", [self, other], DT_BOOL, True, compare.make("NotEqual"))
+        failure = launch.checked("NotEqualAiCore ADD_TO_LAUNCHER_LIST_AICORE failed.")
+        compute = compare.make("NotEqual")
+        return launch_elementwise(ex, "NotEqual", [self, other], DT_BOOL, True, compute, failure=failure)
     if self.dtype in AICPU_TF_DTYPE_SUPPORT_LIST or other.dtype in AICPU_TF_DTYPE_SUPPORT_LIST:
         tf = compare.make("NotEqual")
         return launch_elementwise(
@@ -61,8 +64,9 @@ def not_equal(ex: aclOpExecutor, self: aclTensor, other: aclTensor) -> aclTensor
             DT_BOOL,
             False,
             tf,
+            failure=None,
             T=dtypes.dt_name(self.dtype),
             incompatible_shape_error=True,
         )
     kernel = compare.aicpu_equal(True, AICPU_KERNEL_DTYPES)
-    return launch_elementwise(ex, "NotEqual", [self, other], DT_BOOL, False, kernel)
+    return launch_elementwise(ex, "NotEqual", [self, other], DT_BOOL, False, kernel, failure=None)

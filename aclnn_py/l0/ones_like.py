@@ -47,7 +47,7 @@ def aicore_dtypes() -> tuple[int, ...]:
     return ASCEND910_AICORE_DTYPE_SUPPORT_LIST
 
 
-def ones_like(ex: aclOpExecutor, self: aclTensor) -> aclTensor | None:
+def ones_like(self: aclTensor, ex: aclOpExecutor) -> aclTensor | None:
     """``l0op::OnesLike(self, executor)``."""
     step = ex.step("OnesLike", [self])
     out = ex.alloc_tensor(self.view_shape, self.dtype)
@@ -58,7 +58,8 @@ def ones_like(ex: aclOpExecutor, self: aclTensor) -> aclTensor | None:
     ones = fill_kernel.constant(1)
     ins = launch_inputs(self)
     if self.dtype in aicore_dtypes():
-        if launch.aicore(ex, step, "OnesLike", ins, [out], ones) is None:
+        failure = launch.checked_static("OnesLike ADD_TO_LAUNCHER_LIST_AICORE failed.")
+        if launch.aicore(ex, step, "OnesLike", ins, [out], ones, failure=failure) is None:
             return None
         return out
     if self.dtype not in AICPU_DTYPE_SUPPORT_LIST:

@@ -65,16 +65,17 @@ def _launch(ex: aclOpExecutor, self: aclTensor, other: aclTensor, out_dtype: int
         return None
     aicore = self.dtype in aicore_dtypes()
     compute = div_kernel.real_div(_soc.current().kernel_family, aicpu=not aicore)
-    return launch_elementwise(ex, "RealDiv", [self, other], out_dtype, aicore, compute, shape=shape)
+    # RealDivAiCore ignores the launch status
+    return launch_elementwise(ex, "RealDiv", [self, other], out_dtype, aicore, compute, shape=shape, failure=None)
 
 
-def real_div(ex: aclOpExecutor, self: aclTensor, other: aclTensor) -> aclTensor | None:
+def real_div(self: aclTensor, other: aclTensor, ex: aclOpExecutor) -> aclTensor | None:
     """``l0op::RealDiv(self, other, executor)``."""
     float_out = self.dtype == DT_BOOL or (_is_910b_family() and self.dtype == other.dtype == DT_INT32)
     return _launch(ex, self, other, DT_FLOAT if float_out else self.dtype)
 
 
-def real_div_mode(ex: aclOpExecutor, self: aclTensor, other: aclTensor, mode: int) -> aclTensor | None:
+def real_div_mode(self: aclTensor, other: aclTensor, mode: int, ex: aclOpExecutor) -> aclTensor | None:
     """``l0op::RealDiv(self, other, const int mode, executor)``."""
     float_out = (mode == MODE_REAL_DIV and self.dtype in (DT_BOOL, DT_INT32)) or (
         mode == MODE_TRUNC_DIV and self.dtype == DT_BOOL
@@ -82,7 +83,7 @@ def real_div_mode(ex: aclOpExecutor, self: aclTensor, other: aclTensor, mode: in
     return _launch(ex, self, other, DT_FLOAT if float_out else self.dtype)
 
 
-def real_div_scalar(ex: aclOpExecutor, self: aclTensor, other: aclTensor, is_scalar: bool) -> aclTensor | None:
+def real_div_scalar(self: aclTensor, other: aclTensor, is_scalar: bool, ex: aclOpExecutor) -> aclTensor | None:
     """``l0op::RealDiv(self, other, bool isScalar, executor)``."""
     keep = self.dtype != DT_BOOL and (is_scalar or self.dtype == other.dtype)
     return _launch(ex, self, other, self.dtype if keep else DT_FLOAT)

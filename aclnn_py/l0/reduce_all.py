@@ -73,7 +73,14 @@ def out_dtype(x: aclTensor) -> int:
 
 
 def reduce_logical(
-    ex: aclOpExecutor, op: str, x: aclTensor, dim: Sequence[int], keepdim: bool, *, report_infer: bool
+    ex: aclOpExecutor,
+    op: str,
+    x: aclTensor,
+    dim: Sequence[int],
+    keepdim: bool,
+    *,
+    report_infer: bool,
+    failure: launch.OnFailure,
 ) -> aclTensor | None:
     """The body ReduceAll and ReduceAny share (``op`` names the kernel)."""
     dims = ex.convert_to_tensor(np.array(list(dim), dtype=np.int64), DT_INT64)
@@ -88,12 +95,13 @@ def reduce_logical(
     assert shape is not None
     out = ex.alloc_tensor(shape, out_dtype(x))
     compute = reduce_kernel.make("all" if op == "ReduceAll" else "any", wrapped_axes(x.rank, dim), keepdim)
-    if launch.aicore(ex, step, op, [x, dims], [out], compute, keep_dims=bool(keepdim)) is None:
+    if launch.aicore(ex, step, op, [x, dims], [out], compute, failure=failure, keep_dims=bool(keepdim)) is None:
         return None
     step.outputs = [out]
     return out
 
 
-def reduce_all(ex: aclOpExecutor, x: aclTensor, dim: Sequence[int], keepdim: bool) -> aclTensor | None:
+def reduce_all(x: aclTensor, dim: Sequence[int], keepdim: bool, ex: aclOpExecutor) -> aclTensor | None:
     """``l0op::ReduceAll(self, dim, keepdim, executor)`` (a failed shape inference is silent)."""
-    return reduce_logical(ex, "ReduceAll", x, dim, keepdim, report_infer=False)
+    failure = launch.checked_static("ReduceAll ADD_TO_LAUNCHER_LIST_AICORE failed.")
+    return reduce_logical(ex, "ReduceAll", x, dim, keepdim, report_infer=False, failure=failure)

@@ -11,9 +11,11 @@ from collections.abc import Sequence
 
 from ..executor.executor import aclOpExecutor
 from ..tensor import aclTensor
+from . import launch
 from .reduce_all import reduce_logical
 
 
-def reduce_any(ex: aclOpExecutor, x: aclTensor, dim: Sequence[int], keepdim: bool) -> aclTensor | None:
+def reduce_any(x: aclTensor, dim: Sequence[int], keepdim: bool, ex: aclOpExecutor) -> aclTensor | None:
     """``l0op::ReduceAny(self, dim, keepDim, executor)``."""
-    return reduce_logical(ex, "ReduceAny", x, dim, keepdim, report_infer=True)
+    failure = launch.checked_static("ReduceAny ADD_TO_LAUNCHER_LIST_AICORE failed.")
+    return reduce_logical(ex, "ReduceAny", x, dim, keepdim, report_infer=True, failure=failure)

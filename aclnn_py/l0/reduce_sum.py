@@ -50,7 +50,7 @@ def infer_shape(shape: tuple[int, ...], axes: Sequence[int], keep_dim: bool) -> 
     return tuple(d for i, d in enumerate(shape) if i not in red)
 
 
-def reduce_sum_op(ex: aclOpExecutor, x: aclTensor, axes: Sequence[int], keep_dim: bool) -> aclTensor | None:
+def reduce_sum_op(x: aclTensor, axes: Sequence[int], keep_dim: bool, ex: aclOpExecutor) -> aclTensor | None:
     """``l0op::ReduceSumOp(x, axes, keepDim, executor)``."""
     axes_t = ex.convert_to_tensor(np.array(list(axes), dtype=np.int64), DT_INT64)
     step = ex.step("ReduceSum", [x, axes_t], keep_dims=bool(keep_dim))
@@ -60,7 +60,8 @@ def reduce_sum_op(ex: aclOpExecutor, x: aclTensor, axes: Sequence[int], keep_dim
         recipe = _soc.current().kernel_family
         compute = kernel.make(recipe, red, keep_dim)
         attrs: dict[str, object] = {"keep_dims": bool(keep_dim), "noop_with_empty_axes": True}
-        if launch.aicore(ex, step, "ReduceSum", [x, axes_t], [out], compute, **attrs) is None:
+        failure = launch.checked_static("ReduceSumOp ADD_TO_LAUNCHER_LIST_AICORE failed.")
+        if launch.aicore(ex, step, "ReduceSum", [x, axes_t], [out], compute, failure=failure, **attrs) is None:
             return None
     elif x.dtype == DT_INT64:
         launch.aicpu(ex, step, "ReduceSum", [x, axes_t], [out], kernel.make("aicpu", red, keep_dim),

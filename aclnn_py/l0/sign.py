@@ -12,14 +12,13 @@ from __future__ import annotations
 
 from .. import _errmsg
 from .. import soc as _soc
-from .._status import aclnnStatus
 from ..dtypes import DT_BF16, DT_FLOAT, DT_FLOAT16, DT_INT32, DT_INT64
 from ..executor.executor import aclOpExecutor
 from ..kernels import sign as sign_kernel
 from ..tensor import aclTensor
 from . import launch
 
-S = aclnnStatus
+AICORE_FAILURE = launch.checked_static("Sign ADD_TO_LAUNCHER_LIST_AICORE failed.")
 
 AICORE_DTYPE_SUPPORT_LIST = (DT_FLOAT, DT_FLOAT16, DT_INT32, DT_BF16)
 AICORE_DTYPE_SUPPORT_LIST_ARCH3510 = (DT_FLOAT, DT_FLOAT16, DT_INT32, DT_BF16, DT_INT64)
@@ -34,7 +33,7 @@ def aicore_dtypes() -> tuple[int, ...]:
     return AICORE_DTYPE_SUPPORT_LIST_ARCH3510 if _soc.current().is_regbase else AICORE_DTYPE_SUPPORT_LIST
 
 
-def sign(ex: aclOpExecutor, x: aclTensor) -> aclTensor | None:
+def sign(x: aclTensor, ex: aclOpExecutor) -> aclTensor | None:
     """``l0op::Sign(self, executor)``."""
     soc = _soc.current()
     step = ex.step("Sign", [x])
@@ -47,10 +46,10 @@ def sign(ex: aclOpExecutor, x: aclTensor) -> aclTensor | None:
                 "the kernel launch fails",
                 None,
             )
-            _errmsg.report_code(S.ACLNN_ERR_INNER_STATIC_WORKSPACE_INVALID, "Sign ADD_TO_LAUNCHER_LIST_AICORE failed.")
+            AICORE_FAILURE.report()
             return None
         recipe = "arch35" if soc.is_regbase else _TBE_RECIPE[soc.family]
-        if launch.aicore(ex, step, "Sign", [x], [out], sign_kernel.make(recipe)) is None:
+        if launch.aicore(ex, step, "Sign", [x], [out], sign_kernel.make(recipe), failure=AICORE_FAILURE) is None:
             return None
     else:
         launch.aicpu(ex, step, "Sign", [x], [out], sign_kernel.make("aicpu"))

@@ -18,7 +18,7 @@ from . import launch
 AICORE_DTYPE_SUPPORT_LIST = (DT_FLOAT, DT_FLOAT16, DT_BF16)
 
 
-def softmax_v2(ex: aclOpExecutor, self: aclTensor, dim: int) -> aclTensor:
+def softmax_v2(self: aclTensor, dim: int, ex: aclOpExecutor) -> aclTensor:
     """``l0op::SoftmaxV2(self, dim, executor)``."""
     step = ex.step("SoftmaxV2", [self], axes=[dim], half_to_float=False)
     out = ex.alloc_tensor(self.storage_shape, self.dtype)
@@ -28,7 +28,7 @@ def softmax_v2(ex: aclOpExecutor, self: aclTensor, dim: int) -> aclTensor:
     if self.dtype in AICORE_DTYPE_SUPPORT_LIST:
         soc = _soc.current()
         compute = kernel.make(soc.kernel_family, axis, reciprocal=soc.family == "Ascend310P")
-        launch.aicore(ex, step, "SoftmaxV2", [self], [out], compute, axes=[dim], half_to_float=False)
+        launch.aicore(ex, step, "SoftmaxV2", [self], [out], compute, failure=None, axes=[dim], half_to_float=False)
     else:
         launch.aicpu(ex, step, "SoftmaxV2", [self], [out], kernel.make("aicpu", axis), axes=[dim])
     step.outputs = [out]

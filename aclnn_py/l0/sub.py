@@ -64,7 +64,7 @@ def is_aicore_support(self: aclTensor) -> bool:
     return self.dtype in aicore_dtypes()
 
 
-def sub(ex: aclOpExecutor, self: aclTensor, other: aclTensor) -> aclTensor | None:
+def sub(self: aclTensor, other: aclTensor, ex: aclOpExecutor) -> aclTensor | None:
     """``l0op::Sub(self, other, executor)``: ``SubAiCore`` or ``SubAiCpu``."""
     shape = checks.broadcast_infer_shape(self.view_shape, other.view_shape)
     if shape is None:  # unreachable behind the L2 checks; reported as sub.cpp does
@@ -75,4 +75,5 @@ def sub(ex: aclOpExecutor, self: aclTensor, other: aclTensor) -> aclTensor | Non
         return None
     recipe = _soc.current().kernel_family
     compute = sub_kernels.sub(recipe)
-    return launch_elementwise(ex, "Sub", [self, other], self.dtype, is_aicore_support(self), compute, shape=shape)
+    aicore = is_aicore_support(self)  # SubAiCore ignores the launch status
+    return launch_elementwise(ex, "Sub", [self, other], self.dtype, aicore, compute, shape=shape, failure=None)

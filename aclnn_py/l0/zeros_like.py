@@ -71,7 +71,7 @@ def launch_inputs(self: aclTensor) -> list[aclTensor]:
     return [self] if self.from_workspace else []
 
 
-def zeros_like(ex: aclOpExecutor, self: aclTensor) -> aclTensor | None:
+def zeros_like(self: aclTensor, ex: aclOpExecutor) -> aclTensor | None:
     """``l0op::ZerosLike(self, executor)``."""
     step = ex.step("ZerosLike", [self])
     out = ex.alloc_tensor(self.storage_shape, self.dtype, self.storage_format)
@@ -84,7 +84,8 @@ def zeros_like(ex: aclOpExecutor, self: aclTensor) -> aclTensor | None:
     zeros = fill_kernel.constant(0)
     ins = launch_inputs(self)
     if self.dtype in aicore_dtypes():
-        if launch.aicore(ex, step, "ZerosLike", ins, [out], zeros) is None:
+        failure = launch.checked_static("ZerosLike ADD_TO_LAUNCHER_LIST_AICORE failed.")
+        if launch.aicore(ex, step, "ZerosLike", ins, [out], zeros, failure=failure) is None:
             return None
         return out
     if not checks.check_max_dim(self, MAX_DIM_LEN, "self"):

@@ -89,7 +89,7 @@ def aclnnHardswishGetWorkspaceSize(
     if not soc_version_ge_910b() and self_c.dtype in DTYPE_CAST_LIST:  # unreachable: BF16 refused above
         self_cast = cast(self_c, DT_FLOAT16, ex)
     assert self_cast is not None
-    result = hard_swish(ex, self_cast)
+    result = hard_swish(self_cast, ex)
     if result is None:
         return S.ACLNN_ERR_INNER_NULLPTR
     cast_out = cast(result, out.dtype, ex)

@@ -92,7 +92,7 @@ def aclnnHardswishBackwardGetWorkspaceSize(
     if grad_output_c is None:
         return S.ACLNN_ERR_INNER_NULLPTR
 
-    result = hard_swish_grad(ex, grad_output_c, self_c)
+    result = hard_swish_grad(grad_output_c, self_c, ex)
     if result is None:
         return S.ACLNN_ERR_INNER_NULLPTR
     if view_copy(result, out, ex) is None:

@@ -83,7 +83,7 @@ def aclnnSoftmaxGetWorkspaceSize(
     self_c = contiguous(self, ex)
     if self_c is None:
         return S.ACLNN_ERR_INNER_NULLPTR
-    result = softmax_v2(ex, self_c, dim)
+    result = softmax_v2(self_c, dim, ex)
     casted = cast(result, out.dtype, ex)
     if casted is None or view_copy(casted, out, ex) is None:
         return S.ACLNN_ERR_INNER_NULLPTR

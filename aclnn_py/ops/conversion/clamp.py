@@ -237,7 +237,7 @@ def clamp_common(
     min_t, max_t = ex.convert_scalar(value_min, promote), ex.convert_scalar(value_max, promote)
     if min_t is None or max_t is None:
         return S.ACLNN_ERR_INNER_NULLPTR
-    clipped = clip_by_value_v2(ex, self_p, min_t, max_t)
+    clipped = clip_by_value_v2(self_p, min_t, max_t, ex)
     if clipped is None:
         return S.ACLNN_ERR_INNER_NULLPTR
     if _soc.current().is_regbase:

@@ -101,7 +101,7 @@ def broadcast_tensor(shape: tuple[int, ...], src: aclTensor, ex: aclOpExecutor) 
     """``BraodCastTensor`` (sic): a new ND tensor of ``shape`` and src's dtype, BroadcastTo into it."""
     dst = ex.alloc_tensor(shape, src.dtype)
     dims = ex.convert_to_tensor(np.array(shape, dtype=np.int64), dtypes.DT_INT64)
-    return broadcast_to(ex, src, dst, dims)
+    return broadcast_to(src, dst, dims, ex)
 
 
 @_l2.phase1(API)

@@ -102,7 +102,7 @@ def aclnnInplaceFillScalarGetWorkspaceSize(
     value_t = ex.convert_scalar(value, selfRef.dtype)
     shape = list(selfRef.view_shape) if selfRef.rank else [1]
     dims = ex.convert_to_tensor(np.array(shape, dtype=np.int64), DT_INT64)
-    fill_out = fill(ex, dims, value_t, shape) if value_t is not None else None
+    fill_out = fill(dims, value_t, shape, ex) if value_t is not None else None
     if fill_out is None or view_copy(fill_out, selfRef, ex) is None:
         return S.ACLNN_ERR_INNER_NULLPTR
     return hand_out(ex, ex.finish(), workspaceSize, executor)

@@ -195,7 +195,7 @@ def aclnnIndexSelectGetWorkspaceSize(
     index_p = unsqueeze_nd_view(ex, index_c) if index_c.rank == 0 else index_c
 
     gather = gather_v2 if _soc.current().is_regbase else gather_v3  # GatherV3 falls back to GatherV2 itself
-    result = gather(ex, self_c, dim, index_p)
+    result = gather(self_c, dim, index_p, ex)
     if result is None:
         return S.ACLNN_ERR_INNER_NULLPTR
     if view_copy(result, out, ex) is None:

@@ -29,19 +29,13 @@ from ...executor import checks
 from ...executor.api import hand_out
 from ...executor.checks import MAX_SUPPORT_DIMS_NUMS, op_loge
 from ...executor.executor import aclOpExecutor
+from ...l0.broadcast_to import broadcast_to_shape
 from ...l0.cast import cast
 from ...l0.contiguous import contiguous, view_copy
 from ...l0.fill import fill
 from ...l0.reformat import reformat
-from ...l0.smooth_l1_loss_v2 import (
-    FORMAT_NC1HWC0,
-    FORMAT_NCHW,
-    FORMAT_NHWC,
-    broadcast_to_shape,
-    reformat_checked,
-    smooth_l1_loss,
-    trans_data,
-)
+from ...l0.smooth_l1_loss_v2 import smooth_l1_loss
+from ...l0.transdata import FORMAT_NC1HWC0, FORMAT_NCHW, FORMAT_NHWC, trans_data
 from ...runtime import sanitizer
 from ...tensor import aclScalar, aclTensor
 from .. import _l2
@@ -146,7 +140,7 @@ def _fill_scalar(ex: aclOpExecutor, out: aclTensor, value: float) -> int:
         )
         return S.ACLNN_ERR_INNER_NULLPTR
     element = scalars.element(aclScalar(np.float32(value), DT_FLOAT), out.dtype).reshape(1)
-    fill_out = fill(ex, dims, ex.convert_to_tensor(element, out.dtype), (1,))
+    fill_out = fill(dims, ex.convert_to_tensor(element, out.dtype), (1,), ex)
     if fill_out is None or view_copy(fill_out, out, ex) is None:
         return S.ACLNN_ERR_INNER_NULLPTR
     return S.ACLNN_SUCCESS
@@ -187,7 +181,7 @@ def _input_pre_process(ex: aclOpExecutor, t: aclTensor, reduction: int, promote:
         op_loge(S.ACLNN_ERR_INNER_NULLPTR, "The cast return nullptr.")
         return None
     if _need_5hd(t_cast, reduction):
-        t_5hd = trans_data(t_cast, FORMAT_NC1HWC0, ex)
+        t_5hd = trans_data(t_cast, FORMAT_NC1HWC0, 1, ex)
         if t_5hd is None:
             op_loge(S.ACLNN_ERR_INNER_NULLPTR, "The TransData return nullptr.")
         return t_5hd
@@ -201,7 +195,7 @@ def _result_format(ex: aclOpExecutor, loss: aclTensor, result: aclTensor) -> acl
     Ascend950), else ReFormat (in place, with its rank check)."""
     to_primary = result.storage_format in (FORMAT_NCHW, FORMAT_NHWC)
     if len(loss.storage_shape) == NC1HWC0_DIM and to_primary and not _soc.current().is_regbase:
-        return trans_data(loss, result.origin_format, ex)
+        return trans_data(loss, result.origin_format, 1, ex)
     if loss.storage_format == FORMAT_NC1HWC0:
         sanitizer.finding(
             "undefined",
@@ -210,7 +204,7 @@ def _result_format(ex: aclOpExecutor, loss: aclTensor, result: aclTensor) -> acl
             "so result receives the NC1HWC0 layout (the kernel writes its padded size)",
             S.ACLNN_ERR_PARAM_INVALID,
         )
-    return reformat_checked(loss, result.storage_format, ex)
+    return reformat(loss, result.storage_format, ex)
 
 
 def _build(
@@ -234,7 +228,7 @@ def _build(
     if target_post is None:
         op_loge(S.ACLNN_ERR_INNER_NULLPTR, "The target with InputPreProcess return nullptr.")
         return S.ACLNN_ERR_INNER_NULLPTR
-    loss = smooth_l1_loss(ex, self_post, target_post, REDUCTION_STR[reduction], beta)
+    loss = smooth_l1_loss(self_post, target_post, REDUCTION_STR[reduction], beta, ex)
     if loss is None:
         op_loge(S.ACLNN_ERR_INNER_NULLPTR, "The reslut with SmoothL1Loss return nullptr.")  # sic
         return S.ACLNN_ERR_INNER_NULLPTR

@@ -204,9 +204,9 @@ def aclnnSmoothL1LossBackwardGetWorkspaceSize(
         return S.ACLNN_ERR_INNER_NULLPTR
 
     for t in (grad_out_cast, self_cast, target_cast):  # CheckReformat: in-place relabel to ND
-        reformat(t, dtypes.FORMAT_ND, ex)
+        reformat(t, dtypes.FORMAT_ND, ex)  # never fails: ND has no fixed rank
 
-    smooth_grad = smooth_l1_loss_grad_v2(ex, self_cast, target_cast, grad_out_cast, REDUCTION_STR[red], b, result_shape)
+    smooth_grad = smooth_l1_loss_grad_v2(self_cast, target_cast, grad_out_cast, REDUCTION_STR[red], b, result_shape, ex)
     if smooth_grad is None:
         return S.ACLNN_ERR_INNER_NULLPTR
     smooth_grad_cast = cast(smooth_grad, gradInput.dtype, ex)

@@ -44,7 +44,7 @@ from ...l0.contiguous import contiguous, view_copy
 from ...tensor import aclScalar, aclTensor
 
 S = aclnnStatus
-L0Op = Callable[[aclOpExecutor, aclTensor, aclTensor], "aclTensor | None"]
+L0Op = Callable[[aclTensor, aclTensor, aclOpExecutor], "aclTensor | None"]
 
 COMPLEX = frozenset({DT_COMPLEX32, DT_COMPLEX64, DT_COMPLEX128})
 # opbase IsFloatingType
@@ -256,7 +256,7 @@ def compare_tensors(ex: aclOpExecutor, self: aclTensor, other: aclTensor, promot
     other_c = contiguous_cast(ex, other, promote)
     if other_c is None:
         return None
-    return op(ex, self_c, other_c)
+    return op(self_c, other_c, ex)
 
 
 def finish(ex: aclOpExecutor, result: aclTensor | None, out: aclTensor, workspaceSize: object, executor: object) -> int:

@@ -134,7 +134,7 @@ def phase1_body(
     other_c = C.contiguous_cast(ex, other, dt)
     if other_c is None:
         return S.ACLNN_ERR_INNER_NULLPTR
-    result = (logical_op if dt == DT_BOOL else op)(ex, self_c, other_c)
+    result = (logical_op if dt == DT_BOOL else op)(self_c, other_c, ex)
     if result is None:
         return S.ACLNN_ERR_INNER_NULLPTR
     if need_output_cast:

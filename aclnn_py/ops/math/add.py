@@ -196,19 +196,19 @@ def _add_tensors(ex: aclOpExecutor, self: aclTensor, other: aclTensor, alpha: ac
     regbase = _soc.current().is_regbase
     if is_mix(self, other) and _float_is_one(alpha):
         if regbase:
-            return l0_add(ex, self, other)  # straight on the strided views
+            return l0_add(self, other, ex)  # straight on the strided views
         self_c, other_c = contiguous(self, ex), contiguous(other, ex)
         if self_c is None or other_c is None:
             return None
-        return l0_add(ex, self_c, other_c)
+        return l0_add(self_c, other_c, ex)
     promote = dtypes.promote_type(self.dtype, other.dtype)
     if is_equal_to_one(promote, alpha) and promote == self.dtype == other.dtype:
         if is_add_support_non_contiguous(self, other):
-            return l0_add(ex, self, other)
+            return l0_add(self, other, ex)
         self_c, other_c = contiguous(self, ex), contiguous(other, ex)
         if self_c is None or other_c is None:
             return None
-        return l0_add(ex, self_c, other_c)
+        return l0_add(self_c, other_c, ex)
     self_c, other_c = contiguous(self, ex), contiguous(other, ex)
     if self_c is None or other_c is None:
         return None
@@ -216,18 +216,18 @@ def _add_tensors(ex: aclOpExecutor, self: aclTensor, other: aclTensor, alpha: ac
     if self_p is None or other_p is None:
         return None
     if is_equal_to_one(promote, alpha):
-        return l0_add(ex, self_p, other_p)
+        return l0_add(self_p, other_p, ex)
     if is_support_axpy(promote):
-        return l0_axpy(ex, self_p, other_p, float(scalars.to_float(alpha)))
+        return l0_axpy(self_p, other_p, float(scalars.to_float(alpha)), ex)
     alpha_t = ex.convert_scalar(alpha, promote)
     if alpha_t is None:
         return None
     if is_support_axpy_v2(promote):
-        return l0_axpy_v2(ex, self_p, other_p, alpha_t)
-    mul_out = l0_mul(ex, other_p, alpha_t)
+        return l0_axpy_v2(self_p, other_p, alpha_t, ex)
+    mul_out = l0_mul(other_p, alpha_t, ex)
     if mul_out is None:
         return None
-    return l0_add(ex, self_p, mul_out)
+    return l0_add(self_p, mul_out, ex)
 
 
 @_l2.phase1("aclnnAdd")
@@ -369,16 +369,16 @@ def aclnnAddsGetWorkspaceSize(
     if self_p is None:
         return S.ACLNN_ERR_INNER_NULLPTR
     if one:
-        result = l0_add(ex, self_p, other_t)
+        result = l0_add(self_p, other_t, ex)
     elif axpy:
-        result = l0_axpy(ex, self_p, other_t, float(scalars.to_float(alpha)))
+        result = l0_axpy(self_p, other_t, float(scalars.to_float(alpha)), ex)
     elif (alpha_t := ex.convert_scalar(alpha, promote)) is None:
         result = None
     elif axpy_v2:
-        result = l0_axpy_v2(ex, self_p, other_t, alpha_t)
+        result = l0_axpy_v2(self_p, other_t, alpha_t, ex)
     else:
-        mul_out = l0_mul(ex, other_t, alpha_t)
-        result = l0_add(ex, self_p, mul_out) if mul_out is not None else None
+        mul_out = l0_mul(other_t, alpha_t, ex)
+        result = l0_add(self_p, mul_out, ex) if mul_out is not None else None
     if result is None:
         return S.ACLNN_ERR_INNER_NULLPTR
     cast_out = cast(result, out.dtype, ex)

@@ -149,7 +149,7 @@ def fill_out(ex: aclOpExecutor, out: aclTensor, value: int) -> aclTensor | None:
     value_t = ex.convert_scalar(aclScalar(value, DT_INT32), out.dtype)
     shape = out.view_shape
     dims_t = ex.convert_to_tensor(np.array(shape, dtype=np.int64), DT_INT64)
-    filled = fill(ex, dims_t, value_t, shape) if value_t is not None else None
+    filled = fill(dims_t, value_t, shape, ex) if value_t is not None else None
     if filled is None:
         return None
     return view_copy(filled, out, ex)
@@ -186,7 +186,7 @@ def aclnnAllGetWorkspaceSize(
     self_cast = self_c if keeps_float_input(self_c) else cast(self_c, DT_BOOL, ex)
     if self_cast is None:
         return S.ACLNN_ERR_INNER_NULLPTR
-    result = reduce_all(ex, self_cast, dims, keepdim)
+    result = reduce_all(self_cast, dims, keepdim, ex)
     if result is None:
         return S.ACLNN_ERR_INNER_NULLPTR
     result_cast = cast(result, out.dtype, ex)

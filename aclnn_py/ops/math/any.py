@@ -165,7 +165,7 @@ def aclnnAnyGetWorkspaceSize(
         view = aclTensor(self.view_shape, self.dtype, self.strides, self.offset, self.view_format,
                          self.storage_shape, self.storage)  # fmt: skip
         view.storage_format, view.origin_format = self.storage_format, self.origin_format
-        result = reduce_any(ex, view, dims, keepdim)
+        result = reduce_any(view, dims, keepdim, ex)
     else:
         self_c = contiguous(self, ex)
         if self_c is None:
@@ -173,7 +173,7 @@ def aclnnAnyGetWorkspaceSize(
         self_cast = self_c if keeps_float_input(self_c) else cast(self_c, DT_BOOL, ex)
         if self_cast is None:
             return S.ACLNN_ERR_INNER_NULLPTR
-        result = reduce_any(ex, self_cast, dims, keepdim)
+        result = reduce_any(self_cast, dims, keepdim, ex)
     if result is None:
         return S.ACLNN_ERR_INNER_NULLPTR
     if not check_shape_and_scalar_same(result, out):
@@ -182,6 +182,8 @@ def aclnnAnyGetWorkspaceSize(
     if result_cast is None:
         return S.ACLNN_ERR_INNER_NULLPTR
     formatted = reformat(result_cast, out.storage_format, ex)
+    if formatted is None:
+        return S.ACLNN_ERR_INNER_NULLPTR
     if view_copy(formatted, out, ex) is None:
         return S.ACLNN_ERR_INNER_NULLPTR
     return hand_out(ex, ex.finish(), workspaceSize, executor)

@@ -219,7 +219,7 @@ def _div_tensors(ex: aclOpExecutor, self: aclTensor, other: aclTensor) -> aclTen
     """``HandleMixDataTypeDiv`` / ``HandleNotMixDataTypeDiv``: the quotient before the last cast."""
     if is_mix_dtype_tensor_support(self, other):
         pair = _contiguous_pair(ex, self, other)
-        return real_div_scalar(ex, *pair, False) if pair is not None else None
+        return real_div_scalar(*pair, False, ex) if pair is not None else None
     regbase = _soc.current().is_regbase
     promote = (
         infer_div_mode_dtype(self.dtype, other.dtype)
@@ -232,7 +232,7 @@ def _div_tensors(ex: aclOpExecutor, self: aclTensor, other: aclTensor) -> aclTen
     other_p = _to_promote(ex, other, promote)
     if other_p is None:
         return None
-    return real_div_mode(ex, self_p, other_p, MODE_REAL_DIV)
+    return real_div_mode(self_p, other_p, MODE_REAL_DIV, ex)
 
 
 @_l2.phase1("aclnnDiv")
@@ -307,7 +307,7 @@ def aclnnInplaceDivGetWorkspaceSize(
         return hand_out(ex, ex.finish(), workspaceSize, executor)
     pair = _contiguous_pair(ex, selfRef, other)
     # isScalar = true: the quotient comes out in selfRef's dtype (FLOAT16 / FLOAT -> FLOAT16)
-    result = real_div_scalar(ex, *pair, True) if pair is not None else None
+    result = real_div_scalar(*pair, True, ex) if pair is not None else None
     return _finish(ex, result, selfRef, workspaceSize, executor)
 
 
@@ -406,20 +406,20 @@ def _divs(ex: aclOpExecutor, self: aclTensor, other: aclScalar) -> aclTensor | N
         if other_t is None:
             return None
         self_c = self if _soc.current().is_regbase else contiguous(self, ex)  # never Ascend950 here
-        return real_div_scalar(ex, self_c, other_t, True) if self_c is not None else None
+        return real_div_scalar(self_c, other_t, True, ex) if self_c is not None else None
     promote = divs_promote_type(self, other)
     use_muls = can_use_muls(self, other)
     if self.dtype == promote and is_real_div_support_non_contiguous(self) and not use_muls:
         other_t = ex.convert_scalar(other, promote)
-        return real_div_mode(ex, self, other_t, MODE_REAL_DIV) if other_t is not None else None
+        return real_div_mode(self, other_t, MODE_REAL_DIV, ex) if other_t is not None else None
     self_c = contiguous(self, ex)
     self_cast = cast(self_c, promote, ex) if self_c is not None else None
     if self_cast is None:
         return None
     if use_muls:
-        return l0_muls(ex, self_cast, reciprocal(other))
+        return l0_muls(self_cast, reciprocal(other), ex)
     other_t = ex.convert_scalar(other, promote)
-    return real_div_mode(ex, self_cast, other_t, MODE_REAL_DIV) if other_t is not None else None
+    return real_div_mode(self_cast, other_t, MODE_REAL_DIV, ex) if other_t is not None else None
 
 
 @_l2.phase1("aclnnDivs")

@@ -149,7 +149,7 @@ def aclnnEqScalarGetWorkspaceSize(
     other_t = ex.convert_scalar(other, promote)
     if other_t is None:
         return S.ACLNN_ERR_INNER_NULLPTR
-    return C.finish(ex, l0_equal(ex, self_c, other_t), out, workspaceSize, executor)
+    return C.finish(ex, l0_equal(self_c, other_t, ex), out, workspaceSize, executor)
 
 
 aclnnEqScalar = _l2.phase2("aclnnEqScalar")

@@ -136,7 +136,7 @@ def aclnnGeScalarGetWorkspaceSize(
     self_p = cast(self_c, promote, ex)
     if self_p is None:
         return S.ACLNN_ERR_INNER_NULLPTR
-    return C.finish(ex, l0_greater_equal(ex, self_p, other_t), out, workspaceSize, executor)
+    return C.finish(ex, l0_greater_equal(self_p, other_t, ex), out, workspaceSize, executor)
 
 
 aclnnGeScalar = _l2.phase2("aclnnGeScalar")

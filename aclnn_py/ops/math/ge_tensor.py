@@ -150,7 +150,7 @@ def aclnnGeTensorGetWorkspaceSize(
     other_p = _input(ex, other, promote)
     if other_p is None:
         return S.ACLNN_ERR_INNER_NULLPTR
-    return C.finish(ex, l0_greater_equal(ex, self_p, other_p), out, workspaceSize, executor)
+    return C.finish(ex, l0_greater_equal(self_p, other_p, ex), out, workspaceSize, executor)
 
 
 aclnnGeTensor = _l2.phase2("aclnnGeTensor")

@@ -124,7 +124,7 @@ def aclnnGtScalarGetWorkspaceSize(
     other_t = ex.convert_scalar(other, promote)
     if other_t is None:
         return S.ACLNN_ERR_INNER_NULLPTR
-    return C.finish(ex, l0_greater(ex, self_p, other_t), out, workspaceSize, executor)
+    return C.finish(ex, l0_greater(self_p, other_t, ex), out, workspaceSize, executor)
 
 
 aclnnGtScalar = _l2.phase2("aclnnGtScalar")

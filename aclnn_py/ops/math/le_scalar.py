@@ -164,7 +164,7 @@ def aclnnLeScalarGetWorkspaceSize(
     other_t = ex.convert_scalar(other, promote)
     if other_t is None:
         return S.ACLNN_ERR_INNER_NULLPTR
-    return C.finish(ex, l0_less_equal(ex, self_p, other_t), out, workspaceSize, executor)
+    return C.finish(ex, l0_less_equal(self_p, other_t, ex), out, workspaceSize, executor)
 
 
 aclnnLeScalar = _l2.phase2("aclnnLeScalar")

@@ -158,7 +158,7 @@ def _v35(ex: aclOpExecutor, self: Any, other: Any, out: Any, workspaceSize: Any,
     other_p = cast(other_t, promote, ex)
     if other_p is None:
         return S.ACLNN_ERR_INNER_NULLPTR
-    return C.finish(ex, l0_less(ex, self_p, other_p), out, workspaceSize, executor)
+    return C.finish(ex, l0_less(self_p, other_p, ex), out, workspaceSize, executor)
 
 
 @_l2.phase1("aclnnLtScalar")
@@ -192,7 +192,7 @@ def aclnnLtScalarGetWorkspaceSize(
     other_p = cast(other_t, promote, ex)
     if other_p is None:
         return S.ACLNN_ERR_INNER_NULLPTR
-    return C.finish(ex, l0_less(ex, self_p, other_p), out, workspaceSize, executor)
+    return C.finish(ex, l0_less(self_p, other_p, ex), out, workspaceSize, executor)
 
 
 aclnnLtScalar = _l2.phase2("aclnnLtScalar")

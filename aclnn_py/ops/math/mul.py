@@ -246,12 +246,12 @@ def _mul_tensors(ex: aclOpExecutor, self: aclTensor, other: aclTensor) -> aclTen
     prefer_contiguous = mul_prefer_contiguous(self, other)
     if is_mix(self, other):  # no cast: the kernel takes the pair and writes FLOAT
         if _soc.current().is_regbase and not prefer_contiguous:
-            return l0_mul(ex, self, other)
+            return l0_mul(self, other, ex)
         pair = _contiguous_pair(ex, self, other)
-        return l0_mul(ex, *pair) if pair is not None else None
+        return l0_mul(*pair, ex) if pair is not None else None
     promote = dtypes.promote_type(self.dtype, other.dtype)
     if self.dtype == promote == other.dtype and is_mul_support_non_contiguous(self, other) and not prefer_contiguous:
-        return l0_mul(ex, self, other)
+        return l0_mul(self, other, ex)
     pair = _contiguous_pair(ex, self, other)
     if pair is None:
         return None
@@ -261,7 +261,7 @@ def _mul_tensors(ex: aclOpExecutor, self: aclTensor, other: aclTensor) -> aclTen
     other_cast = cast(pair[1], promote, ex)
     if other_cast is None:
         return None
-    return l0_mul(ex, self_cast, other_cast)
+    return l0_mul(self_cast, other_cast, ex)
 
 
 @_l2.phase1("aclnnMul")
@@ -385,16 +385,16 @@ def aclnnMulsGetWorkspaceSize(
     result: aclTensor | None
     if can_use_muls(self.dtype, other):
         self_c = contiguous(self, ex)
-        result = l0_muls(ex, self_c, float(scalars.to_float(other))) if self_c is not None else None
+        result = l0_muls(self_c, float(scalars.to_float(other)), ex) if self_c is not None else None
     else:
         # ConvertToTensor's result is not checked here: a failure surfaces at the Cast below
         other_t = ex.convert_scalar(other, infer)
         if other_t is not None and self.dtype == infer and is_mul_support_non_contiguous(self, other_t):
-            result = l0_mul(ex, self, other_t)
+            result = l0_mul(self, other_t, ex)
         else:
             self_c = contiguous(self, ex)
             self_cast = cast(self_c, infer, ex) if self_c is not None else None
-            result = l0_mul(ex, self_cast, other_t) if self_cast is not None and other_t is not None else None
+            result = l0_mul(self_cast, other_t, ex) if self_cast is not None and other_t is not None else None
     return _finish(ex, result, out, workspaceSize, executor)
 
 
@@ -449,12 +449,12 @@ def aclnnInplaceMulGetWorkspaceSize(
     if pair is not None:
         self_c, other_c = pair
         if _soc.current().is_regbase and is_mix(self_c, other_c):
-            result = l0_mul(ex, self_c, other_c)
+            result = l0_mul(self_c, other_c, ex)
         else:
             promote = dtypes.promote_type(selfRef.dtype, other.dtype)
             self_cast = cast(self_c, promote, ex)
             other_cast = cast(other_c, promote, ex) if self_cast is not None else None
-            result = l0_mul(ex, self_cast, other_cast) if self_cast is not None and other_cast is not None else None
+            result = l0_mul(self_cast, other_cast, ex) if self_cast is not None and other_cast is not None else None
     return _finish(ex, result, selfRef, workspaceSize, executor)
 
 
@@ -491,11 +491,11 @@ def aclnnInplaceMulsGetWorkspaceSize(
     result: aclTensor | None = None
     if self_c is not None:
         if can_use_muls(self_c.dtype, other):
-            result = l0_muls(ex, self_c, float(scalars.to_float(other)))
+            result = l0_muls(self_c, float(scalars.to_float(other)), ex)
         else:
             self_cast = cast(self_c, infer, ex)
             other_t = ex.convert_scalar(other, infer) if self_cast is not None else None
-            result = l0_mul(ex, self_cast, other_t) if self_cast is not None and other_t is not None else None
+            result = l0_mul(self_cast, other_t, ex) if self_cast is not None and other_t is not None else None
     return _finish(ex, result, selfRef, workspaceSize, executor)
 
 

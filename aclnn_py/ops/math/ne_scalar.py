@@ -116,7 +116,7 @@ def aclnnNeScalarGetWorkspaceSize(
     other_t = ex.convert_scalar(other, promote)
     if other_t is None:
         return S.ACLNN_ERR_INNER_NULLPTR
-    return C.finish(ex, l0_not_equal(ex, self_c, other_t), out, workspaceSize, executor)
+    return C.finish(ex, l0_not_equal(self_c, other_t, ex), out, workspaceSize, executor)
 
 
 aclnnNeScalar = _l2.phase2("aclnnNeScalar")

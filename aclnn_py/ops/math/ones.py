@@ -67,7 +67,7 @@ def aclnnInplaceOneGetWorkspaceSize(selfRef: aclTensor | None, workspaceSize: An
     self_c = contiguous(selfRef, ex)
     if self_c is None:
         return S.ACLNN_ERR_INNER_NULLPTR
-    ones_out = ones_like(ex, self_c)
+    ones_out = ones_like(self_c, ex)
     if ones_out is None or view_copy(ones_out, selfRef, ex) is None:
         return S.ACLNN_ERR_INNER_NULLPTR
     return hand_out(ex, ex.finish(), workspaceSize, executor)

@@ -141,7 +141,7 @@ def _fill_zero(ex: aclOpExecutor, out: aclTensor) -> int:
     assert npdt is not None
     dims_t = ex.convert_to_tensor(np.array(out.view_shape, dtype=np.int64), DT_INT64)
     value_t = ex.convert_to_tensor(np.zeros(1, dtype=npdt), out.dtype)
-    fill_out = fill(ex, dims_t, value_t, out.view_shape)
+    fill_out = fill(dims_t, value_t, out.view_shape, ex)
     if fill_out is None or view_copy(fill_out, out, ex) is None:
         return S.ACLNN_ERR_INNER_NULLPTR
     return S.ACLNN_SUCCESS
@@ -225,9 +225,9 @@ def _reduce(ex: aclOpExecutor, self: aclTensor, dims: list[int], keepDims: bool,
     if x is None:
         return S.ACLNN_ERR_INNER_NULLPTR
     if dtype == DT_BOOL and not regbase_view:
-        result = reduce_any(ex, x, dims, keepDims)
+        result = reduce_any(x, dims, keepDims, ex)
     else:
-        result = reduce_sum_op(ex, x, dims, keepDims)
+        result = reduce_sum_op(x, dims, keepDims, ex)
     if result is None:
         return S.ACLNN_ERR_INNER_NULLPTR
     if not _check_shape_and_scalar_same(result, out):

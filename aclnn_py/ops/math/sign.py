@@ -132,7 +132,7 @@ def aclnnSignGetWorkspaceSize(
     self_cast = cast(self_c, DT_INT32, ex) if is_bool else self_c
     if self_cast is None:
         return S.ACLNN_ERR_INNER_NULLPTR
-    sign_out = l0_sign(ex, self_cast)
+    sign_out = l0_sign(self_cast, ex)
     if sign_out is None:
         return S.ACLNN_ERR_INNER_NULLPTR
     if self.rank > MAX_SUPPORT_DIMS_NUMS:

@@ -160,17 +160,17 @@ def _neg_alpha_tensor(ex: aclOpExecutor, alpha: aclScalar, promote: int) -> aclT
 def _scaled_sub(ex: aclOpExecutor, self_p: aclTensor, other_p: aclTensor, alpha: aclScalar, promote: int) -> Any:
     """The four-way compute of aclnnSub and aclnnSubs, on inputs already of the promoted dtype."""
     if is_equal_to_one(promote, alpha):
-        return l0_sub(ex, self_p, other_p)
+        return l0_sub(self_p, other_p, ex)
     if promote in axpy_dtypes():
-        return l0_axpy(ex, self_p, other_p, _neg_alpha_float(alpha))
+        return l0_axpy(self_p, other_p, _neg_alpha_float(alpha), ex)
     if promote in axpy_v2_dtypes():
         neg_t = _neg_alpha_tensor(ex, alpha, promote)
-        return l0_axpy_v2(ex, self_p, other_p, neg_t) if neg_t is not None else None
+        return l0_axpy_v2(self_p, other_p, neg_t, ex) if neg_t is not None else None
     alpha_t = ex.convert_scalar(alpha, promote)
-    mul_out = l0_mul(ex, other_p, alpha_t) if alpha_t is not None else None
+    mul_out = l0_mul(other_p, alpha_t, ex) if alpha_t is not None else None
     if mul_out is None:
         return None
-    return l0_sub(ex, self_p, mul_out)
+    return l0_sub(self_p, mul_out, ex)
 
 
 def _cast_and_copy(ex: aclOpExecutor, result: aclTensor | None, out: aclTensor) -> bool:

@@ -84,7 +84,7 @@ def aclnnInplaceZeroGetWorkspaceSize(selfRef: aclTensor | None, workspaceSize: A
     self_c = contiguous(selfRef, ex)
     if self_c is None:
         return S.ACLNN_ERR_INNER_NULLPTR
-    zero_out = zeros_like(ex, self_c)
+    zero_out = zeros_like(self_c, ex)
     if zero_out is None or view_copy(zero_out, selfRef, ex) is None:
         return S.ACLNN_ERR_INNER_NULLPTR
     return hand_out(ex, ex.finish(), workspaceSize, executor)

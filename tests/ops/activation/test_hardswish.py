@@ -12,7 +12,7 @@ import goldens
 import ml_dtypes
 import numpy as np
 import pytest
-from helpers import ACL_OF, Dev, assert_bits_equal
+from helpers import ACL_OF, Dev, assert_bits_equal, normalise_seq, record_op_loge, tiling_refusal
 
 from aclnn_py import (
     ACL_FORMAT_NCHW,
@@ -229,14 +229,17 @@ def test_zero_d_and_empty(dev):
     assert P2(None, 0, ex.value, dev.stream) == 0
 
 
-def test_negative_dimension_is_refused_by_the_tiling(dev):
-    """No check refuses a negative dimension; the kernel's tiling does (an l0 nullptr)."""
+def test_negative_dimension_is_refused_by_the_tiling(dev, monkeypatch):
+    """No check refuses a negative dimension; the kernel's tiling does. l0 HardSwish checks the
+    launch status (``OP_CHECK``, ACLNN_ERR_INNER_NULLPTR) and returns nullptr."""
+    logged = record_op_loge(monkeypatch)
     t = aclCreateTensor([2, -1], 2, ACL_OF[np.dtype(np.float32)], None, 0, 2, [2], 1, dev.malloc(64))
     assert _p1(P1, t, t)[0] == ACLNN_ERR_INNER_NULLPTR
-    lines = aclGetRecentErrMsg().splitlines()
-    assert lines[0].startswith("Execution_Error(EZ1008): Failed to execute operator aclnnHardswish_")
-    assert lines[0].endswith("_HardSwish. Reason: Failed to execute tiling.")
-    assert lines[-1] == "        HardSwish ADD_TO_LAUNCHER_LIST_AICORE failed."
+    assert normalise_seq(aclGetRecentErrMsg(), "aclnnHardswish") == (
+        tiling_refusal("aclnnHardswish", "HardSwish", "[2, -1]")
+        + "        HardSwishAiCore ADD_TO_LAUNCHER_LIST_AICORE failed.\n"
+    )
+    assert logged == [(561103, "HardSwishAiCore ADD_TO_LAUNCHER_LIST_AICORE failed.")]
     aclDestroyTensor(t)
 
 

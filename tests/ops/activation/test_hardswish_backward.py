@@ -238,7 +238,7 @@ def test_negative_dimension_fails_in_the_kernels_tiling(dev):
         "TraceBack (most recent call last):",
         "        the tiling of HardSwishGrad cannot handle the negative dimension of [2, -1] (Ascend950's broadcast "
         "tiling refuses it; what the other chips' closed tiling does is not public)",
-        "        HardSwishGrad ADD_TO_LAUNCHER_LIST_AICORE failed.",
+        "        HardSwishGradAiCore ADD_TO_LAUNCHER_LIST_AICORE failed.",
     ]
     # strides that reach before the storage: l0 Contiguous refuses the view first
     from aclnn_py import aclDestroyTensor

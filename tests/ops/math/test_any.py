@@ -15,6 +15,8 @@ from helpers import ACL_OF, Dev
 
 from aclnn_py import (
     ACL_FORMAT_NC1HWC0,
+    ACL_FORMAT_NCHW,
+    ACLNN_ERR_INNER_NULLPTR,
     ACLNN_ERR_PARAM_INVALID,
     ACLNN_ERR_PARAM_NULLPTR,
     Ref,
@@ -172,6 +174,21 @@ def test_out_shape_is_checked_after_the_kernel(dev, arrays):
     v = dev.strided(xs, (4, 5), (10, 2))
     assert _any_on(dev, v, [0, 1], False, (1,)).tolist() == [True]
     assert _any_on(dev, v, [0, 1], True, (1,)).tolist() == [True]
+
+
+def test_reformat_to_outs_format_checks_its_rank(dev, arrays):
+    """l0 ReFormat to out's storage format refuses a format of another rank (CHECK_RET: 561103)."""
+    t = dev.tensor(np.ones((2, 3), np.bool_))
+    o = dev.tensor(np.ones((1, 3), np.bool_), fmt=ACL_FORMAT_NCHW)
+    assert _p1(t, arrays(0), True, o)[0] == ACLNN_ERR_INNER_NULLPTR
+    assert aclGetRecentErrMsg() == _msg(
+        "input tensor shape's rank does not match format, format is: NCHW, shape is: [1, 3]."
+    )
+    x = np.zeros((2, 3, 1, 2), np.int32)
+    x[1, 2, 0, 1] = 5
+    o4 = dev.tensor(np.ones((1, 3, 1, 2), np.bool_), fmt=ACL_FORMAT_NCHW)  # NCHW of rank 4 passes
+    assert dev.run(aclnnAnyGetWorkspaceSize, aclnnAny, dev.tensor(x), arrays(0), True, o4) == (0, 0, 0)
+    assert dev.read(o4).reshape(-1).tolist() == [False, False, False, False, False, True]
 
 
 def test_an_empty_self_fills_false_without_checking_out(dev, arrays):

@@ -849,3 +849,24 @@ def test_muls_and_inplace_muls_every_self_dtype_per_chip(chip_dev, chip, scalars
         assert (dev.read(o) == want).all(), dt
         _run(dev, aclnnInplaceMulsGetWorkspaceSize, aclnnInplaceMuls, t, two)
         assert (dev.read(t) == want).all(), dt
+
+
+def test_the_mul_launch_status_is_not_checked(dev, monkeypatch):
+    """A negative dimension fails the Mul kernel's tiling; MulAiCore ignores the launch status:
+    l0 Mul logs nothing of its own and returns its output, and the graph goes on."""
+    from helpers import normalise_seq, record_op_loge, tiling_refusal
+
+    from aclnn_py import ACL_FORMAT_ND, aclCreateTensor, aclDestroyTensor
+
+    logged = record_op_loge(monkeypatch)
+    ptr = dev.malloc(64)
+    t = [aclCreateTensor([2, -1], 2, ACL_FLOAT, None, 0, ACL_FORMAT_ND, [2], 1, ptr) for _ in range(3)]
+    code, _, ex = _p1(aclnnMulGetWorkspaceSize, *t)
+    assert code == 0
+    assert _graph(ex.value) == []  # the Mul launch failed
+    assert [s.name for s in ex.value.steps][-3:] == ["Mul", "Cast", "ViewCopy"]
+    assert normalise_seq(aclGetRecentErrMsg(), "aclnnMul") == tiling_refusal("aclnnMul", "Mul", "[2, -1]")
+    assert logged == []
+    aclDestroyAclOpExecutor(ex.value)
+    for x in t:
+        aclDestroyTensor(x)

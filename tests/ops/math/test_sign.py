@@ -10,17 +10,20 @@ import goldens
 import ml_dtypes
 import numpy as np
 import pytest
-from helpers import ACL_OF, Dev, assert_bits_equal
+from helpers import ACL_OF, Dev, assert_bits_equal, normalise_seq, record_op_loge, tiling_refusal
 
 from aclnn_py import (
     ACL_BF16,
     ACL_FLOAT,
+    ACL_FORMAT_ND,
     ACL_INT8,
     ACLNN_ERR_INNER_NULLPTR,
     ACLNN_ERR_PARAM_INVALID,
     ACLNN_ERR_PARAM_NULLPTR,
     Ref,
+    aclCreateTensor,
     aclDestroyAclOpExecutor,
+    aclDestroyTensor,
     aclGetRecentErrMsg,
     aclnnSign,
     aclnnSignGetWorkspaceSize,
@@ -315,6 +318,22 @@ def test_ascend310p_unsupported_kernels(on):
         b = dev.tensor(np.ones(4, BF16), acl_dtype=ACL_BF16)
         assert _p1(b, b)[0] == ACLNN_ERR_INNER_NULLPTR
         assert "Sign ADD_TO_LAUNCHER_LIST_AICORE failed." in aclGetRecentErrMsg()
+
+
+def test_negative_dimension_is_refused_by_the_tiling(dev, monkeypatch):
+    """No check refuses a negative dimension; the kernel's tiling does. l0 Sign checks the launch
+    status with ``OP_CHECK_ADD_TO_LAUNCHER_LIST_AICORE`` (ACLNN_ERR_INNER_STATIC_WORKSPACE_INVALID)
+    and returns nullptr: the op_api's 561103."""
+    logged = record_op_loge(monkeypatch)
+    ptr = dev.malloc(64)
+    t = [aclCreateTensor([2, -1], 2, ACL_FLOAT, None, 0, ACL_FORMAT_ND, [2], 1, ptr) for _ in range(2)]
+    assert _p1(*t)[0] == ACLNN_ERR_INNER_NULLPTR
+    assert normalise_seq(aclGetRecentErrMsg(), "aclnnSign") == (
+        tiling_refusal("aclnnSign", "Sign", "[2, -1]") + "        Sign ADD_TO_LAUNCHER_LIST_AICORE failed.\n"
+    )
+    assert logged == [(561118, "Sign ADD_TO_LAUNCHER_LIST_AICORE failed.")]
+    for x in t:
+        aclDestroyTensor(x)
 
 
 def test_zero_d_and_in_place(dev):
