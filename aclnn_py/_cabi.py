@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import bisect
 import ctypes
+import importlib
 from collections import OrderedDict
 from typing import Any
 
@@ -28,9 +29,7 @@ from . import dtypes as _dtypes
 from . import tensor as _t
 from ._ref import Ref
 from .executor import api as _exe
-from .ops.activation import hardswish_backward as _hsb
-from .ops.loss import smooth_l1_loss_backward as _sl1
-from .ops.vfusion import scaled_masked_softmax_backward as _smsb
+from .ops import registry as _registry
 from .runtime import api as _rt
 from .runtime.device import RT
 from .runtime.memory import DEVICE_BASE, HOST_BASE, REGION_SPAN, SPACE, set_foreign_caller
@@ -534,49 +533,37 @@ def aclGetRawTensorAddr(tensor: int, addr: int) -> int:
 # ---------------------------------------------------------------------------------------------
 
 
-def _phase1(fn: Any, args: tuple[object, ...], workspaceSize: int, executor: int) -> int:
+_NUMBERS = frozenset(("int", "float", "double", "dtype"))
+
+
+def _operator(name: str) -> Any:
+    """The Python function of an exported C operator function (the registry's module)."""
+    api = _registry.BY_NAME[name.removesuffix("GetWorkspaceSize")]
+    return getattr(importlib.import_module(api.module_path), name)
+
+
+def _c_arg(p: _registry.Param, value: int | float) -> object:
+    if p.kind in _NUMBERS:
+        return value
+    if p.kind == "bool":
+        return bool(value)
+    return H.obj(int(value))  # a handle: tensor, scalar, array, list
+
+
+def aclnn_phase1(name: str, *raw: Any) -> int:
+    """``<name>GetWorkspaceSize(params..., uint64_t* workspaceSize, aclOpExecutor** executor)``
+    of any registered API, its arguments as the generated C wrapper passes them (capi/gen_ops.py)."""
+    *values, workspace_size, executor = raw
+    params = _registry.BY_NAME[name].params
     ref = _ref(executor)
-    rc: int = fn(*args, _u64(workspaceSize), ref)
+    args = [_c_arg(p, v) for p, v in zip(params, values, strict=True)]
+    rc: int = _operator(name + "GetWorkspaceSize")(*args, _u64(workspace_size), ref)
     _put_handle(executor, ref)
     return rc
 
 
-def _phase2(fn: Any, workspace: int, workspaceSize: int, executor: int, stream: int) -> int:
-    rc: int = fn(_dev(workspace), workspaceSize, H.obj(executor), H.obj(stream))
+def aclnn_phase2(name: str, workspace: int, workspaceSize: int, executor: int, stream: int) -> int:
+    """``<name>(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream)``."""
+    rc: int = _operator(name)(_dev(workspace), workspaceSize, H.obj(executor), H.obj(stream))
     H.sweep(executor)
     return rc
-
-
-def aclnnSmoothL1LossBackwardGetWorkspaceSize(
-    gradOut: int, self: int, target: int, reduction: int, beta: float, gradInput: int, workspaceSize: int,
-    executor: int,
-) -> int:  # fmt: skip
-    args = (H.obj(gradOut), H.obj(self), H.obj(target), reduction, beta, H.obj(gradInput))
-    return _phase1(_sl1.aclnnSmoothL1LossBackwardGetWorkspaceSize, args, workspaceSize, executor)
-
-
-def aclnnSmoothL1LossBackward(workspace: int, workspaceSize: int, executor: int, stream: int) -> int:
-    return _phase2(_sl1.aclnnSmoothL1LossBackward, workspace, workspaceSize, executor, stream)
-
-
-def aclnnHardswishBackwardGetWorkspaceSize(
-    gradOutput: int, self: int, out: int, workspaceSize: int, executor: int
-) -> int:
-    args = (H.obj(gradOutput), H.obj(self), H.obj(out))
-    return _phase1(_hsb.aclnnHardswishBackwardGetWorkspaceSize, args, workspaceSize, executor)
-
-
-def aclnnHardswishBackward(workspace: int, workspaceSize: int, executor: int, stream: int) -> int:
-    return _phase2(_hsb.aclnnHardswishBackward, workspace, workspaceSize, executor, stream)
-
-
-def aclnnScaledMaskedSoftmaxBackwardGetWorkspaceSize(
-    gradOutput: int, y: int, mask: int, scale: float, fixTriuMask: int, out: int, workspaceSize: int,
-    executor: int,
-) -> int:  # fmt: skip
-    args = (H.obj(gradOutput), H.obj(y), H.obj(mask), scale, bool(fixTriuMask), H.obj(out))
-    return _phase1(_smsb.aclnnScaledMaskedSoftmaxBackwardGetWorkspaceSize, args, workspaceSize, executor)
-
-
-def aclnnScaledMaskedSoftmaxBackward(workspace: int, workspaceSize: int, executor: int, stream: int) -> int:
-    return _phase2(_smsb.aclnnScaledMaskedSoftmaxBackward, workspace, workspaceSize, executor, stream)

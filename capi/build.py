@@ -4,6 +4,7 @@
     python capi/build.py [--asan]      build capi/build[-asan]/lib/libaclnn_py.so and CANN's library names
     python capi/build.py --cflags      -I flags for the headers (acl/acl.h, aclnn/..., aclnnop/...)
     python capi/build.py --libs        -L/-l/rpath flags: the same link line a CANN program uses
+    python capi/build.py --headers     rewrite the operator headers (capi/include/aclnnop) from the registry
 
 Run it with the Python of the environment where aclnn_py is installed (``make capi`` uses .venv):
 that interpreter is embedded, and its location is baked in as the default (``ACLNN_PY_PYTHON``
@@ -22,6 +23,10 @@ import sysconfig
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+import gen_ops  # noqa: E402
+
 INCLUDE = HERE / "include"
 SOURCE = HERE / "src" / "aclnn_py_capi.cpp"
 LIBRARY = "libaclnn_py.so"
@@ -52,18 +57,50 @@ def libs(asan: bool = False) -> list[str]:
     return [f"-L{lib}", f"-Wl,-rpath,{lib}", "-lascendcl", "-lopapi", "-lnnopbase"]
 
 
-def needs_build(target: Path) -> bool:
+def write_headers() -> list[Path]:
+    """Write the generated operator headers under capi/include; returns the files changed. Headers
+    of APIs no longer in the registry are removed."""
+    wanted = {INCLUDE / path: text for path, text in gen_ops.headers().items()}
+    changed = []
+    for path in sorted((INCLUDE / "aclnnop").rglob("*.h")):
+        if path not in wanted and path.read_text().startswith(gen_ops.BANNER):
+            path.unlink()
+            changed.append(path)
+    for path, text in wanted.items():
+        if not path.exists() or path.read_text() != text:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text)
+            changed.append(path)
+    return changed
+
+
+def _write_if_changed(path: Path, text: str) -> None:
+    if not path.exists() or path.read_text() != text:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+
+
+def generated(asan: bool) -> Path:
+    """The generated sources the library compiles (operator wrappers and header list)."""
+    gen = build_dir(asan) / "gen"
+    _write_if_changed(gen / "aclnn_py_ops.inc", gen_ops.wrappers())
+    _write_if_changed(gen / "aclnn_py_op_headers.inc", gen_ops.includes())
+    return gen
+
+
+def needs_build(target: Path, gen: Path) -> bool:
     if not target.exists():
         return True
-    newest = max(p.stat().st_mtime for p in [SOURCE, Path(__file__), *INCLUDE.rglob("*.h")])
-    return target.stat().st_mtime < newest
+    inputs = [SOURCE, Path(__file__), *INCLUDE.rglob("*.h"), *gen.glob("*.inc")]
+    return target.stat().st_mtime < max(p.stat().st_mtime for p in inputs)
 
 
 def build(asan: bool = False, cxx: str | None = None, force: bool = False) -> Path:
     """Compile the library (when out of date) and create the aliases; returns the library path."""
     lib = build_dir(asan) / "lib"
     target = lib / LIBRARY
-    if force or needs_build(target):
+    gen = generated(asan)
+    if force or needs_build(target, gen):
         compiler = cxx or os.environ.get("CXX") or shutil.which("g++") or shutil.which("c++")
         if compiler is None:
             raise SystemExit("capi/build.py: no C++ compiler (install g++)")
@@ -78,7 +115,7 @@ def build(asan: bool = False, cxx: str | None = None, force: bool = False) -> Pa
         san = ["-fsanitize=address", "-fno-omit-frame-pointer", "-g"] if asan else []
         cmd = [
             compiler, "-std=c++17", "-O2", "-fPIC", "-shared", "-Wall", "-Wextra", "-Werror",
-            "-fvisibility=hidden", *san, *cflags(), *py_c, f'-DACLNN_PY_DEFAULT_PYTHON="{default_python}"',
+            "-fvisibility=hidden", *san, *cflags(), f"-I{gen}", *py_c, f'-DACLNN_PY_DEFAULT_PYTHON="{default_python}"',
             str(SOURCE), "-o", str(target) + ".tmp", *py_l, "-Wl,--no-undefined", "-Wl,-soname," + LIBRARY,
         ]  # fmt: skip
         print(shlex.join(cmd), flush=True)
@@ -98,7 +135,12 @@ def main() -> None:
     ap.add_argument("--force", action="store_true", help="rebuild even when up to date")
     ap.add_argument("--cflags", action="store_true", help="print the compile flags")
     ap.add_argument("--libs", action="store_true", help="print the link flags")
+    ap.add_argument("--headers", action="store_true", help="rewrite the operator headers from the registry")
     args = ap.parse_args()
+    if args.headers:
+        for path in write_headers():
+            print(path.relative_to(HERE))
+        return
     if args.cflags or args.libs:
         print(" ".join([*(cflags() if args.cflags else []), *(libs(args.asan) if args.libs else [])]))
         return

@@ -38,6 +38,7 @@ def test_api_is_exported_documented_tested_and_functional(api):
     assert api.name in PAGES[page]
     assert api.phase1 in TESTS or api.name in TESTS, f"no test under tests/ops names {api.name}"
     assert f"``{api.name}``" in FUNCTIONAL, f"no functional wrapper documents {api.name}"
+    assert f"`{api.name}`" in PAGES["index.md"] and f"]({page})" in PAGES["index.md"], "not in docs/operators/index.md"
 
 
 @pytest.mark.parametrize(

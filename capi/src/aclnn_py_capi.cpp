@@ -16,9 +16,7 @@
 
 #include "acl/acl.h"
 #include "aclnn/acl_meta.h"
-#include "aclnnop/aclnn_hardswish_backward.h"
-#include "aclnnop/aclnn_smooth_l1_loss_backward.h"
-#include "aclnnop/level2/aclnn_scaled_masked_softmax_backward.h"
+#include "aclnn_py_op_headers.inc"  // every operator header (generated: capi/gen_ops.py)
 
 #ifndef ACLNN_PY_DEFAULT_PYTHON
 #define ACLNN_PY_DEFAULT_PYTHON ""
@@ -396,43 +394,8 @@ aclnnStatus aclGetRawTensorAddr(const aclTensor *tensor, void **addr) {
     return Status(ACLNN_ERR_INNER, "aclGetRawTensorAddr", "(KK)", P(tensor), P(addr));
 }
 
-// ---- operators -------------------------------------------------------------------------------
+// ---- operators: both phases of every API in aclnn_py/ops/registry.py (capi/gen_ops.py) --------
 
-aclnnStatus aclnnSmoothL1LossBackwardGetWorkspaceSize(const aclTensor *gradOut, const aclTensor *self,
-                                                      const aclTensor *target, int64_t reduction, float beta,
-                                                      aclTensor *gradInput, uint64_t *workspaceSize,
-                                                      aclOpExecutor **executor) {
-    return Status(ACLNN_ERR_INNER, "aclnnSmoothL1LossBackwardGetWorkspaceSize", "(KKKLfKKK)", P(gradOut), P(self),
-                  P(target), (long long)reduction, beta, P(gradInput), P(workspaceSize), P(executor));
-}
-aclnnStatus aclnnSmoothL1LossBackward(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,
-                                      aclrtStream stream) {
-    return Status(ACLNN_ERR_INNER, "aclnnSmoothL1LossBackward", "(KKKK)", P(workspace),
-                  (unsigned long long)workspaceSize, P(executor), P(stream));
-}
-
-aclnnStatus aclnnHardswishBackwardGetWorkspaceSize(const aclTensor *gradOutput, const aclTensor *self, aclTensor *out,
-                                                   uint64_t *workspaceSize, aclOpExecutor **executor) {
-    return Status(ACLNN_ERR_INNER, "aclnnHardswishBackwardGetWorkspaceSize", "(KKKKK)", P(gradOutput), P(self), P(out),
-                  P(workspaceSize), P(executor));
-}
-aclnnStatus aclnnHardswishBackward(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,
-                                   const aclrtStream stream) {
-    return Status(ACLNN_ERR_INNER, "aclnnHardswishBackward", "(KKKK)", P(workspace), (unsigned long long)workspaceSize,
-                  P(executor), P(stream));
-}
-
-aclnnStatus aclnnScaledMaskedSoftmaxBackwardGetWorkspaceSize(const aclTensor *gradOutput, const aclTensor *y,
-                                                             const aclTensor *mask, double scale, bool fixTriuMask,
-                                                             aclTensor *out, uint64_t *workspaceSize,
-                                                             aclOpExecutor **executor) {
-    return Status(ACLNN_ERR_INNER, "aclnnScaledMaskedSoftmaxBackwardGetWorkspaceSize", "(KKKdiKKK)", P(gradOutput),
-                  P(y), P(mask), scale, fixTriuMask ? 1 : 0, P(out), P(workspaceSize), P(executor));
-}
-aclnnStatus aclnnScaledMaskedSoftmaxBackward(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,
-                                             aclrtStream stream) {
-    return Status(ACLNN_ERR_INNER, "aclnnScaledMaskedSoftmaxBackward", "(KKKK)", P(workspace),
-                  (unsigned long long)workspaceSize, P(executor), P(stream));
-}
+#include "aclnn_py_ops.inc"
 
 }  // extern "C"

@@ -1,0 +1,20 @@
+// Generated from aclnn_py/ops/registry.py by `python capi/build.py --headers`: do not edit.
+#ifndef ACLNN_PY_ACLNNOP_ACLNN_CAST_H_
+#define ACLNN_PY_ACLNNOP_ACLNN_CAST_H_
+
+#include "aclnn/aclnn_base.h"
+#include "aclnnop/aclnn_util.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+// aclnnCast (docs/operators/aclnnCast.md)
+ACLNN_API aclnnStatus aclnnCastGetWorkspaceSize(const aclTensor* self, aclDataType dtype, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+ACLNN_API aclnnStatus aclnnCast(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif  // ACLNN_PY_ACLNNOP_ACLNN_CAST_H_
