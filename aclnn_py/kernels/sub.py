@@ -1,16 +1,10 @@
-"""Sub-specific kernels: the Sub kernel's bool path and the TBE Axpy on bfloat16.
+"""The Sub kernel's bool path (every other dtype is :func:`aclnn_py.kernels.elementwise.sub`).
 
 ``Sub`` on bool computes ``|x1 - x2|`` on the stored bytes: the TBE kernel (``dynamic/sub.py``)
 casts both to float16, subtracts, takes ``vabs`` and casts back to bool (int8 storage); the
 Ascend950 kernel (``sub_dag.h``, ``SubBoolCompute``) subtracts as int8 and takes ``Abs``. For
 true/false (bytes 1/0) this is an exclusive or; it differs from a bitwise xor only for the
-byte 2 that the TBE Add stores for True + True (|2 - 1| = 1, while 2 ^ 1 = 3). Every other dtype
-is the shared :func:`aclnn_py.kernels.elementwise.sub`.
-
-The TBE ``Axpy`` is registered with ``support_bfp16``: its bfloat16 inputs are cast to float32
-before the compute and the float32 result is rounded to bfloat16 (``cast_in_to_fp32`` /
-``cast_res_to_bf16``), so alpha stays a float32 and the result is rounded twice (the float32
-vaxpy, then to bfloat16) — the arithmetic of Ascend950's half path.
+byte 2 that the TBE Add stores for True + True (|2 - 1| = 1, while 2 ^ 1 = 3).
 """
 
 from __future__ import annotations
