@@ -32,6 +32,9 @@ def dtype_support_list() -> tuple[int, ...]:
     return checks.dtype_support_list_v2(ASCEND910B_DTYPE_SUPPORT_LIST, ASCEND910_DTYPE_SUPPORT_LIST)
 
 
+DTYPE_FACTS = {"self, gradOutput (out: self's dtype)": dtype_support_list}
+
+
 def _check_shape_valid(gradOutput: aclTensor, self: aclTensor, out: aclTensor) -> bool:
     return (
         checks.check_max_dim(gradOutput, MAX_SUPPORT_DIMS_NUMS, "gradOutput")

@@ -37,6 +37,9 @@ def dtype_support_list() -> tuple[int, ...]:
     return checks.dtype_support_list_v2(ASCEND910B_DTYPE_SUPPORT_LIST, ASCEND910_DTYPE_SUPPORT_LIST)
 
 
+DTYPE_FACTS = {"gradOut, self, target, gradInput": dtype_support_list}
+
+
 def _check_not_null(gradOut: Any, self: Any, target: Any, gradInput: Any) -> bool:
     return checks.check_not_null_tensors(
         (gradOut, "gradOut"), (self, "self"), (target, "target"), (gradInput, "gradInput")

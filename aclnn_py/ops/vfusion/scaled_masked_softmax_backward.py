@@ -40,6 +40,11 @@ D_LIMIT = 4096
 D_LIMIT_D = 8192
 TYPE_SUPPORT_LIST = (DT_FLOAT, DT_FLOAT16, DT_BF16)
 
+DTYPE_FACTS = {
+    "gradOutput, y, out (op_api check)": lambda: TYPE_SUPPORT_LIST,
+    "mask": lambda: (DT_BOOL,),
+}
+
 
 def _check_not_null(gradOutput: Any, y: Any, mask: Any, out: Any) -> bool:
     return checks.check_not_null_tensors((gradOutput, "gradOutput"), (y, "y"), (mask, "mask"), (out, "out"))
