@@ -38,7 +38,7 @@ capi: $(RUN_STAMP)
 ## lint: ruff (lint + format check) and mypy on the package
 lint: $(DEV_STAMP)
 	$(PY) -m ruff check aclnn_py tests samples bench capi
-	$(PY) -m ruff format --check aclnn_py capi
+	$(PY) -m ruff format --check aclnn_py capi tests bench samples
 	$(PY) -m mypy
 
 clean:
