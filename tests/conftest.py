@@ -80,3 +80,27 @@ def dev():
     d = Dev()
     yield d
     d.close()
+
+
+@pytest.fixture(scope="session")
+def capi_flags() -> list[str]:
+    """Build the C ABI library (when out of date); the flags that compile a program against it."""
+    import capi_support
+
+    if (why := capi_support.missing_toolchain()) is not None:
+        pytest.skip(why)
+    build = capi_support.load_build()
+    build.build()  # type: ignore[attr-defined]
+    return [*build.cflags(), *build.libs()]  # type: ignore[attr-defined]
+
+
+@pytest.fixture(scope="session")
+def capi_asan_flags() -> list[str]:
+    """As capi_flags, for the AddressSanitizer build."""
+    import capi_support
+
+    if (why := capi_support.missing_toolchain()) is not None:
+        pytest.skip(why)
+    build = capi_support.load_build()
+    build.build(asan=True)  # type: ignore[attr-defined]
+    return [*build.cflags(), *build.libs(asan=True)]  # type: ignore[attr-defined]

@@ -8,19 +8,16 @@ Everything here skips cleanly when there is no C++ compiler or no Python headers
 from __future__ import annotations
 
 import ctypes
-import importlib.util
 import os
 import re
-import shutil
 import subprocess
 import sys
-import sysconfig
 from pathlib import Path
 
 import pytest
+from capi_support import CAPI, ROOT, compile_cpp, extract_program, load_build, missing_toolchain, run
+from capi_support import env as _env
 
-ROOT = Path(__file__).resolve().parent.parent
-CAPI = ROOT / "capi"
 SEEDS = Path(os.environ.get("ACLNN_PY_SEEDS", ROOT.parent / "shared" / "seeds"))
 # Which Python port (samples/*.py) twins a C++ sample: by the operator header it includes.
 PORTS = {
@@ -29,35 +26,10 @@ PORTS = {
     "aclnn_scaled_masked_softmax_backward.h": "test_aclnn_scaled_masked_softmax_backward",
 }
 
-if shutil.which("g++") is None:
-    pytest.skip("no g++: the C ABI cannot be built", allow_module_level=True)
-if not Path(sysconfig.get_paths()["include"], "Python.h").exists():
-    pytest.skip("no Python development headers: the C ABI cannot be built", allow_module_level=True)
+if (why := missing_toolchain()) is not None:
+    pytest.skip(why, allow_module_level=True)
 
-
-def _load_build() -> object:
-    spec = importlib.util.spec_from_file_location("aclnn_py_capi_build", CAPI / "build.py")
-    assert spec is not None and spec.loader is not None
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
-
-
-build = _load_build()
-
-
-def extract_program(text: str) -> str | None:
-    """The C++ program (the code with ``main``) of an operator document, or None if it has none.
-
-    Markdown documents fence it (```Cpp / ```c++); documents saved from the web site carry it
-    unfenced, from its first ``#include`` to the end."""
-    for block in re.findall(r"^```[ \t]*(?:cpp|c\+\+)[ \t]*\n(.*?)^```", text, re.S | re.M | re.I):
-        if re.search(r"\bint\s+main\s*\(", block):
-            return str(block)
-    m = re.search(r"^#include\b", text, re.M)
-    if m and re.search(r"\bint\s+main\s*\(", text[m.start() :]):
-        return text[m.start() :]
-    return None
+build = load_build()
 
 
 def seed_programs() -> list[tuple[str, str, str]]:
@@ -76,39 +48,6 @@ def seed_programs() -> list[tuple[str, str, str]]:
 
 
 SEED_PROGRAMS = seed_programs()
-
-
-def _env(**extra: str) -> dict[str, str]:
-    """The environment of a C++ run: no emulator settings leak in from the test process."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("ACLNN_PY_", "ASAN_"))}
-    env.update(extra)
-    return env
-
-
-@pytest.fixture(scope="session")
-def capi_flags() -> list[str]:
-    build.build()  # type: ignore[attr-defined]
-    return [*build.cflags(), *build.libs()]  # type: ignore[attr-defined]
-
-
-@pytest.fixture(scope="session")
-def capi_asan_flags() -> list[str]:
-    build.build(asan=True)  # type: ignore[attr-defined]
-    return [*build.cflags(), *build.libs(asan=True)]  # type: ignore[attr-defined]
-
-
-def compile_cpp(source: str, exe: Path, flags: list[str], asan: bool = False) -> Path:
-    src = exe.with_suffix(".cpp")
-    src.write_text(source, encoding="utf-8")
-    san = ["-fsanitize=address", "-fno-omit-frame-pointer", "-g"] if asan else []
-    cmd = ["g++", "-std=c++17", *san, str(src), "-o", str(exe), *flags]
-    done = subprocess.run(cmd, capture_output=True, text=True)
-    assert done.returncode == 0, f"{' '.join(cmd)}\n{done.stderr}"
-    return exe
-
-
-def run(exe: Path, **env: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([str(exe)], capture_output=True, text=True, env=_env(**env), timeout=300)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -14,8 +14,11 @@ import sys
 from pathlib import Path
 
 import pytest
+from capi_support import CAPI, ROOT, compile_cpp, missing_toolchain, run
+from capi_support import env as _env
 
-from test_capi import CAPI, ROOT, _env, capi_flags, compile_cpp, run  # noqa: F401 (a fixture)
+if (why := missing_toolchain()) is not None:
+    pytest.skip(why, allow_module_level=True)
 
 PROGRAMS = sorted((CAPI / "samples").glob("*.cpp"))
 

@@ -1,0 +1,69 @@
+"""What the C ABI tests share: the toolchain check, the library build, compiling and running a C++
+program, and extracting the program of an operator document. The ``capi_flags`` /
+``capi_asan_flags`` fixtures (tests/conftest.py) build the library once per session."""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import re
+import shutil
+import subprocess
+import sysconfig
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+CAPI = ROOT / "capi"
+
+
+def missing_toolchain() -> str | None:
+    """Why the C ABI cannot be built here, or None."""
+    if shutil.which("g++") is None:
+        return "no g++: the C ABI cannot be built"
+    if not Path(sysconfig.get_paths()["include"], "Python.h").exists():
+        return "no Python development headers: the C ABI cannot be built"
+    return None
+
+
+def load_build() -> object:
+    """capi/build.py as a module."""
+    spec = importlib.util.spec_from_file_location("aclnn_py_capi_build", CAPI / "build.py")
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def extract_program(text: str) -> str | None:
+    """The C++ program (the code with ``main``) of an operator document, or None if it has none.
+
+    Markdown documents fence it (```Cpp / ```c++); documents saved from the web site carry it
+    unfenced, from its first ``#include`` to the end."""
+    for block in re.findall(r"^```[ \t]*(?:cpp|c\+\+)[ \t]*\n(.*?)^```", text, re.S | re.M | re.I):
+        if re.search(r"\bint\s+main\s*\(", block):
+            return str(block)
+    m = re.search(r"^#include\b", text, re.M)
+    if m and re.search(r"\bint\s+main\s*\(", text[m.start() :]):
+        return text[m.start() :]
+    return None
+
+
+def env(**extra: str) -> dict[str, str]:
+    """The environment of a C++ run: no emulator settings leak in from the test process."""
+    out = {k: v for k, v in os.environ.items() if not k.startswith(("ACLNN_PY_", "ASAN_"))}
+    out.update(extra)
+    return out
+
+
+def compile_cpp(source: str, exe: Path, flags: list[str], asan: bool = False) -> Path:
+    src = exe.with_suffix(".cpp")
+    src.write_text(source, encoding="utf-8")
+    san = ["-fsanitize=address", "-fno-omit-frame-pointer", "-g"] if asan else []
+    cmd = ["g++", "-std=c++17", *san, str(src), "-o", str(exe), *flags]
+    done = subprocess.run(cmd, capture_output=True, text=True)
+    assert done.returncode == 0, f"{' '.join(cmd)}\n{done.stderr}"
+    return exe
+
+
+def run(exe: Path, **extra: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([str(exe)], capture_output=True, text=True, env=env(**extra), timeout=300)
