@@ -1,0 +1,216 @@
+"""C++ declarations to :class:`~.ctype.CType`: type specifiers and declarators."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
+
+from . import cparse
+from .ctype import BOOL, DOUBLE, FLOAT, FLOAT_TYPES, HALF, INT_TYPES, VOID, CType, int_type, pointer, vector
+from .errors import Refused
+
+if TYPE_CHECKING:
+    from tree_sitter import Node
+
+
+@dataclass
+class Declared:
+    """One declarator of a declaration: its name, type, initializer and the name's node."""
+
+    name: str
+    ctype: CType
+    init: Node | None
+    name_node: Node | None
+    default: Node | None = None  # a parameter's default argument
+
+
+class Types:
+    """Resolves type names: C's own, aclnn_py's (typedefs, enums, opaque structs), the program's
+    typedefs and, inside a template, its type parameters."""
+
+    def __init__(self, typedefs: dict[str, CType], enums: set[str], opaque: set[str]) -> None:
+        self.typedefs = dict(typedefs)
+        self.enums = set(enums)
+        self.opaque = set(opaque)
+        self.typevars: set[str] = set()
+        self.typevar_py: dict[str, str] = {}
+
+    # -- type specifiers -------------------------------------------------------------------------
+    def base(self, node: Node) -> CType:
+        t = node.type
+        s = cparse.text(node)
+        if t == "primitive_type":
+            return self._named(s, node)
+        if t == "sized_type_specifier":
+            words = " ".join(s.split())
+            if words in INT_TYPES:
+                return int_type(words)
+            raise Refused(cparse.line(node), s, "a C type aclnn-port does not model")
+        if t in ("type_identifier", "identifier"):
+            return self._named(s, node)
+        if t == "qualified_identifier":
+            scope = cparse.text(cparse.field(node, "scope"))
+            name = cparse.field(node, "name")
+            if scope == "std" and name is not None:
+                if name.type == "template_type" and cparse.text(cparse.field(name, "name")) == "vector":
+                    args = cparse.field(name, "arguments")
+                    descs = [c for c in cparse.named(args)] if args is not None else []
+                    if len(descs) != 1 or descs[0].type != "type_descriptor":
+                        raise Refused(cparse.line(node), s, "a std::vector with an allocator or no element type")
+                    return vector(self.descriptor(descs[0]))
+                if name.type == "type_identifier" and cparse.text(name) in INT_TYPES:
+                    return int_type(cparse.text(name))
+            raise Refused(cparse.line(node), s, "a C++ library type with no Python translation")
+        if t == "placeholder_type_specifier":
+            if s == "auto":
+                return CType("auto")
+            raise Refused(cparse.line(node), s, "decltype(auto) is not translated")
+        if t in ("struct_specifier", "class_specifier", "union_specifier", "enum_specifier"):
+            raise Refused(cparse.line(node), cparse.snippet(node, 60), "a struct, class, union or enum of the program")
+        if t == "template_type":
+            raise Refused(cparse.line(node), s, "a template type outside namespace std (write std::vector<T>)")
+        raise Refused(cparse.line(node), s, f"a type the tool cannot read ({t})")
+
+    def _named(self, s: str, node: Node) -> CType:
+        if s in INT_TYPES:
+            return int_type(s)
+        if s == "bool":
+            return BOOL
+        if s in FLOAT_TYPES:
+            return {"_Float16": HALF, "float": FLOAT, "double": DOUBLE}[s]
+        if s == "void":
+            return VOID
+        if s in self.typevars:
+            return CType("typevar", s, py=self.typevar_py.get(s, s))
+        if s in self.typedefs:
+            return self.typedefs[s]
+        if s in self.enums:
+            return CType("enum", s, 32, True)
+        if s in self.opaque:
+            return CType("opaque", s)
+        if s == "char16_t" or s == "char32_t" or s == "wchar_t":
+            raise Refused(cparse.line(node), s, "wide characters are not translated")
+        raise Refused(cparse.line(node), s, "an unknown type: not declared in the program nor by aclnn_py")
+
+    def descriptor(self, node: Node) -> CType:
+        """A ``type_descriptor`` (``const int64_t*``, ``aclnnStatus (*)(void*, ...)``)."""
+        base = self.base(_require(cparse.field(node, "type"), node))
+        if _has_const(node):
+            base = replace(base, const=True)
+        decl = cparse.field(node, "declarator")
+        return self._abstract(base, decl) if decl is not None else base
+
+    def _abstract(self, base: CType, node: Node) -> CType:
+        t = node.type
+        inner = cparse.field(node, "declarator")
+        if t == "abstract_pointer_declarator":
+            p = pointer(base)
+            if _has_const(node):
+                p = replace(p, const=True)
+            return self._abstract(p, inner) if inner is not None else p
+        if t == "abstract_reference_declarator":
+            return replace(self._abstract(base, inner) if inner is not None else base, ref=True)
+        if t == "abstract_function_declarator":
+            f = self.function(base, _require(cparse.field(node, "parameters"), node))
+            return self._abstract(f, inner) if inner is not None else f
+        if t == "abstract_parenthesized_declarator":
+            kids = cparse.named(node)
+            return self._abstract(base, kids[0]) if kids else base
+        if t == "abstract_array_declarator":
+            size = cparse.field(node, "size")
+            a = CType("array", of=base, size=_int_literal(size))
+            return self._abstract(a, inner) if inner is not None else a
+        raise Refused(cparse.line(node), cparse.snippet(node), f"a declarator the tool cannot read ({t})")
+
+    # -- declarators -----------------------------------------------------------------------------
+    def declarator(self, base: CType, node: Node) -> Declared:
+        """Apply a declarator to a base type (inside out, as C reads it)."""
+        t = node.type
+        if t in ("identifier", "field_identifier", "type_identifier"):
+            return Declared(cparse.text(node), base, None, node)
+        if t == "init_declarator":
+            d = self.declarator(base, _require(cparse.field(node, "declarator"), node))
+            d.init = cparse.field(node, "value")
+            return d
+        if t == "pointer_declarator":
+            p = pointer(base)
+            if _has_const(node):
+                p = replace(p, const=True)
+            return self.declarator(p, _require(cparse.field(node, "declarator"), node))
+        if t == "reference_declarator":
+            kids = cparse.named(node)
+            d = self.declarator(base, kids[-1])
+            d.ctype = replace(d.ctype, ref=True)
+            return d
+        if t == "array_declarator":
+            size = cparse.field(node, "size")
+            return self.declarator(
+                CType("array", of=base, size=_int_literal(size)), _require(cparse.field(node, "declarator"), node)
+            )
+        if t == "function_declarator":
+            f = self.function(base, _require(cparse.field(node, "parameters"), node))
+            return self.declarator(f, _require(cparse.field(node, "declarator"), node))
+        if t == "parenthesized_declarator":
+            return self.declarator(base, cparse.named(node)[0])
+        raise Refused(cparse.line(node), cparse.snippet(node), f"a declarator the tool cannot read ({t})")
+
+    def function(self, ret: CType, plist: Node) -> CType:
+        params = self.params(plist)
+        variadic = any(c.type == "variadic_parameter" or c.type == "..." for c in plist.children)
+        return CType(
+            "func",
+            of=ret,
+            params=tuple(p.ctype for p in params),
+            param_names=tuple(p.name for p in params),
+            variadic=variadic,
+        )
+
+    def params(self, plist: Node) -> list[Declared]:
+        out: list[Declared] = []
+        for p in cparse.named(plist):
+            if p.type in ("variadic_parameter",):
+                continue
+            if p.type not in ("parameter_declaration", "optional_parameter_declaration"):
+                raise Refused(cparse.line(p), cparse.snippet(p), f"a parameter the tool cannot read ({p.type})")
+            base = self.base(_require(cparse.field(p, "type"), p))
+            if _has_const(p):
+                base = replace(base, const=True)
+            decl = cparse.field(p, "declarator")
+            if decl is None:
+                if base.kind == "void" and len(cparse.named(plist)) == 1:
+                    return []
+                d = Declared("", base, None, None)
+            elif decl.type.startswith("abstract_"):
+                d = Declared("", self._abstract(base, decl), None, None)
+            else:
+                d = self.declarator(base, decl)
+            d.default = cparse.field(p, "default_value")
+            out.append(d)
+        return out
+
+    def declaration(self, node: Node) -> list[Declared]:
+        """Every declarator of a ``declaration`` node."""
+        base = self.base(_require(cparse.field(node, "type"), node))
+        if _has_const(node):
+            base = replace(base, const=True)
+        return [self.declarator(base, d) for d in cparse.fields(node, "declarator")]
+
+
+def _has_const(node: Node) -> bool:
+    return any(c.type == "type_qualifier" and cparse.text(c) in ("const", "constexpr") for c in node.children)
+
+
+def _int_literal(node: Node | None) -> int | None:
+    if node is None:
+        return None
+    s = cparse.text(node).rstrip("uUlL")
+    try:
+        return int(s, 0)
+    except ValueError:
+        return None
+
+
+def _require(node: Node | None, parent: Node) -> Node:
+    if node is None:
+        raise Refused(cparse.line(parent), cparse.snippet(parent), "an incomplete declaration")
+    return node

@@ -1,0 +1,414 @@
+"""The whole program: includes, macros, typedefs, globals and functions, in source order, and the
+two passes (the first learns which variables are Refs and which vectors are host memory, the
+second writes the port)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from . import cparse
+from .calls import param_role
+from .decl import Declared
+from .emit import Item, Out
+from .errors import PortError, Refusal, Refused
+from .exprs import Cascade, _need, refuse
+from .known import Known, known
+from .preprocess import Expanded, Macro, collect_macros, expand
+from .scope import Flags, FuncInfo, py_name
+from .stmts import Stmts, comment_lines
+
+if TYPE_CHECKING:
+    from tree_sitter import Node
+
+_ACL_HEADERS = {"acl/acl.h", "acl/acl_rt.h", "acl/acl_base.h", "aclnn/acl_meta.h", "aclnn/aclnn_base.h"}
+_SKIP_TOP = ("{", "}", ";")
+
+
+class Program(Stmts):
+    """One pass over a translation unit."""
+
+    def __init__(
+        self, k: Known, expanded: Expanded, filename: str, flags: Flags, macros: dict[str, Macro], analysis: bool
+    ) -> None:
+        super().__init__(k, expanded, filename, flags, macros, analysis)
+        self.includes: list[str] = []
+        self.system_includes: list[str] = []
+        self.has_main = False
+        self.imports_placed = False
+        self.consumed: set[tuple[int, int]] = set()
+        self.defined: set[str] = set()
+
+    # -- top level -------------------------------------------------------------------------------
+    def unit(self, root: Node) -> None:
+        self.defined = {_function_name(n) for n in cparse.walk(root) if n.type == "function_definition"}
+        self.top_items(root.children, first_row=0)
+        if not self.imports_placed:
+            self.out.items.insert(0, _placeholder())
+        if self.has_main:
+            self.use("sys")
+            self.out.blank(2)
+            self.out.code(0, 'if __name__ == "__main__":')
+            self.out.code(1, "sys.exit(main())")
+        else:
+            self.refusals.append(Refusal(self.filename, 1, "int main()", "a program without main"))
+
+    def top_items(self, children: list[Node], first_row: int) -> None:
+        kids = [c for c in children if c.type not in _SKIP_TOP]
+        prev_row = first_row - 1
+        last_end = -1  # the row a trailing comment may end (only a one-line item's)
+        for i, c in enumerate(kids):
+            row = int(c.start_point[0])
+            if c.type == "comment" and cparse.node_key(c) in self.consumed:
+                continue
+            if c.type == "comment":
+                lines = comment_lines(cparse.text(c))
+                if row == last_end and len(lines) == 1:
+                    self.out.trail(lines[0])
+                else:
+                    if _starts_function_group(kids, i):
+                        self.out.blank(2)
+                    elif row > prev_row + 1:
+                        self.out.blank()
+                    for ln in lines:
+                        self.out.comment(0, ln)
+                prev_row = cparse.end_row(c)
+                continue
+            after_comment = i > 0 and kids[i - 1].type == "comment" and row == prev_row + 1
+            if c.type in ("function_definition", "template_declaration") and _is_definition(c) and not after_comment:
+                self.out.blank(2)
+            elif row > prev_row + 1:
+                self.out.blank()
+            self.top_item(c)
+            if c.type in ("function_definition", "template_declaration") and _is_definition(c):
+                self.out.blank(2)
+            prev_row = cparse.end_row(c)
+            last_end = prev_row if c.start_point[0] == prev_row else -1
+
+    def top_item(self, node: Node) -> None:
+        saved = self.out
+        self.out = Out()
+        try:
+            self.top(node)
+            saved.extend(self.out)
+        except Refused as r:
+            if not isinstance(r, Cascade):
+                self.record(r)
+            if node.type == "declaration":
+                self.declare_anyway(node)
+            saved.comment(0, f"aclnn-port: REFUSED line {r.line}: {r.construct}: {r.reason}")
+            for ln in cparse.text(node).split("\n")[:3]:
+                saved.comment(0, "    " + ln.rstrip())
+        finally:
+            self.out = saved
+
+    def top(self, node: Node) -> None:
+        t = node.type
+        if t == "preproc_include":
+            self.include(node)
+        elif t in ("preproc_def", "preproc_function_def"):
+            self.macro_line(node)
+        elif t == "function_definition":
+            self.function(node, [])
+        elif t == "template_declaration":
+            self.template(node)
+        elif t == "declaration":
+            self.global_declaration(node)
+        elif t in ("type_definition", "alias_declaration"):
+            self.type_declaration(node, 0)
+        elif t == "namespace_definition":
+            if cparse.field(node, "name") is not None:
+                raise refuse(node, "a named namespace (its qualified names are not translated)")
+            self.out.comment(0, "namespace {  (an anonymous namespace: its names are this module's)")
+            body = _need(cparse.field(node, "body"), node)
+            saved, self.out = self.out, self.out
+            self.top_items(body.children, int(body.start_point[0]) + 1)
+            self.out.blank(2)
+            end = "}"
+            after = node.next_sibling
+            if after is not None and after.type == "comment" and after.start_point[0] == cparse.end_row(node):
+                end += "  // " + " ".join(comment_lines(cparse.text(after)))
+                self.consumed.add(cparse.node_key(after))
+            self.out.comment(0, end)
+            self.out = saved
+        elif t == "linkage_specification":
+            body = _need(cparse.field(node, "body"), node)
+            self.top_items(body.children if body.type == "declaration_list" else [body], int(body.start_point[0]))
+        elif t == "preproc_call":
+            directive = cparse.text(cparse.field(node, "directive"))
+            if directive != "#pragma":
+                raise refuse(node, f"the directive {directive}")
+            self.out.comment(0, cparse.snippet(node, 200) + "  (ignored)")
+        elif t in ("preproc_if", "preproc_ifdef", "preproc_elif", "preproc_else"):
+            raise refuse(node, "conditional compilation (#if/#ifdef) is not translated")
+        elif t == "using_declaration":
+            raise refuse(node, "using-declarations (using namespace std; ...) are not translated: write std::")
+        elif t in ("struct_specifier", "class_specifier", "union_specifier", "enum_specifier"):
+            raise refuse(node, "a struct, class, union or enum of the program is not translated")
+        elif t == "expression_statement" and not cparse.named(node):
+            return
+        else:
+            raise refuse(node, f"a top-level construct the tool does not translate ({t})")
+
+    def place_imports(self) -> None:
+        if not self.imports_placed:
+            self.out.placeholder("imports")
+            self.imports_placed = True
+
+    def include(self, node: Node) -> None:
+        path = _need(cparse.field(node, "path"), node)
+        raw = cparse.text(path)
+        self.place_imports()
+        if path.type == "system_lib_string":
+            self.system_includes.append(raw)
+            return
+        header = raw.strip('"')
+        if header in _ACL_HEADERS:
+            self.includes.append(raw)
+            return
+        if header.startswith("aclnnop/"):
+            flat = "aclnnop/" + header.split("/")[-1]
+            if flat in self.op_headers():
+                self.includes.append(raw)
+                return
+            raise refuse(node, f"no operator of aclnn_py is declared in {header}")
+        raise refuse(node, f"the header {header}: the tool sees one file (and CANN's headers through aclnn_py)")
+
+    def op_headers(self) -> set[str]:
+        from aclnn_py.ops import registry
+
+        return {a.header for a in registry.IMPLEMENTED}
+
+    def macro_line(self, node: Node) -> None:
+        name = cparse.text(cparse.field(node, "name"))
+        m = self.macros.get(name)
+        if m is None:
+            raise refuse(node, "a macro the tool could not read")
+        if m.kind == "alias":
+            target = m.target.removeprefix("std::")
+            if target == "printf":
+                self.use("printf")
+            elif target not in self.defined and self.known.function(target) is None:
+                raise refuse(node, f"{m.name} forwards to {m.target}, which is neither in this program nor aclnn_py")
+            self.out.code(0, f"{py_name(m.name)} = {target}", m.definition)
+        elif m.kind == "constant":
+            e = self.macro_constant(m.name, m.body, node)
+            root = cparse.parse(f"auto __v = {m.body};").root_node
+            init = cparse.field(cparse.fields(cparse.named(root)[0], "declarator")[0], "value")
+            assert init is not None
+            value = self.expr(init)
+            self.out.code(0, f"{py_name(m.name)} = {value.text}", m.definition)
+            del e
+        else:
+            self.out.comment(0, f"{m.definition}: expanded where used")
+
+    # -- functions -------------------------------------------------------------------------------
+    def template(self, node: Node) -> None:
+        params = cparse.field(node, "parameters")
+        names: list[str] = []
+        for p in cparse.named(params) if params is not None else []:
+            if p.type != "type_parameter_declaration":
+                raise refuse(p, "a template parameter that is not a type (typename T)")
+            ids = [c for c in p.named_children if c.type == "type_identifier"]
+            if len(ids) != 1:
+                raise refuse(p, "a template parameter the tool cannot read")
+            names.append(cparse.text(ids[0]))
+        defs = [c for c in cparse.named(node) if c.type in ("function_definition", "declaration")]
+        if len(defs) != 1:
+            raise refuse(node, "a template of something other than a function")
+        if defs[0].type == "declaration":
+            self.out.comment(0, cparse.snippet(node, 200) + "  (a declaration: nothing to do in Python)")
+            return
+        self.function(defs[0], names)
+
+    def signature(self, node: Node, typevars: list[str]) -> FuncInfo:
+        self.types.typevars = set(typevars)
+        ret = self.types.base(_need(cparse.field(node, "type"), node))
+        declarator = _need(cparse.field(node, "declarator"), node)
+        decl = self.types.declarator(ret, declarator)
+        fd = declarator
+        while fd.type != "function_declarator":
+            inner = cparse.field(fd, "declarator")
+            if inner is None:
+                raise refuse(node, "a function declarator the tool cannot read")
+            fd = inner
+        params = self.types.params(_need(cparse.field(fd, "parameters"), fd))
+        info = FuncInfo(decl.name, py_name(decl.name), decl.ctype, params, node, list(typevars))
+        for tv in typevars:
+            for p in params:
+                pt = p.ctype.plain()
+                if pt.kind == "vector" and pt.of is not None and pt.of.kind == "typevar" and pt.of.name == tv:
+                    info.deduced[tv] = py_name(p.name)
+                    break
+        # in the body, a deduced T is the element type of the vector it comes from
+        self.types.typevar_py = {tv: f"{p}.dtype.type" for tv, p in info.deduced.items()}
+        if info.deduced:
+            info.params = self.types.params(_need(cparse.field(fd, "parameters"), fd))
+        return info
+
+    def function(self, node: Node, typevars: list[str]) -> None:
+        info = self.signature(node, typevars)
+        try:
+            if info.name in self.functions and self.functions[info.name].node is not None:
+                raise refuse(node, f"{info.name} is defined twice (overloads are not translated)")
+            if self.known.function(info.name) is not None:
+                raise refuse(node, f"{info.name} is an aclnn_py function: the program may not define it")
+            self.functions[info.name] = info
+            if info.name == "main":
+                if info.params:
+                    raise refuse(node, "main(argc, argv) is not translated")
+                self.has_main = True
+            names = list(info.explicit)
+            for i, p in enumerate(info.params):
+                pname = py_name(p.name) if p.name else f"_unused{i}"
+                if p.default is not None:
+                    default = self.convert(self.expr(p.default, p.ctype), p.ctype, p.default).text
+                    pname += "=" + default
+                names.append(pname)
+            comment = f"template <{', '.join('typename ' + t for t in typevars)}>" if info.explicit else ""
+            self.out.code(0, f"def {info.py}({', '.join(names)}):", comment)
+            self.current = info
+            self.push()
+            start = len(self.out.items)
+            try:
+                for p in info.params:
+                    if p.name_node is None:
+                        continue
+                    role = param_role(p.ctype)
+                    sym = self.declare(p, node, is_param=True, ref_param=role == "out")
+                    if role == "out" and sym.ref:
+                        raise refuse(node, f"the address of the parameter {p.name}")
+                assigned = sorted(self.flags.assigned_globals.get(info.name, set()))
+                if assigned:
+                    self.out.code(1, f"global {', '.join(assigned)}")
+                for p in info.params:
+                    found = self.lookup(p.name) if p.name else None
+                    if (
+                        found is not None
+                        and found.ctype.is_container
+                        and not p.ctype.ref
+                        and found.key in self.flags.mutated
+                    ):
+                        self.out.code(1, f"{found.py} = {found.py}.copy()", "passed by value")
+                body = _need(cparse.field(node, "body"), node)
+                self.statements(body, 1)
+            finally:
+                self.pop()
+                self.current = None
+                self.types.typevars = set()
+                self.types.typevar_py = {}
+            if not any(i.kind == "code" for i in self.out.items[start:]):
+                self.out.code(1, "pass")
+        finally:
+            self.types.typevars = set()
+
+    # -- globals ---------------------------------------------------------------------------------
+    def global_declaration(self, node: Node) -> None:
+        decls = self.types.declaration(node)
+        if all(d.ctype.kind == "func" for d in decls):
+            for d in decls:
+                if d.name not in self.functions:
+                    info = FuncInfo(d.name, py_name(d.name), d.ctype, _params_of(d), None)
+                    self.functions[d.name] = info
+            self.out.comment(0, cparse.snippet(node, 200) + "  (a declaration: nothing to do in Python)")
+            return
+        if any(c.type == "storage_class_specifier" and cparse.text(c) == "extern" for c in node.children):
+            raise refuse(node, "an extern variable lives in another file")
+        self.local_declaration(node, 0)
+
+
+def _function_name(node: Node) -> str:
+    d = cparse.field(node, "declarator")
+    while d is not None and d.type != "identifier":
+        d = cparse.field(d, "declarator")
+    return cparse.text(d)
+
+
+def _params_of(d: Declared) -> list[Declared]:
+    t = d.ctype
+    return [Declared(n or f"_unused{i}", p, None, None) for i, (n, p) in enumerate(zip(t.param_names, t.params))]
+
+
+def _placeholder() -> Item:
+    return Item("placeholder", text="imports")
+
+
+def _is_definition(node: Node) -> bool:
+    if node.type == "function_definition":
+        return True
+    return any(c.type == "function_definition" for c in node.named_children)
+
+
+def _starts_function_group(kids: list[Node], i: int) -> bool:
+    """Whether the comment ``kids[i]`` opens the comments right above a function definition."""
+    if i > 0 and kids[i - 1].type == "comment" and kids[i].start_point[0] == cparse.end_row(kids[i - 1]) + 1:
+        return False
+    j = i
+    while j < len(kids) and kids[j].type == "comment":
+        if j + 1 < len(kids) and kids[j + 1].start_point[0] != cparse.end_row(kids[j]) + 1:
+            return False
+        j += 1
+    return j < len(kids) and kids[j].type in ("function_definition", "template_declaration") and _is_definition(kids[j])
+
+
+# ---------------------------------------------------------------------------------------------
+# the two passes
+# ---------------------------------------------------------------------------------------------
+
+
+def run(source: str, filename: str, display_name: str) -> tuple[str, list[Refusal]]:
+    """Translate ``source``; the port's text and its refusals (empty when it is faithful)."""
+    k = known()
+    source = source.replace("\r\n", "\n")
+    refusals: list[Refusal] = []
+    original = cparse.parse(source)
+    try:
+        macros = collect_macros(original.root_node, source)
+        expanded = expand(source, macros)
+    except Refused as r:
+        raise PortError([Refusal(filename, r.line, r.construct, r.reason)]) from None
+    tree = cparse.parse(expanded.text)
+    errors = cparse.syntax_errors(tree.root_node)
+    if errors:
+        refusals = [
+            Refusal(
+                filename,
+                cparse.line(e),
+                cparse.snippet(e, 60) or "(missing token)",
+                "C++ the parser cannot read (an unknown macro, or not C++)",
+            )
+            for e in errors
+        ]
+        raise PortError(refusals)
+    flags = Flags()
+    # learn which variables are Refs and which vectors are host memory, until nothing changes (a
+    # vector parameter used as host memory makes its callers' arguments host memory, and so on)
+    for _ in range(8):
+        before = flags.snapshot()
+        Program(k, expanded, filename, flags, macros, True).unit(tree.root_node)
+        if flags.snapshot() == before:
+            break
+    prog = Program(k, expanded, filename, flags, macros, False)
+    prog.unit(tree.root_node)
+    text = prog.out.text({"imports": _imports(prog)})
+    header = [
+        "#!/usr/bin/env python3",
+        f"# Generated by aclnn-port from {display_name}: its line-by-line Python port (docs/porting.md).",
+    ]
+    return "\n".join(header) + "\n" + text, prog.refusals
+
+
+def _imports(prog: Program) -> list[str]:
+    lines: list[str] = []
+    if prog.system_includes:
+        lines.append(f"# #include {', '.join(prog.system_includes)}: Python's own (numpy arrays for std::vector)")
+    if "sys" in prog.uses:
+        lines += ["import sys", ""]
+    if "np" in prog.uses:
+        lines += ["import numpy as np", ""]
+    star = "from aclnn_py import *"
+    if prog.includes:
+        star += "  # " + ", ".join(prog.includes)
+    lines.append(star)
+    if "printf" in prog.uses:
+        lines.append("from aclnn_py.porting import LOG_PRINT as printf  # C's printf, as glibc prints")
+    return lines
