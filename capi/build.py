@@ -22,6 +22,11 @@ import sys
 import sysconfig
 from pathlib import Path
 
+try:
+    import fcntl
+except ImportError:  # not POSIX: builds are not serialised
+    fcntl = None  # type: ignore[assignment]
+
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
@@ -96,8 +101,19 @@ def needs_build(target: Path, gen: Path) -> bool:
 
 
 def build(asan: bool = False, cxx: str | None = None, force: bool = False) -> Path:
-    """Compile the library (when out of date) and create the aliases; returns the library path."""
+    """Compile the library (when out of date) and create the aliases; returns the library path.
+
+    Several processes may ask at once (test workers, a make target beside the suite): one builds
+    while the others wait on a lock file, then find the library up to date."""
     lib = build_dir(asan) / "lib"
+    lib.mkdir(parents=True, exist_ok=True)
+    with open(lib.parent / ".build.lock", "w") as lock:
+        if fcntl is not None:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+        return _build_locked(lib, asan, cxx, force)
+
+
+def _build_locked(lib: Path, asan: bool, cxx: str | None, force: bool) -> Path:
     target = lib / LIBRARY
     gen = generated(asan)
     if force or needs_build(target, gen):
@@ -110,7 +126,6 @@ def build(asan: bool = False, cxx: str | None = None, force: bool = False) -> Pa
                 f"capi/build.py: Python.h not found in {py_c[0][2:]} (install the Python development headers, "
                 "e.g. python3-dev)"
             )
-        lib.mkdir(parents=True, exist_ok=True)
         default_python = sys.executable.replace("\\", "\\\\").replace('"', '\\"')
         san = ["-fsanitize=address", "-fno-omit-frame-pointer", "-g"] if asan else []
         cmd = [
