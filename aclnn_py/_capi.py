@@ -150,7 +150,12 @@ def as_float(v: object, name: str, code: int, eid: str = "EZ1001") -> float:
     if type(v) is float:  # the usual case, before the slower ABC check
         return v
     if isinstance(v, (bool, numbers.Real, np.floating, np.integer)):
-        return float(v)
+        try:
+            return float(v)
+        except OverflowError:  # an integer beyond any double: no C caller can pass it
+            raise fail(
+                code, eid, f"Value {describe(v)} for {name} is invalid. Reason: it does not fit in a double."
+            ) from None
     if isinstance(v, ctypes._SimpleCData) and isinstance(v.value, (int, float)):
         return float(v.value)
     raise fail(code, eid, f"Value {describe(v)} for {name} is invalid. Reason: a number is required.")

@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from . import _errmsg, dtypes
-from ._capi import INT64_MAX, INT64_MIN, UINT64_MAX, ApiError, as_int, as_pointer, c_api, fail
+from ._capi import INT64_MAX, INT64_MIN, UINT64_MAX, ApiError, as_int, as_pointer, c_api, describe, fail
 from ._ref import is_out_param, store
 from ._status import aclnnStatus
 from .dtypes import aclDataType, aclFormat
@@ -320,8 +320,13 @@ def aclCreateScalar(value: object, dataType: int) -> aclScalar | None:
                 raise _UB(f"the buffer holds {raw.size} bytes but a {dtypes.dt_name(dt)} needs {npdt.itemsize}")
             v = raw[: npdt.itemsize].view(npdt)[0]
         else:
+            if isinstance(value, (complex, np.complexfloating)) and npdt.kind != "c":
+                value = value.real  # what numpy's conversion keeps, without its ComplexWarning
             with np.errstate(all="ignore"):
                 v = np.array(value).astype(npdt)[()]
+    except OverflowError:  # a Python int beyond 64 bits for an integer dtype: no C value holds it
+        _ub_none("aclCreateScalar", _UB(f"{describe(value)} does not fit in {dtypes.dt_name(dt)}"))
+        return None
     except (_UB, TypeError, ValueError) as e:
         _ub_none("aclCreateScalar", _UB(str(e)))
         return None

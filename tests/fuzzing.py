@@ -3,8 +3,18 @@
 Used by ``tests/test_fuzz.py`` (a fixed seed, a modest number of examples) and by ``make fuzz``
 (``tests/fuzz_campaign.py``, a long campaign). Each example builds a small world — the runtime
 initialised on two devices, live, freed and foreign allocations, tensors good and strange,
-streams, events, executors fresh and consumed — and makes a sequence of calls in it. After every
-call:
+streams, events, executors fresh and consumed — and makes a sequence of calls in it.
+
+The operators' arguments come from the registry (``aclnn_py.ops.registry``), by the kind of each
+C parameter, with no per-operator code (``draw_op_arguments``): tensors of the dtypes the API's
+``DTYPE_FACTS`` allow on the chip in effect (and some they refuse), of shapes that broadcast and
+that do not, 0-d, empty, more than 8 dims, non-contiguous, the same tensor passed twice, without
+data or destroyed; scalars, int arrays, ints, floats, bools and dtypes good and bad; nullptr
+anywhere. Phase 2 gets the executor phase 1 made (or a consumed, foreign or null one), a
+workspace of the right size or too small or null, the right or a wrong stream. A successful phase
+1 is mostly followed by its phase 2 (sometimes made repeatable first), a successful phase 2 by a
+synchronize (its kernels run), phase 2 again or the same phase 1 again (an op-cache hit); one
+example in four runs with the call trace on. After every call:
 
 * the result is an int status (or, for functions that return handles in C, a handle or None),
   and no Python exception escaped;
@@ -16,9 +26,14 @@ call:
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
+import importlib
 import inspect
 import math
+import random
+import re
+import struct
 from collections import Counter
 from collections.abc import Callable
 from typing import Any
@@ -27,8 +42,10 @@ import numpy as np
 from hypothesis import strategies as st
 
 import aclnn_py
-from aclnn_py import Ref, testing
+from aclnn_py import Ref, dtypes, testing, trace
+from aclnn_py import soc as _soc
 from aclnn_py._capi import _plain_int
+from aclnn_py.ops import registry
 from aclnn_py.runtime import sanitizer
 from aclnn_py.runtime.memory import SPACE
 from aclnn_py.runtime.stream import Event, Stream
@@ -59,8 +76,24 @@ SILENT = {
     ("aclrtMemcpyAsync", 207000),  # HOST_TO_HOST on a host+card system
     ("aclrtSynchronizeEvent", 207000),  # an ACL_EVENT_EXTERNAL event
     ("aclrtSynchronizeEventWithTimeout", 207000),
+} | {
+    # An operator's phase 1 returns ACLNN_ERR_INNER_NULLPTR through CHECK_RET(x != nullptr,
+    # ACLNN_ERR_INNER_NULLPTR), which logs nothing, after an l0 op that fails without a report:
+    # l0op::Cast of a dtype pair no engine takes (ops-math math/cast/op_api/cast.cpp: CHECK_RET(
+    # IsAiCpuSupport(self, dstDtype), nullptr)); also aclnnLtScalar's CHECK_RET(self != nullptr,
+    # ACLNN_ERR_INNER_NULLPTR) (math/less/op_api/aclnn_lt_scalar.cpp).
+    (api.phase1, 561103)
+    for api in registry.IMPLEMENTED
 }  # fmt: skip
+# The same, on Ascend950 only (the regbase code paths).
+SILENT_REGBASE = {
+    # aclnnLtScalarGetWorkspaceSizeV35: CHECK_RET(other != nullptr, ACLNN_ERR_PARAM_NULLPTR), then
+    # self (ops-math math/less/op_api/aclnn_lt_scalar.cpp)
+    ("aclnnLtScalarGetWorkspaceSize", 161001),
+}
+_SILENT_ON_REGBASE = SILENT | SILENT_REGBASE
 # Calls that would end the world the example runs in; drawn rarely.
+SET_ADDR = ("aclSetTensorAddr", "aclSetInputTensorAddr", "aclSetOutputTensorAddr")
 DISRUPTIVE = {"aclFinalize", "aclFinalizeReference", "aclrtResetDevice", "aclrtResetDeviceForce", "aclrtDestroyContext"}
 # Functions that let queued device work run (their declared writes are what that work declared).
 RUNS_QUEUED_WORK = {
@@ -88,6 +121,9 @@ class World:
         assert aclnn_py.aclrtSetDevice(1) == 0
         foreign = Ref()
         aclnn_py.aclrtMalloc(foreign, 256, 0)
+        elsewhere = Ref()
+        aclnn_py.aclrtCreateStream(elsewhere)  # a stream of device 1: the wrong stream for device 0's work
+        self.other_stream = elsewhere.value
         assert aclnn_py.aclrtSetDevice(0) == 0
         self.ptrs: list[int] = [foreign.value]
         self.freed: list[int] = []
@@ -116,6 +152,30 @@ class World:
         self.tensors = self._tensors()
         self.executors: list[Any] = []
         self.contexts: list[Any] = []
+        # The operators' arguments (see draw_op_argument): a device buffer their tensors view,
+        # filled with values of every kind (NaN, inf, huge, subnormal, zero bytes ...).
+        pool = Ref()
+        aclnn_py.aclrtMalloc(pool, DATA_POOL, 0)
+        self.data: int = pool.value
+        raw = _pool_bytes()
+        aclnn_py.aclrtMemcpy(self.data, DATA_POOL, raw, raw.size, aclnn_py.ACL_MEMCPY_HOST_TO_DEVICE)
+        self.workspaces: dict[int, int | None] = {}  # size -> a device buffer of exactly that size
+        self.origin: dict[int, str] = {}  # id(executor) -> the phase-1 function that made it
+        # The calls to make next, (name, arguments or None), see _plan_next; ``last_phase1``: the
+        # arguments of each API's last successful phase 1; ``own``: buffers made for one tensor.
+        self.plan: list[tuple[str, list[Any] | None]] = []
+        self.own: list[int] = []
+        self.last_phase1: dict[str, list[Any]] = {}
+        self.ncalls = 0
+        self.handles: list[Any] = []  # scalars, arrays and lists the calls made
+        self.dead_handles: list[Any] = []  # a destroyed aclScalar and aclIntArray
+        for make, destroy, args in (
+            (aclnn_py.aclCreateScalar, aclnn_py.aclDestroyScalar, (1.0, 0)),
+            (aclnn_py.aclCreateIntArray, aclnn_py.aclDestroyIntArray, ([0], 1)),
+        ):
+            h = make(*args)
+            destroy(h)
+            self.dead_handles.append(h)
 
     def _tensors(self) -> list[Any]:
         make = aclnn_py.aclCreateTensor
@@ -158,12 +218,26 @@ class World:
                     self.events.append(val)
                 elif isinstance(val, aclnn_py.aclOpExecutor):
                     self.executors.append(val)
+                    self.origin[id(val)] = name
                 elif type(val).__name__ == "Context":
                     self.contexts.append(val)
                 elif isinstance(val, int) and key in ("devPtr", "hostPtr") and name.startswith("aclrtMalloc"):
                     self.ptrs.append(val)
         if isinstance(result, aclnn_py.aclTensor):
             self.tensors.append(result)
+        elif result is not None and hasattr(result, "alive"):
+            self.handles.append(result)
+
+    def workspace(self, size: int) -> int | None:
+        """A device buffer of exactly ``size`` bytes (made once per size; None if there is no room)."""
+        if size <= 0:
+            return None
+        if size not in self.workspaces:
+            p = Ref()
+            ok = aclnn_py.aclrtMalloc(p, size, 0) == 0
+            self.workspaces[size] = p.value if ok else None
+            aclnn_py.aclGetRecentErrMsg()  # a failed allocation's message is not the next call's
+        return self.workspaces[size]
 
     def close(self) -> None:
         mode = sanitizer.MODE  # the leak check of the teardown is not the fuzzed calls' business
@@ -175,107 +249,528 @@ class World:
 # -- argument strategies ------------------------------------------------------------------------
 
 
-def _pointer(world: World, data: st.DataObject, host_ok: bool) -> Any:
+def _pointer(world: World, data: random.Random, host_ok: bool) -> Any:
     choices: list[Any] = ["live", "interior", "freed", "null", "zero", "random", "weird", "ctypes"]
     if host_ok:
         choices += ["array", "bytes", "bytearray", "pinned", "strided"]
-    kind = data.draw(st.sampled_from(choices))
+    kind = _one(data, choices)
     if kind == "live":
-        return data.draw(st.sampled_from(world.ptrs))
+        return _one(data, world.ptrs)
     if kind == "interior":
-        return data.draw(st.sampled_from(world.ptrs)) + data.draw(st.integers(0, 200))
+        return _one(data, world.ptrs) + _int_in(data, 0, 200)
     if kind == "freed":
-        return data.draw(st.sampled_from(world.freed))
+        return _one(data, world.freed)
     if kind == "null":
         return None
     if kind == "zero":
         return 0
     if kind == "random":
-        return data.draw(st.integers(-(2**65), 2**65))
+        return _int_in(data, -(2**65), 2**65)
     if kind == "weird":
-        return data.draw(st.sampled_from(WEIRD))
+        return _one(data, WEIRD)
     if kind == "ctypes":
-        return ctypes.c_void_p(data.draw(st.sampled_from(world.ptrs)))
+        return ctypes.c_void_p(_one(data, world.ptrs))
     if kind == "array":
-        return np.zeros(data.draw(st.integers(0, 300)), dtype=data.draw(st.sampled_from([np.uint8, np.float32])))
+        return np.zeros(_int_in(data, 0, 300), dtype=_one(data, [np.uint8, np.float32]))
     if kind == "bytes":
-        return bytes(data.draw(st.integers(0, 300)))
+        return bytes(_int_in(data, 0, 300))
     if kind == "bytearray":
-        return bytearray(data.draw(st.integers(0, 300)))
+        return bytearray(_int_in(data, 0, 300))
     if kind == "pinned":
-        return world.host + data.draw(st.integers(0, 64))
+        return world.host + _int_in(data, 0, 64)
     return np.zeros(64, np.float32)[::2]
 
 
-def _size(data: st.DataObject) -> Any:
-    return data.draw(
-        st.one_of(
-            st.integers(0, 5000),
-            st.integers(-(2**64), 2**65),
-            st.sampled_from([0, 1, 2**63, 2**64 - 1, 2**64, -1]),
-            st.sampled_from([*WEIRD, None]),
-        )
-    )
+# Strategies are made once: making one per draw costs more than the draw.
+_INTS: dict[tuple[int, int], st.SearchStrategy[int]] = {}
 
 
-def _out(data: st.DataObject) -> Any:
-    return data.draw(
-        st.sampled_from(["ref", "ref", "ref", "none", "ctypes", "byref", "weird"]).map(
-            lambda k: {
-                "ref": Ref,
-                "none": lambda: None,
-                "ctypes": ctypes.c_uint64,
-                "byref": lambda: ctypes.byref(ctypes.c_int64()),
-                "weird": lambda: [],
-            }[k]()
-        )
-    )
+def _int_in(data: random.Random | st.DataObject, lo: int, hi: int) -> int:
+    """An integer in [lo, hi], from a ``random.Random`` or a hypothesis draw (its strategy made once)."""
+    if isinstance(data, random.Random):
+        return data.randint(lo, hi)
+    s = _INTS.get((lo, hi))
+    if s is None:
+        s = _INTS[(lo, hi)] = st.integers(lo, hi)
+    return data.draw(s)
 
 
-def _handle(data: st.DataObject, pool: list[Any], dead: list[Any]) -> Any:
-    kind = data.draw(st.sampled_from(["live", "live", "dead", "null", "weird"]))
+def _one(data: random.Random | st.DataObject, seq: Any) -> Any:
+    """One element of the sequence."""
+    return seq[_int_in(data, 0, len(seq) - 1)]
+
+
+def _flags(data: random.Random, n: int) -> list[bool]:
+    return [data.random() < 0.5 for _ in range(n)]
+
+
+def _size(data: random.Random) -> Any:
+    kind = _int_in(data, -3, 3)
+    if kind < 0:
+        return _int_in(data, 0, 4)
+    if kind == 0:
+        return _int_in(data, 0, 5000)
+    if kind == 1:
+        return _int_in(data, -(2**64), 2**65)
+    return _one(data, [0, 1, 2**63, 2**64 - 1, 2**64, -1] if kind == 2 else [*WEIRD, None])
+
+
+def _out(data: random.Random) -> Any:
+    kind = _one(data, ["ref", "ref", "ref", "none", "ctypes", "byref", "weird"])
+    if kind == "ref":
+        return Ref()
+    if kind == "ctypes":
+        return ctypes.c_uint64()
+    if kind == "byref":
+        return ctypes.byref(ctypes.c_int64())
+    return [] if kind == "weird" else None
+
+
+def _handle(data: random.Random, pool: list[Any], dead: list[Any]) -> Any:
+    kind = _one(data, ["live", "live", "dead", "null", "weird"])
     if kind == "live" and pool:
-        return data.draw(st.sampled_from(pool))
+        return _one(data, pool)
     if kind == "dead" and dead:
-        return data.draw(st.sampled_from(dead))
+        return _one(data, dead)
     if kind == "weird":
-        return data.draw(st.sampled_from(WEIRD))
+        return _one(data, WEIRD)
     return None
 
 
-def _int(data: st.DataObject, lo: int, hi: int) -> Any:
-    return data.draw(st.one_of(st.integers(lo, hi), st.integers(-(2**64), 2**64), st.sampled_from([*WEIRD, None, 0])))
+def _int(data: random.Random, lo: int, hi: int) -> Any:
+    kind = _int_in(data, 0, 2)
+    if kind == 0:
+        return _int_in(data, lo, hi)
+    if kind == 1:
+        return _one(data, [_int_in(data, -(2**64), 2**64), _int_in(data, -1000, 1000), 2**63, 2**32, -(2**63)])
+    return _one(data, [*WEIRD, None, 0])
 
 
-def _float(data: st.DataObject) -> Any:
-    return data.draw(
-        st.one_of(
-            st.floats(allow_nan=True, allow_infinity=True),
-            st.sampled_from([0.0, 1.0, -1.0, math.nan, math.inf, 1e39, 1e-50]),
-            st.sampled_from([*WEIRD, None]),
-        )
+def _dims(data: random.Random) -> Any:
+    kind = _int_in(data, 0, 3)
+    if kind == 0:
+        return [_int_in(data, -3, 6) for _ in range(_one(data, [0, 1, 2, 2, 3, 4, 10]))]
+    if kind == 1:
+        return [_int_in(data, -(2**64), 2**64) for _ in range(_int_in(data, 0, 3))]
+    if kind == 2:
+        return [1] * 30
+    return _one(data, [None, "abc", [1.5, 2], (2, 3), np.array([2, 3]), (ctypes.c_int64 * 2)(2, 3)])
+
+
+def _any_float(data: random.Random) -> float:
+    """Any double, by its bits: NaNs with payloads, subnormals, infinities."""
+    return float(struct.unpack("<d", data.getrandbits(64).to_bytes(8, "little"))[0])
+
+
+# -- operator arguments: drawn from the registry, by C parameter kind --------------------------
+#
+# No per-operator code: each aclnn API's parameters come from its registry row (Param.kind), and
+# its tensors' dtypes from its module's DTYPE_FACTS on the chip in effect (and some it refuses).
+
+# Every operator function -> its registry row and its phase (1: GetWorkspaceSize, 2: the launch).
+OP_APIS: dict[str, tuple[registry.Api, int]] = {
+    name: (api, phase) for api in registry.IMPLEMENTED for phase, name in ((1, api.phase1), (2, api.name))
+}
+HANDLES = (aclnn_py.aclScalar, aclnn_py.aclIntArray, aclnn_py.aclBoolArray, aclnn_py.aclFloatArray,
+           aclnn_py.aclTensorList, aclnn_py.aclScalarList)  # fmt: skip
+DATA_POOL = 64 * 1024  # bytes of the device buffer the operators' tensors view
+ALL_DTYPES = tuple(int(d) for d in aclnn_py.aclDataType if d >= 0)
+BAD_DTYPES = (-1, 28, 42, 43, 99, 2**31 - 1)  # undefined, unknown, one past the end, absurd
+SCALAR_DTYPES = (0, 1, 27, 2, 3, 9, 4, 6, 12, 11, 10, 8, 7, 16, 17, 35, 36)
+SCALAR_VALUES: tuple[Any, ...] = (
+    0, 1, -1, 2, 7, -3, 0.5, 3.5, -2.25, -0.0, 1e-45, 1e-40, 65504.0, 65520.0, 3.4e38, 1e39, -1e39, 1e308,
+    math.nan, -math.nan, math.inf, -math.inf, 127, 128, 255, 256, -129, 2**31 - 1, 2**31, -(2**31), 2**32,
+    2**53 + 1, 2**63 - 1, -(2**63), 2**63, 2**64 - 1, 2**64, -(2**64), 2**100, complex(1, 2), complex(0, -1),
+    complex(math.nan, 1), complex(math.inf, 0), True, False, np.float16(3.0), np.int8(-5), np.uint64(2**64 - 1),
+)  # fmt: skip
+FLOAT_VALUES: tuple[Any, ...] = (
+    0.0, 1.0, -1.0, 0.5, 2.0, 1e-12, -0.0, math.nan, math.inf, -math.inf, 1e39, -1e39, 3.4e38, 1e308, -1e308,
+    5e-324, 2**1100, -(2**1100), 10**400, np.float32(1.5), np.float64(math.nan), np.int64(3),
+)  # fmt: skip
+INT_VALUES: tuple[Any, ...] = (
+    127, 128, -129, 255, 2**31 - 1, 2**31, -(2**31) - 1, 2**32, 2**63 - 1, -(2**63), 2**63, -(2**63) - 1, 2**64,
+    np.int64(1), np.int32(-1), np.uint64(2**64 - 1), ctypes.c_int64(2), True,
+)  # fmt: skip
+BOOLS: tuple[Any, ...] = (True, False, True, False, 0, 1, 2, np.bool_(True), None, "x")
+FORMATS = (2, 2, 2, 2, 2, 2, 2, 0, 1, 3, 29, 4, 30, -1, 99)
+_FACTS: dict[tuple[str, str, str | None], tuple[int, ...]] = {}
+
+
+def allowed_dtypes(api: registry.Api, param: str | None = None) -> tuple[int, ...]:
+    """The dtypes the API's module accepts on the chip in effect, from its DTYPE_FACTS: the lists
+    whose label names ``param`` (a word of the label), else every list."""
+    key = (api.module, _soc.current().name, param)
+    if key not in _FACTS:
+        facts = getattr(importlib.import_module(api.module_path), "DTYPE_FACTS", {})
+        named = [fn for label, fn in facts.items() if param in re.findall(r"\w+", label)]
+        seen: list[int] = []
+        for fn in named or facts.values():
+            seen += [int(d) for d in fn() if int(d) not in seen]
+        _FACTS[key] = tuple(seen)
+    return _FACTS[key]
+
+
+def _pool_bytes() -> np.ndarray:
+    """What the data pool holds: floats of every class in each width, integers, bools, noise."""
+    rng = np.random.default_rng(20261122)
+    f32 = np.array([0, -0.0, 1, -1, 0.5, 3, -7.25, 1e-40, 3.4e38, np.inf, -np.inf, np.nan, 1e-3, 100], np.float32)
+    f16 = np.array([0, -0.0, 1, -2, 0.25, 6e-8, 65504, np.inf, -np.inf, np.nan, 5, -0.5], np.float16)
+    i32 = np.array([0, 1, -1, 2, 3, 2**31 - 1, -(2**31), 7, 0, 1], np.int32)
+    parts = [
+        np.tile(f32, 200).view(np.uint8), np.tile(f16, 200).view(np.uint8), np.tile(i32, 200).view(np.uint8),
+        rng.integers(0, 2, 4096, dtype=np.uint8), rng.integers(0, 256, DATA_POOL, dtype=np.uint8),
+    ]  # fmt: skip
+    raw = np.concatenate(parts)[:DATA_POOL]
+    out = rng.permutation(raw.reshape(-1, 32)).reshape(-1)  # 32-byte blocks, mixed
+    return np.ascontiguousarray(out)
+
+
+class Call:
+    """One operator call being drawn: its API, the shape its tensors vary around, what came before."""
+
+    def __init__(self, api: registry.Api, base: list[int], sane: bool) -> None:
+        self.api = api
+        self.base = base
+        self.sane = sane  # arguments an operator could accept, mostly; else anything goes
+        self.tensors: list[Any] = []  # the tensor arguments drawn so far (for aliasing)
+        self.dtypes: list[int] = []
+
+
+def _pick(data: random.Random, call: Call | None, weighted: dict[str, int], sane: dict[str, int] | None = None) -> str:
+    """One of the keys, drawn with the given weights (``sane``'s in a sane call, if given)."""
+    w = sane if sane is not None and call is not None and call.sane else weighted
+    return _one(data, [k for k, n in w.items() for _ in range(n)])
+
+
+def _shape(call: Call, data: random.Random) -> list[int]:
+    base = call.base
+    how = _pick(
+        data,
+        call,
+        {"same": 10, "bcast": 4, "other": 2, "0d": 1, "empty": 1, "rank9": 1, "free": 1},
+        {"same": 16, "bcast": 2, "0d": 1, "empty": 1},
+    )
+    if how == "same":
+        return list(base)
+    if how == "bcast":  # broadcasts with base: leading dims dropped, some dims 1
+        keep = base[_int_in(data, 0, len(base)) :]
+        ones = _flags(data, len(keep))
+        return [1 if one else d for d, one in zip(keep, ones)]
+    if how == "other":  # does not broadcast: one dim changed
+        if not base:
+            return [_int_in(data, 2, 3)]
+        i = _int_in(data, 0, len(base) - 1)
+        return [d + (2 if d == 1 else 1) if j == i else d for j, d in enumerate(base)]
+    if how == "0d":
+        return []
+    if how == "empty":
+        shape = list(base) or [3]
+        shape[_int_in(data, 0, len(shape) - 1)] = 0
+        return shape
+    if how == "rank9":  # more than 8 dims (now and then more than 25)
+        tail = list(base)[-2:]
+        return [1] * _int_in(data, 9 - len(tail), _one(data, [10, 10, 10, 26])) + tail
+    return [_int_in(data, 0, 5) for _ in range(_int_in(data, 0, 5))]
+
+
+def _layout(call: Call, shape: list[int], data: random.Random) -> tuple[list[int], int, list[int]]:
+    """Strides, offset (elements) and storage shape of a view of ``shape``."""
+    contiguous = list(dtypes.contiguous_strides(shape))
+    how = _pick(
+        data,
+        call,
+        {"contiguous": 12, "transposed": 2, "strided": 1, "offset": 1, "expanded": 1, "negative": 1, "garbage": 1},
+        {"contiguous": 14, "transposed": 2, "strided": 1, "offset": 1},
+    )
+    if how == "transposed" and len(shape) >= 2:
+        stored = [*shape[:-2], shape[-1], shape[-2]]
+        s = list(dtypes.contiguous_strides(stored))
+        return [*s[:-2], s[-1], s[-2]], 0, stored
+    strides, offset = contiguous, 0
+    if how == "strided":
+        strides = [2 * s for s in contiguous]
+    elif how == "offset":
+        offset = _int_in(data, 1, 6)
+    elif how == "expanded" and shape:
+        i = _int_in(data, 0, len(shape) - 1)
+        strides = [0 if j == i else s for j, s in enumerate(contiguous)]
+    elif how == "negative" and shape:
+        i = _int_in(data, 0, len(shape) - 1)
+        strides = [-s if j == i else s for j, s in enumerate(contiguous)]
+        offset = max(shape[i] - 1, 0) * contiguous[i]
+    elif how == "garbage":
+        strides = [_int_in(data, -3, 9) for _ in shape]
+        offset = _int_in(data, -2, 9)
+        return strides, offset, [_int_in(data, 0, 9) for _ in range(_int_in(data, 0, 3))]
+    else:
+        return strides, 0, list(shape)
+    if 0 in shape:
+        return strides, offset, [0]
+    reach = offset + sum((d - 1) * abs(s) for d, s in zip(shape, strides)) + 1
+    return strides, offset, [reach]
+
+
+def _fresh_tensor(world: World, call: Call, param: str, data: random.Random) -> Any:
+    allowed = allowed_dtypes(call.api, param)
+    which = _pick(data, call, {"allowed": 6, "as_before": 4, "refused": 2, "bad": 1}, {"allowed": 4, "as_before": 8})
+    before = [d for d in call.dtypes if d in allowed] if call.sane and allowed else call.dtypes
+    if which == "as_before" and before:
+        dt = _one(data, before)
+    elif which in ("allowed", "as_before") and allowed:
+        dt = _one(data, allowed)
+    elif which == "bad":
+        dt = _one(data, BAD_DTYPES)
+    else:
+        dt = _one(data, [d for d in ALL_DTYPES if d not in allowed] or ALL_DTYPES)
+    shape = _shape(call, data)
+    strides, offset, stored = _layout(call, shape, data)
+    fmt = _one(data, FORMATS) if not call.sane or not _int_in(data, 0, 4) else 2
+    nbytes = dtypes.shape_bytes(max(dtypes.numel(stored), 0), dtypes.to_op_dtype(dt)) if dt in ALL_DTYPES else 64
+    where = _pick(
+        data, call, {"pool": 16, "own": 1, "none": 1, "freed": 1, "foreign": 1, "misaligned": 1}, {"pool": 12, "own": 1}
+    )
+    addr: Any = None
+    if where == "own":  # a buffer of its own, exactly its size (which a later call may free)
+        p = Ref()
+        if aclnn_py.aclrtMalloc(p, max(nbytes, 1), 0) == 0:
+            addr = p.value
+            world.own.append(addr)
+            world.ptrs.append(addr)
+        aclnn_py.aclGetRecentErrMsg()
+    elif where in ("pool", "misaligned"):
+        room = max(DATA_POOL - nbytes, 0) // 32
+        addr = world.data + 32 * _int_in(data, 0, room)
+        if where == "misaligned":
+            addr += _int_in(data, 1, 31)
+    elif where == "freed":
+        addr = world.freed[0]
+    elif where == "foreign":
+        addr = world.ptrs[0]
+    t = aclnn_py.aclCreateTensor(shape, len(shape), dt, strides, offset, fmt, stored, len(stored), addr)
+    if t is not None:
+        world.tensors.append(t)
+        call.dtypes.append(dtypes.to_op_dtype(dt))
+    return t
+
+
+def _op_tensor(world: World, call: Call, param: str, data: random.Random) -> Any:
+    how = _pick(
+        data, call, {"fresh": 14, "alias": 3, "pool": 1, "null": 1, "dead": 1, "weird": 1}, {"fresh": 8, "alias": 1}
+    )
+    if how == "alias" and call.tensors:  # in place: the same tensor passed again
+        t = _one(data, call.tensors)
+    elif how == "pool":
+        t = _handle(data, [t for t in world.tensors if t.alive], [])
+    elif how == "null":
+        t = None
+    elif how == "dead":
+        t = _one(data, [t for t in world.tensors if not t.alive])
+    elif how == "weird":
+        t = _one(data, [*WEIRD, *world.dead_handles, world.streams[0]])
+    else:
+        t = _fresh_tensor(world, call, param, data)
+    call.tensors.append(t)
+    return t
+
+
+def _first_rank(call: Call) -> int:
+    for t in call.tensors:
+        if isinstance(t, aclnn_py.aclTensor):
+            return t.rank
+    return len(call.base)
+
+
+def _op_scalar(world: World, call: Call, param: str, data: random.Random) -> Any:
+    how = _pick(data, call, {"fresh": 12, "null": 1, "dead": 1, "weird": 1}, {"fresh": 1})
+    if how == "null":
+        return None
+    if how == "dead":
+        return world.dead_handles[0]
+    if how == "weird":
+        return _one(data, [*WEIRD, world.tensors[0]])
+    which = _pick(data, call, {"allowed": 3, "common": 4, "any": 1}, {"allowed": 3, "common": 2})
+    allowed = allowed_dtypes(call.api, param)
+    if which == "allowed" and allowed:
+        dt = _one(data, allowed)
+    elif which == "any":
+        dt = _one(data, ALL_DTYPES + BAD_DTYPES)
+    else:
+        dt = _one(data, SCALAR_DTYPES)
+    return aclnn_py.aclCreateScalar(_one(data, SCALAR_VALUES), dt)
+
+
+def _op_int_array(world: World, call: Call, data: random.Random) -> Any:
+    how = _pick(
+        data,
+        call,
+        {"valid": 6, "negative": 2, "out": 2, "duplicated": 1, "empty": 2, "huge": 1, "null": 1, "dead": 1, "weird": 1},
+        {"valid": 6, "negative": 2, "empty": 1},
+    )
+    if how == "null":
+        return None
+    if how == "dead":
+        return world.dead_handles[1]
+    if how == "weird":
+        return _one(data, [*WEIRD, world.tensors[0], world.dead_handles[0]])
+    r = _first_rank(call)
+    dims = [d for d, keep in zip(range(r), _flags(data, r)) if keep]
+    if how == "negative":
+        dims = [d - r for d in dims] or [-1]
+    elif how == "out":
+        dims = [*dims, _one(data, [r, r + 1, -r - 1, 8, 25])]
+    elif how == "duplicated":
+        d = _int_in(data, 0, max(r - 1, 0))
+        dims = [d, _one(data, [d, d - r])]
+    elif how == "empty":
+        dims = []
+    elif how == "huge":
+        dims = [_one(data, [2**62, 2**63 - 1, -(2**63), -(2**40)])]
+    return aclnn_py.aclCreateIntArray(dims, len(dims))
+
+
+def _op_list(world: World, call: Call, kind: str, param: str, data: random.Random) -> Any:
+    """aclBoolArray, aclFloatArray, aclTensorList, aclScalarList: a few elements, or nullptr."""
+    if _pick(data, call, {"fresh": 8, "null": 1, "weird": 1}, {"fresh": 1}) != "fresh":
+        return _one(data, [None, *WEIRD])
+    n = _int_in(data, 0, 4)
+    if kind == "bool_array":
+        return aclnn_py.aclCreateBoolArray(_flags(data, n), n)
+    if kind == "float_array":
+        return aclnn_py.aclCreateFloatArray([_one(data, FLOAT_VALUES[:-3]) for _ in range(n)], n)
+    if kind == "tensor_list":
+        items = [_fresh_tensor(world, call, param, data) for _ in range(n)]
+        return aclnn_py.aclCreateTensorList(items, n)
+    items = [_op_scalar(world, call, param, data) for _ in range(n)]
+    return aclnn_py.aclCreateScalarList(
+        [s if isinstance(s, aclnn_py.aclScalar) and s.alive else None for s in items], n
     )
 
 
-def _dims(data: st.DataObject) -> Any:
-    return data.draw(
-        st.one_of(
-            st.lists(st.integers(-3, 6), max_size=10),
-            st.lists(st.integers(-(2**64), 2**64), max_size=3),
-            st.just([1] * 30),
-            st.sampled_from([None, "abc", [1.5, 2], (2, 3), np.array([2, 3]), (ctypes.c_int64 * 2)(2, 3)]),
-        )
-    )
+def _op_int(call: Call, data: random.Random) -> Any:
+    if call.sane:
+        return _int_in(data, -2, 3)
+    kind = _int_in(data, 0, 3)
+    return _int_in(data, -4, 4) if kind < 2 else _one(data, INT_VALUES if kind == 2 else [*WEIRD, None])
 
 
-def draw_argument(world: World, fn_name: str, param: str, data: st.DataObject) -> Any:
+def _op_float(call: Call, data: random.Random) -> Any:
+    if call.sane:
+        return _one(data, FLOAT_VALUES[:9])
+    kind = _int_in(data, 0, 3)
+    return _one(data, FLOAT_VALUES) if kind < 2 else _any_float(data) if kind == 2 else _one(data, [*WEIRD, None])
+
+
+def _op_dtype(call: Call, param: str, data: random.Random) -> Any:
+    which = _pick(data, call, {"allowed": 5, "any": 3, "bad": 2, "weird": 1}, {"allowed": 4, "any": 1})
+    allowed = allowed_dtypes(call.api, param)
+    if which == "allowed" and allowed:
+        return _one(data, allowed)
+    if which == "bad":
+        return _one(data, [*BAD_DTYPES, -(2**31) - 1, 2**40])
+    if which == "weird":
+        return _one(data, [*WEIRD, None])
+    return _one(data, ALL_DTYPES)
+
+
+def _op_out(data: random.Random) -> Any:
+    """A phase-1 out-parameter: nearly always one that can receive the value."""
+    return Ref() if _int_in(data, 0, 11) else _out(data)
+
+
+def _phase2_arguments(world: World, api: registry.Api, data: random.Random) -> list[Any]:
+    """(workspace, workspaceSize, executor, stream): the executor phase 1 made for this API (or a
+    consumed, foreign, null one), its workspace of the right size, too small, null, elsewhere."""
+    mine = [e for e in world.executors if world.origin.get(id(e)) == api.phase1]
+    how = _pick(data, None, {"mine": 12, "consumed": 2, "other": 1, "null": 1, "weird": 1})
+    if how == "mine" and mine:
+        ready = [e for e in mine if e.state == "ready"]
+        executor: Any = _one(data, ready or mine)
+    elif how == "consumed" and mine:  # phase 2 twice
+        executor = _one(data, mine)
+    elif how in ("mine", "consumed", "other") and world.executors:  # another API's
+        executor = _one(data, world.executors)
+    elif how == "weird":
+        executor = _one(data, [*WEIRD, world.tensors[0]])
+    else:
+        executor = None
+    need = executor.workspace_size if isinstance(executor, aclnn_py.aclOpExecutor) else 0
+    how = _pick(data, None, {"right": 12, "small": 2, "null": 1, "larger": 1, "elsewhere": 1, "random": 2})
+    if how == "right" or (how in ("small", "larger") and need == 0):
+        if need == 0 and bool(_int_in(data, 0, 1)):
+            workspace, size = world.ptrs[1], 0
+        else:
+            workspace, size = world.workspace(need), need
+    elif how == "small":  # too small: the size, or the buffer
+        if bool(_int_in(data, 0, 1)):
+            workspace, size = world.workspace(need), _one(data, [need - 1, need // 2, 1])
+        else:
+            workspace, size = world.ptrs[1], need
+    elif how == "null":
+        workspace, size = None, need
+    elif how == "larger":
+        workspace, size = world.workspace(need), need + 4096
+    elif how == "elsewhere":  # device 1's memory, or freed memory
+        workspace, size = _one(data, [world.ptrs[0], world.freed[0]]), need
+    else:
+        workspace, size = _pointer(world, data, host_ok=False), _size(data)
+    how = _pick(data, None, {"right": 10, "default": 2, "wrong": 2, "dead": 1, "weird": 1})
+    live = [s for s in world.streams if not s.destroyed]
+    if how == "right" and live:
+        stream = _one(data, live)
+    elif how == "wrong":
+        stream = world.other_stream
+    elif how == "dead":
+        stream = world.dead_stream
+    elif how == "weird":
+        stream = _one(data, [*WEIRD, world.events[0]])
+    else:
+        stream = None
+    return [workspace, size, executor, stream]
+
+
+def draw_op_arguments(world: World, name: str, data: random.Random) -> list[Any]:
+    """The arguments of an aclnn API's phase 1 or phase 2, by the registry's parameter kinds."""
+    api, phase = OP_APIS[name]
+    if phase == 2:
+        return _phase2_arguments(world, api, data)
+    rank = _one(data, [0, 1, 1, 2, 2, 2, 3, 3, 4, 4])
+    base = [_one(data, [1, 2, 2, 3, 3, 4]) for _ in range(rank)]
+    call = Call(api, base, sane=_int_in(data, 0, 2) > 0)
+    args: list[Any] = []
+    for p in api.params:
+        kind = p.kind
+        if kind == "tensor":
+            args.append(_op_tensor(world, call, p.name, data))
+        elif kind == "scalar":
+            args.append(_op_scalar(world, call, p.name, data))
+        elif kind == "int_array":
+            args.append(_op_int_array(world, call, data))
+        elif kind in ("bool_array", "float_array", "tensor_list", "scalar_list"):
+            args.append(_op_list(world, call, kind, p.name, data))
+        elif kind == "int":
+            args.append(_op_int(call, data))
+        elif kind in ("float", "double"):
+            args.append(_op_float(call, data))
+        elif kind == "bool":
+            args.append(_one(data, BOOLS[:2] if call.sane else BOOLS))
+        elif kind == "dtype":
+            args.append(_op_dtype(call, p.name, data))
+            if args[-1] in ALL_DTYPES:  # an out tensor may follow it
+                call.dtypes.append(args[-1])
+        else:  # a kind this harness does not know yet: junk, so the surface still sees it
+            args.append(_one(data, [*WEIRD, None]))
+    world.handles += [a for a in args if isinstance(a, HANDLES) and a not in world.handles]
+    return [*args, _op_out(data), _op_out(data)]
+
+
+def draw_argument(world: World, fn_name: str, param: str, data: random.Random) -> Any:
     """One argument for parameter ``param`` of ``fn_name``: mostly plausible, often wrong."""
+    # (the operators' arguments come from the registry: draw_op_arguments)
     dead_tensors = [t for t in world.tensors if not t.alive]
-    phase1 = fn_name.endswith("GetWorkspaceSize")
-    if param in ("workspaceSize", "executor") and phase1:
-        return _out(data)
-    if param in ("gradOut", "self", "target", "gradInput", "gradOutput", "out", "y", "mask", "tensor"):
+    if param == "tensor":
         return _handle(data, [t for t in world.tensors if t.alive], dead_tensors)
+    if param in ("scalar", "array"):
+        return _handle(data, [h for h in world.handles if h.alive], [h for h in world.handles if not h.alive])
     if param in ("executor",):
         return _handle(
             data, [e for e in world.executors if e.state == "ready"], [e for e in world.executors if e.state != "ready"]
@@ -301,9 +796,7 @@ def draw_argument(world: World, fn_name: str, param: str, data: st.DataObject) -
     if param in ("deviceId",):
         return _int(data, -1, 3)
     if param in ("dataType",):
-        return data.draw(
-            st.one_of(st.sampled_from([0, 1, 27, 12, 3, -1, 13, 33, 41, 99, 2**40]), st.sampled_from(WEIRD))
-        )
+        return _one(data, [0, 1, 27, 12, 3, -1, 13, 33, 41, 99, 2**40, *WEIRD])
     if param in ("format",):
         return _int(data, -1, 60)
     if param in ("kind",):
@@ -312,26 +805,18 @@ def draw_argument(world: World, fn_name: str, param: str, data: st.DataObject) -
         return _int(data, -1, 20)
     if param in ("timeout",):
         return _int(data, -3, 100)
-    if param in ("offset", "reduction"):
+    if param == "offset" and not fn_name.startswith("aclGet"):
         return _int(data, -3, 5)
-    if param in ("beta", "scale"):
-        return _float(data)
-    if param in ("fixTriuMask",):
-        return data.draw(st.sampled_from([False, False, True, 0, 1, None, "x"]))
     if param in ("value",):
         if fn_name.startswith("aclCreate"):
-            return data.draw(
-                st.sampled_from([None, [1, 2, 3], [1.5], 3.5, b"\x01\x02\x03\x04", np.ones(3), "s", [world.tensors[0]]])
-            )
+            return _one(data, [None, [1, 2, 3], [1.5], 3.5, b"\x01\x02\x03\x04", np.ones(3), "s", [world.tensors[0]]])
         return _int(data, -300, 300)
     if param in ("configPath",):
-        return data.draw(st.sampled_from([None, "", "/nonexistent/acl.json", 5, b"/tmp"]))
+        return _one(data, [None, "", "/nonexistent/acl.json", 5, b"/tmp"])
     if param in ("refCount", "deviceId_out", "status", "ms", "free", "total", "runMode", "viewDims_out"):
         return _out(data)
-    if param in ("offset",):
-        return _out(data)
     # accessor outs and anything else: an out-parameter or junk
-    return data.draw(st.one_of(st.builds(Ref), st.none(), st.sampled_from(WEIRD)))
+    return _one(data, [Ref(), Ref(), None, *WEIRD])
 
 
 # -- the guard ---------------------------------------------------------------------------------
@@ -382,24 +867,52 @@ class Stats:
         self.calls = 0
         self.codes: Counter[str] = Counter()
         self.per_function: Counter[str] = Counter()
+        self.succeeded: Counter[str] = Counter()  # calls that returned 0, per function
+        self.cache_hits = 0  # phase-1 calls answered by the op cache
         self.findings: list[str] = []
 
 
-def call_once(world: World, data: st.DataObject, stats: Stats, names: list[str]) -> None:
-    """Draw a function and its arguments, call it, check every promise."""
-    name = data.draw(st.sampled_from(names))
-    if name in DISRUPTIVE and data.draw(st.integers(0, 9)) != 0:
-        name = "aclrtSynchronizeStream"
+VERBOSE = False  # print each call and its result (fuzz_campaign.py --example)
+
+
+def call_once(world: World, data: random.Random | st.DataObject, stats: Stats, names: list[str]) -> None:
+    """Draw a function and its arguments, call it, check every promise.
+
+    ``data`` (a ``random.Random``, or hypothesis' in the suite) draws the function and a seed; the
+    arguments come from a ``random.Random`` of that seed, the function and the call's place in the
+    example: dozens of hypothesis draws per operator call would cost more than the call."""
+    planned: list[Any] | None = None
+    if world.plan and _int_in(data, 0, 4):  # the plan, four times in five
+        name, planned = world.plan.pop(0)
+    else:
+        world.plan.clear()
+        name = _one(data, names)
+        if name in DISRUPTIVE and _int_in(data, 0, 9) != 0:
+            name = "aclrtSynchronizeStream"
+    world.ncalls += 1
+    rnd = random.Random(f"{name}/{world.ncalls}/{_int_in(data, 0, 2**64 - 1)}")
     fn = FUNCTIONS[name]
     params = list(inspect.signature(fn).parameters)
-    args = {p: draw_argument(world, name, p, data) for p in params}
+    if planned is not None:
+        values = list(planned)
+        if name in OP_APIS:  # the same phase 1 again, new out-parameters: the op cache's turn
+            values[-2:] = [_op_out(rnd), _op_out(rnd)]
+    elif name in OP_APIS:
+        values = draw_op_arguments(world, name, rnd)
+    else:
+        values = [draw_argument(world, name, p, rnd) for p in params]
+    args = dict(zip(params, values))
     before = snapshot()
     allowed = declared_writes(name, args)
     aclnn_py.aclGetRecentErrMsg()
+    if VERBOSE:
+        print(f"{world.ncalls:3d} {name}{tuple(args.values())!r}", flush=True)
     try:
         result = fn(*args.values())
     except Exception as e:  # the promise: nothing escapes
         raise AssertionError(f"{name}{tuple(args.values())!r} raised {e!r}") from e
+    if VERBOSE:
+        print(f"    -> {result!r}: {(aclnn_py._errmsg.peek() or [('', '')])[0][1][:300]!r}", flush=True)
     stats.calls += 1
     stats.per_function[name] += 1
     if name in VALUE_RETURNING:
@@ -411,9 +924,73 @@ def call_once(world: World, data: st.DataObject, stats: Stats, names: list[str])
     else:
         assert isinstance(result, int) and not isinstance(result, bool), (name, result)
         stats.codes[aclnn_py._status.status_name(result)] += 1
-        if result != 0 and (name, int(result)) not in SILENT:
+        if result == 0:
+            stats.succeeded[name] += 1
+        silent = _SILENT_ON_REGBASE if _soc.current().is_regbase else SILENT
+        if result != 0 and (name, int(result)) not in silent:
             pending = aclnn_py._errmsg.peek()
-            assert pending, f"{name} returned {result} without a message for aclGetRecentErrMsg()"
+            assert pending, f"{name}{tuple(args.values())!r} returned {result} without a message"
     problem = check_memory(before, allowed)
     assert problem is None, f"{name}{tuple(args.values())!r}: {problem}"
     world.note_result(name, args, result)
+    if result == 0:
+        _plan_next(world, name, args, values, rnd, stats)
+
+
+def _plan_next(
+    world: World, name: str, args: dict[str, Any], values: list[Any], rnd: random.Random, stats: Stats
+) -> None:
+    """The calls that naturally follow a successful operator call (each made four times in five).
+
+    After phase 1: its phase 2, sometimes after making the executor repeatable, or after
+    destroying one of its tensors, freeing a tensor's buffer or moving a tensor. After phase 2: a
+    synchronize (the kernels run), or the same phase 1 again (an op-cache hit), or phase 2 again
+    (twice; a repeatable executor runs again), maybe with a tensor moved by aclSetTensorAddr, or a
+    free of a buffer the queued work uses before the synchronize."""
+    if name not in OP_APIS:
+        return
+    api, phase = OP_APIS[name]
+    ex = getattr(args["executor"], "value", None) if phase == 1 else args["executor"]
+    if phase == 1:
+        tensors = [v for v in values if isinstance(v, aclnn_py.aclTensor) and v.alive]
+    else:  # the tensors the executor's kernels use
+        tensors = [t for t in getattr(ex, "user_tensors", {}).values() if t.alive]
+    own = [t.storage.addr for t in tensors if t.storage.addr in world.own]
+    elsewhere = world.data + 32 * rnd.randrange(DATA_POOL // 64)
+    plan: list[tuple[str, list[Any] | None]] = []
+    if phase == 1:
+        world.last_phase1[name] = list(values)
+        stats.cache_hits += getattr(ex, "cached_from", None) is not None
+        if isinstance(ex, aclnn_py.aclOpExecutor) and rnd.random() < 0.2:
+            plan.append(("aclSetAclOpExecutorRepeatable", [ex]))
+        if tensors and rnd.random() < 0.15:
+            t = rnd.choice(tensors)
+            plan.append(
+                rnd.choice(
+                    [("aclDestroyTensor", [t]), ("aclSetRawTensorAddr", [t, elsewhere])]
+                    + [("aclrtFree", [p]) for p in own]
+                )
+            )
+        plan.append((api.name, None))
+    else:
+        nxt = rnd.choice(["aclrtSynchronizeDevice", "aclrtSynchronizeDevice", api.phase1, api.name, "move"])
+        if nxt != "move":
+            plan.append((nxt, world.last_phase1.get(nxt)))
+        elif isinstance(ex, aclnn_py.aclOpExecutor) and ex.state == "ready" and tensors:  # repeatable
+            plan.append((rnd.choice(SET_ADDR), [ex, 0, rnd.choice(tensors), elsewhere]))
+            plan.append((api.name, None))
+        if own and rnd.random() < 0.1:  # freed while queued work still uses it (synccheck)
+            plan.insert(0, ("aclrtFree", [rnd.choice(own)]))
+    world.plan = plan
+
+
+def example(data: random.Random | st.DataObject, stats: Stats, names: list[str], calls: int) -> None:
+    """One world and ``calls`` calls in it; one example in four runs with the call trace on."""
+    world = World()
+    traced = _int_in(data, 0, 3) == 0
+    try:
+        with trace.tracing([]) if traced else contextlib.nullcontext():
+            for _ in range(calls):
+                call_once(world, data, stats, names)
+    finally:
+        world.close()

@@ -28,9 +28,15 @@ class _Counted(Lifecycle):
     sequences = 0
     steps = 0
 
+    every = 0  # a progress line every this many sequences (0: none)
+    started = 0.0
+
     def __init__(self) -> None:
         super().__init__()
         _Counted.sequences += 1
+        if _Counted.every and _Counted.sequences % _Counted.every == 0:
+            print(f"  ... {_Counted.sequences} sequences, {_Counted.steps} steps, "
+                  f"{time.perf_counter() - _Counted.started:.0f} s", flush=True)  # fmt: skip
 
     @invariant()
     def count_steps(self) -> None:  # invariants run after every step
@@ -45,7 +51,8 @@ def main() -> int:
     opts = ap.parse_args()
     machine = seed(opts.seed)(type("LifecycleCampaign", (_Counted,), {}))
     failure = ""
-    start = time.perf_counter()
+    start = _Counted.started = time.perf_counter()
+    _Counted.every = max(1, opts.examples // 20)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # the random orders make mistakes on purpose
         try:

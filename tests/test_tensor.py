@@ -238,6 +238,21 @@ def test_scalars():
     assert aclDestroyScalar(None) == 0
 
 
+def test_regression_fuzz_scalar_values_no_c_value_holds_or_numpy_warns_about():
+    """Fuzz campaign (seed 1, the registry-driven harness): aclCreateScalar(2**64, ACL_INT64)
+    raised OverflowError (no int64 holds it: now refused as undefined behaviour, nullptr and a
+    message), and a complex value for a real dtype raised numpy's ComplexWarning under the
+    suite's warnings-as-errors (the real part is kept, as numpy's conversion does)."""
+    from aclnn_py import ACL_INT64
+
+    for value, dt in ((2**64, ACL_INT64), (-(2**64), ACL_INT32), (2**100, ACL_INT64)):
+        assert aclCreateScalar(value, dt) is None
+        assert "does not fit in DT_INT" in aclGetRecentErrMsg()
+    assert aclCreateScalar(complex(1.5, 2), ACL_FLOAT).value == np.float32(1.5)
+    assert aclCreateScalar(np.complex64(-3 + 1j), ACL_INT32).value == -3
+    assert aclCreateScalar(2**70, ACL_FLOAT).value == np.float32(2.0**70)  # a float holds it
+
+
 def test_init_tensor_replaces_only_what_is_given():
     t = _t(shape=(2, 3), data=0x1000)
     assert aclInitTensor(t, None, 0, ACL_FLOAT16, None, 3, ACL_FORMAT_NCHW, None, 0, None) == 0

@@ -304,6 +304,16 @@ def test_beta_is_a_c_float(dev):
         assert_bits_equal(dev.read(r), expected(p, lab, "none", float(np.float32(beta)), "Ascend910B"))
 
 
+def test_regression_fuzz_a_beta_beyond_any_double_is_a_bad_argument(dev):
+    """Fuzz campaign (seed 1, the registry-driven harness): a Python int beyond a double's range
+    as ``float beta`` raised OverflowError out of phase 1. No C caller can pass such a value; it
+    is now refused like any other non-number (161002)."""
+    s, t, r = _args(dev)
+    for beta in (2**1100, -(10**400)):
+        assert _p1(s, t, 0, beta, r)[0] == ACLNN_ERR_PARAM_INVALID
+        assert "for beta is invalid. Reason: it does not fit in a double." in aclGetRecentErrMsg()
+
+
 # -- empty inputs ----------------------------------------------------------------------------------
 
 
