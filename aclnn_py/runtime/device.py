@@ -100,6 +100,7 @@ class Device:
 class _ThreadState(threading.local):
     def __init__(self) -> None:
         self.context: Context | None = None
+        self.last_error = 0  # aclrtGetLastError / aclrtPeekAtLastError
 
 
 class Runtime:

@@ -1,0 +1,288 @@
+"""What every chapter of the runtime shares: CANN's message builders, argument and handle
+checks, the current-context rule, the thread's last error, and the queue helpers.
+
+Each runtime function checks its arguments in the order the current CANN runtime does
+(hicann/runtime master, ACL 1.17): the ACL layer first (a null pointer gives 100000 and EH0008,
+a bad value EH0007), then the ``rt*`` function it calls: the stream/event handle (107017, two
+EE1017 reports), the runtime's own value checks (EE1003 in CANN's wording), the current context
+(107002, EE1018), and the stream's context (107003, EE1010). A runtime failure is followed by
+the second message the ``rt*`` wrapper adds (``ErrorMessageUtils::FuncErrorReason``): EE1001
+``The argument is invalid. Reason: <rtFn> execution failed...``, the EE1017 handle report, or an
+EE9999 inner report. Inner reports carry the ``[FUNC:..][FILE:..][LINE:..]`` suffix CANN's error
+manager appends.
+
+Where CANN has no check but the emulator must protect its simulated memory (a copy whose kind
+contradicts the addresses, one that reaches outside live memory, a bad free, an address the
+emulator does not know ...), the emulator keeps its check and reports it under its own id
+``aclnn_py``. See ``docs/runtime.md`` for the table of codes and messages.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from .._capi import ApiError, as_int, c_api, describe, fail
+from .._ref import is_out_param
+from .._status import aclError
+from .device import RT, Context
+from .stream import CycleError, Event, Stream, Task
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+E = aclError
+INTERNAL = E.ACL_ERROR_INTERNAL_ERROR
+PARAM = E.ACL_ERROR_INVALID_PARAM
+RT_PARAM = E.ACL_ERROR_RT_PARAM_INVALID
+EMU = "aclnn_py"  # the id of the emulator's own reports (checks CANN does not make)
+
+Message = tuple[str, str] | tuple[str, str, None]
+
+
+# ---------------------------------------------------------------------------------------------
+# CANN's messages
+# ---------------------------------------------------------------------------------------------
+
+# The [FUNC:][FILE:][LINE:] suffix CANN's error manager appends to an inner report.
+ACL_INNER = "[FUNC:ReportInnerError][FILE:log_inner.cpp][LINE:133]"  # ACL_LOG_INNER_ERROR
+ACL_CALL = "[FUNC:ReportCallError][FILE:log_inner.cpp][LINE:150]"  # ACL_LOG_CALL_ERROR
+FUNC_ERROR_REASON = "[FUNC:FuncErrorReason][FILE:error_message_manage.cc][LINE:68]"
+
+# ContextManage::ReportContextValidationError (EE1018 "%s failed. Reason: %s.")
+NO_CONTEXT = (
+    "Context validation failed. Reason: No valid context is bound to the current thread. Call aclrtSetDevice "
+    "or aclrtSetCurrentContext to bind a valid context to the current thread before calling this API."
+)
+TIMEOUT_EXPECT = "greater than or equal to -1 and not equal to 0"
+
+
+def acl_null(func: str, param: str) -> Message:
+    """``ACL_REQUIRES_NOT_NULL_WITH_INPUT_REPORT``: EH0008 (``func`` without its ``Impl``)."""
+    return ("EH0008", f"{func} failed because {param} cannot be a NULL pointer.")
+
+
+def acl_value(func: str, value: object, param: str, expect: str) -> Message:
+    """EH0007, the ACL layer's invalid-value report."""
+    return (
+        "EH0007",
+        f"{func} failed because value {value} for parameter {param} is invalid. Expected value: {expect}.",
+    )
+
+
+def acl_reason(func: str, value: object, param: str, reason: str) -> Message:
+    """EH0009, the ACL layer's invalid-parameter report with a reason."""
+    return ("EH0009", f"{func} failed. Value {value} for parameter {param} is invalid. Reason: {reason}.")
+
+
+def acl_inner(text: str, suffix: str = ACL_INNER) -> Message:
+    """``ACL_LOG_INNER_ERROR`` (or, with ``ACL_CALL``, ``ACL_LOG_CALL_ERROR``): EH9999."""
+    return ("EH9999", text + suffix, None)
+
+
+def rt_value(desc: str, value: object, param: str, expect: str) -> Message:
+    """EE1003 of the runtime's checks; ``desc`` is CANN's phrase for the operation."""
+    return (
+        "EE1003",
+        f"{desc} failed because value {value} for parameter {param} is invalid. Expected value: {expect}.",
+    )
+
+
+def rt_inner(text: str, func: str, file: str, line: int) -> Message:
+    """An EE9999 inner report of the runtime, with the place that made it."""
+    return ("EE9999", f"{text}[FUNC:{func}][FILE:{file}][LINE:{line}]", None)
+
+
+# The rt* wrapper's second message (FuncErrorReason), by the inner error it returns.
+def fb_invalid(rt_fn: str) -> Message:
+    return ("EE1001", f"The argument is invalid. Reason: {rt_fn} execution failed.")
+
+
+def fb_no_context(rt_fn: str) -> Message:
+    return ("EE1001", f"The argument is invalid. Reason: {rt_fn} execution failed, the context is a null pointer.")
+
+
+def fb_handle(rt_fn: str) -> Message:
+    return (
+        "EE1017",
+        f"{rt_fn} failed. Parameter handle is invalid. Reason: 1. The handle has been destroyed. "
+        "2. The handle type is not the expected one.",
+    )
+
+
+def fb_inner(rt_fn: str, reason: str) -> Message:
+    return ("EE9999", f"{rt_fn} execution failed, reason={reason}{FUNC_ERROR_REASON}", None)
+
+
+def emu(text: str) -> Message:
+    """A report of the emulator's own (not CANN's): id ``aclnn_py``, no title."""
+    return (EMU, text, None)
+
+
+def int_arg(v: object, name: str, lo: int, hi: int) -> int:
+    """An integer argument; a non-integer or out-of-range value is the emulator's refusal."""
+    return as_int(v, name, E.ACL_ERROR_INVALID_PARAM, lo, hi, eid=EMU)
+
+
+def out_arg(obj: object, func: str, name: str, numeric: bool = True) -> object:
+    """An out-parameter: None is nullptr (100000, EH0008); an object that cannot hold a value too."""
+    if obj is None:
+        raise ApiError(E.ACL_ERROR_INVALID_PARAM, acl_null(func, name))
+    if not is_out_param(obj, numeric):
+        holders = "Ref() or a ctypes holder" if numeric else "Ref()"
+        raise ApiError(
+            E.ACL_ERROR_INVALID_PARAM, emu(f"{func}: {name} must be an out-parameter ({holders}), got {describe(obj)}.")
+        )
+    return obj
+
+
+def need_context(rt_fn: str | None = None, *, implicit_default: bool = True) -> Context:
+    """The calling thread's current context, or 107002: EE1018, then (when the caller names its
+    ``rt*`` function) the wrapper's EE1001. ``implicit_default``: an aclInit ``defaultDevice``
+    is made current on the spot (``ApiImpl::CurrentContext()``); the no-argument
+    ``Runtime::CurrentContext()`` of a few functions does not do that."""
+    ctx = RT.current_context() if implicit_default else RT.thread_context()
+    if ctx is None:
+        messages: list[Message] = [("EE1018", NO_CONTEXT)]
+        if rt_fn is not None:
+            messages.append(fb_no_context(rt_fn))
+        raise ApiError(E.ACL_ERROR_RT_CONTEXT_NULL, *messages)
+    return ctx
+
+
+def is_null_handle(obj: object) -> bool:
+    return obj is None or (isinstance(obj, int) and not isinstance(obj, bool) and obj == 0)
+
+
+def bad_object(kind: str, rt_fn: str) -> ApiError:
+    """``RT_VALIDATE_AND_UNWRAP_OBJECT`` failed: the handle guard's EE1017, then the wrapper's."""
+    return ApiError(
+        E.ACL_ERROR_RT_INVALID_HANDLE,
+        (
+            "EE1017",
+            f"Object validation failed. Parameter {kind} is invalid. Reason: 1. The {kind} handle has been "
+            f"destroyed. 2. The handle type must be {kind}.",
+        ),
+        fb_handle(rt_fn),
+    )
+
+
+def stream_handle(stream: object, rt_fn: str) -> Stream | None:
+    """A stream argument validated as the rt function's handle guard does (None: the default)."""
+    if is_null_handle(stream):
+        return None
+    if not isinstance(stream, Stream) or stream.destroyed:
+        raise bad_object("stream", rt_fn)
+    return stream
+
+
+def event_handle(event: object, rt_fn: str) -> Event:
+    if not isinstance(event, Event) or event.destroyed:
+        raise bad_object("event", rt_fn)
+    return event
+
+
+def own_stream(st: Stream, ctx: Context, desc: str, rt_fn: str) -> None:
+    """``COND_RETURN_AND_MSG_INVALID_CONTEXT_STREAM_WITH_FUNC_DESC``: the stream must belong to
+    the current context (107003, EE1010 and the wrapper's inner report)."""
+    if st.context is not ctx:
+        raise ApiError(
+            E.ACL_ERROR_RT_STREAM_CONTEXT,
+            (
+                "EE1010",
+                f"{desc} execution failed because stream does not belong to the current context. Extended "
+                f"information: stream_id={st.ident}, stream_ctx={st.context.pointer}, cur_ctx={ctx.pointer}.",
+            ),
+            fb_inner(rt_fn, "stream not in current context"),
+        )
+
+
+def legacy_bad_handle(kind: str, obj: object) -> ApiError:
+    if isinstance(obj, (Stream, Event, Context)) and obj.destroyed:
+        reason = f"{obj!r} was already destroyed"
+    else:
+        reason = f"{type(obj).__name__} object is not an {kind}"
+    return fail(E.ACL_ERROR_RT_INVALID_HANDLE, "EE1017", f"The {kind} handle is invalid. Reason: {reason}.")
+
+
+def resolve_stream(stream: object) -> Stream:
+    """A stream argument of a caller outside the runtime (the executor's phase-2 launch): None is
+    the current context's default stream; no current context gives 107002, a bad handle 107017.
+    (The runtime functions check their streams as their own rt functions do.)"""
+    if is_null_handle(stream):
+        return need_context().default_stream
+    need_context()
+    if not isinstance(stream, Stream) or stream.destroyed:
+        raise legacy_bad_handle("aclrtStream", stream)
+    return stream
+
+
+def stream_error(stream: Stream) -> int:
+    """Collect a failed task's status from the stream (reported once, then cleared)."""
+    with stream.lock:
+        err, stream.error = stream.error, None
+    if err is None:
+        return E.ACL_SUCCESS
+    code, message = err
+    raise ApiError(code, ("EZ9999", message, None))  # a device error: no aclnn template title
+
+
+def drain(stream: Stream, until: Task | None = None) -> None:
+    """Run (or wait for) the stream's queued work; a wait cycle fails like a hang would."""
+    try:
+        RT.policy.drain(stream, until)
+    except CycleError as e:
+        raise ApiError(
+            E.ACL_ERROR_RT_STREAM_SYNC_TIMEOUT,
+            emu(f"this synchronize would never return ({e}); on hardware it hangs. Remove the wait cycle."),
+        ) from None
+
+
+def submit(stream: Stream, label: str, fn: Any) -> Task:
+    """Queue ``fn`` on ``stream`` under the active execution policy."""
+    task = Task(stream, label, fn)
+    RT.policy.submit(stream, task)
+    return task
+
+
+# ---------------------------------------------------------------------------------------------
+# the thread's last error (aclrtGetLastError / aclrtPeekAtLastError)
+# ---------------------------------------------------------------------------------------------
+
+_RT_CODES = 107000  # the runtime's external codes are 107xxx, 207xxx and 507xxx
+
+
+def set_last_error(code: int) -> None:
+    """``Runtime::SetGlobalErr``: the calling thread's last runtime error (the newest wins)."""
+    RT.tls.last_error = code
+
+
+def _records(e: ApiError) -> bool:
+    """Whether a failure reaches the thread's last error: only failures of the runtime layer do
+    (an ``rt*`` wrapper's ``ERROR_RETURN_WITH_EXT_ERRCODE``); ACL-layer refusals (EH reports)
+    never reach the runtime, and codes outside the runtime's ranges are not its."""
+    if e.code < _RT_CODES:
+        return False
+    return not e.messages or not e.messages[0][0].startswith("EH")
+
+
+def rt_api(fn: F) -> F:
+    """``c_api`` for a runtime function that returns a code, recording the runtime failures it
+    raises as the thread's last error. A code a function *returns* (CANN's silent ``NOLOG``
+    paths) is not recorded, as in CANN."""
+
+    @functools.wraps(fn)
+    def recording(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return fn(*args, **kwargs)
+        except ApiError as e:
+            if _records(e):
+                set_last_error(e.code)
+            raise
+
+    return c_api(INTERNAL)(recording)  # type: ignore[return-value]
+
+
+def silent(code: int) -> ApiError:
+    """A runtime failure with no report (CANN logs a WARN only) that still sets the last error."""
+    return ApiError(code)

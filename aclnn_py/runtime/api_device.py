@@ -1,0 +1,314 @@
+"""The devices and contexts chapter of ``acl_rt.h``: aclrtSetDevice ... aclrtResetDeviceForce,
+the device queries, aclrtSynchronizeDevice, and the context calls.
+"""
+
+from __future__ import annotations
+
+from .. import _errmsg
+from .._capi import ApiError
+from .._ref import store
+from . import sanitizer
+from ._checks import (
+    NO_CONTEXT,
+    TIMEOUT_EXPECT,
+    E,
+    acl_null,
+    acl_value,
+    drain,
+    fb_inner,
+    fb_invalid,
+    fb_no_context,
+    int_arg,
+    need_context,
+    out_arg,
+    rt_api,
+    rt_inner,
+    rt_value,
+    stream_error,
+)
+from .device import RT, Context, Device
+from .memory import SPACE, call_site
+from .stream import Stream
+
+# ---------------------------------------------------------------------------------------------
+# devices
+# ---------------------------------------------------------------------------------------------
+
+
+def _device_arg(deviceId: object) -> int:
+    return int_arg(deviceId, "deviceId", -(2**31), 2**31 - 1)
+
+
+def _check_device_id(dev_id: int, rt_fn: str, reset_func: str, reset_line: int) -> None:
+    """``CheckDeviceIdIsValid`` of aclrtResetDevice / aclrtResetDeviceForce (107001)."""
+    count = RT.device_count
+    if not 0 <= dev_id < count:
+        raise ApiError(
+            E.ACL_ERROR_RT_INVALID_DEVICEID,
+            rt_value("Verifying the device ID validity", dev_id, "devId", f"[0, {count})"),
+            rt_inner(
+                f"drv devId is invalid, drv devId={dev_id}, retCode=0x7010003", reset_func, "api_error.cc", reset_line
+            ),
+            fb_inner(rt_fn, "device id error"),
+        )
+
+
+@rt_api
+def aclrtSetDevice(deviceId: int) -> int:
+    """Retain the device's primary context (creating it on first use) and make it current."""
+    dev_id = _device_arg(deviceId)
+    count = RT.device_count
+    if not 0 <= dev_id < count:
+        raise ApiError(
+            E.ACL_ERROR_RT_INVALID_DEVICEID,
+            rt_value(
+                "Specifying the device used for computation by the current thread", dev_id, "drv devId", f"[0, {count})"
+            ),
+            fb_inner("rtSetDevice", "device id error"),
+        )
+    with RT.lock:
+        dev = RT.device(dev_id)
+        dev.refcount += 1
+        if dev.primary is None:
+            dev.primary = Context(dev, True, call_site())
+        RT.tls.context = dev.primary
+    return E.ACL_SUCCESS
+
+
+def _release_context(ctx: Context, api: str) -> int:
+    """Wait for the context's streams, then destroy them. Returns the first task failure code."""
+    first = 0
+    for stream in ctx.all_streams():
+        try:
+            drain(stream)
+            stream_error(stream)
+        except ApiError as e:
+            for message in e.messages:
+                _errmsg.report(*message)
+            first = first or e.code
+        sanitizer.check_stream_release(stream, api)
+        stream.destroyed = True
+        RT.policy.shutdown(stream)
+    ctx.streams.clear()
+    ctx.destroyed = True
+    return first
+
+
+def _release_device(dev: Device, api: str) -> None:
+    """Drop every context of the device, its events and its memory (refcount reached 0).
+
+    The leak check runs first (while everything still exists); in ``error`` mode its finding
+    fails the call only after the release is complete."""
+    leak: ApiError | None = None
+    try:
+        sanitizer.leak_check(api, dev.ident)
+    except ApiError as e:
+        leak = e
+    for ctx in ([dev.primary] if dev.primary else []) + dev.contexts:
+        _release_context(ctx, api)
+    dev.primary = None
+    dev.contexts.clear()
+    dev.refcount = 0
+    for ev in list(RT.events):
+        if ev.context.device is dev:
+            ev.destroyed = True
+            RT.events.discard(ev)
+    for alloc in dev.live_allocations():
+        SPACE.free(alloc.start, api, call_site())
+        dev.used -= alloc.size
+    if leak is not None:
+        raise leak
+
+
+@rt_api
+def aclrtResetDevice(deviceId: int) -> int:
+    """Release one reference; at zero, wait for and destroy the device's streams and contexts."""
+    dev_id = _device_arg(deviceId)
+    _check_device_id(dev_id, "rtDeviceReset", "DeviceReset", 3439)
+    with RT.lock:
+        dev = RT.devices.get(dev_id)
+        if dev is None or dev.refcount == 0:
+            raise ApiError(
+                E.ACL_ERROR_RT_CONTEXT_RELEASE_ERROR,
+                (
+                    "EE1018",
+                    "Resetting the device failed. Reason: The device has not been set or has already been reset.",
+                ),
+                fb_inner("rtDeviceReset", "context release error"),
+            )
+        dev.refcount -= 1
+        if dev.refcount == 0:
+            _release_device(dev, "aclrtResetDevice")
+    return E.ACL_SUCCESS
+
+
+@rt_api
+def aclrtResetDeviceForce(deviceId: int) -> int:
+    """Release the device whatever its reference count."""
+    dev_id = _device_arg(deviceId)
+    _check_device_id(dev_id, "rtDeviceResetForce", "DeviceResetForce", 6724)
+    with RT.lock:
+        dev = RT.devices.get(dev_id)
+        if dev is None or dev.refcount == 0:
+            raise ApiError(
+                E.ACL_ERROR_RT_CONTEXT_RELEASE_ERROR,
+                rt_inner(
+                    "PrimaryContextRelease failed, total ref count is 0.",
+                    "DecideForcePrimaryReleaseAction",
+                    "runtime.cc",
+                    257,
+                ),
+                fb_inner("rtDeviceResetForce", "context release error"),
+            )
+        _release_device(dev, "aclrtResetDeviceForce")
+    return E.ACL_SUCCESS
+
+
+@rt_api
+def aclrtGetDevice(deviceId: object) -> int:
+    """The device of the calling thread's current context (107002, silently, without one; the
+    aclInit default device, without making it current)."""
+    out = out_arg(deviceId, "aclrtGetDevice", "deviceId")
+    ctx = RT.thread_context()
+    if ctx is not None:
+        store(out, ctx.device.ident)
+        return E.ACL_SUCCESS
+    if RT.initialized and RT.default_device is not None:
+        store(out, RT.default_device)
+        return E.ACL_SUCCESS
+    return E.ACL_ERROR_RT_CONTEXT_NULL  # rtGetDevice returns it without a report
+
+
+@rt_api
+def aclrtGetDeviceCount(count: object) -> int:
+    """How many devices the emulator offers (``ACLNN_PY_DEVICE_COUNT``, default 8)."""
+    out = out_arg(count, "aclrtGetDeviceCount", "count")
+    store(out, RT.device_count)
+    return E.ACL_SUCCESS
+
+
+def _synchronize_streams(streams: list[Stream]) -> int:
+    first: ApiError | None = None
+    for stream in streams:
+        try:
+            drain(stream)
+            stream_error(stream)
+        except ApiError as e:
+            first = first or e
+    if first is not None:
+        raise first
+    return E.ACL_SUCCESS
+
+
+def _synchronize_device(rt_fn: str) -> int:
+    dev = need_context(rt_fn).device
+    ctxs = ([dev.primary] if dev.primary else []) + dev.contexts
+    return _synchronize_streams([s for c in ctxs for s in c.all_streams()])
+
+
+@rt_api
+def aclrtSynchronizeDevice() -> int:
+    """Wait for every stream of the current device."""
+    return _synchronize_device("rtDeviceSynchronize")
+
+
+@rt_api
+def aclrtSynchronizeDeviceWithTimeout(timeout: int) -> int:
+    """As aclrtSynchronizeDevice; timeout < -1 or == 0 gives 107000 (the emulator never times out)."""
+    t = int_arg(timeout, "timeout", -(2**31), 2**31 - 1)
+    if t < -1:
+        raise ApiError(
+            E.ACL_ERROR_RT_PARAM_INVALID, acl_value("aclrtSynchronizeDeviceWithTimeout", t, "timeout", "[-1, INT_MAX]")
+        )
+    if t == 0:
+        raise ApiError(
+            E.ACL_ERROR_RT_PARAM_INVALID,
+            rt_value("Waiting for all streams on the device to complete", t, "timeout", TIMEOUT_EXPECT),
+            fb_invalid("rtDeviceSynchronizeWithTimeout"),
+        )
+    return _synchronize_device("rtDeviceSynchronizeWithTimeout")
+
+
+# ---------------------------------------------------------------------------------------------
+# contexts
+# ---------------------------------------------------------------------------------------------
+
+
+def _live_context(context: object) -> Context | None:
+    if isinstance(context, Context) and not context.destroyed:
+        return context
+    return None
+
+
+@rt_api
+def aclrtCreateContext(context: object, deviceId: int) -> int:
+    """Create an explicit context on the device and make it current for the calling thread."""
+    out = out_arg(context, "aclrtCreateContext", "context", numeric=False)
+    dev_id = _device_arg(deviceId)
+    count = RT.device_count
+    if not 0 <= dev_id < count:
+        raise ApiError(
+            E.ACL_ERROR_RT_INVALID_DEVICEID,
+            rt_value("Context creation", dev_id, "devId", f"[0, {count})"),
+            fb_inner("rtCtxCreateEx", "device id error"),
+        )
+    with RT.lock:
+        dev = RT.device(dev_id)
+        ctx = Context(dev, False, call_site())
+        dev.contexts.append(ctx)
+        RT.tls.context = ctx
+    store(out, ctx)
+    return E.ACL_SUCCESS
+
+
+@rt_api
+def aclrtDestroyContext(context: object) -> int:
+    """Destroy an explicit context (its streams are waited for and destroyed). A destroyed,
+    unknown or primary context gives 107002 (EE1017, EE1001), as in CANN."""
+    if context is None:
+        raise ApiError(E.ACL_ERROR_INVALID_PARAM, acl_null("aclrtDestroyContext", "context"))
+    ctx = _live_context(context)
+    reason = (
+        "The context handle is a null pointer or has already been destroyed"
+        if ctx is None
+        else "Primary context cannot be destroyed explicitly"
+        if ctx.is_primary
+        else None
+    )
+    if reason is not None:
+        raise ApiError(
+            E.ACL_ERROR_RT_CONTEXT_NULL,
+            ("EE1017", f"Context destruction failed. Parameter context is invalid. Reason: {reason}."),
+            fb_no_context("rtCtxDestroyEx"),
+        )
+    assert ctx is not None
+    with RT.lock:
+        code = _release_context(ctx, "aclrtDestroyContext")
+        ctx.device.contexts.remove(ctx)
+        if RT.tls.context is ctx:
+            RT.tls.context = None
+    return code or E.ACL_SUCCESS
+
+
+@rt_api
+def aclrtSetCurrentContext(context: object) -> int:
+    """Bind the context to the calling thread. A destroyed or unknown context gives 107000 with
+    the runtime's context-validation EE1018 (which speaks of the thread) and EE1001."""
+    if context is None:
+        raise ApiError(E.ACL_ERROR_INVALID_PARAM, acl_null("aclrtSetCurrentContext", "context"))
+    ctx = _live_context(context)
+    if ctx is None:
+        raise ApiError(E.ACL_ERROR_RT_PARAM_INVALID, ("EE1018", NO_CONTEXT), fb_invalid("rtCtxSetCurrent"))
+    RT.tls.context = ctx
+    return E.ACL_SUCCESS
+
+
+@rt_api
+def aclrtGetCurrentContext(context: object) -> int:
+    """The calling thread's current context (107002, silently, without one)."""
+    out = out_arg(context, "aclrtGetCurrentContext", "context", numeric=False)
+    ctx = RT.thread_context()
+    if ctx is None:
+        return E.ACL_ERROR_RT_CONTEXT_NULL  # rtCtxGetCurrent returns it without a report
+    store(out, ctx)
+    return E.ACL_SUCCESS

@@ -1,0 +1,274 @@
+"""Initialisation, errors and system information: aclInit / aclFinalize, aclGetRecentErrMsg, the
+thread's last error, the SoC and version queries, CANN attributes and the float16 helpers.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+from typing import Any
+
+from .. import _errmsg
+from .. import soc as _soc
+from .._capi import ApiError, c_api, describe
+from .._ref import store
+from . import sanitizer
+from ._checks import (
+    INTERNAL,
+    NO_CONTEXT,
+    E,
+    acl_inner,
+    acl_reason,
+    emu,
+    fb_no_context,
+    out_arg,
+    rt_api,
+)
+from .api_device import _release_device
+from .device import RT
+from .enums import aclrtRunMode
+
+# ---------------------------------------------------------------------------------------------
+# init / finalize
+# ---------------------------------------------------------------------------------------------
+
+_CONFIG_FAILED = "Get Content from configPath failed, ret=100003"
+
+
+def _json_dump(value: object) -> str:
+    """nlohmann's ``dump()`` of a parsed value: compact, non-ASCII kept."""
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def _json_type(value: object) -> str:
+    """nlohmann's ``type_name()``."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, (int, float)):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    return "object" if isinstance(value, dict) else "array"
+
+
+def _read_config(path: str) -> bytes:
+    """``GetStrFromConfigPath``: the file's bytes, or 100003 (EH0003 and aclInit's EH9999)."""
+    try:
+        real = os.path.realpath(path, strict=True)
+    except OSError as e:
+        reason = e.strerror or str(e)
+        raise ApiError(
+            E.ACL_ERROR_INVALID_FILE,
+            ("EH0003", f"Path {path} is invalid. Reason: {reason}."),
+            acl_inner(_CONFIG_FAILED),
+        ) from None
+    try:
+        with open(real, "rb") as f:
+            return f.read()
+    except OSError:
+        raise ApiError(
+            E.ACL_ERROR_INVALID_FILE,
+            ("EH0003", f"Path {path} is invalid. Reason: file open failed."),
+            acl_inner(_CONFIG_FAILED),
+        ) from None
+
+
+def _parse_config(path: str, content: bytes) -> dict[str, Any]:
+    """``HandleErrorManagerConfig``'s parse: an empty file is no config; invalid JSON is 100006."""
+    if not content:
+        return {}
+    try:
+        loaded = json.loads(content)
+    except ValueError as e:  # the reason is Python's json message where CANN shows nlohmann's
+        raise ApiError(
+            E.ACL_ERROR_PARSE_FILE,
+            ("EH0004", f"File {path} is invalid. Reason: Parse exception: {e}."),
+            acl_inner(f"Cannot parse err_msg config from file[{path}], errorCode = 100006"),
+            acl_inner("[Process][ErrorMsg]process HandleErrorManagerConfig failed, ret=100006"),
+        ) from None
+    return loaded if isinstance(loaded, dict) else {}
+
+
+def _err_msg_mode(config: dict[str, Any]) -> bool:
+    """``err_msg_mode``: its JSON dump must be ``"0"`` or ``"1"`` (quotes included), so a number is
+    refused (100000, EH0009). Returns True for process mode."""
+    if "err_msg_mode" not in config:
+        return False
+    dump = _json_dump(config["err_msg_mode"])
+    if dump in ('"0"', '"1"'):
+        return dump == '"1"'
+    raise ApiError(
+        E.ACL_ERROR_INVALID_PARAM,
+        acl_reason(
+            "Parsing the configuration of the error information reporting mode",
+            dump,
+            "err_msg mode",
+            "err_msg mode config is invalid, only support INTERNAL_MODE and PROCESS_MODE",
+        ),
+        acl_inner("[Process][ErrorMsg]process HandleErrorManagerConfig failed, ret=100000"),
+    )
+
+
+def _default_device(path: str, config: dict[str, Any]) -> int | None:
+    """``GetDefaultDeviceIdFromFile``: ``{"defaultDevice": {"default_device": "<n>"}}``."""
+    section = config.get("defaultDevice")
+    if not isinstance(section, dict) or "default_device" not in section:
+        return None
+    value = section["default_device"]
+    failed = acl_inner("[Process][DefaultDevice]process HandleDefaultDevice failed")
+    if not isinstance(value, str):
+        raise ApiError(
+            E.ACL_ERROR_FAILURE,
+            (
+                "EH0004",
+                f"File {path} is invalid. Reason: JSON parse exception: [json.exception.type_error.302] type must "
+                f"be string, but is {_json_type(value)}.",
+            ),
+            failed,
+        )
+    if not re.fullmatch(r"0|[1-9][0-9]*", value):
+        raise ApiError(
+            E.ACL_ERROR_FAILURE,
+            acl_reason(
+                "Parsing the default device ID from the configuration file",
+                value,
+                "default_device",
+                "value must be 0 or a positive integer",
+            ),
+            failed,
+        )
+    return int(value)
+
+
+@rt_api
+def aclInit(configPath: str | None = None) -> int:
+    """Initialise the runtime; a repeated call returns ACL_ERROR_REPEAT_INITIALIZE (100002)."""
+    with RT.lock:
+        if RT.initialized:
+            RT.init_refcount += 1  # CANN only logs it: callers may ignore this code
+            return E.ACL_ERROR_REPEAT_INITIALIZE
+        content = b""
+        path = ""
+        if configPath not in (None, ""):
+            if not isinstance(configPath, (str, bytes, os.PathLike)):
+                raise ApiError(
+                    E.ACL_ERROR_INVALID_PARAM,
+                    emu(f"aclInit: configPath must be a path string or None, got {describe(configPath)}."),
+                )
+            path = os.fsdecode(configPath)
+            content = _read_config(path)
+        digest = hashlib.sha256(content).hexdigest()
+        if RT.first_config is not None and digest != RT.first_config:
+            raise ApiError(
+                E.ACL_ERROR_INVALID_PARAM,
+                (
+                    "EH0004",
+                    f"File {path} is invalid. Reason: config content differs from the first aclInit config file "
+                    f"path: {RT.first_config_path}.",
+                ),
+            )
+        config = _parse_config(path, content) if path else {}
+        process_mode = _err_msg_mode(config)
+        default_device = _default_device(path, config) if path else None
+        try:
+            profile = RT.configure_from_environment()
+        except ValueError as e:
+            raise ApiError(INTERNAL, emu(f"aclInit: {e}.")) from None
+        if RT.first_config is None:
+            RT.first_config, RT.first_config_path = digest, path
+        RT.default_device = default_device
+        _errmsg.set_process_mode(process_mode)
+        _soc.set_active(profile)
+        RT.initialized = True
+        RT.finalized = False
+        RT.init_refcount = 1
+        return E.ACL_SUCCESS
+
+
+@rt_api
+def aclFinalize() -> int:
+    """Tear the runtime down; a repeated call returns ACL_ERROR_REPEAT_FINALIZE (100037)."""
+    with RT.lock:
+        if RT.finalized:
+            raise ApiError(E.ACL_ERROR_REPEAT_FINALIZE, acl_inner("[Finalize][Acl]repeatedly finalized"))
+        leak: ApiError | None = None
+        for dev in list(RT.devices.values()):
+            if dev.refcount > 0 or dev.contexts:
+                try:
+                    _release_device(dev, "aclFinalize")
+                except ApiError as e:
+                    leak = leak or e
+        try:
+            sanitizer.leak_check("aclFinalize", None)
+        except ApiError as e:
+            leak = leak or e
+        # The process-level registries start afresh (what leaked was reported above).
+        RT.tensors.clear()
+        RT.executors.clear()
+        RT.tls.context = None
+        RT.initialized = False
+        RT.finalized = True
+        RT.init_refcount = 0
+        RT.default_device = None
+        _soc.set_active(None)
+        if leak is not None:
+            raise leak
+        return E.ACL_SUCCESS
+
+
+@rt_api
+def aclFinalizeReference(refCount: object = None) -> int:
+    """Drop one aclInit reference; finalize when it reaches 0. ``*refCount`` (None allowed) is
+    written first, so a failing call leaves 0 there."""
+    with RT.lock:
+        out = None
+        if refCount is not None:
+            out = out_arg(refCount, "aclFinalizeReference", "refCount")
+            store(out, RT.init_refcount)
+        if RT.init_refcount > 1:
+            RT.init_refcount -= 1
+            if out is not None:
+                store(out, RT.init_refcount)
+            return E.ACL_SUCCESS
+        if RT.init_refcount < 1:
+            raise ApiError(
+                E.ACL_ERROR_REPEAT_FINALIZE,
+                acl_inner("[Finalize][Acl]aclFinalizeReference called repeatedly or called without proper aclInit"),
+            )
+        code = aclFinalize()
+        if out is not None:
+            store(out, RT.init_refcount)
+        return code
+
+
+@c_api(INTERNAL, handle=True)
+def aclGetRecentErrMsg() -> str | None:
+    """The calling thread's pending error messages; clears them. None if there are none.
+
+    As in CANN, it first asks the device for its messages (``rtGetDevMsg``), which needs a
+    current context: a thread without one gets that call's own EE1018 and EE1001 in the text it
+    reads (with an aclInit ``defaultDevice``, that device is made current instead, silently)."""
+    if RT.current_context() is None:
+        _errmsg.report("EE1018", NO_CONTEXT)
+        _errmsg.report(*fb_no_context("rtGetDevMsg"))
+    return _errmsg.fetch()
+
+
+@c_api(INTERNAL, handle=True)
+def aclrtGetSocName() -> str | None:
+    """The emulated SoC's name (``ACLNN_PY_SOC``), or None if it cannot be resolved."""
+    try:
+        return _soc.current().name
+    except _soc.UnknownSocError:
+        return None
+
+
+@rt_api
+def aclrtGetRunMode(runMode: object) -> int:
+    """Always ACL_HOST: the program runs on the host side of an emulated accelerator card."""
+    store(out_arg(runMode, "aclrtGetRunMode", "runMode"), aclrtRunMode.ACL_HOST)
+    return E.ACL_SUCCESS
