@@ -65,5 +65,6 @@ def compile_cpp(source: str, exe: Path, flags: list[str], asan: bool = False) ->
     return exe
 
 
-def run(exe: Path, **extra: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([str(exe)], capture_output=True, text=True, env=env(**extra), timeout=300)
+def run(exe: Path, *args: str, **extra: str) -> subprocess.CompletedProcess[str]:
+    """Run ``exe args...`` in :func:`env` with ``extra`` settings; stdout and stderr captured."""
+    return subprocess.run([str(exe), *args], capture_output=True, text=True, env=env(**extra), timeout=300)

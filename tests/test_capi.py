@@ -343,10 +343,10 @@ int main() {
 }
 """
 # LeakSanitizer cannot see pointers kept in memory Python's small-object allocator maps by
-# itself, so with it every Python object looks leaked; PYTHONMALLOC=malloc puts every object in
-# memory LSan scans. The interpreter is never finalised (CANN programs just exit), and what it
+# itself, so with it every Python object looks leaked; the malloc allocator puts every object in
+# memory LSan scans (ACLNN_PY_PYTHONMALLOC: the engine's Python is isolated from PYTHON* variables). The interpreter is never finalised (CANN programs just exit), and what it
 # holds stays reachable: a leak reported then is memory nothing points to any more.
-LSAN_ENV = {"PYTHONMALLOC": "malloc", "ASAN_OPTIONS": "detect_leaks=1:abort_on_error=0:halt_on_error=1"}
+LSAN_ENV = {"ACLNN_PY_PYTHONMALLOC": "malloc", "ASAN_OPTIONS": "detect_leaks=1:abort_on_error=0:halt_on_error=1"}
 
 
 @pytest.fixture(scope="session")

@@ -27,18 +27,55 @@ namespace {
 PyObject *g_module = nullptr;  // aclnn_py._cabi, owned for the life of the process
 std::once_flag g_once;
 
+// The engine's Python is started isolated from the host program: CANN's library does not touch the
+// program's locale, its C stdio buffers, its signals or its environment, so neither may the embedded
+// interpreter. An isolated configuration ignores PYTHON* variables (a PYTHONHOME or PYTHONPATH of
+// another Python, PYTHONUNBUFFERED) and the user's site directory, leaves LC_CTYPE alone (UTF-8 mode
+// gives Python its text encoding without setlocale) and does not change the buffering of C's
+// stdin/stdout/stderr (configure_c_stdio is off). PYTHONMALLOC being ignored too, the memory
+// allocator is chosen with ACLNN_PY_PYTHONMALLOC (same values; "malloc" lets LeakSanitizer see
+// every Python object).
+PyMemAllocatorName Allocator() {
+    const char *name = std::getenv("ACLNN_PY_PYTHONMALLOC");
+    if (name == nullptr || *name == '\0') return PYMEM_ALLOCATOR_NOT_SET;
+    const std::string n = name;
+    if (n == "default") return PYMEM_ALLOCATOR_DEFAULT;
+    if (n == "debug") return PYMEM_ALLOCATOR_DEBUG;
+    if (n == "malloc") return PYMEM_ALLOCATOR_MALLOC;
+    if (n == "malloc_debug") return PYMEM_ALLOCATOR_MALLOC_DEBUG;
+    if (n == "pymalloc") return PYMEM_ALLOCATOR_PYMALLOC;
+    if (n == "pymalloc_debug") return PYMEM_ALLOCATOR_PYMALLOC_DEBUG;
+    std::fprintf(stderr, "aclnn_py: ACLNN_PY_PYTHONMALLOC=%s is not an allocator name (ignored)\n", name);
+    return PYMEM_ALLOCATOR_NOT_SET;
+}
+
+PyStatus StartIsolated(const char *python) {
+    PyPreConfig pre;
+    PyPreConfig_InitIsolatedConfig(&pre);
+    pre.utf8_mode = 1;
+    pre.allocator = Allocator();
+    PyStatus status = Py_PreInitialize(&pre);
+    if (PyStatus_Exception(status)) return status;
+    PyConfig config;
+    PyConfig_InitIsolatedConfig(&config);
+    // The executable's location decides sys.prefix, and a venv's pyvenv.cfg its site-packages.
+    if (*python != '\0') {
+        status = PyConfig_SetBytesString(&config, &config.program_name, python);
+        if (PyStatus_Exception(status)) {
+            PyConfig_Clear(&config);
+            return status;
+        }
+    }
+    status = Py_InitializeFromConfig(&config);
+    PyConfig_Clear(&config);
+    return status;
+}
+
 void StartPython() {
     if (!Py_IsInitialized()) {
-        PyConfig config;
-        PyConfig_InitPythonConfig(&config);
-        config.install_signal_handlers = 0;  // the host program owns its signals
-        config.parse_argv = 0;
         const char *python = std::getenv("ACLNN_PY_PYTHON");
         if (python == nullptr || *python == '\0') python = ACLNN_PY_DEFAULT_PYTHON;
-        // The executable's location decides sys.prefix, and a venv's pyvenv.cfg its site-packages.
-        if (*python != '\0') PyConfig_SetBytesString(&config, &config.program_name, python);
-        PyStatus status = Py_InitializeFromConfig(&config);
-        PyConfig_Clear(&config);
+        PyStatus status = StartIsolated(python);
         if (PyStatus_Exception(status)) {
             std::fprintf(stderr, "aclnn_py: cannot start Python (%s)\n", status.err_msg ? status.err_msg : "?");
             return;
@@ -66,9 +103,17 @@ void StartPython() {
 // A C thread unknown to Python gets a Python thread state on its first call and keeps it until it
 // exits: a per-call state would lose the thread's Python thread-locals (its current context, its
 // error messages) between calls.
+//
+// The constructor does nothing on purpose: g++ initialises all of a file's thread_local objects
+// together, on the first use of any of them (the text buffers below included), which can happen
+// before Python is started -- e.g. when aclrtGetSocName() is the program's first ACL call. Attach()
+// is called once Python runs.
 class ThreadAttach {
 public:
-    ThreadAttach() {
+    ThreadAttach() = default;
+    void Attach() {
+        if (attached_) return;
+        attached_ = true;
         if (PyGILState_GetThisThreadState() == nullptr) {
             state_ = PyGILState_Ensure();
             saved_ = PyEval_SaveThread();
@@ -84,27 +129,33 @@ public:
     ThreadAttach &operator=(const ThreadAttach &) = delete;
 
 private:
+    bool attached_ = false;
     PyGILState_STATE state_ = PyGILState_UNLOCKED;
     PyThreadState *saved_ = nullptr;
 };
 
 thread_local ThreadAttach t_attach;
 
-// Holds the GIL for one call (starting Python on the very first).
+// Holds the GIL for one call (starting Python on the very first). If Python could not be started
+// at all, nothing is held and every call fails with its internal-error code.
 class Gil {
 public:
-    Gil() : state_(Enter()) {}
-    ~Gil() { PyGILState_Release(state_); }
+    Gil() {
+        std::call_once(g_once, StartPython);
+        if (!Py_IsInitialized()) return;
+        t_attach.Attach();  // this thread's lasting Python thread state
+        state_ = PyGILState_Ensure();
+        held_ = true;
+    }
+    ~Gil() {
+        if (held_) PyGILState_Release(state_);
+    }
     Gil(const Gil &) = delete;
     Gil &operator=(const Gil &) = delete;
 
 private:
-    static PyGILState_STATE Enter() {
-        std::call_once(g_once, StartPython);
-        static_cast<void>(&t_attach);  // this thread's lasting Python thread state
-        return PyGILState_Ensure();
-    }
-    PyGILState_STATE state_;
+    PyGILState_STATE state_ = PyGILState_UNLOCKED;
+    bool held_ = false;
 };
 
 // With the GIL held: aclnn_py._cabi.<name>(*Py_BuildValue(fmt, ...)); a new reference, or nullptr
