@@ -2,7 +2,8 @@
 
 A comparison returns a bool array unless ``out_dtype`` names another dtype (the BOOL result is
 cast to it); a scalar ``other`` becomes an aclScalar of its type (``int`` INT64, ``float``
-FLOAT, ``bool`` BOOL, a numpy scalar its own dtype).
+FLOAT, ``bool`` BOOL, a numpy scalar its own dtype). The in-place forms (``inplace_eq_tensor``
+...) write the comparison into ``self`` (a numpy array), in ``self``'s dtype (1 or 0), and return it.
 """
 
 from __future__ import annotations
@@ -20,6 +21,18 @@ __all__ = [
     "ge_tensor",
     "gt_scalar",
     "gt_tensor",
+    "inplace_eq_scalar",
+    "inplace_eq_tensor",
+    "inplace_ge_scalar",
+    "inplace_ge_tensor",
+    "inplace_gt_scalar",
+    "inplace_gt_tensor",
+    "inplace_le_scalar",
+    "inplace_le_tensor",
+    "inplace_lt_scalar",
+    "inplace_lt_tensor",
+    "inplace_ne_scalar",
+    "inplace_ne_tensor",
     "le_scalar",
     "le_tensor",
     "lt_scalar",
@@ -125,3 +138,72 @@ def minimum(self: Any, other: Any, *, out_dtype: Any = None) -> np.ndarray:
     """``aclnnMinimum``: the elementwise minimum (broadcast; BOOL: and); the promoted dtype
     unless ``out_dtype``. A NaN loses against a number."""
     return _maxmin("aclnnMinimum", self, other, out_dtype)
+
+
+def _inplace(api: str, self: np.ndarray, other: Any, scalar: bool) -> np.ndarray:
+    """Run an in-place comparison on a copy of ``self`` and write the result back into ``self``."""
+    with Call() as c:
+        t = c.tensor(self)
+        c.run(api, t, c.scalar(other) if scalar else c.tensor(array(other)))
+        self[...] = c.read(t)
+        return self
+
+
+def inplace_eq_tensor(self: np.ndarray, other: Any) -> np.ndarray:
+    """``aclnnInplaceEqTensor``: ``self = (self == other)`` in ``self``'s dtype (``other`` broadcast to ``self``)."""
+    return _inplace("aclnnInplaceEqTensor", self, other, False)
+
+
+def inplace_eq_scalar(self: np.ndarray, other: Any) -> np.ndarray:
+    """``aclnnInplaceEqScalar``: ``self = (self == other)`` in ``self``'s dtype, a scalar ``other``."""
+    return _inplace("aclnnInplaceEqScalar", self, other, True)
+
+
+def inplace_ne_tensor(self: np.ndarray, other: Any) -> np.ndarray:
+    """``aclnnInplaceNeTensor``: ``self = (self != other)`` in ``self``'s dtype (``other`` broadcast to ``self``)."""
+    return _inplace("aclnnInplaceNeTensor", self, other, False)
+
+
+def inplace_ne_scalar(self: np.ndarray, other: Any) -> np.ndarray:
+    """``aclnnInplaceNeScalar``: ``self = (self != other)`` in ``self``'s dtype, a scalar ``other``."""
+    return _inplace("aclnnInplaceNeScalar", self, other, True)
+
+
+def inplace_gt_tensor(self: np.ndarray, other: Any) -> np.ndarray:
+    """``aclnnInplaceGtTensor``: ``self = (self > other)`` in ``self``'s dtype (``other`` broadcast to ``self``)."""
+    return _inplace("aclnnInplaceGtTensor", self, other, False)
+
+
+def inplace_gt_scalar(self: np.ndarray, other: Any) -> np.ndarray:
+    """``aclnnInplaceGtScalar``: ``self = (self > other)`` in ``self``'s dtype, a scalar ``other``."""
+    return _inplace("aclnnInplaceGtScalar", self, other, True)
+
+
+def inplace_ge_tensor(self: np.ndarray, other: Any) -> np.ndarray:
+    """``aclnnInplaceGeTensor``: ``self = (self >= other)`` in ``self``'s dtype (``other`` broadcast to ``self``)."""
+    return _inplace("aclnnInplaceGeTensor", self, other, False)
+
+
+def inplace_ge_scalar(self: np.ndarray, other: Any) -> np.ndarray:
+    """``aclnnInplaceGeScalar``: ``self = (self >= other)`` in ``self``'s dtype, a scalar ``other``."""
+    return _inplace("aclnnInplaceGeScalar", self, other, True)
+
+
+def inplace_lt_tensor(self: np.ndarray, other: Any) -> np.ndarray:
+    """``aclnnInplaceLtTensor``: ``self = (self < other)`` in ``self``'s dtype (``other`` broadcast to ``self``)."""
+    return _inplace("aclnnInplaceLtTensor", self, other, False)
+
+
+def inplace_lt_scalar(self: np.ndarray, other: Any) -> np.ndarray:
+    """``aclnnInplaceLtScalar``: ``self = (self < other)`` in ``self``'s dtype, a scalar ``other``."""
+    return _inplace("aclnnInplaceLtScalar", self, other, True)
+
+
+def inplace_le_tensor(self: np.ndarray, other: Any) -> np.ndarray:
+    """``aclnnInplaceLeTensor``: ``self = (self <= other)`` in ``self``'s dtype (``other`` broadcast to ``self``)."""
+    return _inplace("aclnnInplaceLeTensor", self, other, False)
+
+
+def inplace_le_scalar(self: np.ndarray, other: Any) -> np.ndarray:
+    """``aclnnInplaceLeScalar``: ``self = (self <= other)`` in ``self``'s dtype, a scalar ``other``."""
+    return _inplace("aclnnInplaceLeScalar", self, other, True)

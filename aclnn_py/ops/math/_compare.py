@@ -272,3 +272,13 @@ def finish(ex: aclOpExecutor, result: aclTensor | None, out: aclTensor, workspac
 def empty(ex: aclOpExecutor, workspaceSize: object, executor: object) -> int:
     """The empty-tensor short-cut: workspace 0, no kernel, SUCCESS."""
     return hand_out(ex, ex.finish(), workspaceSize, executor)
+
+
+def bind(ex: aclOpExecutor, self: aclTensor, other: aclTensor | None, out: aclTensor, inplace: bool) -> None:
+    """Name the user's tensors for the executor's printouts and phase-2 checks: ``selfRef``
+    (and ``other``) for an in-place call, ``self``, ``other``, ``out`` otherwise (``other`` is
+    None for a scalar)."""
+    if inplace:
+        ex.bind_arguments(selfRef=self, other=other)
+    else:
+        ex.bind_arguments(self=self, other=other, out=out)

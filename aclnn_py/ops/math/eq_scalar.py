@@ -13,7 +13,8 @@ an integral scalar (the scalar is truncated: int8 44 equals the int64 scalar 300
 Ascend950 both use the regbase promotion, and the promoted dtype is checked against the list
 **before** it is tested for DT_UNDEFINED.
 
-(aclnnInplaceEqScalar, in the same file, has no registry row.)
+aclnnInplaceEqScalar (same file) calls aclnnEqScalarGetWorkspaceSize with out = selfRef: no check
+or L2_DFX_PHASE_1 of its own, the executor is aclnnEqScalar's.
 """
 
 from __future__ import annotations
@@ -80,7 +81,7 @@ def out_dtype_support_list() -> tuple[int, ...]:
 
 DTYPE_FACTS = {
     "self, other (the scalar); Ascend950: the promoted dtype": input_dtype_support_list,
-    "out": out_dtype_support_list,
+    "out; selfRef (in place: checked as self and as out)": out_dtype_support_list,
 }
 
 
@@ -153,3 +154,16 @@ def aclnnEqScalarGetWorkspaceSize(
 
 
 aclnnEqScalar = _l2.phase2("aclnnEqScalar")
+
+
+@_l2.phase1("aclnnInplaceEqScalar")
+def aclnnInplaceEqScalarGetWorkspaceSize(
+    selfRef: aclTensor | None, other: aclScalar | None, workspaceSize: Any, executor: Any
+) -> int:
+    """Phase 1 of aclnnInplaceEqScalar: ``selfRef = (selfRef == other)`` in selfRef's dtype
+    (aclnnEqScalar's phase 1 with out = selfRef: its checks, its messages, its executor)."""
+    return int(aclnnEqScalarGetWorkspaceSize(selfRef, other, selfRef, workspaceSize, executor))
+
+
+# Its executor is made by aclnnEqScalarGetWorkspaceSize (L2_DFX_PHASE_1 names aclnnEqScalar).
+aclnnInplaceEqScalar = _l2.phase2("aclnnInplaceEqScalar", "aclnnEqScalar")

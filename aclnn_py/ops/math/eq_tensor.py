@@ -8,7 +8,8 @@ be in the input list -> CheckShape (self, other, out at most 8 dims; broadcast; 
 shape is out's) -> empty shortcut. Graph: Contiguous + Cast of self, then of other, to the
 promoted dtype; Equal; Cast to out's dtype; ViewCopy.
 
-(aclnnInplaceEqTensor, in the same file, has no registry row.)
+aclnnInplaceEqTensor (same file): ``CheckInplace`` first (before any L2_DFX_PHASE_1), then
+aclnnEqTensorGetWorkspaceSize with out = selfRef: the executor is aclnnEqTensor's.
 """
 
 from __future__ import annotations
@@ -74,7 +75,7 @@ def out_dtype_support_list() -> tuple[int, ...]:
 
 DTYPE_FACTS = {
     "self, other (checked on Ascend950 only); the promoted dtype": input_dtype_support_list,
-    "out": out_dtype_support_list,
+    "out; selfRef (in place: checked as self and as out)": out_dtype_support_list,
 }
 
 
@@ -136,3 +137,49 @@ def aclnnEqTensorGetWorkspaceSize(
 
 
 aclnnEqTensor = _l2.phase2("aclnnEqTensor")
+
+
+# -- aclnnInplaceEqTensor -------------------------------------------------------------------------
+
+
+def _check_inplace(selfRef: aclTensor | None, other: aclTensor | None) -> int:
+    """``CheckInplace``, before any L2_DFX_PHASE_1 (its EZ1007 names no operator).
+
+    Its null checks are ``OP_CHECK_NULL(x, return false)`` in a function returning aclnnStatus:
+    ``false`` is 0, ACLNN_SUCCESS. The first null argument is reported and the call goes on to
+    aclnnEqTensorGetWorkspaceSize, whose own null check reports it again and returns 161001."""
+    if not checks.check_null(selfRef, "selfRef") or not checks.check_null(other, "other"):
+        return S.ACLNN_SUCCESS
+    assert selfRef is not None and other is not None
+    shape = checks.broadcast_infer_shape(selfRef.view_shape, other.view_shape)
+    if shape is None:
+        op_loge(
+            S.ACLNN_ERR_PARAM_INVALID,
+            f"Shape of selfRef and other can't broadcast, got {dtypes.shape_str(selfRef.view_shape)}, "
+            f"{dtypes.shape_str(other.view_shape)}.",
+        )
+        return S.ACLNN_ERR_PARAM_INVALID
+    if tuple(selfRef.view_shape) != tuple(shape):
+        op_loge(  # logged with ACLNN_ERR_PARAM_NULLPTR, returns ACLNN_ERR_PARAM_INVALID
+            S.ACLNN_ERR_PARAM_NULLPTR,
+            f"Expected shape of selfRef should be {dtypes.shape_str(shape)}, but got "
+            f"{dtypes.shape_str(selfRef.view_shape)}.",
+        )
+        return S.ACLNN_ERR_PARAM_INVALID
+    return S.ACLNN_SUCCESS
+
+
+@_l2.phase1("aclnnInplaceEqTensor")
+def aclnnInplaceEqTensorGetWorkspaceSize(
+    selfRef: aclTensor | None, other: aclTensor | None, workspaceSize: Any, executor: Any
+) -> int:
+    """Phase 1 of aclnnInplaceEqTensor: ``selfRef = (selfRef == other)`` in selfRef's dtype, other
+    broadcast to selfRef (CheckInplace, then aclnnEqTensor's phase 1 with out = selfRef)."""
+    ret = _check_inplace(selfRef, other)
+    if ret != S.ACLNN_SUCCESS:
+        return ret
+    return int(aclnnEqTensorGetWorkspaceSize(selfRef, other, selfRef, workspaceSize, executor))
+
+
+# Its executor is made by aclnnEqTensorGetWorkspaceSize (L2_DFX_PHASE_1 names aclnnEqTensor).
+aclnnInplaceEqTensor = _l2.phase2("aclnnInplaceEqTensor", "aclnnEqTensor")

@@ -11,7 +11,7 @@ be in the input list, or BFLOAT16 on DAV_2201/950) -> CheckShape (self, out at m
 scalar converted to a 0-d tensor, Cast of self, GreaterEqual, Cast to out's dtype, ViewCopy.
 
 Two of its messages join two literals with no space: ``...for out dtype DT_X,should be ...``.
-(aclnnInplaceGeScalar, in the same file, has no registry row.)
+aclnnInplaceGeScalar (same file) has its own L2_DFX_PHASE_1, then the same Common with out = selfRef.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from ..._status import aclnnStatus
 from ...dtypes import DT_BF16, DT_BOOL, DT_UNDEFINED
 from ...executor import checks
 from ...executor.checks import op_loge
+from ...executor.executor import aclOpExecutor
 from ...l0.cast import cast
 from ...l0.contiguous import contiguous
 from ...l0.greater_equal import greater_equal as l0_greater_equal
@@ -56,7 +57,7 @@ DTYPE_FACTS = {
     "the promoted dtype; Ascend950: also self (the scalar is never checked; BOOL is compared as INT8)": (
         dtype_support_list
     ),
-    "out": out_dtype_support_list,
+    "out; selfRef (in place: checked as self and as out)": out_dtype_support_list,
 }
 
 
@@ -112,19 +113,22 @@ def _check_params(self: Any, other: Any, out: Any) -> tuple[int, int]:
     return S.ACLNN_SUCCESS, promote
 
 
-@_l2.phase1("aclnnGeScalar")
-def aclnnGeScalarGetWorkspaceSize(
-    self: aclTensor | None, other: aclScalar | None, out: aclTensor | None, workspaceSize: Any, executor: Any
+def _common(
+    ex: aclOpExecutor,
+    self: aclTensor | None,
+    other: aclScalar | None,
+    out: aclTensor | None,
+    workspaceSize: Any,
+    executor: Any,
+    inplace: bool,
 ) -> int:
-    """Phase 1 of aclnnGeScalar: ``out = (self >= other)`` with a scalar ``other``."""
-    ex = _l2.l2_dfx_phase1("aclnnGeScalar", workspaceSize, executor, self=self, other=other, out=out)
-    if ex is None:
-        return S.ACLNN_SUCCESS
+    """``aclnnGeScalarCommon``: everything after L2_DFX_PHASE_1, shared by aclnnGeScalar and
+    aclnnInplaceGeScalar (``out`` = ``selfRef``)."""
     ret, promote = _check_params(self, other, out)
     if ret != S.ACLNN_SUCCESS:
         return ret
     assert self is not None and other is not None and out is not None
-    ex.bind_arguments(self=self, out=out)
+    C.bind(ex, self, None, out, inplace)
     if self.is_empty():
         return C.empty(ex, workspaceSize, executor)
     self_c = contiguous(self, ex)
@@ -139,4 +143,30 @@ def aclnnGeScalarGetWorkspaceSize(
     return C.finish(ex, l0_greater_equal(self_p, other_t, ex), out, workspaceSize, executor)
 
 
+@_l2.phase1("aclnnGeScalar")
+def aclnnGeScalarGetWorkspaceSize(
+    self: aclTensor | None, other: aclScalar | None, out: aclTensor | None, workspaceSize: Any, executor: Any
+) -> int:
+    """Phase 1 of aclnnGeScalar: ``out = (self >= other)`` with a scalar ``other``."""
+    ex = _l2.l2_dfx_phase1("aclnnGeScalar", workspaceSize, executor, self=self, other=other, out=out)
+    if ex is None:
+        return S.ACLNN_SUCCESS
+    return _common(ex, self, other, out, workspaceSize, executor, False)
+
+
 aclnnGeScalar = _l2.phase2("aclnnGeScalar")
+
+
+@_l2.phase1("aclnnInplaceGeScalar")
+def aclnnInplaceGeScalarGetWorkspaceSize(
+    selfRef: aclTensor | None, other: aclScalar | None, workspaceSize: Any, executor: Any
+) -> int:
+    """Phase 1 of aclnnInplaceGeScalar: ``selfRef = (selfRef >= other)`` in selfRef's dtype (its own
+    L2_DFX_PHASE_1, then aclnnGeScalarCommon with out = selfRef)."""
+    ex = _l2.l2_dfx_phase1("aclnnInplaceGeScalar", workspaceSize, executor, selfRef=selfRef, other=other, out=selfRef)
+    if ex is None:
+        return S.ACLNN_SUCCESS
+    return _common(ex, selfRef, other, selfRef, workspaceSize, executor, True)
+
+
+aclnnInplaceGeScalar = _l2.phase2("aclnnInplaceGeScalar")

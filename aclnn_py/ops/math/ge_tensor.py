@@ -12,8 +12,8 @@ Graph: for self, then other: on Ascend950, when it already has the promoted dtyp
 dtype, GreaterEqual reads its (possibly strided) view directly; otherwise Contiguous + Cast.
 GreaterEqual; Cast to out's dtype; ViewCopy.
 
-The input lists have no BOOL, but BOOL with BOOL becomes INT8 and passes. (aclnnInplaceGeTensor,
-in the same file, has no registry row.)
+The input lists have no BOOL, but BOOL with BOOL becomes INT8 and passes. aclnnInplaceGeTensor
+(same file) has its own L2_DFX_PHASE_1, then the same Common with out = selfRef.
 """
 
 from __future__ import annotations
@@ -80,7 +80,7 @@ DTYPE_FACTS = {
     "the promoted dtype (self and other are not checked one by one; BOOL with BOOL is compared as INT8)": (
         dtype_support_list
     ),
-    "out": out_dtype_support_list,
+    "out; selfRef (in place: checked as self and as out)": out_dtype_support_list,
 }
 
 
@@ -129,19 +129,22 @@ def _input(ex: aclOpExecutor, t: aclTensor, promote: int) -> aclTensor | None:
     return C.contiguous_cast(ex, t, promote)
 
 
-@_l2.phase1("aclnnGeTensor")
-def aclnnGeTensorGetWorkspaceSize(
-    self: aclTensor | None, other: aclTensor | None, out: aclTensor | None, workspaceSize: Any, executor: Any
+def _common(
+    ex: aclOpExecutor,
+    self: aclTensor | None,
+    other: aclTensor | None,
+    out: aclTensor | None,
+    workspaceSize: Any,
+    executor: Any,
+    inplace: bool,
 ) -> int:
-    """Phase 1 of aclnnGeTensor: ``out = (self >= other)`` (broadcast)."""
-    ex = _l2.l2_dfx_phase1("aclnnGeTensor", workspaceSize, executor, self=self, other=other, out=out)
-    if ex is None:
-        return S.ACLNN_SUCCESS
+    """``aclnnGeTensorCommon``: everything after L2_DFX_PHASE_1, shared by aclnnGeTensor and
+    aclnnInplaceGeTensor (``out`` = ``selfRef``)."""
     ret, promote = _check_params(self, other, out)
     if ret != S.ACLNN_SUCCESS:
         return ret
     assert self is not None and other is not None and out is not None
-    ex.bind_arguments(self=self, other=other, out=out)
+    C.bind(ex, self, other, out, inplace)
     if self.is_empty() or other.is_empty():
         return C.empty(ex, workspaceSize, executor)
     self_p = _input(ex, self, promote)
@@ -153,4 +156,30 @@ def aclnnGeTensorGetWorkspaceSize(
     return C.finish(ex, l0_greater_equal(self_p, other_p, ex), out, workspaceSize, executor)
 
 
+@_l2.phase1("aclnnGeTensor")
+def aclnnGeTensorGetWorkspaceSize(
+    self: aclTensor | None, other: aclTensor | None, out: aclTensor | None, workspaceSize: Any, executor: Any
+) -> int:
+    """Phase 1 of aclnnGeTensor: ``out = (self >= other)`` (broadcast)."""
+    ex = _l2.l2_dfx_phase1("aclnnGeTensor", workspaceSize, executor, self=self, other=other, out=out)
+    if ex is None:
+        return S.ACLNN_SUCCESS
+    return _common(ex, self, other, out, workspaceSize, executor, False)
+
+
 aclnnGeTensor = _l2.phase2("aclnnGeTensor")
+
+
+@_l2.phase1("aclnnInplaceGeTensor")
+def aclnnInplaceGeTensorGetWorkspaceSize(
+    selfRef: aclTensor | None, other: aclTensor | None, workspaceSize: Any, executor: Any
+) -> int:
+    """Phase 1 of aclnnInplaceGeTensor: ``selfRef = (selfRef >= other)`` in selfRef's dtype (its own
+    L2_DFX_PHASE_1, then aclnnGeTensorCommon with out = selfRef)."""
+    ex = _l2.l2_dfx_phase1("aclnnInplaceGeTensor", workspaceSize, executor, selfRef=selfRef, other=other, out=selfRef)
+    if ex is None:
+        return S.ACLNN_SUCCESS
+    return _common(ex, selfRef, other, selfRef, workspaceSize, executor, True)
+
+
+aclnnInplaceGeTensor = _l2.phase2("aclnnInplaceGeTensor")

@@ -12,7 +12,7 @@ Graph: on Ascend950, when self already has the promoted dtype and an AI Core dty
 reads self's (possibly strided) view directly; otherwise Contiguous + Cast. The scalar becomes
 a 0-d tensor of the promoted dtype; Greater; Cast to out's dtype; ViewCopy.
 
-(aclnnInplaceGtScalar, in the same file, has no registry row.)
+aclnnInplaceGtScalar (same file) has its own L2_DFX_PHASE_1, then the same Common with out = selfRef.
 """
 
 from __future__ import annotations
@@ -39,6 +39,7 @@ from ...dtypes import (
     DT_UNDEFINED,
 )  # fmt: skip
 from ...executor import checks
+from ...executor.executor import aclOpExecutor
 from ...l0.greater import greater as l0_greater
 from ...l0.greater import is_greater_support_non_contiguous
 from ...tensor import aclScalar, aclTensor
@@ -65,7 +66,10 @@ def out_dtype_support_list() -> tuple[int, ...]:
     return OUT_DTYPE_SUPPORT_910B_LIST if C.is_2201_or_regbase() else OUT_DTYPE_SUPPORT_910_LIST
 
 
-DTYPE_FACTS = {"self, other (the scalar)": dtype_support_list, "out": out_dtype_support_list}
+DTYPE_FACTS = {
+    "self, other (the scalar)": dtype_support_list,
+    "out; selfRef (in place: checked as self and as out)": out_dtype_support_list,
+}
 
 
 def _check_params(self: Any, other: Any, out: Any) -> tuple[int, int]:
@@ -100,19 +104,22 @@ def _check_params(self: Any, other: Any, out: Any) -> tuple[int, int]:
     return S.ACLNN_SUCCESS, promote
 
 
-@_l2.phase1("aclnnGtScalar")
-def aclnnGtScalarGetWorkspaceSize(
-    self: aclTensor | None, other: aclScalar | None, out: aclTensor | None, workspaceSize: Any, executor: Any
+def _common(
+    ex: aclOpExecutor,
+    self: aclTensor | None,
+    other: aclScalar | None,
+    out: aclTensor | None,
+    workspaceSize: Any,
+    executor: Any,
+    inplace: bool,
 ) -> int:
-    """Phase 1 of aclnnGtScalar: ``out = (self > other)`` with a scalar ``other``."""
-    ex = _l2.l2_dfx_phase1("aclnnGtScalar", workspaceSize, executor, self=self, other=other, out=out)
-    if ex is None:
-        return S.ACLNN_SUCCESS
+    """``aclnnGtScalarCommon``: everything after L2_DFX_PHASE_1, shared by aclnnGtScalar and
+    aclnnInplaceGtScalar (``out`` = ``selfRef``)."""
     ret, promote = _check_params(self, other, out)
     if ret != S.ACLNN_SUCCESS:
         return ret
     assert self is not None and other is not None and out is not None
-    ex.bind_arguments(self=self, out=out)
+    C.bind(ex, self, None, out, inplace)
     if self.is_empty():
         return C.empty(ex, workspaceSize, executor)
     if self.dtype == promote and is_greater_support_non_contiguous(self):
@@ -127,4 +134,30 @@ def aclnnGtScalarGetWorkspaceSize(
     return C.finish(ex, l0_greater(self_p, other_t, ex), out, workspaceSize, executor)
 
 
+@_l2.phase1("aclnnGtScalar")
+def aclnnGtScalarGetWorkspaceSize(
+    self: aclTensor | None, other: aclScalar | None, out: aclTensor | None, workspaceSize: Any, executor: Any
+) -> int:
+    """Phase 1 of aclnnGtScalar: ``out = (self > other)`` with a scalar ``other``."""
+    ex = _l2.l2_dfx_phase1("aclnnGtScalar", workspaceSize, executor, self=self, other=other, out=out)
+    if ex is None:
+        return S.ACLNN_SUCCESS
+    return _common(ex, self, other, out, workspaceSize, executor, False)
+
+
 aclnnGtScalar = _l2.phase2("aclnnGtScalar")
+
+
+@_l2.phase1("aclnnInplaceGtScalar")
+def aclnnInplaceGtScalarGetWorkspaceSize(
+    selfRef: aclTensor | None, other: aclScalar | None, workspaceSize: Any, executor: Any
+) -> int:
+    """Phase 1 of aclnnInplaceGtScalar: ``selfRef = (selfRef > other)`` in selfRef's dtype (its own
+    L2_DFX_PHASE_1, then aclnnGtScalarCommon with out = selfRef)."""
+    ex = _l2.l2_dfx_phase1("aclnnInplaceGtScalar", workspaceSize, executor, selfRef=selfRef, other=other, out=selfRef)
+    if ex is None:
+        return S.ACLNN_SUCCESS
+    return _common(ex, selfRef, other, selfRef, workspaceSize, executor, True)
+
+
+aclnnInplaceGtScalar = _l2.phase2("aclnnInplaceGtScalar")

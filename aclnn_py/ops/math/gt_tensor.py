@@ -8,7 +8,8 @@ exist and be in the input list; on Ascend950 self and other must cast to it -> C
 (self, other, out at most 8 dims; broadcast; the broadcast shape is out's) -> empty shortcut.
 Graph: Contiguous + Cast of self, then of other; Greater; Cast to out's dtype; ViewCopy.
 
-(aclnnInplaceGtTensor, in the same file, has no registry row.)
+aclnnInplaceGtTensor (same file) calls aclnnGtTensorGetWorkspaceSize with out = selfRef: no check
+or L2_DFX_PHASE_1 of its own, the executor is aclnnGtTensor's.
 """
 
 from __future__ import annotations
@@ -70,7 +71,7 @@ def out_dtype_support_list() -> tuple[int, ...]:
 
 DTYPE_FACTS = {
     "the promoted dtype (self and other are not checked one by one)": dtype_support_list,
-    "out": out_dtype_support_list,
+    "out; selfRef (in place: checked as self and as out)": out_dtype_support_list,
 }
 
 
@@ -130,3 +131,16 @@ def aclnnGtTensorGetWorkspaceSize(
 
 
 aclnnGtTensor = _l2.phase2("aclnnGtTensor")
+
+
+@_l2.phase1("aclnnInplaceGtTensor")
+def aclnnInplaceGtTensorGetWorkspaceSize(
+    selfRef: aclTensor | None, other: aclTensor | None, workspaceSize: Any, executor: Any
+) -> int:
+    """Phase 1 of aclnnInplaceGtTensor: ``selfRef = (selfRef > other)`` in selfRef's dtype
+    (aclnnGtTensor's phase 1 with out = selfRef: its checks, its messages, its executor)."""
+    return int(aclnnGtTensorGetWorkspaceSize(selfRef, other, selfRef, workspaceSize, executor))
+
+
+# Its executor is made by aclnnGtTensorGetWorkspaceSize (L2_DFX_PHASE_1 names aclnnGtTensor).
+aclnnInplaceGtTensor = _l2.phase2("aclnnInplaceGtTensor", "aclnnGtTensor")

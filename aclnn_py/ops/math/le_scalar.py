@@ -15,7 +15,7 @@ out's dtype; ViewCopy.
 
 ``PromoteTypeScalar`` off Ascend950: a floating self keeps its dtype; a DOUBLE scalar gives
 FLOAT; anything else PromoteType (an int8 self with an int64 scalar compares in INT64).
-(aclnnInplaceLeScalar, in the same file, has no registry row.)
+aclnnInplaceLeScalar (same file) has its own L2_DFX_PHASE_1, then the same Common with out = selfRef.
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ from ..._status import aclnnStatus
 from ...dtypes import DT_BOOL, DT_DOUBLE, DT_FLOAT, DT_UNDEFINED
 from ...executor import checks
 from ...executor.checks import op_loge
+from ...executor.executor import aclOpExecutor
 from ...l0.cast import cast
 from ...l0.contiguous import contiguous
 from ...l0.less_equal import less_equal as l0_less_equal
@@ -63,7 +64,7 @@ def checked_out_list() -> tuple[int, ...]:
 
 DTYPE_FACTS = {
     "self, other (the scalar); Ascend950: the promoted dtype": dtype_support_list,
-    "out (BOOL is accepted too)": checked_out_list,
+    "out (BOOL is accepted too); selfRef (in place: checked as self and as out)": checked_out_list,
 }
 
 
@@ -137,19 +138,22 @@ def _check_params(self: Any, other: Any, out: Any) -> int:
     return S.ACLNN_SUCCESS
 
 
-@_l2.phase1("aclnnLeScalar")
-def aclnnLeScalarGetWorkspaceSize(
-    self: aclTensor | None, other: aclScalar | None, out: aclTensor | None, workspaceSize: Any, executor: Any
+def _common(
+    ex: aclOpExecutor,
+    self: aclTensor | None,
+    other: aclScalar | None,
+    out: aclTensor | None,
+    workspaceSize: Any,
+    executor: Any,
+    inplace: bool,
 ) -> int:
-    """Phase 1 of aclnnLeScalar: ``out = (self <= other)`` with a scalar ``other``."""
-    ex = _l2.l2_dfx_phase1("aclnnLeScalar", workspaceSize, executor, self=self, other=other, out=out)
-    if ex is None:
-        return S.ACLNN_SUCCESS
+    """``aclnnLeScalarCommon``: everything after L2_DFX_PHASE_1, shared by aclnnLeScalar and
+    aclnnInplaceLeScalar (``out`` = ``selfRef``)."""
     ret = _check_params(self, other, out)
     if ret != S.ACLNN_SUCCESS:
         return ret
     assert self is not None and other is not None and out is not None
-    ex.bind_arguments(self=self, out=out)
+    C.bind(ex, self, None, out, inplace)
     if self.is_empty():
         return C.empty(ex, workspaceSize, executor)
     contiguous_self = contiguous(self, ex)
@@ -167,4 +171,30 @@ def aclnnLeScalarGetWorkspaceSize(
     return C.finish(ex, l0_less_equal(self_p, other_t, ex), out, workspaceSize, executor)
 
 
+@_l2.phase1("aclnnLeScalar")
+def aclnnLeScalarGetWorkspaceSize(
+    self: aclTensor | None, other: aclScalar | None, out: aclTensor | None, workspaceSize: Any, executor: Any
+) -> int:
+    """Phase 1 of aclnnLeScalar: ``out = (self <= other)`` with a scalar ``other``."""
+    ex = _l2.l2_dfx_phase1("aclnnLeScalar", workspaceSize, executor, self=self, other=other, out=out)
+    if ex is None:
+        return S.ACLNN_SUCCESS
+    return _common(ex, self, other, out, workspaceSize, executor, False)
+
+
 aclnnLeScalar = _l2.phase2("aclnnLeScalar")
+
+
+@_l2.phase1("aclnnInplaceLeScalar")
+def aclnnInplaceLeScalarGetWorkspaceSize(
+    selfRef: aclTensor | None, other: aclScalar | None, workspaceSize: Any, executor: Any
+) -> int:
+    """Phase 1 of aclnnInplaceLeScalar: ``selfRef = (selfRef <= other)`` in selfRef's dtype (its own
+    L2_DFX_PHASE_1, then aclnnLeScalarCommon with out = selfRef)."""
+    ex = _l2.l2_dfx_phase1("aclnnInplaceLeScalar", workspaceSize, executor, selfRef=selfRef, other=other, out=selfRef)
+    if ex is None:
+        return S.ACLNN_SUCCESS
+    return _common(ex, selfRef, other, selfRef, workspaceSize, executor, True)
+
+
+aclnnInplaceLeScalar = _l2.phase2("aclnnInplaceLeScalar")

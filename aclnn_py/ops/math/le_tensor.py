@@ -9,7 +9,7 @@ in the list, self and other cast to it) -> CheckOutShape (self, other, out at mo
 broadcast; the broadcast shape is out's) -> **BOOL is compared as FLOAT, on every chip**.
 Graph: Contiguous + Cast of self, then of other; LessEqual; Cast to out's dtype; ViewCopy.
 
-(aclnnInplaceLeTensor, in the same file, has no registry row.)
+aclnnInplaceLeTensor (same file) has its own L2_DFX_PHASE_1, then the same Common with out = selfRef.
 """
 
 from __future__ import annotations
@@ -38,6 +38,7 @@ from ...dtypes import (
 )  # fmt: skip
 from ...executor import checks
 from ...executor.checks import op_loge
+from ...executor.executor import aclOpExecutor
 from ...l0.less_equal import less_equal as l0_less_equal
 from ...tensor import aclTensor
 from .. import _l2
@@ -72,7 +73,7 @@ def checked_out_list() -> tuple[int, ...]:
 
 DTYPE_FACTS = {
     "self, other; Ascend950: the promoted dtype": dtype_support_list,
-    "out (BOOL is accepted too)": checked_out_list,
+    "out (BOOL is accepted too); selfRef (in place: checked as self and as out)": checked_out_list,
 }
 
 
@@ -112,18 +113,21 @@ def _check_promote_type(self: aclTensor, other: aclTensor, out: aclTensor) -> in
     return promote if C.check_bool_to_out(out) else DT_UNDEFINED
 
 
-@_l2.phase1("aclnnLeTensor")
-def aclnnLeTensorGetWorkspaceSize(
-    self: aclTensor | None, other: aclTensor | None, out: aclTensor | None, workspaceSize: Any, executor: Any
+def _common(
+    ex: aclOpExecutor,
+    self: aclTensor | None,
+    other: aclTensor | None,
+    out: aclTensor | None,
+    workspaceSize: Any,
+    executor: Any,
+    inplace: bool,
 ) -> int:
-    """Phase 1 of aclnnLeTensor: ``out = (self <= other)`` (broadcast)."""
-    ex = _l2.l2_dfx_phase1("aclnnLeTensor", workspaceSize, executor, self=self, other=other, out=out)
-    if ex is None:
-        return S.ACLNN_SUCCESS
+    """``aclnnLeTensorCommon``: everything after L2_DFX_PHASE_1, shared by aclnnLeTensor and
+    aclnnInplaceLeTensor (``out`` = ``selfRef``)."""
     if not (checks.check_null(self, "self") and checks.check_null(other, "other") and checks.check_null(out, "out")):
         return S.ACLNN_ERR_PARAM_NULLPTR
     assert self is not None and other is not None and out is not None
-    ex.bind_arguments(self=self, other=other, out=out)
+    C.bind(ex, self, other, out, inplace)
     if self.is_empty() or other.is_empty():  # before the dtype and shape checks
         return C.empty(ex, workspaceSize, executor)
     if not _check_dtype_valid(self, other, out):
@@ -142,4 +146,30 @@ def aclnnLeTensorGetWorkspaceSize(
     return C.finish(ex, result, out, workspaceSize, executor)
 
 
+@_l2.phase1("aclnnLeTensor")
+def aclnnLeTensorGetWorkspaceSize(
+    self: aclTensor | None, other: aclTensor | None, out: aclTensor | None, workspaceSize: Any, executor: Any
+) -> int:
+    """Phase 1 of aclnnLeTensor: ``out = (self <= other)`` (broadcast)."""
+    ex = _l2.l2_dfx_phase1("aclnnLeTensor", workspaceSize, executor, self=self, other=other, out=out)
+    if ex is None:
+        return S.ACLNN_SUCCESS
+    return _common(ex, self, other, out, workspaceSize, executor, False)
+
+
 aclnnLeTensor = _l2.phase2("aclnnLeTensor")
+
+
+@_l2.phase1("aclnnInplaceLeTensor")
+def aclnnInplaceLeTensorGetWorkspaceSize(
+    selfRef: aclTensor | None, other: aclTensor | None, workspaceSize: Any, executor: Any
+) -> int:
+    """Phase 1 of aclnnInplaceLeTensor: ``selfRef = (selfRef <= other)`` in selfRef's dtype (its own
+    L2_DFX_PHASE_1, then aclnnLeTensorCommon with out = selfRef)."""
+    ex = _l2.l2_dfx_phase1("aclnnInplaceLeTensor", workspaceSize, executor, selfRef=selfRef, other=other, out=selfRef)
+    if ex is None:
+        return S.ACLNN_SUCCESS
+    return _common(ex, selfRef, other, selfRef, workspaceSize, executor, True)
+
+
+aclnnInplaceLeTensor = _l2.phase2("aclnnInplaceLeTensor")

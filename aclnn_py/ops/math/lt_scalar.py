@@ -17,7 +17,8 @@ dtype exists, is in the list and self, the scalar and BOOL cast to it; self and 
 dims and of one shape -> empty shortcut. Graph: Contiguous of self, the scalar converted to the
 promoted dtype, Cast of self, Cast of the scalar tensor (no kernel), Less, Cast, ViewCopy.
 
-(aclnnInplaceLtScalar, in the same file, has no registry row.)
+aclnnInplaceLtScalar (same file) calls aclnnLtScalarGetWorkspaceSize with out = selfRef: no check
+or L2_DFX_PHASE_1 of its own, the executor is aclnnLtScalar's.
 """
 
 from __future__ import annotations
@@ -64,7 +65,7 @@ DTYPE_FACTS = {
     "self, other (off Ascend950: the scalar as a tensor of its converted dtype); Ascend950: the promoted dtype": (
         dtype_support_list
     ),
-    "out": checked_out_list,
+    "out; selfRef (in place: checked as self and as out)": checked_out_list,
 }
 
 
@@ -196,3 +197,16 @@ def aclnnLtScalarGetWorkspaceSize(
 
 
 aclnnLtScalar = _l2.phase2("aclnnLtScalar")
+
+
+@_l2.phase1("aclnnInplaceLtScalar")
+def aclnnInplaceLtScalarGetWorkspaceSize(
+    selfRef: aclTensor | None, other: aclScalar | None, workspaceSize: Any, executor: Any
+) -> int:
+    """Phase 1 of aclnnInplaceLtScalar: ``selfRef = (selfRef < other)`` in selfRef's dtype
+    (aclnnLtScalar's phase 1 with out = selfRef: its checks, its messages, its executor)."""
+    return int(aclnnLtScalarGetWorkspaceSize(selfRef, other, selfRef, workspaceSize, executor))
+
+
+# Its executor is made by aclnnLtScalarGetWorkspaceSize (L2_DFX_PHASE_1 names aclnnLtScalar).
+aclnnInplaceLtScalar = _l2.phase2("aclnnInplaceLtScalar", "aclnnLtScalar")

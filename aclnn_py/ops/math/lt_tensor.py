@@ -9,7 +9,8 @@ of out should be ...``) -> empty shortcut -> **BOOL is compared as UINT8** (afte
 Graph: Contiguous + Cast of self, then of other; Less; Cast to out's dtype; ViewCopy.
 
 The lists are chosen by SocVersion (Ascend910B..910E: the 910B lists, Ascend950 included).
-(aclnnInplaceLtTensor, in the same file, has no registry row.)
+aclnnInplaceLtTensor (same file) calls aclnnLtTensorGetWorkspaceSize with out = selfRef: no check
+or L2_DFX_PHASE_1 of its own, the executor is aclnnLtTensor's.
 """
 
 from __future__ import annotations
@@ -75,7 +76,10 @@ def checked_out_list() -> tuple[int, ...]:
     return out_dtype_support_list() if C.is_regbase() else dtype_support_list()
 
 
-DTYPE_FACTS = {"self, other; Ascend950: the promoted dtype": dtype_support_list, "out": checked_out_list}
+DTYPE_FACTS = {
+    "self, other; Ascend950: the promoted dtype": dtype_support_list,
+    "out; selfRef (in place: checked as self and as out)": checked_out_list,
+}
 
 
 def _check_params(self: Any, other: Any, out: Any) -> tuple[int, int]:
@@ -130,3 +134,16 @@ def aclnnLtTensorGetWorkspaceSize(
 
 
 aclnnLtTensor = _l2.phase2("aclnnLtTensor")
+
+
+@_l2.phase1("aclnnInplaceLtTensor")
+def aclnnInplaceLtTensorGetWorkspaceSize(
+    selfRef: aclTensor | None, other: aclTensor | None, workspaceSize: Any, executor: Any
+) -> int:
+    """Phase 1 of aclnnInplaceLtTensor: ``selfRef = (selfRef < other)`` in selfRef's dtype
+    (aclnnLtTensor's phase 1 with out = selfRef: its checks, its messages, its executor)."""
+    return int(aclnnLtTensorGetWorkspaceSize(selfRef, other, selfRef, workspaceSize, executor))
+
+
+# Its executor is made by aclnnLtTensorGetWorkspaceSize (L2_DFX_PHASE_1 names aclnnLtTensor).
+aclnnInplaceLtTensor = _l2.phase2("aclnnInplaceLtTensor", "aclnnLtTensor")

@@ -9,7 +9,7 @@ out at most 8 dims; ``OP_CHECK_SHAPE_NOT_EQUAL(self, out)``) -> empty shortcut. 
 Contiguous + Cast of self, the scalar converted to a 0-d tensor, NotEqual, Cast, ViewCopy.
 
 Off Ascend950 an integral self keeps its dtype against an integral scalar (the scalar is
-truncated). (aclnnInplaceNeScalar, in the same file, has no registry row.)
+truncated). aclnnInplaceNeScalar (same file) has its own L2_DFX_PHASE_1, then the same Common with out = selfRef.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from ..._status import aclnnStatus
 from ...dtypes import DT_UNDEFINED
 from ...executor import checks
 from ...executor.checks import op_loge
+from ...executor.executor import aclOpExecutor
 from ...l0.not_equal import not_equal as l0_not_equal
 from ...tensor import aclScalar, aclTensor
 from .. import _l2
@@ -49,7 +50,7 @@ def out_dtype_support_list() -> tuple[int, ...]:
 
 DTYPE_FACTS = {
     "self, other (the scalar); Ascend950: the promoted dtype": input_dtype_support_list,
-    "out": out_dtype_support_list,
+    "out; selfRef (in place: checked as self and as out)": out_dtype_support_list,
 }
 
 
@@ -94,19 +95,22 @@ def _check_params(self: Any, other: Any, out: Any) -> int:
     return S.ACLNN_SUCCESS
 
 
-@_l2.phase1("aclnnNeScalar")
-def aclnnNeScalarGetWorkspaceSize(
-    self: aclTensor | None, other: aclScalar | None, out: aclTensor | None, workspaceSize: Any, executor: Any
+def _common(
+    ex: aclOpExecutor,
+    self: aclTensor | None,
+    other: aclScalar | None,
+    out: aclTensor | None,
+    workspaceSize: Any,
+    executor: Any,
+    inplace: bool,
 ) -> int:
-    """Phase 1 of aclnnNeScalar: ``out = (self != other)`` with a scalar ``other``."""
-    ex = _l2.l2_dfx_phase1("aclnnNeScalar", workspaceSize, executor, self=self, other=other, out=out)
-    if ex is None:
-        return S.ACLNN_SUCCESS
+    """``aclnnNeScalarCommon``: everything after L2_DFX_PHASE_1, shared by aclnnNeScalar and
+    aclnnInplaceNeScalar (``out`` = ``selfRef``)."""
     ret = _check_params(self, other, out)
     if ret != S.ACLNN_SUCCESS:
         return ret
     assert self is not None and other is not None and out is not None
-    ex.bind_arguments(self=self, out=out)
+    C.bind(ex, self, None, out, inplace)
     if self.is_empty():
         return C.empty(ex, workspaceSize, executor)
     promote = C.eq_ne_promote_type_scalar(self.dtype, other.dtype)
@@ -119,4 +123,30 @@ def aclnnNeScalarGetWorkspaceSize(
     return C.finish(ex, l0_not_equal(self_c, other_t, ex), out, workspaceSize, executor)
 
 
+@_l2.phase1("aclnnNeScalar")
+def aclnnNeScalarGetWorkspaceSize(
+    self: aclTensor | None, other: aclScalar | None, out: aclTensor | None, workspaceSize: Any, executor: Any
+) -> int:
+    """Phase 1 of aclnnNeScalar: ``out = (self != other)`` with a scalar ``other``."""
+    ex = _l2.l2_dfx_phase1("aclnnNeScalar", workspaceSize, executor, self=self, other=other, out=out)
+    if ex is None:
+        return S.ACLNN_SUCCESS
+    return _common(ex, self, other, out, workspaceSize, executor, False)
+
+
 aclnnNeScalar = _l2.phase2("aclnnNeScalar")
+
+
+@_l2.phase1("aclnnInplaceNeScalar")
+def aclnnInplaceNeScalarGetWorkspaceSize(
+    selfRef: aclTensor | None, other: aclScalar | None, workspaceSize: Any, executor: Any
+) -> int:
+    """Phase 1 of aclnnInplaceNeScalar: ``selfRef = (selfRef != other)`` in selfRef's dtype (its own
+    L2_DFX_PHASE_1, then aclnnNeScalarCommon with out = selfRef)."""
+    ex = _l2.l2_dfx_phase1("aclnnInplaceNeScalar", workspaceSize, executor, selfRef=selfRef, other=other, out=selfRef)
+    if ex is None:
+        return S.ACLNN_SUCCESS
+    return _common(ex, selfRef, other, selfRef, workspaceSize, executor, True)
+
+
+aclnnInplaceNeScalar = _l2.phase2("aclnnInplaceNeScalar")

@@ -10,7 +10,7 @@ the broadcast shape is out's). A non-ND self is only a warning. Graph: Contiguou
 self, then of other; NotEqual; Cast to out's dtype; ViewCopy.
 
 The input lists are chosen by SocVersion (Ascend910B..910E: the 910B list), the others' by
-NpuArch. (aclnnInplaceNeTensor, in the same file, has no registry row.)
+NpuArch. aclnnInplaceNeTensor (same file) has its own L2_DFX_PHASE_1, then the same Common with out = selfRef.
 """
 
 from __future__ import annotations
@@ -39,6 +39,7 @@ from ...dtypes import (
 )  # fmt: skip
 from ...executor import checks
 from ...executor.checks import op_loge
+from ...executor.executor import aclOpExecutor
 from ...l0.not_equal import not_equal as l0_not_equal
 from ...tensor import aclTensor
 from .. import _l2
@@ -72,7 +73,7 @@ def out_dtype_support_list() -> tuple[int, ...]:
 
 DTYPE_FACTS = {
     "self, other; Ascend950: the promoted dtype": input_dtype_support_list,
-    "out": out_dtype_support_list,
+    "out; selfRef (in place: checked as self and as out)": out_dtype_support_list,
 }
 
 
@@ -117,18 +118,21 @@ def _check_params(self: aclTensor, other: aclTensor, out: aclTensor) -> int:
     return promote
 
 
-@_l2.phase1("aclnnNeTensor")
-def aclnnNeTensorGetWorkspaceSize(
-    self: aclTensor | None, other: aclTensor | None, out: aclTensor | None, workspaceSize: Any, executor: Any
+def _common(
+    ex: aclOpExecutor,
+    self: aclTensor | None,
+    other: aclTensor | None,
+    out: aclTensor | None,
+    workspaceSize: Any,
+    executor: Any,
+    inplace: bool,
 ) -> int:
-    """Phase 1 of aclnnNeTensor: ``out = (self != other)`` (broadcast)."""
-    ex = _l2.l2_dfx_phase1("aclnnNeTensor", workspaceSize, executor, self=self, other=other, out=out)
-    if ex is None:
-        return S.ACLNN_SUCCESS
+    """``aclnnNeTensorCommon``: everything after L2_DFX_PHASE_1, shared by aclnnNeTensor and
+    aclnnInplaceNeTensor (``out`` = ``selfRef``)."""
     if not (checks.check_null(self, "self") and checks.check_null(other, "other") and checks.check_null(out, "out")):
         return S.ACLNN_ERR_PARAM_NULLPTR
     assert self is not None and other is not None and out is not None
-    ex.bind_arguments(self=self, other=other, out=out)
+    C.bind(ex, self, other, out, inplace)
     if self.is_empty() or other.is_empty():  # before the dtype and shape checks
         return C.empty(ex, workspaceSize, executor)
     promote = _check_params(self, other, out)
@@ -138,4 +142,30 @@ def aclnnNeTensorGetWorkspaceSize(
     return C.finish(ex, result, out, workspaceSize, executor)
 
 
+@_l2.phase1("aclnnNeTensor")
+def aclnnNeTensorGetWorkspaceSize(
+    self: aclTensor | None, other: aclTensor | None, out: aclTensor | None, workspaceSize: Any, executor: Any
+) -> int:
+    """Phase 1 of aclnnNeTensor: ``out = (self != other)`` (broadcast)."""
+    ex = _l2.l2_dfx_phase1("aclnnNeTensor", workspaceSize, executor, self=self, other=other, out=out)
+    if ex is None:
+        return S.ACLNN_SUCCESS
+    return _common(ex, self, other, out, workspaceSize, executor, False)
+
+
 aclnnNeTensor = _l2.phase2("aclnnNeTensor")
+
+
+@_l2.phase1("aclnnInplaceNeTensor")
+def aclnnInplaceNeTensorGetWorkspaceSize(
+    selfRef: aclTensor | None, other: aclTensor | None, workspaceSize: Any, executor: Any
+) -> int:
+    """Phase 1 of aclnnInplaceNeTensor: ``selfRef = (selfRef != other)`` in selfRef's dtype (its own
+    L2_DFX_PHASE_1, then aclnnNeTensorCommon with out = selfRef)."""
+    ex = _l2.l2_dfx_phase1("aclnnInplaceNeTensor", workspaceSize, executor, selfRef=selfRef, other=other, out=selfRef)
+    if ex is None:
+        return S.ACLNN_SUCCESS
+    return _common(ex, selfRef, other, selfRef, workspaceSize, executor, True)
+
+
+aclnnInplaceNeTensor = _l2.phase2("aclnnInplaceNeTensor")
