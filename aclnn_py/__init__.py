@@ -25,75 +25,9 @@ from .executor.api import (
 )
 from .executor.executor import aclOpExecutor
 from .ops import registry as _registry
-from .runtime.api import (
-    aclFinalize,
-    aclFinalizeReference,
-    aclGetRecentErrMsg,
-    aclInit,
-    aclrtCreateContext,
-    aclrtCreateEvent,
-    aclrtCreateEventWithFlag,
-    aclrtCreateStream,
-    aclrtCreateStreamWithConfig,
-    aclrtDestroyContext,
-    aclrtDestroyEvent,
-    aclrtDestroyStream,
-    aclrtEventElapsedTime,
-    aclrtFree,
-    aclrtFreeHost,
-    aclrtGetCurrentContext,
-    aclrtGetDevice,
-    aclrtGetDeviceCount,
-    aclrtGetMemInfo,
-    aclrtGetRunMode,
-    aclrtGetSocName,
-    aclrtMalloc,
-    aclrtMallocAlign32,
-    aclrtMallocCached,
-    aclrtMallocHost,
-    aclrtMemcpy,
-    aclrtMemcpyAsync,
-    aclrtMemset,
-    aclrtMemsetAsync,
-    aclrtQueryEventStatus,
-    aclrtRecordEvent,
-    aclrtResetDevice,
-    aclrtResetDeviceForce,
-    aclrtSetCurrentContext,
-    aclrtSetDevice,
-    aclrtStreamQuery,
-    aclrtStreamWaitEvent,
-    aclrtSynchronizeDevice,
-    aclrtSynchronizeDeviceWithTimeout,
-    aclrtSynchronizeEvent,
-    aclrtSynchronizeEventWithTimeout,
-    aclrtSynchronizeStream,
-    aclrtSynchronizeStreamWithTimeout,
-)
-from .runtime.enums import (
-    ACL_EVENT_CAPTURE_STREAM_PROGRESS,
-    ACL_EVENT_DEVICE_USE_ONLY,
-    ACL_EVENT_EXTERNAL,
-    ACL_EVENT_IPC,
-    ACL_EVENT_SYNC,
-    ACL_EVENT_TIME_LINE,
-    ACL_STREAM_CPU_SCHEDULE,
-    ACL_STREAM_DEVICE_USE_ONLY,
-    ACL_STREAM_FAST_LAUNCH,
-    ACL_STREAM_FAST_SYNC,
-    ACL_STREAM_HUGE,
-    ACL_STREAM_PERSISTENT,
-    aclLogLevel,
-    aclMemType,
-    aclrtCallbackBlockType,
-    aclrtEventRecordedStatus,
-    aclrtEventStatus,
-    aclrtMemAttr,
-    aclrtMemcpyKind,
-    aclrtMemMallocPolicy,
-    aclrtRunMode,
-    aclrtStreamStatus,
-)
+from .runtime.api import *  # noqa: F403 - every runtime function under its C name (runtime.api.__all__)
+from .runtime.enums import *  # noqa: F403 - acl_rt.h's enums and #defines (runtime.enums.__all__)
+from .runtime.enums import ENUMS as _RT_ENUMS
 from .tensor import (
     aclBoolArray,
     aclCreateBoolArray,
@@ -151,11 +85,7 @@ def __dir__() -> list[str]:
     return sorted(set(globals()) | set(_registry.EXPORTS))
 
 
-_ENUMS: tuple[type[IntEnum], ...] = (
-    aclError, aclnnStatus, aclDataType, aclFormat, aclrtMemMallocPolicy, aclrtMemcpyKind, aclrtMemAttr,
-    aclrtRunMode, aclrtStreamStatus, aclrtEventRecordedStatus, aclrtEventStatus, aclrtCallbackBlockType,
-    aclMemType, aclLogLevel,
-)  # fmt: skip
+_ENUMS: tuple[type[IntEnum], ...] = (aclError, aclnnStatus, aclDataType, aclFormat, *_RT_ENUMS)
 
 # Every enum member is also a module constant, as the C headers' enumerators are.
 _constants = {m.name: m for e in _ENUMS for m in e}

@@ -4,8 +4,11 @@ that one stream records and another waits for.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 
+from .. import soc as _soc
 from .._capi import ApiError
 from .._ref import store
 from ._checks import (
@@ -15,7 +18,9 @@ from ._checks import (
     E,
     acl_null,
     acl_value,
+    bad_object,
     drain,
+    emu,
     event_handle,
     fb_inner,
     fb_invalid,
@@ -26,13 +31,15 @@ from ._checks import (
     own_stream,
     rt_api,
     rt_value,
+    silent,
     stream_handle,
     submit,
 )
-from .device import RT
-from .enums import aclrtEventRecordedStatus
+from .api_stream import check_stopped
+from .device import RT, Context
+from .enums import aclrtEventRecordedStatus, aclrtEventStatus, aclrtEventWaitStatus
 from .memory import call_site
-from .stream import CycleError, Event, Task, TaskFault, now_ns
+from .stream import CycleError, Event, Task, TaskFault, now_ns, wait_until
 
 # ---------------------------------------------------------------------------------------------
 # events
@@ -47,9 +54,8 @@ _EVENT_FLAG_EXPECT = (
 )
 
 
-def _create_event(out: object, flags: int) -> int:
+def _create_event(out: object, flags: int, rt_fn: str = "rtEventCreateWithFlag") -> int:
     """``rtEventCreateWithFlag``: the flag checks come before the context."""
-    rt_fn = "rtEventCreateWithFlag"
     if flags & _RT_EVENT_FLAG_MAX == 0 or flags > _RT_EVENT_FLAG_MAX:
         raise ApiError(RT_PARAM, rt_value("Event creation", flags, "flag", _EVENT_FLAG_EXPECT), fb_invalid(rt_fn))
     for alone in (_RT_EVENT_MC2, _RT_EVENT_EXTERNAL):
@@ -85,7 +91,7 @@ def aclrtCreateEvent(event: object) -> int:
     return _create_event(out_arg(event, "aclrtCreateEvent", "event", numeric=False), RT_EVENT_DEFAULT)
 
 
-def _event_arg(event: object, func: str, rt_fn: str, name: str = "event") -> Event:
+def event_arg(event: object, func: str, rt_fn: str, name: str = "event") -> Event:
     if is_null_handle(event):
         raise ApiError(PARAM, acl_null(func, name))
     return event_handle(event, rt_fn)
@@ -94,7 +100,7 @@ def _event_arg(event: object, func: str, rt_fn: str, name: str = "event") -> Eve
 @rt_api
 def aclrtDestroyEvent(event: object) -> int:
     """Destroy an event (no current context is needed)."""
-    ev = _event_arg(event, "aclrtDestroyEvent", "rtEventDestroy")
+    ev = event_arg(event, "aclrtDestroyEvent", "rtEventDestroy")
     ev.destroyed = True
     RT.events.discard(ev)
     return E.ACL_SUCCESS
@@ -118,7 +124,7 @@ def _device_only(ev: Event, desc: str, rt_fn: str) -> None:
 def aclrtRecordEvent(event: object, stream: object) -> int:
     """Record the event at the current end of the stream's queue (a stream of the current context)."""
     rt_fn = "rtEventRecord"
-    ev = _event_arg(event, "aclrtRecordEvent", rt_fn)
+    ev = event_arg(event, "aclrtRecordEvent", rt_fn)
     st = stream_handle(stream, rt_fn)
     _device_only(ev, "Event recording", rt_fn)
     ctx = need_context(rt_fn)
@@ -128,6 +134,7 @@ def aclrtRecordEvent(event: object, stream: object) -> int:
     def run() -> None:
         ev.timestamp_ns = now_ns()
 
+    check_stopped(ctx)
     ev.timestamp_ns = None
     ev.stream = target
     ev.task = Task(target, "record event", run)
@@ -147,7 +154,7 @@ def _sync_event(ev: Event) -> int:
 def aclrtSynchronizeEvent(event: object) -> int:
     """Block until the stream has reached the event (an unrecorded event returns at once). No
     current context is needed."""
-    return _sync_event(_event_arg(event, "aclrtSynchronizeEvent", "rtEventSynchronize"))
+    return _sync_event(event_arg(event, "aclrtSynchronizeEvent", "rtEventSynchronize"))
 
 
 @rt_api
@@ -157,7 +164,7 @@ def aclrtSynchronizeEventWithTimeout(event: object, timeout: int) -> int:
     t = int_arg(timeout, "timeout", -(2**31), 2**31 - 1)
     if t < -1:
         raise ApiError(RT_PARAM, acl_value("aclrtSynchronizeEventWithTimeout", t, "timeout", "[-1, INT_MAX]"))
-    ev = _event_arg(event, "aclrtSynchronizeEventWithTimeout", rt_fn)
+    ev = event_arg(event, "aclrtSynchronizeEventWithTimeout", rt_fn)
     if t == 0:
         raise ApiError(RT_PARAM, rt_value("Event synchronization", t, "timeout", TIMEOUT_EXPECT), fb_invalid(rt_fn))
     return _sync_event(ev)
@@ -198,18 +205,16 @@ def aclrtEventElapsedTime(ms: object, startEvent: object, endEvent: object) -> i
     return E.ACL_SUCCESS
 
 
-@rt_api
-def aclrtStreamWaitEvent(stream: object, event: object) -> int:
-    """Make later work on the stream (one of the current context) wait until the event completes."""
-    rt_fn = "rtStreamWaitEvent"
+def _stream_wait_event(stream: object, event: object, api: str, rt_fn: str) -> int:
     if is_null_handle(event):
-        raise ApiError(PARAM, acl_null("aclrtStreamWaitEvent", "event"))
+        raise ApiError(PARAM, acl_null(api, "event"))
     st = stream_handle(stream, rt_fn)
     ev = event_handle(event, rt_fn)
     _device_only(ev, "Triggering event waiting", rt_fn)
     ctx = need_context(rt_fn)
     target = st or ctx.default_stream
     own_stream(target, ctx, "Triggering stream event waiting", rt_fn)
+    check_stopped(ctx)
     if ev.task is None or ev.stream is None:
         return E.ACL_SUCCESS
     waited_task, waited_stream = ev.task, ev.stream
@@ -223,4 +228,299 @@ def aclrtStreamWaitEvent(stream: object, event: object) -> int:
             raise TaskFault(E.ACL_ERROR_RT_STREAM_SYNC_TIMEOUT, f"stream wait would never finish: {e}") from None
 
     submit(target, "wait event", run)
+    return E.ACL_SUCCESS
+
+
+@rt_api
+def aclrtStreamWaitEvent(stream: object, event: object) -> int:
+    """Make later work on the stream (one of the current context) wait until the event completes."""
+    return _stream_wait_event(stream, event, "aclrtStreamWaitEvent", "rtStreamWaitEvent")
+
+
+# -- timestamps, reset, the Ex flag and queries -------------------------------------------------
+
+
+@rt_api
+def aclrtEventGetTimestamp(event: object, timestamp: object) -> int:
+    """When the stream reached the event's latest record, in microseconds since the device
+    started (here: since the runtime was set up). Record, synchronize, then ask."""
+    rt_fn = "rtEventGetTimeStamp"
+    out = out_arg(timestamp, "aclrtEventGetTimestamp", "timestamp")
+    if is_null_handle(event):
+        raise ApiError(PARAM, acl_null("aclrtEventGetTimestamp", "event"))
+    ev = event_handle(event, rt_fn)
+    if ev.flags in (_RT_EVENT_EXTERNAL, _RT_EVENT_IPC):
+        return E.ACL_ERROR_RT_FEATURE_NOT_SUPPORT  # refused without a report
+    if not ev.recorded:
+        raise ApiError(E.ACL_ERROR_RT_INTERNAL_ERROR, fb_inner(rt_fn, "event recorder null"))
+    if not ev.complete or ev.timestamp_ns is None:
+        raise ApiError(E.ACL_ERROR_RT_EVENT_TIMESTAMP_INVALID, fb_inner(rt_fn, "event timestamp invalid"))
+    store(out, max(0, ev.timestamp_ns - RT.start_ns) // 1000)
+    return E.ACL_SUCCESS
+
+
+_RT_EVENT_IPC = 0x40
+_RT_EVENT_WAITABLE = 0x1 | 0x4 | _RT_EVENT_EXTERNAL | _RT_EVENT_IPC  # events with a wait task
+
+
+@rt_api
+def aclrtResetEvent(event: object, stream: object) -> int:
+    """Queue a reset on the stream: when it runs, the event is back to not recorded. Events
+    made with ACL_EVENT_TIME_LINE alone (no wait task), IPC events and events of
+    aclrtCreateEventExWithFlag are refused without a report (207000), as in CANN."""
+    rt_fn = "rtEventReset"
+    ev = event_arg(event, "aclrtResetEvent", rt_fn)
+    st = stream_handle(stream, rt_fn)
+    _device_only(ev, "Event reset", rt_fn)
+    if ev.flags & _RT_EVENT_IPC or not ev.flags & _RT_EVENT_WAITABLE:
+        return E.ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+    ctx = need_context(rt_fn)
+    target = st or ctx.default_stream
+    if ev.new_mode:
+        return E.ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+    own_stream(target, ctx, "Event reset", rt_fn)
+    check_stopped(ctx)
+
+    def run() -> None:
+        ev.task = None
+        ev.stream = None
+        ev.timestamp_ns = None
+
+    submit(target, "reset event", run)
+    return E.ACL_SUCCESS
+
+
+@rt_api
+def aclrtCreateEventExWithFlag(event: object, flag: int) -> int:
+    """As aclrtCreateEventWithFlag, for an event of the runtime's "new mode" (aclrtResetEvent
+    refuses it)."""
+    out = out_arg(event, "aclrtCreateEventExWithFlag", "event", numeric=False)
+    flags = int_arg(flag, "flag", 0, 2**32 - 1)
+    code = _create_event(out, flags, "rtEventCreateExWithFlag")
+    ev = getattr(out, "value", None)
+    if isinstance(ev, Event):
+        ev.new_mode = True
+    return code
+
+
+@rt_api
+def aclrtGetEventId(event: object, eventId: object) -> int:
+    """The event's number (IPC events: 207000)."""
+    if is_null_handle(event):
+        raise ApiError(PARAM, acl_null("aclrtGetEventId", "event"))
+    out = out_arg(eventId, "aclrtGetEventId", "eventId")
+    ev = event_handle(event, "rtGetEventID")
+    if ev.flags & _RT_EVENT_IPC:
+        raise silent(E.ACL_ERROR_RT_FEATURE_NOT_SUPPORT)
+    store(out, ev.ident)
+    return E.ACL_SUCCESS
+
+
+@rt_api
+def aclrtQueryEvent(event: object, status: object) -> int:
+    """(Deprecated) ACL_EVENT_STATUS_COMPLETE (0) once the stream passed the event, else
+    NOT_READY (1); a never-recorded event is complete."""
+    if is_null_handle(event):
+        raise ApiError(PARAM, acl_null("aclrtQueryEvent", "event"))
+    out = out_arg(status, "aclrtQueryEvent", "status")
+    ev = event_handle(event, "rtEventQuery")
+    done = ev.task is None or ev.complete
+    store(out, aclrtEventStatus.ACL_EVENT_STATUS_COMPLETE if done else aclrtEventStatus.ACL_EVENT_STATUS_NOT_READY)
+    if not done:
+        _progress(ev)
+    return E.ACL_SUCCESS
+
+
+@rt_api
+def aclrtQueryEventWaitStatus(event: object, status: object) -> int:
+    """ACL_EVENT_WAIT_STATUS_COMPLETE (0) once a wait on the event would not block, else NOT_READY."""
+    if is_null_handle(event):
+        raise ApiError(PARAM, acl_null("aclrtQueryEventWaitStatus", "event"))
+    out = out_arg(status, "aclrtQueryEventWaitStatus", "status")
+    ev = event_handle(event, "rtEventQueryWaitStatus")
+    done = ev.task is None or ev.complete
+    store(
+        out,
+        aclrtEventWaitStatus.ACL_EVENT_WAIT_STATUS_COMPLETE
+        if done
+        else aclrtEventWaitStatus.ACL_EVENT_WAIT_STATUS_NOT_READY,
+    )
+    if not done:
+        _progress(ev)
+    return E.ACL_SUCCESS
+
+
+def _progress(ev: Event) -> None:
+    """A query of pending work lets the device make progress (polling loops terminate)."""
+    if ev.task is not None and ev.stream is not None and RT.policy.name != "thread":
+        drain(ev.stream, ev.task)
+
+
+@rt_api
+def aclrtStreamWaitEventWithTimeout(stream: object, event: object, timeout: int) -> int:
+    """aclrtStreamWaitEvent with a timeout in ms (>= 0; the emulator's waits do not time out)."""
+    t = int_arg(timeout, "timeout", -(2**31), 2**31 - 1)
+    if t < 0:
+        raise ApiError(RT_PARAM, acl_value("aclrtStreamWaitEventWithTimeout", t, "timeout", "[0, INT_MAX]"))
+    return _stream_wait_event(stream, event, "aclrtStreamWaitEventWithTimeout", "rtsEventWait")
+
+
+# -- notifies (acl_rt.h:3863-3922, 4649) -----------------------------------------------------------
+
+
+class aclrtNotify:
+    """An ``aclrtNotify``: a flag one stream sets (aclrtRecordNotify) and another waits for and
+    clears (aclrtWaitAndResetNotify)."""
+
+    __slots__ = ("__weakref__", "context", "destroyed", "flag", "ident", "is_set", "site")
+
+    _ids = 0
+
+    def __init__(self, context: Context, flag: int, site: str) -> None:
+        aclrtNotify._ids += 1
+        self.ident = aclrtNotify._ids - 1  # notify ids count from 0, as the hardware's do
+        self.context = context
+        self.flag = flag
+        self.is_set = False
+        self.destroyed = False
+        self.site = site
+
+    def __repr__(self) -> str:
+        return f"<aclrtNotify #{self.ident}>"
+
+
+def _notify_handle(notify: object, rt_fn: str) -> aclrtNotify:
+    if not isinstance(notify, aclrtNotify) or notify.destroyed:
+        raise bad_object("notify", rt_fn)
+    return notify
+
+
+def _notify_arg(notify: object, func: str, rt_fn: str) -> aclrtNotify:
+    if is_null_handle(notify):
+        raise ApiError(PARAM, acl_null(func, "notify"))
+    return _notify_handle(notify, rt_fn)
+
+
+@rt_api
+def aclrtCreateNotify(notify: object, flag: int) -> int:
+    """Create a notify on the current device (ACL_NOTIFY_DEFAULT or ACL_NOTIFY_DEVICE_USE_ONLY).
+    Without a current device it returns 107002 without a report (``rtGetDevice``)."""
+    out = out_arg(notify, "aclrtCreateNotify", "notify", numeric=False)
+    f = int_arg(flag, "flag", 0, 2**64 - 1)
+    if f not in (0, 1):
+        raise ApiError(
+            RT_PARAM,
+            (
+                "EE1003",
+                f"rtsNotifyCreate failed because value {f} for parameter flag is invalid. Expected value: "
+                "RT_NOTIFY_FLAG_DEFAULT or RT_NOTIFY_FLAG_DOWNLOAD_TO_DEV.",
+            ),
+        )
+    ctx = RT.current_context()
+    if ctx is None:
+        return E.ACL_ERROR_RT_CONTEXT_NULL
+    with RT.lock:
+        live = sum(1 for n in RT.notifies if n.context.device is ctx.device)
+        if live >= _soc.current().max_notifies:
+            raise ApiError(
+                E.ACL_ERROR_RT_NO_NOTIFY_RESOURCE,
+                ("EE1023", "Alloc Notify resource failed. Reason: Too many Notify objects are created."),
+            )
+        n = aclrtNotify(ctx, f, call_site())
+        RT.notifies.add(n)
+    store(out, n)
+    return E.ACL_SUCCESS
+
+
+@rt_api
+def aclrtDestroyNotify(notify: object) -> int:
+    """Destroy a notify (needs a current context)."""
+    rt_fn = "rtNotifyDestroy"
+    n = _notify_arg(notify, "aclrtDestroyNotify", rt_fn)
+    need_context(rt_fn)
+    n.destroyed = True
+    RT.notifies.discard(n)
+    return E.ACL_SUCCESS
+
+
+@rt_api
+def aclrtRecordNotify(notify: object, stream: object) -> int:
+    """Queue "set the notify" on the stream (one of the current context)."""
+    rt_fn = "rtNotifyRecord"
+    n = _notify_arg(notify, "aclrtRecordNotify", rt_fn)
+    st = stream_handle(stream, rt_fn)
+    ctx = need_context(rt_fn)
+    target = st or ctx.default_stream
+    own_stream(target, ctx, "Notify recording", rt_fn)
+    check_stopped(ctx)
+
+    def run() -> None:
+        n.is_set = True
+
+    submit(target, f"record notify #{n.ident}", run)
+    return E.ACL_SUCCESS
+
+
+@rt_api
+def aclrtWaitAndResetNotify(notify: object, stream: object, timeout: int) -> int:
+    """Queue a wait on the stream: the stream stops there until the notify is set (by a record
+    on another stream, submitted before or after), then clears it. ``timeout`` in seconds, 0 for
+    no limit; a wait that outlives it fails the stream with 107019 (ACL_ERROR_RT_WAIT_TIMEOUT)."""
+    t = int_arg(timeout, "timeout", 0, 2**32 - 1)
+    rt_fn = "rtNotifyWait" if t == 2**32 - 1 else "rtNotifyWaitWithTimeOut"
+    n = _notify_arg(notify, "aclrtWaitAndResetNotify", rt_fn)
+    st = stream_handle(stream, rt_fn)
+    ctx = need_context(rt_fn)
+    target = st or ctx.default_stream
+    own_stream(target, ctx, "Waiting for a Notify", rt_fn)
+    check_stopped(ctx)
+    policy = RT.policy
+    limit = float(t) if 0 < t < 2**32 - 1 else None
+    code = E.ACL_ERROR_RT_WAIT_TIMEOUT if limit is not None else E.ACL_ERROR_RT_STREAM_SYNC_TIMEOUT
+
+    def run() -> None:
+        wait_until(lambda: n.is_set, policy, target, f"aclrtWaitAndResetNotify(notify #{n.ident})", code, limit)
+        n.is_set = False
+
+    task = Task(target, f"wait notify #{n.ident}", run, ready=lambda: n.is_set)
+    policy.submit(target, task)
+    return E.ACL_SUCCESS
+
+
+@rt_api
+def aclrtGetNotifyId(notify: object, notifyId: object) -> int:
+    """The notify's number (needs a current context)."""
+    if is_null_handle(notify):
+        raise ApiError(PARAM, acl_null("aclrtGetNotifyId", "notify"))
+    out = out_arg(notifyId, "aclrtGetNotifyId", "notifyId")
+    rt_fn = "rtGetNotifyID"
+    n = _notify_handle(notify, rt_fn)
+    need_context(rt_fn)
+    store(out, n.ident)
+    return E.ACL_SUCCESS
+
+
+@rt_api
+def aclrtNotifyBatchReset(notifies: Sequence[object] | None, num: int) -> int:
+    """Clear the first ``num`` notifies at once (from the host), stopping at the first bad one."""
+    if notifies is None:
+        raise ApiError(PARAM, acl_null("aclrtNotifyBatchReset", "notifies"))
+    k = int_arg(num, "num", 0, 2**64 - 1)
+    if k == 0:
+        raise ApiError(
+            RT_PARAM,
+            (
+                "EE1003",
+                "rtsNotifyBatchReset failed because value 0 for parameter num is invalid. Expected value: "
+                "(0, 4294967295].",
+            ),
+        )
+    items = list(notifies)
+    if len(items) < k:
+        raise ApiError(
+            PARAM,
+            emu(f"aclrtNotifyBatchReset: num is {k} but notifies holds {len(items)}; pass num <= len(notifies)."),
+        )
+    for item in items[:k]:
+        _notify_handle(item, "rtNotifyReset").is_set = False
     return E.ACL_SUCCESS

@@ -4,13 +4,18 @@ failure mode and the stream-config handle.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from .. import _errmsg
 from .. import soc as _soc
-from .._capi import ApiError
+from .._capi import ApiError, c_api, describe
 from .._ref import store
 from . import sanitizer
 from ._checks import (
     ACL_CALL,
+    INTERNAL,
+    NO_CONTEXT,
+    PARAM,
     TIMEOUT_EXPECT,
     E,
     acl_inner,
@@ -28,15 +33,25 @@ from ._checks import (
     rt_value,
     stream_error,
     stream_handle,
+    submit,
 )
-from .device import RT
+from .device import RT, Context
 from .enums import aclrtStreamStatus
 from .memory import call_site
-from .stream import Stream
+from .stream import Stream, finish_unrun
 
 # ---------------------------------------------------------------------------------------------
 # streams
 # ---------------------------------------------------------------------------------------------
+
+RT_STREAM_LEAST_PRIORITY, RT_STREAM_GREATEST_PRIORITY = 7, 0  # base_info.hpp:168-169
+
+
+def clamp_priority(priority: int) -> int:
+    """The runtime keeps a stream's priority as an int32 clamped to [0, 7] (0xFFFFFFFF is -1: 0)."""
+    signed = priority - 2**32 if priority >= 2**31 else priority
+    return min(max(signed, RT_STREAM_GREATEST_PRIORITY), RT_STREAM_LEAST_PRIORITY)
+
 
 # aclrtCreateStreamWithConfig maps the ACL flags it knows to the runtime's (others are dropped).
 _STREAM_FLAGS = {0x1: 0x200, 0x2: 0x400, 0x4: 0x01, 0x8: 0x04, 0x10: 0x08, 0x20: 0x800}
@@ -44,7 +59,7 @@ _RT_STREAM_HUGE, _RT_STREAM_CP_PROCESS_USE, _RT_STREAM_ACSQ_LOCK = 0x04, 0x800, 
 _NO_HUGE_STREAMS = ("Ascend310P",)  # SoC families without RT_FEATURE_STREAM_HUGE_DEPTH
 
 
-def _create_stream(out: object, flags: int) -> int:
+def _create_stream(out: object, flags: int, priority: int = 0) -> int:
     rt_flags = 0
     for acl_flag, rt_flag in _STREAM_FLAGS.items():
         if flags & acl_flag:
@@ -83,6 +98,7 @@ def _create_stream(out: object, flags: int) -> int:
                 ),
             )
         s = Stream(ctx, False, flags, call_site())
+        s.priority = priority
         ctx.streams.append(s)
     store(out, s)
     return E.ACL_SUCCESS
@@ -92,9 +108,9 @@ def _create_stream(out: object, flags: int) -> int:
 def aclrtCreateStreamWithConfig(stream: object, priority: int, flag: int) -> int:
     """Create a stream in the current context (the priority is clamped and otherwise ignored)."""
     out = out_arg(stream, "aclrtCreateStreamWithConfig", "stream", numeric=False)
-    int_arg(priority, "priority", 0, 2**32 - 1)
+    prio = int_arg(priority, "priority", 0, 2**32 - 1)
     flags = int_arg(flag, "flag", 0, 2**32 - 1)
-    return _create_stream(out, flags)
+    return _create_stream(out, flags, clamp_priority(prio))
 
 
 @rt_api
@@ -103,39 +119,69 @@ def aclrtCreateStream(stream: object) -> int:
     return _create_stream(out_arg(stream, "aclrtCreateStream", "stream", numeric=False), 0)
 
 
-@rt_api
-def aclrtDestroyStream(stream: object) -> int:
-    """Wait for the stream's tasks, then destroy it. The stream must belong to the current context."""
+def _destroy_stream(stream: object, api: str, rt_fn: str, force: bool) -> int:
+    """aclrtDestroyStream waits for the stream's tasks; the forced variant drops them unrun."""
     if is_null_handle(stream):
-        raise ApiError(E.ACL_ERROR_INVALID_PARAM, acl_null("aclrtDestroyStream", "stream"))
-    st = stream_handle(stream, "rtStreamDestroy")
+        raise ApiError(E.ACL_ERROR_INVALID_PARAM, acl_null(api, "stream"))
+    st = stream_handle(stream, rt_fn)
     assert st is not None
-    ctx = need_context("rtStreamDestroy")
-    own_stream(st, ctx, "Stream destruction", "rtStreamDestroy")
+    ctx = need_context(rt_fn)
+    own_stream(st, ctx, "Stream destruction", rt_fn)
     if st.is_default:
         raise ApiError(
             E.ACL_ERROR_RT_PARAM_INVALID,
             emu(
-                f"aclrtDestroyStream: {st!r} is a context's default stream; it goes with its context "
-                "(aclrtResetDevice, aclrtDestroyContext), not by aclrtDestroyStream."
+                f"{api}: {st!r} is a context's default stream; it goes with its context "
+                f"(aclrtResetDevice, aclrtDestroyContext), not by {api}."
             ),
         )
-    sanitizer.check_pending_destroy(st, "aclrtDestroyStream")
     code = 0
-    try:
-        drain(st)
-        stream_error(st)
-    except ApiError as e:
-        for message in e.messages:
-            _errmsg.report(*message)
-        code = e.code
-    sanitizer.check_stream_release(st, "aclrtDestroyStream")
+    if force:
+        _discard_queue(st)
+    else:
+        sanitizer.check_pending_destroy(st, api)
+        try:
+            drain(st)
+            stream_error(st)
+        except ApiError as e:
+            for message in e.messages:
+                _errmsg.report(*message)
+            code = e.code
+    sanitizer.check_stream_release(st, api)
     with RT.lock:
         st.destroyed = True
         RT.policy.shutdown(st)
         if st in st.context.streams:
             st.context.streams.remove(st)
     return code or E.ACL_SUCCESS
+
+
+def _discard_queue(st: Stream) -> None:
+    """Drop the tasks still queued on the stream without running them (a forced destruction;
+    a task a worker thread is running finishes first)."""
+    with st.lock:
+        queued = [t for t in st.queue if not t.done]
+        running = st.worker is not None and bool(queued)
+        keep = queued[:1] if running else []
+        st.queue.clear()
+        st.queue.extend(keep)
+    for task in queued[len(keep) :]:
+        finish_unrun(task)
+    if keep:
+        drain(st)
+
+
+@rt_api
+def aclrtDestroyStream(stream: object) -> int:
+    """Wait for the stream's tasks, then destroy it. The stream must belong to the current context."""
+    return _destroy_stream(stream, "aclrtDestroyStream", "rtStreamDestroy", force=False)
+
+
+@rt_api
+def aclrtDestroyStreamForce(stream: object) -> int:
+    """Destroy the stream at once: tasks still queued are dropped, not waited for (CANN's
+    documentation of aclrtDestroyStreamForce). The stream must belong to the current context."""
+    return _destroy_stream(stream, "aclrtDestroyStreamForce", "rtStreamDestroyForce", force=True)
 
 
 def _sync_stream(stream: object, rt_fn: str, timeout: int = -1) -> int:
@@ -186,3 +232,243 @@ def aclrtStreamQuery(stream: object, status: object) -> int:
     else:
         store(out, aclrtStreamStatus.ACL_STREAM_STATUS_COMPLETE)
     return E.ACL_SUCCESS
+
+
+# -- the failure mode and stream queries ----------------------------------------------------------
+
+
+@rt_api
+def aclrtSetStreamFailureMode(stream: object, mode: int) -> int:
+    """ACL_CONTINUE_ON_FAILURE (0) or ACL_STOP_ON_FAILURE (1; other bits are ignored). STOP
+    applies to the whole context (``Stream::SetFailMode``): after a task of any of its streams
+    fails, no later task runs and later submissions and synchronizations return that failure."""
+    rt_fn = "rtStreamSetMode"
+    m = int_arg(mode, "mode", 0, 2**64 - 1)
+    st = stream_handle(stream, rt_fn)
+    if st is None:
+        # GetCurStream: a NULL stream is the current default stream on the chips with a
+        # device control SQ (910B, 910_93, 950); elsewhere it stays NULL.
+        if _soc.current().family in ("Ascend910", "Ascend310P"):
+            raise ApiError(
+                E.ACL_ERROR_RT_PARAM_INVALID,
+                (
+                    "EE1004",
+                    "Setting the error handling mode of a stream failed because curStm cannot be a NULL pointer.",
+                ),
+                fb_invalid(rt_fn),
+            )
+        ctx = RT.current_context()
+        if ctx is None:
+            raise ApiError(
+                E.ACL_ERROR_RT_PARAM_INVALID,
+                ("EE1018", NO_CONTEXT),
+                (
+                    "EE1004",
+                    "Setting the error handling mode of a stream failed because curStm cannot be a NULL pointer.",
+                ),
+                fb_invalid(rt_fn),
+            )
+        st = ctx.default_stream
+    if st.flags & 0x20:  # ACL_STREAM_DEVICE_USE_ONLY: refused without a report
+        return E.ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+    ctx = need_context(rt_fn)
+    fail_mode = m & 0x1
+    if fail_mode == st.failure_mode:
+        return E.ACL_SUCCESS
+    if st.failure_mode == 1 and fail_mode == 0:
+        raise ApiError(
+            E.ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+            (
+                "EE1016",
+                f"Setting the error handling mode of a stream failed. Reason: Changing stream {st.ident} from stop "
+                "mode to continue mode is not supported.",
+            ),
+        )
+    own_stream(st, ctx, "Setting the error handling mode of a stream", rt_fn)
+    st.failure_mode = fail_mode
+    st.context.stop_on_failure = True
+    return E.ACL_SUCCESS
+
+
+@rt_api
+def aclrtStreamGetId(stream: object, streamId: object) -> int:
+    """The stream's number (a NULL stream: the current context's default stream)."""
+    rt_fn = "rtGetStreamId"
+    out = out_arg(streamId, "aclrtStreamGetId", "streamId")
+    st = stream_handle(stream, rt_fn)
+    if st is None:
+        st = need_context(rt_fn).default_stream
+    store(out, st.ident)
+    return E.ACL_SUCCESS
+
+
+@rt_api
+def aclrtStreamGetPriority(stream: object, priority: object) -> int:
+    """The priority the stream was created with, clamped to [0, 7] (needs a current context)."""
+    rt_fn = "rtStreamGetPriority"
+    out = out_arg(priority, "aclrtStreamGetPriority", "priority")
+    st = stream_handle(stream, rt_fn)
+    ctx = need_context(rt_fn)
+    store(out, (st or ctx.default_stream).priority)
+    return E.ACL_SUCCESS
+
+
+# aclrtStreamGetFlags maps the runtime's flags back to ACL's (stream.cpp:205-224): the inverse
+# of the creation mapping; other runtime bits are dropped.
+_ACL_FLAGS_OF_RT = {rt: acl for acl, rt in _STREAM_FLAGS.items()}
+
+
+@rt_api
+def aclrtStreamGetFlags(stream: object, flags: object) -> int:
+    """The ACL flags the stream was created with (those CANN maps back; needs a current context)."""
+    rt_fn = "rtStreamGetFlags"
+    out = out_arg(flags, "aclrtStreamGetFlags", "flags")
+    st = stream_handle(stream, rt_fn)
+    ctx = need_context(rt_fn)
+    s = st or ctx.default_stream
+    store(out, sum(acl for acl in _STREAM_FLAGS if s.flags & acl))
+    return E.ACL_SUCCESS
+
+
+@rt_api
+def aclrtGetStreamAvailableNum(streamCount: object) -> int:
+    """How many more streams the current device can create."""
+    out = out_arg(streamCount, "aclrtGetStreamAvailableNum", "streamCount")
+    ctx = need_context("rtsStreamGetAvailableNum")
+    store(out, max(0, _soc.current().max_streams - ctx.device.stream_count()))
+    return E.ACL_SUCCESS
+
+
+@rt_api
+def aclrtLaunchHostFunc(stream: object, fn: Callable[[object], None] | None, args: object) -> int:
+    """Queue a host function on the stream: it runs with ``args`` when the stream reaches it (the
+    runtime's own callback thread in CANN; here whichever thread runs the stream's work)."""
+    rt_fn = "rtsLaunchHostFunc"
+    st = stream_handle(stream, rt_fn)
+    if fn is None:
+        raise ApiError(
+            E.ACL_ERROR_RT_PARAM_INVALID,
+            (
+                "EE1004",
+                "Adding a host callback function to the stream task queue failed because callBackFunc cannot be a "
+                "NULL pointer.",
+            ),
+            fb_invalid(rt_fn),
+        )
+    if not callable(fn):
+        raise ApiError(
+            E.ACL_ERROR_RT_PARAM_INVALID, emu(f"aclrtLaunchHostFunc: fn must be callable, got {describe(fn)}.")
+        )
+    ctx = need_context(rt_fn)
+    target = st or ctx.default_stream
+    own_stream(target, ctx, "Adding a host callback function to the stream task queue", rt_fn)
+    check_stopped(ctx)
+    submit(target, "host function", lambda: fn(args))
+    return E.ACL_SUCCESS
+
+
+# -- the stream-config handle (acl_rt.h:286-298, 2695-2743) ----------------------------------------
+
+
+class aclrtStreamConfigHandle:
+    """``aclrtStreamConfigHandle``: the fields aclrtCreateStreamV2 reads."""
+
+    __slots__ = ("destroyed", "flag", "priority", "workSize", "workptr")
+
+    def __init__(self) -> None:
+        self.workptr = 0
+        self.workSize = 0
+        self.flag = 0
+        self.priority = 0
+        self.destroyed = False
+
+    def __repr__(self) -> str:
+        return f"<aclrtStreamConfigHandle flag={self.flag} priority={self.priority}>"
+
+
+# attr: (field, the value's C size in bytes)
+_CONFIG_FIELDS = {0: ("workptr", 8), 1: ("workSize", 8), 2: ("flag", 8), 3: ("priority", 4)}
+
+
+@c_api(INTERNAL, handle=True)
+def aclrtCreateStreamConfigHandle() -> aclrtStreamConfigHandle:
+    """A zeroed stream-config handle."""
+    return aclrtStreamConfigHandle()
+
+
+def _config_handle(handle: object, api: str) -> aclrtStreamConfigHandle | None:
+    if handle is None:
+        return None
+    if not isinstance(handle, aclrtStreamConfigHandle) or handle.destroyed:
+        raise ApiError(PARAM, emu(f"{api}: handle is {describe(handle)}, not a live aclrtStreamConfigHandle."))
+    return handle
+
+
+@rt_api
+def aclrtDestroyStreamConfigHandle(handle: object) -> int:
+    """Free the handle (NULL: 100000, with a log only, as the lite library does)."""
+    h = _config_handle(handle, "aclrtDestroyStreamConfigHandle")
+    if h is None:
+        return PARAM
+    h.destroyed = True
+    return E.ACL_SUCCESS
+
+
+def _config_value(attrValue: object, size: int) -> int | None:
+    """The value behind ``attrValue``: an int, or ``size`` little-endian bytes."""
+    if isinstance(attrValue, bool):
+        return None
+    if isinstance(attrValue, int):
+        return attrValue
+    if isinstance(attrValue, (bytes, bytearray, memoryview)):
+        raw = bytes(attrValue)[:size]
+        return int.from_bytes(raw, "little") if len(raw) == size else None
+    return None
+
+
+@rt_api
+def aclrtSetStreamConfigOpt(handle: object, attr: int, attrValue: object, valueSize: int) -> int:
+    """Set one field. As CANN's implementation (src/acl/aclrt_c/runtime/stream.c): a NULL handle
+    or value, an attribute >= 4, a valueSize other than the field's C size (8 for the pointer,
+    size and flag — a size_t —, 4 for the priority) or a priority > 7 gives 100000 with no report."""
+    h = _config_handle(handle, "aclrtSetStreamConfigOpt")
+    if h is None or attrValue is None:
+        return PARAM
+    a = int_arg(attr, "attr", -(2**31), 2**31 - 1)
+    n = int_arg(valueSize, "valueSize", 0, 2**64 - 1)
+    if a not in _CONFIG_FIELDS:
+        return PARAM
+    field, size = _CONFIG_FIELDS[a]
+    value = _config_value(attrValue, size)
+    if n != size or value is None or not 0 <= value < 2 ** (8 * size):
+        return PARAM
+    if a == 3 and value > RT_STREAM_LEAST_PRIORITY:
+        return PARAM
+    setattr(h, field, value)
+    return E.ACL_SUCCESS
+
+
+@rt_api
+def aclrtCreateStreamV2(stream: object, handle: object) -> int:
+    """Create a stream with the handle's flag (the runtime's flag word, not mapped from ACL's)
+    and priority. A NULL stream gives 100000 without a report (the lite library's check)."""
+    if stream is None:
+        return PARAM
+    out = out_arg(stream, "aclrtCreateStreamV2", "stream", numeric=False)
+    h = _config_handle(handle, "aclrtCreateStreamV2")
+    flags, prio = (h.flag, h.priority) if h is not None else (0, 0)
+    acl_flags = sum(acl for acl, rt in _STREAM_FLAGS.items() if flags & rt)
+    return _create_stream(out, acl_flags, clamp_priority(prio))
+
+
+def check_stopped(ctx: Context) -> None:
+    """A context that stopped on failure refuses new work with the failure's code."""
+    if ctx.failure is not None:
+        code, message = ctx.failure
+        raise ApiError(
+            code,
+            emu(
+                f"the context stopped on failure (ACL_STOP_ON_FAILURE) after a task failed ({message}); it accepts "
+                "no new work"
+            ),
+        )

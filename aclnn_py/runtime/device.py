@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 import re
 import threading
+import time
 from typing import Any
 
 from .. import soc as _soc
@@ -44,9 +45,11 @@ class Context:
         "default_stream",
         "destroyed",
         "device",
+        "failure",
         "ident",
         "is_primary",
         "site",
+        "stop_on_failure",
         "streams",
     )
 
@@ -59,6 +62,8 @@ class Context:
         self.destroyed = False
         self.ident = Context._next
         Context._next += 1
+        self.stop_on_failure = False  # aclrtSetStreamFailureMode(ACL_STOP_ON_FAILURE) on any stream
+        self.failure: tuple[int, str] | None = None  # the first task failure once stopped
         self.default_stream = Stream(self, True, 0, site)
         self.streams: list[Stream] = []
 
@@ -79,7 +84,7 @@ class Context:
 class Device:
     """One emulated NPU."""
 
-    __slots__ = ("capacity", "contexts", "ident", "primary", "refcount", "used")
+    __slots__ = ("capacity", "contexts", "ident", "primary", "refcount", "res_limits", "used")
 
     def __init__(self, ident: int, capacity: int) -> None:
         self.ident = ident
@@ -88,6 +93,7 @@ class Device:
         self.primary: Context | None = None
         self.contexts: list[Context] = []  # explicit contexts
         self.used = 0  # bytes of live device allocations
+        self.res_limits: dict[int, int] = {}  # aclrtSetDeviceResLimit: resource type -> cores
 
     def stream_count(self) -> int:
         ctxs = ([self.primary] if self.primary else []) + self.contexts
@@ -125,6 +131,10 @@ class Runtime:
         self.tensors: set[Any] = set()
         self.executors: set[Any] = set()
         self.events: set[Event] = set()
+        self.notifies: set[Any] = set()
+        self.start_ns = time.perf_counter_ns()  # "device start": what event timestamps count from
+        self.op_wait_timeout = 0  # aclrtSetOpWaitTimeout (seconds; 0: never)
+        self.op_execute_timeout = 0  # aclrtSetOpExecuteTimeOut (seconds; 0: the maximum)
 
     def reset(self) -> None:
         """Forget every device, context, stream and setting (test isolation; not a CANN call)."""

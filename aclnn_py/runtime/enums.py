@@ -105,3 +105,200 @@ ACL_STREAM_PERSISTENT = 0x4
 ACL_STREAM_HUGE = 0x8
 ACL_STREAM_CPU_SCHEDULE = 0x10
 ACL_STREAM_DEVICE_USE_ONLY = 0x20
+
+
+class aclrtEventWaitStatus(_CEnum):
+    ACL_EVENT_WAIT_STATUS_COMPLETE = 0
+    ACL_EVENT_WAIT_STATUS_NOT_READY = 1
+    ACL_EVENT_WAIT_STATUS_RESERVED = 0xFFFF
+
+
+class aclrtLastErrLevel(_CEnum):
+    ACL_RT_THREAD_LEVEL = 0
+
+
+class aclrtErrorType(_CEnum):
+    ACL_RT_NO_ERROR = 0
+    ACL_RT_ERROR_MEMORY = 1
+    ACL_RT_ERROR_L2 = 2
+    ACL_RT_ERROR_AICORE = 3
+    ACL_RT_ERROR_LINK = 4
+    ACL_RT_ERROR_L3_PORT = 5
+    ACL_RT_ERROR_OTHERS = 0xFFFF
+
+
+class aclrtAicoreErrorType(_CEnum):
+    ACL_RT_AICORE_ERROR_UNKNOWN = 0
+    ACL_RT_AICORE_ERROR_SW = 1
+    ACL_RT_AICORE_ERROR_HW_LOCAL = 2
+
+
+class aclrtDeviceStatus(_CEnum):
+    ACL_RT_DEVICE_STATUS_NORMAL = 0
+    ACL_RT_DEVICE_STATUS_ABNORMAL = 1
+    ACL_RT_DEVICE_STATUS_END = 0xFFFF
+
+
+class aclrtStreamConfigAttr(_CEnum):
+    ACL_RT_STREAM_WORK_ADDR_PTR = 0
+    ACL_RT_STREAM_WORK_SIZE = 1
+    ACL_RT_STREAM_FLAG = 2
+    ACL_RT_STREAM_PRIORITY = 3
+
+
+class aclrtDevFeatureType(_CEnum):
+    ACL_FEATURE_TSCPU_TASK_UPDATE_SUPPORT_AIC_AIV = 1
+    ACL_FEATURE_SYSTEM_MEMQ_EVENT_CROSS_DEV = 21
+
+
+class aclrtDevResLimitType(_CEnum):
+    ACL_RT_DEV_RES_CUBE_CORE = 0
+    ACL_RT_DEV_RES_VECTOR_CORE = 1
+
+
+class aclrtDevAttr(_CEnum):
+    ACL_DEV_ATTR_AICPU_CORE_NUM = 1
+    ACL_DEV_ATTR_AICORE_CORE_NUM = 101
+    ACL_DEV_ATTR_CUBE_CORE_NUM = 102
+    ACL_DEV_ATTR_VECTOR_CORE_NUM = 201
+    ACL_DEV_ATTR_WARP_SIZE = 202
+    ACL_DEV_ATTR_MAX_THREAD_PER_VECTOR_CORE = 203
+    ACL_DEV_ATTR_UBUF_PER_VECTOR_CORE = 204
+    ACL_DEV_ATTR_MAX_GRID_DIM_X = 205
+    ACL_DEV_ATTR_MAX_GRID_DIM_Y = 206
+    ACL_DEV_ATTR_MAX_GRID_DIM_Z = 207
+    ACL_DEV_ATTR_MAX_BLOCK_PER_GRID = 208
+    ACL_DEV_ATTR_MAX_THREADS_PER_BLOCK = 209
+    ACL_DEV_ATTR_MAX_BLOCK_DIM_X = 210
+    ACL_DEV_ATTR_MAX_BLOCK_DIM_Y = 211
+    ACL_DEV_ATTR_MAX_BLOCK_DIM_Z = 212
+    ACL_DEV_ATTR_TOTAL_GLOBAL_MEM_SIZE = 301
+    ACL_DEV_ATTR_L2_CACHE_SIZE = 302
+    ACL_DEV_ATTR_SMP_ID = 401
+    ACL_DEV_ATTR_PHY_CHIP_ID = 402
+    ACL_DEV_ATTR_SUPER_POD_DEVICE_ID = 403
+    ACL_DEV_ATTR_SUPER_POD_SERVER_ID = 404
+    ACL_DEV_ATTR_SUPER_POD_ID = 405
+    ACL_DEV_ATTR_CUST_OP_PRIVILEGE = 406
+    ACL_DEV_ATTR_MAINBOARD_ID = 407
+    ACL_DEV_ATTR_HD_CONNECT_TYPE = 408
+    ACL_DEV_ATTR_DEVICE_FORM_FACTOR = 409
+    ACL_DEV_ATTR_IS_VIRTUAL = 501
+    ACL_DEV_ATTR_NPU_ARCH = 601
+
+
+class aclCannAttr(_CEnum):
+    ACL_CANN_ATTR_UNDEFINED = -1
+    ACL_CANN_ATTR_INF_NAN = 0
+    ACL_CANN_ATTR_BF16 = 1
+    ACL_CANN_ATTR_JIT_COMPILE = 2
+
+
+class aclDeviceInfo(_CEnum):
+    ACL_DEVICE_INFO_UNDEFINED = -1
+    ACL_DEVICE_INFO_AI_CORE_NUM = 0
+    ACL_DEVICE_INFO_VECTOR_CORE_NUM = 1
+    ACL_DEVICE_INFO_L2_SIZE = 2
+
+
+# #defines of acl_rt.h (values at acl_rt.h:25-57, 100-103, 958-959)
+ACL_MAJOR_VERSION = 1
+ACL_MINOR_VERSION = 17
+ACL_PATCH_VERSION = 0
+ACL_STREAM_WAIT_VALUE_GEQ = 0x0
+ACL_STREAM_WAIT_VALUE_EQ = 0x1
+ACL_STREAM_WAIT_VALUE_AND = 0x2
+ACL_STREAM_WAIT_VALUE_NOR = 0x3
+ACL_CONTINUE_ON_FAILURE = 0x0
+ACL_STOP_ON_FAILURE = 0x1
+ACL_NOTIFY_DEFAULT = 0x0
+ACL_NOTIFY_DEVICE_USE_ONLY = 0x1
+ACL_DEV_FEATURE_SUPPORT = 0x1
+ACL_DEV_FEATURE_NOT_SUPPORT = 0x0
+ACL_EVENT_RECORD_DEFAULT = 0x0
+ACL_EVENT_RECORD_EXTERNAL = 0x1
+ACL_EVENT_WAIT_DEFAULT = 0x0
+ACL_EVENT_WAIT_EXTERNAL = 0x1
+ACL_PKG_VERSION_MAX_SIZE = 128
+ACL_PKG_VERSION_PARTS_MAX_SIZE = 64
+
+# The enums whose members are also module constants of the package (as C enumerators are).
+ENUMS: tuple[type[_CEnum], ...] = (
+    aclrtMemMallocPolicy,
+    aclrtMemcpyKind,
+    aclrtMemAttr,
+    aclrtRunMode,
+    aclrtStreamStatus,
+    aclrtEventRecordedStatus,
+    aclrtEventStatus,
+    aclrtCallbackBlockType,
+    aclMemType,
+    aclLogLevel,
+    aclrtEventWaitStatus,
+    aclrtLastErrLevel,
+    aclrtErrorType,
+    aclrtAicoreErrorType,
+    aclrtDeviceStatus,
+    aclrtStreamConfigAttr,
+    aclrtDevFeatureType,
+    aclrtDevResLimitType,
+    aclrtDevAttr,
+    aclCannAttr,
+    aclDeviceInfo,
+)
+
+__all__ = [
+    "ACL_CONTINUE_ON_FAILURE",
+    "ACL_DEV_FEATURE_NOT_SUPPORT",
+    "ACL_DEV_FEATURE_SUPPORT",
+    "ACL_EVENT_CAPTURE_STREAM_PROGRESS",
+    "ACL_EVENT_DEVICE_USE_ONLY",
+    "ACL_EVENT_EXTERNAL",
+    "ACL_EVENT_IPC",
+    "ACL_EVENT_RECORD_DEFAULT",
+    "ACL_EVENT_RECORD_EXTERNAL",
+    "ACL_EVENT_SYNC",
+    "ACL_EVENT_TIME_LINE",
+    "ACL_EVENT_WAIT_DEFAULT",
+    "ACL_EVENT_WAIT_EXTERNAL",
+    "ACL_MAJOR_VERSION",
+    "ACL_MINOR_VERSION",
+    "ACL_NOTIFY_DEFAULT",
+    "ACL_NOTIFY_DEVICE_USE_ONLY",
+    "ACL_PATCH_VERSION",
+    "ACL_PKG_VERSION_MAX_SIZE",
+    "ACL_PKG_VERSION_PARTS_MAX_SIZE",
+    "ACL_STOP_ON_FAILURE",
+    "ACL_STREAM_CPU_SCHEDULE",
+    "ACL_STREAM_DEVICE_USE_ONLY",
+    "ACL_STREAM_FAST_LAUNCH",
+    "ACL_STREAM_FAST_SYNC",
+    "ACL_STREAM_HUGE",
+    "ACL_STREAM_PERSISTENT",
+    "ACL_STREAM_WAIT_VALUE_AND",
+    "ACL_STREAM_WAIT_VALUE_EQ",
+    "ACL_STREAM_WAIT_VALUE_GEQ",
+    "ACL_STREAM_WAIT_VALUE_NOR",
+    "ENUMS",
+    "aclCannAttr",
+    "aclDeviceInfo",
+    "aclLogLevel",
+    "aclMemType",
+    "aclrtAicoreErrorType",
+    "aclrtCallbackBlockType",
+    "aclrtDevAttr",
+    "aclrtDevFeatureType",
+    "aclrtDevResLimitType",
+    "aclrtDeviceStatus",
+    "aclrtErrorType",
+    "aclrtEventRecordedStatus",
+    "aclrtEventStatus",
+    "aclrtEventWaitStatus",
+    "aclrtLastErrLevel",
+    "aclrtMemAttr",
+    "aclrtMemMallocPolicy",
+    "aclrtMemcpyKind",
+    "aclrtRunMode",
+    "aclrtStreamConfigAttr",
+    "aclrtStreamStatus",
+]

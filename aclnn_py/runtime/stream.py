@@ -23,6 +23,7 @@ import itertools
 import os
 import threading
 import time
+import weakref
 from collections import deque
 from collections.abc import Callable
 from typing import Any
@@ -49,16 +50,20 @@ class TaskFault(Exception):
 class Task:
     """One unit of device work queued on a stream."""
 
-    __slots__ = ("done", "fn", "label", "note", "seq", "stream")
+    __slots__ = ("done", "fn", "label", "note", "ready", "seq", "stream")
 
     _seq = itertools.count()
 
-    def __init__(self, stream: Stream, label: str, fn: TaskFn) -> None:
+    def __init__(self, stream: Stream, label: str, fn: TaskFn, ready: Callable[[], bool] | None = None) -> None:
         self.stream = stream
         self.label = label
         self.fn = fn
         self.done = False  # set once the task ran (or was dropped after a failure)
         self.note = ""  # what the task reports about itself (a kernel: the path that ran)
+        # A task that waits for a condition (aclrtValueWait, a notify wait): until it holds, the
+        # stream is blocked there. The eager policy leaves such a task queued instead of blocking
+        # the submitting thread; the task's body itself waits (see Policy.progress).
+        self.ready = ready
         self.seq = next(Task._seq)
 
 
@@ -66,8 +71,8 @@ class Stream:
     """An ``aclrtStream``: an in-order queue of tasks bound to a context."""
 
     __slots__ = (
-        "__weakref__", "context", "cv", "destroyed", "draining", "error", "flags", "ident",
-        "is_default", "lock", "queue", "site", "worker",
+        "__weakref__", "context", "cv", "destroyed", "draining", "error", "failure_mode", "flags", "ident",
+        "is_default", "lock", "priority", "queue", "site", "worker",
     )  # fmt: skip
 
     _ids = itertools.count(1)
@@ -85,6 +90,9 @@ class Stream:
         self.destroyed = False
         self.draining = False
         self.worker: threading.Thread | None = None
+        self.priority = 0  # as stored by aclrtCreateStreamWithConfig: clamped to [0, 7]
+        self.failure_mode = 0  # ACL_CONTINUE_ON_FAILURE / ACL_STOP_ON_FAILURE
+        LIVE_STREAMS.add(self)
 
     def __repr__(self) -> str:
         kind = "default stream" if self.is_default else "stream"
@@ -101,6 +109,10 @@ class Stream:
         return len(self.unfinished())
 
 
+# Every stream not yet collected: where a waiting task looks for work that may unblock it.
+LIVE_STREAMS: weakref.WeakSet[Stream] = weakref.WeakSet()
+
+
 class Event:
     """An ``aclrtEvent``: a marker recorded into a stream; it completes when the stream reaches it."""
 
@@ -110,6 +122,7 @@ class Event:
         "destroyed",
         "flags",
         "ident",
+        "new_mode",
         "site",
         "stream",
         "task",
@@ -127,6 +140,7 @@ class Event:
         self.stream: Stream | None = None
         self.task: Task | None = None
         self.timestamp_ns: int | None = None
+        self.new_mode = False  # made by aclrtCreateEventExWithFlag
 
     def __repr__(self) -> str:
         return f"<aclrtEvent #{self.ident}>"
@@ -152,13 +166,26 @@ def _finish(task: Task) -> None:
     task.done = True
 
 
+def finish_unrun(task: Task) -> None:
+    """Drop a task without running it (a forced stream destruction)."""
+    _finish(task)
+
+
 def _run_task(stream: Stream, task: Task) -> None:
-    """Run one task; a TaskFault poisons the stream and drops the queue behind it."""
+    """Run one task; a TaskFault poisons the stream and drops the queue behind it. In a context
+    that stops on failure (aclrtSetStreamFailureMode), the first failure is kept on the context
+    and no later task of any of its streams runs."""
     status, message = 0, ""
+    ctx = stream.context
     try:
+        stopped = getattr(ctx, "failure", None)
+        if stopped is not None:
+            raise TaskFault(*stopped)
         task.fn()
     except TaskFault as fault:
         status, message = fault.code, fault.message
+        if getattr(ctx, "stop_on_failure", False) and getattr(ctx, "failure", None) is None:
+            ctx.failure = (fault.code, fault.message)
         with stream.lock:
             if stream.error is None:
                 stream.error = (fault.code, fault.message)
@@ -187,6 +214,11 @@ class Policy(abc.ABC):
 
     def shutdown(self, stream: Stream) -> None:  # noqa: B027 - a hook most policies do not need
         """Called when a stream is destroyed (after a drain)."""
+
+    def progress(self, exclude: Stream) -> bool:
+        """Called by a task that waits for a condition: run work of other streams that may meet
+        it. Returns whether anything ran (the thread policy's workers need no help: False)."""
+        return False
 
 
 class CycleError(Exception):
@@ -218,15 +250,55 @@ class DeferredPolicy(Policy):
             finally:
                 stream.draining = False
 
+    def progress(self, exclude: Stream) -> bool:
+        """Run the runnable heads of the other streams' queues (a stream another thread is
+        draining, or one whose head waits itself, is left alone)."""
+        ran = False
+        for other in list(LIVE_STREAMS):
+            if other is exclude or other.destroyed or not other.queue:
+                continue
+            ran = self.run_ready(other) or ran
+        return ran
+
+    def run_ready(self, stream: Stream) -> bool:
+        """Run the stream's tasks up to the first that waits for an unmet condition; never block
+        on the stream's lock. Returns whether anything ran."""
+        if not stream.lock.acquire(blocking=False):
+            return False
+        ran = False
+        try:
+            if stream.draining:
+                return False
+            stream.draining = True
+            try:
+                while stream.queue:
+                    head = stream.queue[0]
+                    if head.ready is not None and not head.ready():
+                        break
+                    stream.queue.popleft()
+                    _run_task(stream, head)
+                    ran = True
+            finally:
+                stream.draining = False
+        finally:
+            stream.lock.release()
+        return ran
+
 
 class EagerPolicy(DeferredPolicy):
-    """Each task runs as soon as it is submitted."""
+    """Each task runs as soon as it is submitted; a task that waits for a condition not yet met
+    stays queued (its stream blocked there) until a later submission meets it."""
 
     name = "eager"
 
     def submit(self, stream: Stream, task: Task) -> None:
         super().submit(stream, task)
-        self.drain(stream)
+        if not self.run_ready(stream) and stream.queue and stream.queue[0].ready is None:
+            self.drain(stream)  # another thread holds the stream: wait for it, as before
+        # This task may have met the condition another stream waits for.
+        for other in list(LIVE_STREAMS):
+            if other is not stream and other.queue and other.queue[0].ready is not None:
+                self.run_ready(other)
 
 
 class ThreadPolicy(Policy):
@@ -283,6 +355,28 @@ def policy_from_environment() -> Policy:
     if cls is None:
         raise ValueError(f"unknown stream policy {name!r} in {ENV_VAR}; expected one of {', '.join(POLICIES)}")
     return cls()
+
+
+# How long a waiting task (aclrtValueWait, aclrtWaitAndResetNotify) waits for its condition when
+# nothing can meet it any more. On hardware the stream would hang; the emulator fails the task.
+WAIT_LIMIT_S = 60.0
+
+
+def wait_until(
+    cond: Callable[[], bool], policy: Policy, stream: Stream, what: str, code: int, limit_s: float | None = None
+) -> None:
+    """The body of a waiting task on ``stream``: return once ``cond()`` holds, making progress on
+    other streams meanwhile (the deferred and eager policies run them on this thread). After
+    ``limit_s`` seconds (``WAIT_LIMIT_S`` by default) without the condition the task fails
+    with ``code``."""
+    limit = WAIT_LIMIT_S if limit_s is None else limit_s
+    start = time.monotonic()
+    while not cond():
+        if policy.progress(stream):
+            continue
+        if time.monotonic() - start > limit:
+            raise TaskFault(code, f"{what}: the condition was not met within {limit:g} s; on hardware the stream hangs")
+        time.sleep(0.0005)
 
 
 def now_ns() -> int:

@@ -245,16 +245,35 @@ def test_unknown_soc_fails_init_with_a_clear_message(soc):
     assert aclrtGetSocName() is None
 
 
-@pytest.mark.parametrize("name", ["Ascend910B", "Ascend910B2", "Ascend910_93", "Ascend950", "Ascend910", "Ascend310P3"])
-def test_soc_name_is_reported_as_configured(soc, name):
+@pytest.mark.parametrize(
+    "name", ["Ascend910B2", "Ascend910B4-1", "Ascend910_9391", "Ascend950PR_9599", "Ascend910A", "Ascend310P3"]
+)
+def test_a_real_soc_name_is_reported_as_configured(soc, name):
     soc(name)
     assert aclInit(None) == 0
     assert aclrtGetSocName() == name
     assert aclFinalize() == 0
 
 
-def test_default_soc_is_ascend910b():
-    assert aclrtGetSocName() == "Ascend910B"
+@pytest.mark.parametrize(
+    ("family", "real"),
+    [
+        ("Ascend910B", "Ascend910B1"),
+        ("Ascend910_93", "Ascend910_9391"),
+        ("Ascend950", "Ascend950PR_9599"),
+        ("Ascend910", "Ascend910A"),
+        ("Ascend310P", "Ascend310P3"),
+    ],
+)
+def test_a_family_name_answers_a_real_soc_of_the_family(soc, family, real):
+    soc(family)
+    assert aclInit(None) == 0
+    assert aclrtGetSocName() == real
+    assert aclFinalize() == 0
+
+
+def test_default_soc_is_a_real_ascend910b_chip():
+    assert aclrtGetSocName() == "Ascend910B1"
 
 
 def test_get_device_and_get_current_context_without_a_context_are_silent():
