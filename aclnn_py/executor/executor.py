@@ -517,6 +517,12 @@ class aclOpExecutor:
     def __str__(self) -> str:
         return self.describe()
 
+    def _repr_svg_(self) -> str:
+        """The graph as a picture, for notebooks (DOT text: ``aclnn_py.executor.picture.to_dot``)."""
+        from . import picture
+
+        return picture.to_svg(self)
+
     def __repr__(self) -> str:
         hit = ", op-cache hit" if self.cached_from is not None else ""
         return f"<aclOpExecutor {self.api} {self.state}, {len(self.launches)} kernel(s){hit}>"
