@@ -1,6 +1,8 @@
 // aclnn_py's sample of the comparisons and of maximum / minimum: aclnnEqTensor, aclnnNeTensor,
 // aclnnGtTensor, aclnnGeTensor, aclnnLtTensor, aclnnLeTensor, their scalar forms (aclnnEqScalar ...),
-// aclnnMaximum and aclnnMinimum. A comparison computes a BOOL result and casts it to out's dtype.
+// the in-place forms of all twelve (aclnnInplaceEqTensor ... aclnnInplaceLeScalar), aclnnMaximum and
+// aclnnMinimum. A comparison computes a BOOL result and casts it to out's dtype (in place: to the
+// dtype of selfRef, which receives the result).
 // Every API runs in two phases: XxxGetWorkspaceSize checks the arguments and builds an executor,
 // then Xxx runs that executor on a stream with a workspace of the size phase 1 reported.
 // Build: g++ -std=c++17 comparison.cpp $(.venv/bin/python capi/build.py --cflags --libs)
@@ -84,6 +86,15 @@ int RunPhase2(const char* name, Phase2Func phase2, uint64_t workspaceSize, aclOp
   return 0;
 }
 
+// Copy hostData over the device memory at deviceAddr again (the same number of bytes).
+template <typename T>
+int Reload(const std::vector<T>& hostData, void* deviceAddr) {
+  auto size = hostData.size() * sizeof(T);
+  auto ret = aclrtMemcpy(deviceAddr, size, hostData.data(), size, ACL_MEMCPY_HOST_TO_DEVICE);
+  CHECK_RET(ret == ACL_SUCCESS, LOG_PRINT("aclrtMemcpy failed. ERROR: %d\n", ret); return ret);
+  return 0;
+}
+
 // Copy `size` elements of type T back to the host and print them on one line.
 template <typename T>
 int PrintResult(const char* label, void* deviceAddr, int64_t size) {
@@ -91,7 +102,7 @@ int PrintResult(const char* label, void* deviceAddr, int64_t size) {
   auto ret = aclrtMemcpy(resultData.data(), size * sizeof(T), deviceAddr, size * sizeof(T),
                          ACL_MEMCPY_DEVICE_TO_HOST);
   CHECK_RET(ret == ACL_SUCCESS, LOG_PRINT("copy result from device to host failed. ERROR: %d\n", ret); return ret);
-  LOG_PRINT("%-36s", label);
+  LOG_PRINT("%-42s", label);
   for (int64_t i = 0; i < size; i++) {
     if (std::is_integral<T>::value) {
       LOG_PRINT(" %ld", static_cast<int64_t>(resultData[i]));
@@ -130,6 +141,7 @@ int main() {
   void* smallDeviceAddr = nullptr;
   void* flagsDeviceAddr = nullptr;
   void* outBool4DeviceAddr = nullptr;
+  void* cDeviceAddr = nullptr;
   aclTensor* a = nullptr;         // FLOAT [2, 3]
   aclTensor* b = nullptr;         // INT32 [3], broadcast over the rows of a
   aclTensor* outBool = nullptr;   // BOOL [2, 3]
@@ -138,6 +150,7 @@ int main() {
   aclTensor* small = nullptr;     // INT8 [4]
   aclTensor* flags = nullptr;     // BOOL [4]
   aclTensor* outBool4 = nullptr;  // BOOL [4]
+  aclTensor* c = nullptr;         // FLOAT [2, 3], a's values: the in-place calls' selfRef
   ret = CreateAclTensor(aHostData, matShape, &aDeviceAddr, aclDataType::ACL_FLOAT, &a);
   CHECK_RET(ret == ACL_SUCCESS, return ret);
   ret = CreateAclTensor(bHostData, rowShape, &bDeviceAddr, aclDataType::ACL_INT32, &b);
@@ -153,6 +166,8 @@ int main() {
   ret = CreateAclTensor(flagsHostData, vecShape, &flagsDeviceAddr, aclDataType::ACL_BOOL, &flags);
   CHECK_RET(ret == ACL_SUCCESS, return ret);
   ret = CreateAclTensor(outBool4HostData, vecShape, &outBool4DeviceAddr, aclDataType::ACL_BOOL, &outBool4);
+  CHECK_RET(ret == ACL_SUCCESS, return ret);
+  ret = CreateAclTensor(aHostData, matShape, &cDeviceAddr, aclDataType::ACL_FLOAT, &c);
   CHECK_RET(ret == ACL_SUCCESS, return ret);
   double pointOneValue = 0.1;
   double threeHalvesValue = 3.5;
@@ -237,13 +252,102 @@ int main() {
   CHECK_RET(RunPhase2("aclnnLeScalar", aclnnLeScalar, workspaceSize, executor, stream) == ACL_SUCCESS, return 1);
   CHECK_RET(PrintResult<uint8_t>("aclnnLeScalar  flags <= 0 (BOOL)", outBool4DeviceAddr, 4) == ACL_SUCCESS, return 1);
 
-  // 6. DELIBERATE ERROR: a [2, 3] and b [3] broadcast to [2, 3], but this out is [4].
+  // 6. In place: selfRef = (selfRef OP other). The BOOL result is cast back to selfRef's own dtype
+  //    and written into it. c (FLOAT [2, 3]) gets a's values again before each call; b (INT32 [3])
+  //    is broadcast into c's shape (other must broadcast to selfRef's shape, never the reverse).
+  CHECK_RET(Reload(aHostData, cDeviceAddr) == ACL_SUCCESS, return 1);
+  ret = aclnnInplaceEqTensorGetWorkspaceSize(c, b, &workspaceSize, &executor);
+  CHECK_RET(ret == ACL_SUCCESS, LOG_PRINT("aclnnInplaceEqTensorGetWorkspaceSize failed. ERROR: %d\n", ret); return ret);
+  CHECK_RET(RunPhase2("aclnnInplaceEqTensor", aclnnInplaceEqTensor, workspaceSize, executor, stream) ==
+                ACL_SUCCESS, return 1);
+  CHECK_RET(PrintResult<float>("aclnnInplaceEqTensor c == b", cDeviceAddr, 6) == ACL_SUCCESS, return 1);
+
+  CHECK_RET(Reload(aHostData, cDeviceAddr) == ACL_SUCCESS, return 1);
+  ret = aclnnInplaceNeTensorGetWorkspaceSize(c, b, &workspaceSize, &executor);
+  CHECK_RET(ret == ACL_SUCCESS, LOG_PRINT("aclnnInplaceNeTensorGetWorkspaceSize failed. ERROR: %d\n", ret); return ret);
+  CHECK_RET(RunPhase2("aclnnInplaceNeTensor", aclnnInplaceNeTensor, workspaceSize, executor, stream) ==
+                ACL_SUCCESS, return 1);
+  CHECK_RET(PrintResult<float>("aclnnInplaceNeTensor c != b", cDeviceAddr, 6) == ACL_SUCCESS, return 1);
+
+  CHECK_RET(Reload(aHostData, cDeviceAddr) == ACL_SUCCESS, return 1);
+  ret = aclnnInplaceGtTensorGetWorkspaceSize(c, b, &workspaceSize, &executor);
+  CHECK_RET(ret == ACL_SUCCESS, LOG_PRINT("aclnnInplaceGtTensorGetWorkspaceSize failed. ERROR: %d\n", ret); return ret);
+  CHECK_RET(RunPhase2("aclnnInplaceGtTensor", aclnnInplaceGtTensor, workspaceSize, executor, stream) ==
+                ACL_SUCCESS, return 1);
+  CHECK_RET(PrintResult<float>("aclnnInplaceGtTensor c > b", cDeviceAddr, 6) == ACL_SUCCESS, return 1);
+
+  CHECK_RET(Reload(aHostData, cDeviceAddr) == ACL_SUCCESS, return 1);
+  ret = aclnnInplaceGeTensorGetWorkspaceSize(c, b, &workspaceSize, &executor);
+  CHECK_RET(ret == ACL_SUCCESS, LOG_PRINT("aclnnInplaceGeTensorGetWorkspaceSize failed. ERROR: %d\n", ret); return ret);
+  CHECK_RET(RunPhase2("aclnnInplaceGeTensor", aclnnInplaceGeTensor, workspaceSize, executor, stream) ==
+                ACL_SUCCESS, return 1);
+  CHECK_RET(PrintResult<float>("aclnnInplaceGeTensor c >= b", cDeviceAddr, 6) == ACL_SUCCESS, return 1);
+
+  CHECK_RET(Reload(aHostData, cDeviceAddr) == ACL_SUCCESS, return 1);
+  ret = aclnnInplaceLtTensorGetWorkspaceSize(c, b, &workspaceSize, &executor);
+  CHECK_RET(ret == ACL_SUCCESS, LOG_PRINT("aclnnInplaceLtTensorGetWorkspaceSize failed. ERROR: %d\n", ret); return ret);
+  CHECK_RET(RunPhase2("aclnnInplaceLtTensor", aclnnInplaceLtTensor, workspaceSize, executor, stream) ==
+                ACL_SUCCESS, return 1);
+  CHECK_RET(PrintResult<float>("aclnnInplaceLtTensor c < b", cDeviceAddr, 6) == ACL_SUCCESS, return 1);
+
+  CHECK_RET(Reload(aHostData, cDeviceAddr) == ACL_SUCCESS, return 1);
+  ret = aclnnInplaceLeTensorGetWorkspaceSize(c, b, &workspaceSize, &executor);
+  CHECK_RET(ret == ACL_SUCCESS, LOG_PRINT("aclnnInplaceLeTensorGetWorkspaceSize failed. ERROR: %d\n", ret); return ret);
+  CHECK_RET(RunPhase2("aclnnInplaceLeTensor", aclnnInplaceLeTensor, workspaceSize, executor, stream) ==
+                ACL_SUCCESS, return 1);
+  CHECK_RET(PrintResult<float>("aclnnInplaceLeTensor c <= b", cDeviceAddr, 6) == ACL_SUCCESS, return 1);
+
+  // an INT8 selfRef: the scalar 300 becomes int8 44 again, and the result is INT8 1 or 0
+  ret = aclnnInplaceEqScalarGetWorkspaceSize(small, big, &workspaceSize, &executor);
+  CHECK_RET(ret == ACL_SUCCESS, LOG_PRINT("aclnnInplaceEqScalarGetWorkspaceSize failed. ERROR: %d\n", ret); return ret);
+  CHECK_RET(RunPhase2("aclnnInplaceEqScalar", aclnnInplaceEqScalar, workspaceSize, executor, stream) ==
+                ACL_SUCCESS, return 1);
+  CHECK_RET(PrintResult<int8_t>("aclnnInplaceEqScalar small == 300 (INT8)", smallDeviceAddr, 4) ==
+                ACL_SUCCESS, return 1);
+
+  // a FLOAT selfRef against INT64 scalars compares in FLOAT
+  CHECK_RET(Reload(aHostData, cDeviceAddr) == ACL_SUCCESS, return 1);
+  ret = aclnnInplaceNeScalarGetWorkspaceSize(c, three, &workspaceSize, &executor);
+  CHECK_RET(ret == ACL_SUCCESS, LOG_PRINT("aclnnInplaceNeScalarGetWorkspaceSize failed. ERROR: %d\n", ret); return ret);
+  CHECK_RET(RunPhase2("aclnnInplaceNeScalar", aclnnInplaceNeScalar, workspaceSize, executor, stream) ==
+                ACL_SUCCESS, return 1);
+  CHECK_RET(PrintResult<float>("aclnnInplaceNeScalar c != 3", cDeviceAddr, 6) == ACL_SUCCESS, return 1);
+
+  CHECK_RET(Reload(aHostData, cDeviceAddr) == ACL_SUCCESS, return 1);
+  ret = aclnnInplaceGtScalarGetWorkspaceSize(c, threeHalves, &workspaceSize, &executor);
+  CHECK_RET(ret == ACL_SUCCESS, LOG_PRINT("aclnnInplaceGtScalarGetWorkspaceSize failed. ERROR: %d\n", ret); return ret);
+  CHECK_RET(RunPhase2("aclnnInplaceGtScalar", aclnnInplaceGtScalar, workspaceSize, executor, stream) ==
+                ACL_SUCCESS, return 1);
+  CHECK_RET(PrintResult<float>("aclnnInplaceGtScalar c > 3.5", cDeviceAddr, 6) == ACL_SUCCESS, return 1);
+
+  // a FLOAT16 selfRef: compared in DOUBLE as above, the result written back as FLOAT16 0.0 or 1.0
+  ret = aclnnInplaceGeScalarGetWorkspaceSize(h, pointOne, &workspaceSize, &executor);
+  CHECK_RET(ret == ACL_SUCCESS, LOG_PRINT("aclnnInplaceGeScalarGetWorkspaceSize failed. ERROR: %d\n", ret); return ret);
+  CHECK_RET(RunPhase2("aclnnInplaceGeScalar", aclnnInplaceGeScalar, workspaceSize, executor, stream) ==
+                ACL_SUCCESS, return 1);
+  CHECK_RET(PrintResult<_Float16>("aclnnInplaceGeScalar h >= 0.1 (FLOAT16)", hDeviceAddr, 4) == ACL_SUCCESS, return 1);
+
+  CHECK_RET(Reload(aHostData, cDeviceAddr) == ACL_SUCCESS, return 1);
+  ret = aclnnInplaceLtScalarGetWorkspaceSize(c, threeHalves, &workspaceSize, &executor);
+  CHECK_RET(ret == ACL_SUCCESS, LOG_PRINT("aclnnInplaceLtScalarGetWorkspaceSize failed. ERROR: %d\n", ret); return ret);
+  CHECK_RET(RunPhase2("aclnnInplaceLtScalar", aclnnInplaceLtScalar, workspaceSize, executor, stream) ==
+                ACL_SUCCESS, return 1);
+  CHECK_RET(PrintResult<float>("aclnnInplaceLtScalar c < 3.5", cDeviceAddr, 6) == ACL_SUCCESS, return 1);
+
+  CHECK_RET(Reload(aHostData, cDeviceAddr) == ACL_SUCCESS, return 1);
+  ret = aclnnInplaceLeScalarGetWorkspaceSize(c, three, &workspaceSize, &executor);
+  CHECK_RET(ret == ACL_SUCCESS, LOG_PRINT("aclnnInplaceLeScalarGetWorkspaceSize failed. ERROR: %d\n", ret); return ret);
+  CHECK_RET(RunPhase2("aclnnInplaceLeScalar", aclnnInplaceLeScalar, workspaceSize, executor, stream) ==
+                ACL_SUCCESS, return 1);
+  CHECK_RET(PrintResult<float>("aclnnInplaceLeScalar c <= 3", cDeviceAddr, 6) == ACL_SUCCESS, return 1);
+
+  // 7. DELIBERATE ERROR: a [2, 3] and b [3] broadcast to [2, 3], but this out is [4].
   //    Phase 1 refuses the call (no executor is made); the status and the message say why.
   ret = aclnnEqTensorGetWorkspaceSize(a, b, outBool4, &workspaceSize, &executor);
   LOG_PRINT("\ndeliberate error: aclnnEqTensorGetWorkspaceSize into a [4] out returned %d\n%s", ret,
             aclGetRecentErrMsg());
 
-  // 7. Release tensors, scalars, device memory, stream and device
+  // 8. Release tensors, scalars, device memory, stream and device
   aclDestroyTensor(a);
   aclDestroyTensor(b);
   aclDestroyTensor(outBool);
@@ -252,6 +356,7 @@ int main() {
   aclDestroyTensor(small);
   aclDestroyTensor(flags);
   aclDestroyTensor(outBool4);
+  aclDestroyTensor(c);
   aclDestroyScalar(pointOne);
   aclDestroyScalar(threeHalves);
   aclDestroyScalar(big);
@@ -265,6 +370,7 @@ int main() {
   aclrtFree(smallDeviceAddr);
   aclrtFree(flagsDeviceAddr);
   aclrtFree(outBool4DeviceAddr);
+  aclrtFree(cDeviceAddr);
   aclrtDestroyStream(stream);
   aclrtResetDevice(deviceId);
   aclFinalize();
