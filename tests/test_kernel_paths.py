@@ -119,12 +119,15 @@ def test_softmax_grad_paths_agree_on_every_architecture(monkeypatch, arch, d):
         assert_bits_equal(b, a)
 
 
-def test_true_broadcast_falls_back_to_numpy(monkeypatch):
+def test_column_broadcast_falls_back_to_numpy_and_a_row_does_not(monkeypatch):
+    """A row broadcast (the operand repeats along the trailing axes) runs compiled; a column
+    broadcast ([3, 1] against [3, 4]) takes the numpy path."""
     monkeypatch.setenv(accel.ENV_VAR, "numba")
     p = np.ones((3, 4), np.float32)
-    lab = np.zeros(4, np.float32)
     out = np.zeros((3, 4), np.float32)
-    assert sl1.make("tbe", 1.0, "none", (12,))([p, lab, np.ones(1, np.float32)], [out]) == "numpy"
+    launch = sl1.make("tbe", 1.0, "none", (3, 4))
+    assert launch([p, np.zeros((3, 1), np.float32), np.ones(1, np.float32)], [out]) == "numpy"
+    assert launch([p, np.zeros(4, np.float32), np.ones(1, np.float32)], [out]) == "numba"
 
 
 def test_path_selection(monkeypatch):
@@ -233,7 +236,10 @@ def test_select_is_np_where_bit_for_bit():
 
 def test_the_portable_float16_conversions_run_the_kernels_bit_exactly(tmp_path):
     """On an F16C host the kernels use the hardware conversions; compile them again without
-    (ACLNN_PY_F16C=0, a fresh numba cache) and run the float16 path comparisons in a child."""
+    (ACLNN_PY_F16C=0, a fresh numba cache) and run the float16 path comparisons in a child: this
+    file's, and of the newer families' kernels the float casts, every half to and from every
+    float type (the conversions are shared by every kernel; compiling them all again would take
+    a minute)."""
     import os
     import subprocess
     import sys
@@ -245,8 +251,10 @@ def test_the_portable_float16_conversions_run_the_kernels_bit_exactly(tmp_path):
         pytest.skip("already the portable path")
     env = {**os.environ, nb.F16C_ENV_VAR: "0", "NUMBA_CACHE_DIR": str(tmp_path)}
     tests = os.path.dirname(os.path.abspath(__file__))
+    families = os.path.join(tests, "test_kernel_paths_families.py")
     done = subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-x", os.path.join(tests, "test_kernel_paths.py"),
+         f"{families}::test_float_cast_paths_agree_on_every_half_and_every_tie[float16]",
          "-k", "float16", "--rootdir", os.path.dirname(tests)],
         capture_output=True, text=True, env=env, timeout=600,
     )  # fmt: skip

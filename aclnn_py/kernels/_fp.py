@@ -63,3 +63,42 @@ def run_elementwise(recipe: Callable[..., np.ndarray], inputs: list[np.ndarray],
     for start in range(0, n, CHUNK):
         stop = min(start + CHUNK, n)
         store(flat_out[start:stop], recipe(*[a if a.size == 1 else a[start:stop] for a in flats]))
+
+
+def _aliases(inputs: list[np.ndarray], out: np.ndarray) -> bool:
+    """Whether an input overlaps the output other than as the output itself (blocks would then
+    read what an earlier block wrote)."""
+    for a in inputs:
+        if a.size != 1 and np.may_share_memory(a, out):
+            same = a.__array_interface__["data"][0] == out.__array_interface__["data"][0] and a.size == out.size
+            if not (same and a.dtype.itemsize == out.dtype.itemsize):
+                return True
+    return False
+
+
+def run_ufunc(ufunc: Callable[..., np.ndarray], inputs: list[np.ndarray], out: np.ndarray) -> None:
+    """``out = ufunc(*inputs)`` of one IEEE operation per element, NaN results canonical.
+
+    For float32 inputs and output of the simple layouts (see :func:`run_elementwise`) the ufunc
+    writes straight into blocks of ``out`` and only a block holding a NaN is rewritten: the same
+    numbers, without the temporaries. Anything else is :func:`run_elementwise`."""
+    n = out.size
+    simple = (
+        out.dtype == np.float32
+        and out.flags.c_contiguous
+        and all(a.dtype == np.float32 and a.flags.c_contiguous and a.size in (n, 1) for a in inputs)
+        and not _aliases(inputs, out)
+    )
+    if not simple:
+        run_elementwise(ufunc, inputs, out)
+        return
+    flat_out = out.reshape(-1)
+    flats = [a.reshape(-1) for a in inputs]
+    with np.errstate(all="ignore"):
+        for start in range(0, n, CHUNK):
+            stop = min(start + CHUNK, n)
+            block = flat_out[start:stop]
+            ufunc(*[a if a.size == 1 else a[start:stop] for a in flats], out=block)
+            nan = np.isnan(block)
+            if nan.any():
+                block[nan] = CANONICAL_NAN

@@ -273,7 +273,71 @@ def _canon(r):
 
 
 # The two SmoothL1LossGradV2 kernels share their loop structure but not a loop: numba cannot cache
-# a kernel that takes its per-element recipe as an argument ("dynamic globals").
+# a kernel that takes its per-element recipe as an argument ("dynamic globals"). Each runs one
+# fused loop over operands of the output's size (a branch-free body LLVM vectorises); a
+# single-element or row-broadcast operand is first repeated into a block (:func:`tile`) and the
+# same loop runs block by block. (A per-element choice of index, ``x[i if full else 0]``, kept
+# the float32 loop from vectorising: 4x the copy bound.)
+
+BLOCK = 4096
+
+
+@_jit
+def block_len(n, m):
+    """A block length for an operand repeating every ``m`` elements of ``n``: a multiple of m,
+    about BLOCK elements (m itself when longer), at most n (n is a multiple of m)."""
+    if m >= BLOCK:
+        return m
+    return min(n, (BLOCK // m) * m)
+
+
+@_jit
+def tile(src, blk):
+    """``src`` repeated to ``blk`` elements (blk a multiple of src.size); empty when src is
+    longer (an operand of the output's size, which is not repeated)."""
+    m = src.size
+    if m > blk or blk % m:
+        return np.empty(0, src.dtype)
+    rep = np.empty(blk, src.dtype)
+    for start in range(0, blk, m):
+        rep[start : start + m] = src
+    return rep
+
+
+@_jit
+def _sl1_tbe_same(p, lab, d, out, kind, sigma, neg_sigma, divisor, cof, mean):
+    if kind == KIND_F32:
+        fp, fl, fd, fo = p.view(np.float32), lab.view(np.float32), d.view(np.float32), out.view(np.float32)
+        for i in range(out.size):
+            fo[i] = _canon(_sl1_tbe(fp[i], fl[i], fd[i], sigma, neg_sigma, divisor, cof, mean))
+        return
+    for i in range(out.size):
+        r = _sl1_tbe(
+            _widen16(kind, p[i]), _widen16(kind, lab[i]), _widen16(kind, d[i]), sigma, neg_sigma, divisor, cof, mean
+        )
+        out[i] = _narrow16(kind, r)
+
+
+@_jit
+def _sl1_arch35_same(p, lab, d, out, kind, sigma, neg_sigma, inv, norm, scalar_dout):
+    if kind == KIND_F32:
+        fp, fl, fd, fo = p.view(np.float32), lab.view(np.float32), d.view(np.float32), out.view(np.float32)
+        for i in range(out.size):
+            fo[i] = _canon(_sl1_arch35(fp[i], fl[i], fd[i], sigma, neg_sigma, inv, norm, scalar_dout))
+        return
+    for i in range(out.size):
+        r = _sl1_arch35(
+            _widen16(kind, p[i]), _widen16(kind, lab[i]), _widen16(kind, d[i]), sigma, neg_sigma, inv, norm, scalar_dout
+        )
+        out[i] = _narrow16(kind, r)
+
+
+@_jit
+def _broadcast_block(n, p, lab, d):
+    """The block length for the operands of SmoothL1LossGradV2 (the longest repeat: the others
+    divide it, being trailing products of the same shape)."""
+    m = max(p.size if p.size != n else 1, lab.size if lab.size != n else 1, d.size if d.size != n else 1)
+    return block_len(n, m)
 
 
 @_jit
@@ -281,66 +345,38 @@ def smooth_l1_tbe(p, lab, d, out, kind, sigma, eps, cof, mean):
     n = out.size
     divisor = sigma + eps
     neg_sigma = sigma * F32(-1.0)
-    if kind == KIND_F32:
-        fp, fl, fd, fo = p.view(np.float32), lab.view(np.float32), d.view(np.float32), out.view(np.float32)
-        ip, il, idd = fp.size != 1, fl.size != 1, fd.size != 1
-        for i in range(n):
-            r = _sl1_tbe(
-                fp[i if ip else 0], fl[i if il else 0], fd[i if idd else 0], sigma, neg_sigma, divisor, cof, mean
-            )
-            fo[i] = _canon(r)
+    if p.size == n and lab.size == n and d.size == n:
+        _sl1_tbe_same(p, lab, d, out, kind, sigma, neg_sigma, divisor, cof, mean)
         return
-    if p.size == n and lab.size == n and d.size == n:  # no broadcast: one fused loop
-        for i in range(n):
-            r = _sl1_tbe(
-                _widen16(kind, p[i]), _widen16(kind, lab[i]), _widen16(kind, d[i]),
-                sigma, neg_sigma, divisor, cof, mean,
-            )  # fmt: skip
-            out[i] = _narrow16(kind, r)
-        return
-    fp, fl, fd, fr = _buffers4()
-    bp, bl, bd, br = fp.view(np.uint32), fl.view(np.uint32), fd.view(np.uint32), fr.view(np.uint32)
-    for start in range(0, n, CHUNK):
-        count = min(CHUNK, n - start)
-        _to_f32(p, start, count, kind, bp)
-        _to_f32(lab, start, count, kind, bl)
-        _to_f32(d, start, count, kind, bd)
-        for j in range(count):
-            fr[j] = _sl1_tbe(fp[j], fl[j], fd[j], sigma, neg_sigma, divisor, cof, mean)
-        _from_f32(br, fr, out, start, count, kind)
+    blk = _broadcast_block(n, p, lab, d)
+    rp, rl, rd = tile(p, blk), tile(lab, blk), tile(d, blk)
+    for start in range(0, n, blk):
+        cnt = min(blk, n - start)
+        stop = start + cnt
+        _sl1_tbe_same(
+            p[start:stop] if p.size == n else rp[:cnt], lab[start:stop] if lab.size == n else rl[:cnt],
+            d[start:stop] if d.size == n else rd[:cnt], out[start:stop],
+            kind, sigma, neg_sigma, divisor, cof, mean,
+        )  # fmt: skip
 
 
 @_jit
 def smooth_l1_arch35(p, lab, d, out, kind, sigma, inv, norm, scalar_dout):
     n = out.size
     neg_sigma = -sigma
-    if kind == KIND_F32:
-        fp, fl, fd, fo = p.view(np.float32), lab.view(np.float32), d.view(np.float32), out.view(np.float32)
-        ip, il, idd = fp.size != 1, fl.size != 1, fd.size != 1
-        for i in range(n):
-            r = _sl1_arch35(
-                fp[i if ip else 0], fl[i if il else 0], fd[i if idd else 0], sigma, neg_sigma, inv, norm, scalar_dout
-            )
-            fo[i] = _canon(r)
+    if p.size == n and lab.size == n and d.size == n:
+        _sl1_arch35_same(p, lab, d, out, kind, sigma, neg_sigma, inv, norm, scalar_dout)
         return
-    if p.size == n and lab.size == n and d.size == n:  # no broadcast: one fused loop
-        for i in range(n):
-            r = _sl1_arch35(
-                _widen16(kind, p[i]), _widen16(kind, lab[i]), _widen16(kind, d[i]),
-                sigma, neg_sigma, inv, norm, scalar_dout,
-            )  # fmt: skip
-            out[i] = _narrow16(kind, r)
-        return
-    fp, fl, fd, fr = _buffers4()
-    bp, bl, bd, br = fp.view(np.uint32), fl.view(np.uint32), fd.view(np.uint32), fr.view(np.uint32)
-    for start in range(0, n, CHUNK):
-        count = min(CHUNK, n - start)
-        _to_f32(p, start, count, kind, bp)
-        _to_f32(lab, start, count, kind, bl)
-        _to_f32(d, start, count, kind, bd)
-        for j in range(count):
-            fr[j] = _sl1_arch35(fp[j], fl[j], fd[j], sigma, neg_sigma, inv, norm, scalar_dout)
-        _from_f32(br, fr, out, start, count, kind)
+    blk = _broadcast_block(n, p, lab, d)
+    rp, rl, rd = tile(p, blk), tile(lab, blk), tile(d, blk)
+    for start in range(0, n, blk):
+        cnt = min(blk, n - start)
+        stop = start + cnt
+        _sl1_arch35_same(
+            p[start:stop] if p.size == n else rp[:cnt], lab[start:stop] if lab.size == n else rl[:cnt],
+            d[start:stop] if d.size == n else rd[:cnt], out[start:stop],
+            kind, sigma, neg_sigma, inv, norm, scalar_dout,
+        )  # fmt: skip
 
 
 # -- HardSwishGrad --------------------------------------------------------------------------------
@@ -471,3 +507,8 @@ def scaled_masked_softmax_grad(
 
 
 VERSION = numba.__version__
+
+
+# The kernels of the newer families live in their own modules (they use the helpers above).
+from . import _numba_ew as ew  # noqa: E402, F401
+from . import _numba_reduce as red  # noqa: E402, F401

@@ -1,8 +1,14 @@
 """Which kernel path runs: the numpy recipes (the specification) or the numba accelerator.
 
-``ACLNN_PY_KERNELS=numpy|numba|auto`` (default ``auto``: numba when it is installed). The
-accelerator handles the common layouts (contiguous, same-size or single-element inputs); any
-other call takes the numpy path. Each launch reports the path it took (the call trace shows it).
+``ACLNN_PY_KERNELS=numpy|numba|auto`` (default ``auto``: numba when it is installed and the
+call is large enough to gain from it). The accelerator handles the common layouts (contiguous,
+same-size, single-element or row-broadcast inputs); any other call takes the numpy path. Each
+launch reports the path it took (the call trace shows it).
+
+Importing numba and loading the compiled kernels costs about a second, so under ``auto`` it
+happens at the first call of at least :data:`LAZY_MIN_ELEMENTS` elements: a program of small
+tensors never pays it. ``numba`` asks for the accelerator on every call, whatever its size (the
+tests compare the two paths on small arrays).
 """
 
 from __future__ import annotations
@@ -18,6 +24,9 @@ ENV_VAR = "ACLNN_PY_KERNELS"
 _BF16 = np.dtype(ml_dtypes.bfloat16)
 _module: ModuleType | None = None
 _tried = False
+# Below this many elements ``auto`` stays on numpy: the numpy path of such a call takes tens of
+# microseconds at most, and the first accelerated call would pay the import (about a second).
+LAZY_MIN_ELEMENTS = 1 << 15
 # Every launch reads the variable (it may change between calls). os.environ.get of an unset
 # variable raises and catches a KeyError inside (0.6 us, a noticeable part of a small call);
 # CPython's os.environ keeps the encoded strings in a plain dict, which answers in 40 ns.
@@ -54,10 +63,12 @@ def numba_kernels() -> ModuleType | None:
     return _module
 
 
-def use_numba() -> ModuleType | None:
-    """The numba kernels if this call should use them."""
+def use_numba(size: int | None = None) -> ModuleType | None:
+    """The numba kernels if a call of ``size`` elements should use them (``None``: any size)."""
     want = requested()
     if want == "numpy":
+        return None
+    if want == "auto" and size is not None and size < LAZY_MIN_ELEMENTS:
         return None
     mod = numba_kernels()
     if mod is None and want == "numba":
@@ -65,9 +76,9 @@ def use_numba() -> ModuleType | None:
     return mod
 
 
-def backend() -> str:
-    """``numba`` or ``numpy``: what an accelerated kernel would use now."""
-    return "numba" if use_numba() is not None else "numpy"
+def backend(size: int | None = None) -> str:
+    """``numba`` or ``numpy``: what an accelerated kernel of ``size`` elements would use now."""
+    return "numba" if use_numba(size) is not None else "numpy"
 
 
 # The kernels' dtype kinds (0 float32, 1 float16, 2 bfloat16) and the integer type of their bits.
@@ -86,6 +97,12 @@ def kind_and_bits(a: np.ndarray) -> tuple[int, np.ndarray] | None:
     return kb[0], a.ravel().view(kb[1])  # ravel of a C-contiguous array is a view
 
 
+def contiguous_inputs(out: np.ndarray, *ins: np.ndarray) -> list[np.ndarray]:
+    """The inputs, a strided view of out's shape gathered into a contiguous copy (as
+    :func:`elementwise_views` does); the others as they are."""
+    return [a if a.flags.c_contiguous or a.shape != out.shape else np.ascontiguousarray(a) for a in ins]
+
+
 def same_kind_bits(*arrays: np.ndarray) -> tuple[int, list[Any]] | None:
     """The common kind and bits views of several arrays (None if they differ or do not qualify)."""
     views = []
@@ -97,3 +114,84 @@ def same_kind_bits(*arrays: np.ndarray) -> tuple[int, list[Any]] | None:
         kind = kb[0]
         views.append(kb[1])
     return kind, views
+
+
+def _overlap_ok(a: np.ndarray, out: np.ndarray) -> bool:
+    """An input may be the output itself (in place) or apart from it, never partly over it."""
+    if not np.may_share_memory(a, out):
+        return True
+    return bool(
+        a.__array_interface__["data"][0] == out.__array_interface__["data"][0]
+        and a.size == out.size
+        and a.dtype.itemsize == out.dtype.itemsize
+    )
+
+
+def broadcast_ok(a: np.ndarray, n: int, out_shape: tuple[int, ...]) -> bool:
+    """Whether the compiled kernels take ``a`` as an operand of an output of ``n`` elements and
+    ``out_shape``: of the output's size, a single element (a scalar operand), or a row
+    broadcast (its shape, without leading 1s, is the output's trailing shape: it repeats every
+    ``a.size`` elements of the flat output)."""
+    if a.size in (n, 1):
+        return True
+    shape = a.shape
+    while shape and shape[0] == 1:
+        shape = shape[1:]
+    k = len(shape)
+    return 0 < k <= len(out_shape) and tuple(out_shape[len(out_shape) - k :]) == shape
+
+
+def elementwise_views(out: np.ndarray, *ins: np.ndarray, out_kind: bool = True) -> tuple[int, Any, list[Any]] | None:
+    """What the compiled elementwise kernels take: (kind, out's bits, the inputs' bits).
+
+    Every input of one float kind (float32/float16/bfloat16), of out's size, a
+    single element (a scalar operand; read-only host scalars are copied, so that the kernels
+    see one array type) or a row broadcast (:func:`broadcast_ok`), at least one of out's size,
+    overlapping out only as out itself; ``out`` contiguous and of the same kind (``out_kind``)
+    or any contiguous array (a BOOL output: its bytes). An input that is a strided view of out's
+    shape is gathered into a contiguous copy first (numpy's copy runs at the memory's speed; the
+    loop then sees one layout). None when the call does not qualify (it then takes the numpy
+    path)."""
+    if not ins or not out.flags.c_contiguous:
+        return None
+    kb = _KINDS.get(ins[0].dtype)
+    if kb is None:
+        return None
+    n = out.size
+    views = []
+    full = False
+    for a in ins:
+        if a.dtype != ins[0].dtype:
+            return None
+        if not a.flags.c_contiguous:
+            if a.shape != out.shape:
+                return None
+            a = np.ascontiguousarray(a)  # a strided view: gathered once, then the contiguous loop
+        if a.size == n:
+            full = True
+        elif not broadcast_ok(a, n, out.shape):
+            return None
+        if not a.flags.writeable:
+            a = a.copy()
+        elif not _overlap_ok(a, out):
+            return None
+        views.append(a.reshape(-1).view(kb[1]))
+    if not full:
+        return None
+    if out_kind:
+        if out.dtype != ins[0].dtype:
+            return None
+        return kb[0], out.reshape(-1).view(kb[1]), views
+    return kb[0], out.reshape(-1).view(np.uint8), views
+
+
+def elementwise(
+    out: np.ndarray, *ins: np.ndarray, out_kind: bool = True
+) -> tuple[ModuleType, int, Any, list[Any]] | None:
+    """(the kernels module, kind, out's bits, the inputs' bits) when this call takes the compiled
+    path (:func:`use_numba` for out's size, then :func:`elementwise_views`), else None."""
+    nb = use_numba(out.size)
+    if nb is None:
+        return None
+    views = elementwise_views(out, *ins, out_kind=out_kind)
+    return None if views is None else (nb, *views)

@@ -267,10 +267,45 @@ def cast_array(x: np.ndarray, src: int, dst: int, recipe: str) -> np.ndarray:
     raise ValueError(f"unknown Cast recipe {recipe!r}")
 
 
+_HALF_FLOATS = {DT_FLOAT: 0, DT_FLOAT16: 1, DT_BF16: 2}  # the compiled kernels' kinds
+
+
+def _float_cast_numba(x: np.ndarray, out: np.ndarray, src: int, dst: int) -> bool:
+    """float32/float16/bfloat16 -> another of them, compiled, when both are contiguous: the kernel
+    rounds (half to even, the same on every engine); a NaN's bits are numpy's (payloads, quiet
+    bits), so the positions of NaN inputs are written again by the numpy cast."""
+    from . import accel
+
+    if src not in _HALF_FLOATS or dst not in _HALF_FLOATS or not (x.flags.c_contiguous and out.flags.c_contiguous):
+        return False
+    if x.size != out.size or np.may_share_memory(x, out):
+        return False
+    nb = accel.use_numba(x.size)
+    if nb is None:
+        return False
+    bits = {0: np.uint32, 1: np.uint16, 2: np.uint16}
+    xs = x.reshape(-1).view(bits[_HALF_FLOATS[src]])
+    if not xs.flags.writeable:
+        xs = xs.copy()
+    os_ = out.reshape(-1).view(bits[_HALF_FLOATS[dst]])
+    if nb.ew.cast_float(_HALF_FLOATS[src], _HALF_FLOATS[dst], xs, os_):
+        flat = x.reshape(-1)
+        nan = np.isnan(flat.astype(F32)) if flat.dtype == BF16 else np.isnan(flat)
+        out.reshape(-1)[nan] = float_to_float(flat[nan], out.dtype)
+    return True
+
+
 def make(src: int, dst: int, recipe: str) -> Callable[[Sequence[np.ndarray], Sequence[np.ndarray]], str]:
     """A launch computation casting its input (``src``) into its output (``dst``)."""
 
     def compute(ins: Sequence[np.ndarray], outs: Sequence[np.ndarray]) -> str:
+        x, out = ins[0], outs[0]
+        if _float_cast_numba(x, out, src, dst):
+            return "numba"
+        if src in _HALF_FLOATS and dst in _HALF_FLOATS and (src == DT_FLOAT or dst == DT_FLOAT):
+            with np.errstate(all="ignore"):
+                np.copyto(out, x, casting="unsafe")  # float_to_float in one step: one rounding, no temporary
+            return "numpy"
         outs[0][...] = cast_array(ins[0], src, dst, recipe)
         return "numpy"
 

@@ -20,8 +20,9 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ._fp import store
-from .elementwise import Compute
+from . import accel
+from ._fp import CHUNK, run_elementwise, store
+from .elementwise import FLOATS, Compute
 
 
 def _max_num(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -46,6 +47,33 @@ def _std_clamp(x: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
     return np.where(hi < t, hi, t)
 
 
+def _recipe(x: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
+    x32, lo32, hi32 = (a.astype(np.float32) for a in (x, lo, hi))  # exact for half types
+    return _min_num(_max_num(x32, lo32), hi32)
+
+
+def _plain_bounds(x: np.ndarray, lo: np.ndarray, hi: np.ndarray, out: np.ndarray) -> bool:
+    """float32 x with single-element bounds that are neither NaN nor zero: maxNum/minNum are then
+    np.fmax/np.fmin exactly (no NaN result, no pair of zeros), written straight into out."""
+    if not (
+        x.dtype == out.dtype == np.float32
+        and lo.size == 1
+        and hi.size == 1
+        and x.flags.c_contiguous
+        and out.flags.c_contiguous
+    ):
+        return False
+    lo32, hi32 = np.float32(lo.reshape(-1)[0]), np.float32(hi.reshape(-1)[0])
+    if np.isnan(lo32) or np.isnan(hi32) or lo32 == 0 or hi32 == 0:
+        return False
+    fx, fo = x.reshape(-1), out.reshape(-1)
+    for start in range(0, fx.size, CHUNK):
+        block = fo[start : start + CHUNK]
+        np.fmax(fx[start : start + CHUNK], lo32, out=block)
+        np.fmin(block, hi32, out=block)
+    return True
+
+
 def aicore() -> Compute:
     def compute(ins: Sequence[np.ndarray], outs: Sequence[np.ndarray]) -> str:
         x, lo, hi = ins
@@ -53,8 +81,17 @@ def aicore() -> Compute:
         if out.dtype.kind in "iu":
             out[...] = np.minimum(np.maximum(x, lo), hi)
             return "numpy"
-        x32, lo32, hi32 = (a.astype(np.float32) for a in (x, lo, hi))  # exact for half types
-        store(out, _min_num(_max_num(x32, lo32), hi32))
+        if x.dtype in FLOATS and out.dtype == x.dtype and lo.size == 1 and hi.size == 1:
+            acc = accel.elementwise(out, x)
+            if acc is not None:
+                nb, kind, o, (xb,) = acc
+                nb.ew.clamp(kind, xb, np.float32(lo.reshape(-1)[0]), np.float32(hi.reshape(-1)[0]), o)
+                return "numba"
+            if _plain_bounds(x, lo, hi, out):
+                return "numpy"
+            run_elementwise(_recipe, [x, lo, hi], out)
+            return "numpy"
+        store(out, _recipe(x, lo, hi))
         return "numpy"
 
     return compute

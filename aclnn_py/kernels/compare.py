@@ -27,12 +27,13 @@ import numpy as np
 
 from .._status import aclError
 from ..runtime.stream import TaskFault
+from . import accel
 
 Compute = Callable[[Sequence[np.ndarray], Sequence[np.ndarray]], str]
 
 _BF16 = np.dtype(ml_dtypes.bfloat16)
 _HALF = (np.dtype(np.float16), _BF16)
-OPS: dict[str, Callable[[np.ndarray, np.ndarray], np.ndarray]] = {
+OPS: dict[str, Callable[..., np.ndarray]] = {
     "Equal": np.equal,
     "NotEqual": np.not_equal,
     "Greater": np.greater,
@@ -40,6 +41,8 @@ OPS: dict[str, Callable[[np.ndarray, np.ndarray], np.ndarray]] = {
     "Less": np.less,
     "LessEqual": np.less_equal,
 }
+CODES = {"Equal": 0, "NotEqual": 1, "Greater": 2, "GreaterEqual": 3, "Less": 4, "LessEqual": 5}  # _numba_ew
+_FLOATS = (np.dtype(np.float32), *_HALF)
 # IsValueEqual's relative tolerance per dtype (opbase kernel_util.h)
 _EPS = {np.dtype(np.float32): np.float32(1e-5), np.dtype(np.float64): np.float64(1e-9)}
 _HALF_EPS = np.float32(1e-3)
@@ -70,12 +73,23 @@ def _check_aicpu(op: str, dt: np.dtype, supported: Collection[np.dtype] | None) 
 def make(op: str, aicpu: Collection[np.dtype] | None = None) -> Compute:
     """The exact comparison ``op`` (an AI Core kernel, or an AI CPU one registered for ``aicpu``)."""
     fn = OPS[op]
+    code = CODES[op]
 
     def compute(ins: Sequence[np.ndarray], outs: Sequence[np.ndarray]) -> str:
         a, b = ins
+        out = outs[0]
         _check_aicpu(op, a.dtype, aicpu)
+        if a.dtype in _FLOATS and b.dtype == a.dtype and out.dtype == np.bool_:
+            acc = accel.elementwise(out, a, b, out_kind=False)
+            if acc is not None:
+                nb, kind, o, (x, y) = acc
+                nb.ew.compare(code, kind, x, y, o)
+                return "numba"
         with np.errstate(invalid="ignore"):
-            _store(outs[0], fn(operand(a), operand(b)))
+            if out.dtype == np.bool_ and a.dtype.kind in "fiu" and a.dtype not in _HALF and b.dtype == a.dtype:
+                fn(a, b, out=out)  # the exact comparison written straight into the output's bytes
+                return "numpy"
+            _store(out, fn(operand(a), operand(b)))
         return "numpy"
 
     return compute

@@ -32,8 +32,9 @@ import numpy as np
 
 from .._status import aclError
 from ..runtime.stream import TaskFault
-from ._fp import store
-from .elementwise import Compute
+from . import accel
+from ._fp import run_elementwise, run_ufunc, store
+from .elementwise import DIV, DIV_FTZ, FLOATS, Compute
 
 _BF16 = np.dtype(ml_dtypes.bfloat16)
 _HALF_FLOATS = (np.dtype(np.float16), _BF16, np.dtype(np.float32))
@@ -64,17 +65,33 @@ def real_div(recipe: str, aicpu: bool = False) -> Compute:
             if aicpu:
                 _aicpu(a, b, out)
                 return "numpy"
-            x, y = _as_f32(a), _as_f32(b)
             ftz = recipe == "arch35" and a.dtype != np.bool_
-            if ftz:
-                x, y = flush_to_zero(x), flush_to_zero(y)
-            q = np.divide(x, y, dtype=np.float32)
-            if ftz:
-                q = flush_to_zero(q)
-            store(out, q)
+            if a.dtype in FLOATS and b.dtype == a.dtype and out.dtype == a.dtype:
+                acc = accel.elementwise(out, a, b)
+                if acc is not None:
+                    nb, kind, o, (x, y) = acc
+                    nb.ew.binary_arith(DIV_FTZ if ftz else DIV, kind, x, y, o)
+                    return "numba"
+                if out.dtype == np.float32 and not ftz:
+                    run_ufunc(np.divide, [a, b], out)
+                else:
+                    run_elementwise(lambda x, y: _quotient(x, y, ftz), [a, b], out)
+                return "numpy"
+            store(out, _quotient(a, b, ftz))
         return "numpy"
 
     return compute
+
+
+def _quotient(a: np.ndarray, b: np.ndarray, ftz: bool) -> np.ndarray:
+    """The float32 quotient (flushing subnormal operands and results when ``ftz``)."""
+    x, y = _as_f32(a), _as_f32(b)
+    if ftz:
+        x, y = flush_to_zero(x), flush_to_zero(y)
+    q = np.divide(x, y, dtype=np.float32)
+    if ftz:
+        q = flush_to_zero(q)
+    return np.asarray(q)
 
 
 def _aicpu(a: np.ndarray, b: np.ndarray, out: np.ndarray) -> None:

@@ -27,11 +27,14 @@ from typing import Any
 import ml_dtypes
 import numpy as np
 
-from ._fp import store
+from . import accel
+from ._fp import run_elementwise, run_ufunc, store
 
 Compute = Callable[[Sequence[np.ndarray], Sequence[np.ndarray]], str]
 _BF16 = np.dtype(ml_dtypes.bfloat16)
 _HALF = (np.dtype(np.float16), _BF16)
+FLOATS = (np.dtype(np.float32), *_HALF)  # the dtypes the compiled kernels take
+ADD, SUB, MUL, DIV, DIV_FTZ = 0, 1, 2, 3, 4  # the compiled kernels' operation codes (_numba_ew)
 
 
 def _is_bool(a: np.ndarray) -> bool:
@@ -49,6 +52,26 @@ def _write(out: np.ndarray, r: np.ndarray) -> None:
 
 def _bytes(a: np.ndarray) -> np.ndarray:
     return a.view(np.uint8) if a.dtype == np.bool_ else a
+
+
+def float_binary(
+    op: int, ufunc: Callable[..., np.ndarray], a: np.ndarray, b: np.ndarray, out: np.ndarray
+) -> str | None:
+    """``out = ufunc(a, b)``, one IEEE operation per element in float32 rounded once to out's
+    dtype, when a, b and out share one float dtype: compiled (``op``) when the layout allows,
+    else numpy in blocks. None for any other dtype combination (the caller's general path)."""
+    if a.dtype not in FLOATS or b.dtype != a.dtype or out.dtype != a.dtype:
+        return None
+    acc = accel.elementwise(out, a, b)
+    if acc is not None:
+        nb, kind, o, (x, y) = acc
+        nb.ew.binary_arith(op, kind, x, y, o)
+        return "numba"
+    if out.dtype == np.float32:
+        run_ufunc(ufunc, [a, b], out)
+    else:  # numpy's float16 and ml_dtypes' bfloat16 arithmetic: float32, rounded once
+        run_elementwise(ufunc, [a, b], out)
+    return "numpy"
 
 
 # -- fused multiply-add ---------------------------------------------------------------------------
@@ -86,6 +109,9 @@ def add(recipe: str) -> Compute:
                 r = _bytes(a) + _bytes(b)  # uint8: True + True = 2
                 out.view(np.uint8)[...] = np.minimum(r, 1) if recipe == "arch35" else r
                 return "numpy"
+            path = float_binary(ADD, np.add, a, b, out)
+            if path is not None:
+                return path
             if a.dtype != b.dtype:  # the mixed pairs: both to float32
                 a, b = a.astype(np.float32), b.astype(np.float32)
             _write(out, np.add(a, b))
@@ -103,6 +129,9 @@ def sub(recipe: str) -> Compute:
             if _is_bool(a):
                 outs[0].view(np.uint8)[...] = _bytes(a) ^ _bytes(b)
                 return "numpy"
+            path = float_binary(SUB, np.subtract, a, b, outs[0])
+            if path is not None:
+                return path
             _write(outs[0], np.subtract(a, b))
         return "numpy"
 
@@ -118,6 +147,9 @@ def mul(recipe: str) -> Compute:
             if _is_bool(a) and _is_bool(b):
                 outs[0].view(np.uint8)[...] = (_bytes(a) != 0) & (_bytes(b) != 0)
                 return "numpy"
+            path = float_binary(MUL, np.multiply, a, b, outs[0])
+            if path is not None:
+                return path
             if a.dtype != b.dtype:
                 a, b = a.astype(np.float32), b.astype(np.float32)
             _write(outs[0], np.multiply(a, b))
@@ -143,17 +175,44 @@ def axpy(recipe: str, alpha: float) -> Compute:
                 r = fma(a, x2.astype(np.float32), x1.astype(np.float32), np.dtype(np.float32))
                 out[...] = _trunc_int32(r)
                 return "numpy"
+            once = recipe == "tbe" and dt == np.float16  # alpha rounded to float16, one fp16 vaxpy
+            if _axpy_numba(x1, x2, out, np.float32(a.astype(dt)) if once else alpha32, once):
+                return "numba"
             if dt in _HALF:
-                if recipe == "tbe" and dt == np.float16:  # alpha rounded to float16, one fp16 vaxpy
-                    _write(out, fma(a.astype(dt), x2, x1, dt))
+                if once:
+
+                    def recipe_fn(p: np.ndarray, q: np.ndarray) -> np.ndarray:
+                        return fma(a.astype(dt), q, p, dt)
+
                 else:  # float32 vaxpy, then the cast (two roundings); TBE bfloat16 (support_bfp16) too
-                    r32 = fma(a, x2.astype(np.float32), x1.astype(np.float32), np.dtype(np.float32))
-                    _write(out, r32.astype(dt))
+
+                    def recipe_fn(p: np.ndarray, q: np.ndarray) -> np.ndarray:
+                        r32 = fma(a, q.astype(np.float32), p.astype(np.float32), np.dtype(np.float32))
+                        return r32.astype(dt)
+
+                run_elementwise(recipe_fn, [x1, x2], out)
+                return "numpy"
+            if dt == np.float32:
+                run_elementwise(lambda p, q: fma(a, q, p, dt), [x1, x2], out)
                 return "numpy"
             _write(out, fma(a, x2, x1, dt))
         return "numpy"
 
     return compute
+
+
+def _axpy_numba(x1: np.ndarray, x2: np.ndarray, out: np.ndarray, alpha: np.float32, once: bool) -> bool:
+    """The compiled Axpy when the layout allows: float32 (one rounding), float16 ``once`` (TBE:
+    one rounding to float16), else float32 then the half type."""
+    if x1.dtype not in FLOATS or x2.dtype != x1.dtype or out.dtype != x1.dtype:
+        return False
+    acc = accel.elementwise(out, x1, x2)
+    if acc is None:
+        return False
+    nb, kind, o, (p, q) = acc
+    mode = 0 if x1.dtype == np.float32 else (1 if once else 2)  # _numba_ew.AXPY_*
+    nb.ew.axpy(mode, kind, alpha, p, q, o)
+    return True
 
 
 def _trunc_int32(r: np.ndarray) -> Any:
@@ -173,6 +232,8 @@ def axpy_v2() -> Compute:
             if dt == np.bool_:
                 r = (_bytes(x1) != 0) | ((_bytes(x2) != 0) & (_bytes(alpha) != 0))
                 out.view(np.uint8)[...] = r
+            elif alpha.size == 1 and _axpy_numba(x1, x2, out, np.float32(alpha.reshape(-1)[0]), False):
+                return "numba"
             elif dt in _HALF:
                 r32 = fma(alpha.astype(np.float32), x2.astype(np.float32), x1.astype(np.float32), np.dtype(np.float32))
                 _write(out, r32.astype(dt))

@@ -66,9 +66,19 @@ class Gather:
         if self.mode == "aicpu":
             return self._aicpu(x, idx, size, out)
         bad = (idx < 0) | (idx >= size)
+        any_bad = bool(bad.any())
+        taken_shape = (*x.shape[: self.axis], idx.size, *x.shape[self.axis + 1 :])
+        direct = (
+            not any_bad and size > 0 and out.shape == taken_shape and out.flags.c_contiguous and out.dtype == x.dtype
+        )
+        if direct and not np.may_share_memory(x, out):
+            # straight into the output (mode "clip" does not buffer it; every index is in range)
+            src, dst = (x.view(np.uint8), out.view(np.uint8)) if x.dtype == np.bool_ else (x, out)
+            np.take(src, idx, axis=self.axis, out=dst, mode="clip")
+            return "numpy"
         gathered = np.take(x, np.where(bad, 0, idx), axis=self.axis) if size else np.zeros(out.shape, x.dtype)
         _write(out, gathered.reshape(out.shape))
-        if not bad.any():
+        if not any_bad:
             return "numpy"
         where: list[Any] = [slice(None)] * out.ndim
         where[self.axis] = np.flatnonzero(bad)

@@ -30,6 +30,7 @@ from collections.abc import Callable, Sequence
 import ml_dtypes
 import numpy as np
 
+from . import accel
 from ._fp import CANONICAL_NAN, F32, f32, run_elementwise
 
 ONE_SIXTH = F32(1.0 / 6.0)  # 0x3E2AAAAB on both chips (tvm.const(1/6, "float32"), 1.0f / 6.0f)
@@ -102,15 +103,20 @@ def make(recipe: str) -> Callable[[Sequence[np.ndarray], Sequence[np.ndarray]], 
 
     def compute(ins: Sequence[np.ndarray], outs: Sequence[np.ndarray]) -> str:
         x, out = ins[0], outs[0]
+        acc = accel.elementwise(out, x)
+        if acc is not None:
+            nb, kind, o, (xb,) = acc
+            nb.ew.hardswish(recipe == "arch35", kind, xb, o)
+            return "numba"
         if recipe == "tbe":
             run_elementwise(tbe, [x], out)
             return "numpy"
+        if out.dtype == np.float32:
+            run_elementwise(arch35, [x], out)  # store: NaN canonical, no rounding
+            return "numpy"
         r = arch35(x)
         with np.errstate(all="ignore"):
-            if out.dtype == np.float32:
-                out[...] = np.where(np.isnan(r), CANONICAL_NAN, r)
-            else:
-                out[...] = narrow_half_away(r, out.dtype)
+            out[...] = narrow_half_away(r, out.dtype)
         return "numpy"
 
     return compute

@@ -71,7 +71,7 @@ def make(recipe: str) -> Callable[[Sequence[np.ndarray], Sequence[np.ndarray]], 
     fn = RECIPES[recipe]
 
     def compute(ins: Sequence[np.ndarray], outs: Sequence[np.ndarray]) -> str:
-        nb = accel.use_numba()
+        nb = accel.use_numba(outs[0].size)
         if nb is not None:
             kb = accel.same_kind_bits(ins[0], ins[1], outs[0])
             if kb is not None:

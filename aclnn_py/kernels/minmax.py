@@ -26,11 +26,16 @@ from collections.abc import Callable, Sequence
 import ml_dtypes
 import numpy as np
 
-from ._fp import store
+from . import accel
+from ._fp import CANONICAL_NAN, CHUNK, run_elementwise, store
 
 Compute = Callable[[Sequence[np.ndarray], Sequence[np.ndarray]], str]
 
 _BF16 = np.dtype(ml_dtypes.bfloat16)
+
+
+def _f32(a: np.ndarray) -> np.ndarray:
+    return a.astype(np.float32)
 
 
 def _float_maxmin(a: np.ndarray, b: np.ndarray, is_max: bool) -> np.ndarray:
@@ -45,12 +50,53 @@ def _float_maxmin(a: np.ndarray, b: np.ndarray, is_max: bool) -> np.ndarray:
     return np.asarray(r)
 
 
+_FLOATS = (np.dtype(np.float32), np.dtype(np.float16), _BF16)
+
+
+def _maxmin_f32_blocks(a: np.ndarray, b: np.ndarray, out: np.ndarray, is_max: bool) -> bool:
+    """The float32 recipe written straight into blocks of ``out`` (fmax/fmin, then the few zero
+    pairs and NaN results fixed up): the numbers of :func:`_float_maxmin`, fewer passes."""
+    n = out.size
+    if not (
+        out.dtype == np.float32
+        and out.flags.c_contiguous
+        and all(x.flags.c_contiguous and x.size in (n, 1) for x in (a, b))
+        and not any(np.may_share_memory(x, out) for x in (a, b))  # the zero fix-up rereads them
+    ):
+        return False
+    fa, fb, fo = a.reshape(-1), b.reshape(-1), out.reshape(-1)
+    fn = np.fmax if is_max else np.fmin
+    with np.errstate(invalid="ignore"):
+        for start in range(0, n, CHUNK):
+            stop = min(start + CHUNK, n)
+            x = fa if fa.size == 1 else fa[start:stop]
+            y = fb if fb.size == 1 else fb[start:stop]
+            block = fo[start:stop]
+            fn(x, y, out=block)
+            zero = block == 0  # where both operands may be zeros (a zero result): the sign rule
+            if zero.any():
+                block[...] = _float_maxmin(np.broadcast_to(x, block.shape), np.broadcast_to(y, block.shape), is_max)
+            nan = np.isnan(block)
+            if nan.any():
+                block[nan] = CANONICAL_NAN
+    return True
+
+
 def maxmin(is_max: bool) -> Compute:
     """``Maximum`` (``is_max``) or ``Minimum``: the output has the inputs' dtype."""
 
     def compute(ins: Sequence[np.ndarray], outs: Sequence[np.ndarray]) -> str:
         a, b = ins
         out = outs[0]
+        if a.dtype in _FLOATS and b.dtype == a.dtype and out.dtype == a.dtype:
+            acc = accel.elementwise(out, a, b)
+            if acc is not None:
+                nb, kind, o, (x, y) = acc
+                nb.ew.maxmin(is_max, kind, x, y, o)
+                return "numba"
+            if not _maxmin_f32_blocks(a, b, out, is_max):
+                run_elementwise(lambda x, y: _float_maxmin(_f32(x), _f32(y), is_max), [a, b], out)
+            return "numpy"
         if a.dtype.kind == "f" or a.dtype == _BF16:
             wide = np.float64 if a.dtype == np.float64 else np.float32
             store(out, _float_maxmin(a.astype(wide), b.astype(wide), is_max))

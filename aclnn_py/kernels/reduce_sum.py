@@ -25,6 +25,7 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
+from . import accel
 from ._fp import store
 
 Compute = Callable[[Sequence[np.ndarray], Sequence[np.ndarray]], str]
@@ -227,6 +228,65 @@ def _integer_sum(x: np.ndarray, axes: Sequence[int]) -> np.ndarray:
 _NARROW = frozenset({"float16", "bfloat16", "float32"})
 
 
+def block_of(shape: Sequence[int], axes: Sequence[int]) -> tuple[int, int, int] | None:
+    """x as (a1, r, a0) around its reduced axes when they form one block (axes between them are
+    reduced or of size 1): the reduced elements of each output are then r apart by a0, in
+    row-major order. None otherwise."""
+    red = sorted(set(axes))
+    if not red:
+        return None
+    first, last = red[0], red[-1]
+    if any(i not in red and shape[i] != 1 for i in range(first, last + 1)):
+        return None
+    a1 = int(np.prod(shape[:first], dtype=np.int64))
+    r = int(np.prod([shape[i] for i in red], dtype=np.int64))
+    a0 = int(np.prod(shape[last + 1 :], dtype=np.int64))
+    return a1, r, a0
+
+
+def _numba_sum(recipe: str, x: np.ndarray, red: Sequence[int], out: np.ndarray) -> str | None:
+    """The compiled sum in the recipe's order, when x is contiguous and the pattern is one the
+    accelerator knows (TBE: one block of reduced axes; Ascend950: R, AR, RA, ARA); the path taken,
+    or None."""
+    nb = accel.use_numba(x.size)
+    kb = None if nb is None or x.size == 0 or out.size == 0 else accel.kind_and_bits(x)
+    if nb is None or kb is None:
+        return None
+    kind, bits = kb
+    if recipe == "tbe":
+        block = block_of(x.shape, red)
+        if block is None:
+            return None
+        a1, r, a0 = block
+        res = np.empty(a1 * a0, np.float32)
+        if a0 == 1:
+            nb.red.lanes_rows(kind, bits, a1, r, res)
+        else:
+            nb.red.lanes_cols(kind, bits, a1, r, a0, res)
+        path = "tbe lanes"
+    else:
+        groups = merged_pattern(x.shape, red)
+        pattern = "".join(k for k, _ in groups)
+        if pattern not in ("R", "AR", "RA", "ARA"):
+            return None
+        sizes = [int(np.prod([x.shape[i] for i in ax], dtype=np.int64)) for _, ax in groups]
+        if pattern in ("R", "AR"):
+            r = sizes[-1]
+            res = np.empty(x.size // r, np.float32)
+            nb.red.ar_rows(kind, bits, x.size // r, r, res)
+        else:
+            r, a = sizes[-2], sizes[-1]
+            res = np.empty(x.size // r, np.float32)
+            nb.red.ra_cols(kind, bits, x.size // (r * a), r, a, 4 * BLOCK < _ceil(a, BLOCK) <= LANES, res)
+        path = f"arch35 {pattern}"
+    ob = accel.kind_and_bits(out)
+    if ob is not None and ob[0] == kind and out.size == res.size:
+        nb.red.store_f32(kind, res, ob[1])
+    else:
+        store(out, res.reshape(out.shape))
+    return f"numba {path}"
+
+
 def make(recipe: str, axes: Sequence[int], keep_dims: bool) -> Compute:
     """The launch computation of ReduceSum (``recipe``: ``arch35``, ``tbe`` or ``aicpu``);
     ``axes`` are normalised (non-negative)."""
@@ -236,6 +296,9 @@ def make(recipe: str, axes: Sequence[int], keep_dims: bool) -> Compute:
         x, out = ins[0], outs[0]
         with np.errstate(all="ignore"):
             if x.dtype.name in _NARROW and recipe != "aicpu":
+                fast = _numba_sum(recipe, x, red, out)
+                if fast is not None:
+                    return fast
                 xf = x.astype(np.float32)
                 if recipe == "arch35":
                     r, pattern = sum_3510(xf, red)

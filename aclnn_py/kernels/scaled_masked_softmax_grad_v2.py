@@ -136,7 +136,7 @@ def make(scale: float, arch: str = "v220") -> Callable[[Sequence[np.ndarray], Se
         if undefined_on(arch, grad.shape[-1]):
             out.view(np.uint8)[...] = 0xFF  # mis-sized row copies: nothing defined is written
             return "undefined"
-        nb = accel.use_numba()
+        nb = accel.use_numba(outs[0].size)
         if nb is not None and mask.flags.c_contiguous:
             kb = accel.same_kind_bits(grad, y, out)
             if kb is not None:

@@ -33,6 +33,7 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
+from . import accel
 from ._fp import F32, f32, store
 from .scaled_masked_softmax_grad_v2 import pair_tree
 
@@ -111,11 +112,51 @@ def compute_f32(x: np.ndarray, mask: np.ndarray, scale: float, arch: str) -> np.
     return softmax_rows(s, arch).reshape(x.shape)
 
 
+EXP_BLOCK = 1 << 16  # elements per block of the compiled path
+
+
+def _numba_path(x: np.ndarray, mask: np.ndarray, out: np.ndarray, scale: float, arch: str) -> bool:
+    """The compiled path for a 4-d x (B, N, S, D) and a contiguous mask (B or 1, N or 1, S, D):
+    block by block, the kernel writes ``s - max(s)`` as float32, numpy's ``np.exp`` takes the
+    block (the recipe's exponential, bit for bit), the kernel sums, divides and stores."""
+    nb = accel.use_numba(x.size)
+    if nb is None or x.ndim != 4 or mask.ndim != 4 or x.size == 0 or out.shape != x.shape:
+        return False
+    b, n, s_dim, d = x.shape
+    if mask.shape[2:] != (s_dim, d) or mask.shape[0] not in (1, b) or mask.shape[1] not in (1, n):
+        return False
+    kb, ob = accel.kind_and_bits(x), accel.kind_and_bits(out)
+    if kb is None or ob is None or kb[0] != ob[0] or not mask.flags.c_contiguous or np.may_share_memory(x, out):
+        return False
+    kind, xb = kb
+    m8 = mask.reshape(-1).view(np.uint8)
+    if not m8.flags.writeable:
+        m8 = m8.copy()
+    sc = F32(scale)
+    sc16 = F32(np.float16(sc))
+    rows = b * n * s_dim
+    per = max(1, EXP_BLOCK // d)
+    e = np.empty(min(per, rows) * d, np.float32)
+    with np.errstate(all="ignore"):
+        for row0 in range(0, rows, per):
+            cnt = min(per, rows - row0)
+            blk = e[: cnt * d]
+            nb.red.scaled_masked_prep(
+                kind, xb, m8, row0, cnt, d, n, s_dim, mask.shape[0] != 1 or b == 1, mask.shape[1] != 1 or n == 1,
+                sc, sc16, blk,
+            )  # fmt: skip
+            np.exp(blk, out=blk)
+            nb.red.scaled_masked_finish(kind, arch == "3510", blk, ob[1], row0, cnt, d)
+    return True
+
+
 def make(scale: float, arch: str) -> Callable[[Sequence[np.ndarray], Sequence[np.ndarray]], str]:
     """A launch computation: inputs (x, mask), output y (x's shape and dtype)."""
 
     def compute(ins: Sequence[np.ndarray], outs: Sequence[np.ndarray]) -> str:
         x, mask = ins
+        if _numba_path(x, mask, outs[0], scale, arch):
+            return "numba"
         store(outs[0], compute_f32(x, mask, scale, arch))
         return "numpy"
 

@@ -28,8 +28,9 @@ import numpy as np
 
 from .._status import aclError
 from ..runtime.stream import TaskFault
-from ._fp import store
-from .elementwise import Compute
+from . import accel
+from ._fp import CHUNK, store
+from .elementwise import FLOATS, Compute
 
 _BF16 = np.dtype(ml_dtypes.bfloat16)
 # The dtypes the AI CPU (TF) Sign kernel is registered for (aicpu_kernel/tf_kernel config).
@@ -42,6 +43,15 @@ def _compare_sign(x: np.ndarray) -> np.ndarray:
     """``(x > 0) - (x < 0)``: NaN -> 0, -0.0 -> +0.0 (as the float mask difference 0 - 0)."""
     with np.errstate(invalid="ignore"):
         return (x > 0).astype(np.int8) - (x < 0).astype(np.int8)
+
+
+def _compare_sign_f32(x: np.ndarray, out: np.ndarray) -> None:
+    """:func:`_compare_sign` of float32 x written into float32 out in blocks (the masks' difference
+    computed in float32: 1 - 0, 0 - 1, or +0.0)."""
+    with np.errstate(invalid="ignore"):
+        for start in range(0, x.size, CHUNK):
+            xb = x[start : start + CHUNK]
+            np.subtract(xb > 0, xb < 0, out=out[start : start + CHUNK], dtype=np.float32)
 
 
 def _scaled_sign(x: np.ndarray, nan_to_zero: bool) -> np.ndarray:
@@ -105,10 +115,21 @@ def make(recipe: str) -> Compute:
                 return "numpy"
             out[...] = _compare_sign(x).astype(dt)
             return "numpy"
+        compare_recipe = recipe in ("v220", "arch35") or dt == _BF16
+        if dt in FLOATS and out.dtype == dt:
+            acc = accel.elementwise(out, x)
+            if acc is not None:
+                nb, kind, o, (xb,) = acc
+                mode = 0 if compare_recipe else (1 if recipe == "v200" else 2)  # _numba_ew.SIGN_*
+                nb.ew.sign(mode, kind, xb, o)
+                return "numba"
+            if compare_recipe and dt == np.float32 and x.flags.c_contiguous and out.flags.c_contiguous:
+                _compare_sign_f32(x.reshape(-1), out.reshape(-1))
+                return "numpy"
         if dt.kind in "iu":  # INT32 (TBE: min(max(x, -1), 1)), INT64 (Ascend950): the exact sign
             out[...] = np.clip(x, -1, 1) if recipe != "arch35" else _compare_sign(x).astype(dt)
             return "numpy"
-        if recipe in ("v220", "arch35") or dt == _BF16:
+        if compare_recipe:
             store(out, _compare_sign(x).astype(np.float32))  # BFLOAT16 through float32
             return "numpy"
         out[...] = _scaled_sign(x, nan_to_zero=recipe == "v200")

@@ -122,7 +122,8 @@ def _numba_launcher(
     recipe: str, sigma: float, reduction: str, shape: Sequence[int]
 ) -> Callable[[np.ndarray, np.ndarray, np.ndarray, np.ndarray], bool]:
     """The compiled recipe with its scalar arguments fixed once per launch: a function that runs
-    it when the layout allows (no real broadcast) and says whether it ran."""
+    it when the layout allows (same shape, single-element or row-broadcast operands) and says
+    whether it ran."""
     s = F32(sigma)
     mean = reduction == "mean"
     if recipe == "tbe":
@@ -131,10 +132,11 @@ def _numba_launcher(
         consts = (s, inv_sigma(sigma), arch35_mean_factor(shape) if mean else F32(1))
 
     def launch(predict: np.ndarray, label: np.ndarray, dout: np.ndarray, out: np.ndarray) -> bool:
-        nb = accel.use_numba()
         n = out.size
-        if nb is None or predict.size not in (n, 1) or label.size not in (n, 1) or dout.size not in (n, 1):
+        nb = accel.use_numba(n)
+        if nb is None or not all(accel.broadcast_ok(a, n, out.shape) for a in (predict, label, dout)):
             return False
+        predict, label, dout = accel.contiguous_inputs(out, predict, label, dout)
         kb = accel.same_kind_bits(predict, label, dout, out)
         if kb is None:
             return False

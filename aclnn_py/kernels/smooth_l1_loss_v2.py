@@ -33,6 +33,7 @@ from typing import cast
 
 import numpy as np
 
+from . import accel
 from ._fp import F32, f32, run_elementwise, select, store
 from .scaled_masked_softmax_grad_v2 import pair_tree
 from .smooth_l1_loss_grad_v2 import arch35_mean_factor, tbe_mean_factor
@@ -154,9 +155,38 @@ def make(
     predict's shape for ``none``, 0-d otherwise). Returns the kernel path it took."""
     inv = INV_SIGMA[recipe](sigma)
     shape = tuple(shape)
+    s32 = F32(sigma)
+    m2_bias = NEG_HALF * s32
+
+    def _numba_path(predict: np.ndarray, label: np.ndarray, out: np.ndarray) -> bool:
+        nb = accel.use_numba(predict.size)
+        if nb is None or predict.shape != label.shape or predict.size == 0:
+            return False
+        if reduction == "none":
+            views = accel.elementwise_views(out, predict, label)
+            if views is None or predict.size != out.size:
+                return False
+            kind, o, (p, lab) = views
+            nb.ew.smooth_l1_loss(kind, p, lab, o, s32, m2_bias, inv)
+            return True
+        kb = accel.same_kind_bits(predict, label)
+        if kb is None:
+            return False
+        kind, (p, lab) = kb
+        losses = np.empty(predict.size, np.float32)
+        nb.ew.smooth_l1_loss_f32(kind, p, lab, losses, s32, m2_bias, inv)
+        total = F32(nb.red.sum_lanes_flat(losses) if recipe == "tbe" else nb.red.sum_ar_flat(losses))
+        if reduction == "mean":
+            factor = tbe_mean_factor(shape) if recipe == "tbe" else arch35_mean_factor(shape)
+            with np.errstate(all="ignore"):
+                total = _f32(total * factor)
+        store(out, np.asarray(total, dtype=np.float32).reshape(out.shape))
+        return True
 
     def compute(ins: Sequence[np.ndarray], outs: Sequence[np.ndarray]) -> str:
         predict, label, out = ins[0], ins[1], outs[0]
+        if _numba_path(predict, label, out):
+            return "numba"
         if reduction == "none":
             run_elementwise(lambda p, lab: loss(p, lab, sigma, inv), [predict, label], out)
         else:

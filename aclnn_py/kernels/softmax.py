@@ -26,6 +26,7 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
+from . import accel
 from . import reduce_sum as rs
 from ._fp import store
 
@@ -266,6 +267,55 @@ def softmax_aicpu(x: np.ndarray, axis: int) -> np.ndarray:
     return np.asarray(e * (1.0 / s))
 
 
+EXP_BLOCK = 1 << 16  # elements per block of the compiled path (np.exp runs on one block at a time)
+_METHODS = {"ar_small_r": 1, "ar_full_load": 2, "ar_recompute": 3}  # _numba_reduce.SM_*
+
+
+def _numba_softmax(recipe: str, x: np.ndarray, axis: int, reciprocal: bool, out: np.ndarray) -> str | None:
+    """The compiled path, when x and out are contiguous arrays of one float kind: block by block,
+    the kernel writes ``x - max`` as float32, numpy's ``np.exp`` takes the block (the recipe's
+    own exponential, bit for bit), the kernel sums in the recipe's order, divides and stores.
+    Returns the path taken, or None."""
+    nb = accel.use_numba(x.size)
+    if nb is None or x.ndim == 0 or x.size == 0 or out.shape != x.shape or np.may_share_memory(x, out):
+        return None
+    kb, ob = accel.kind_and_bits(x), accel.kind_and_bits(out)
+    if kb is None or ob is None or kb[0] != ob[0]:
+        return None
+    kind, xb = kb
+    obits = ob[1]
+    a1 = int(np.prod(x.shape[:axis], dtype=np.int64))
+    r = int(x.shape[axis])
+    a0 = int(np.prod(x.shape[axis + 1 :], dtype=np.int64))
+    if r == 1:
+        return None
+    arch = recipe == "arch35"
+    f16_sub = not arch and x.dtype == np.float16
+    template = template_3510(x.shape, axis, x.dtype.itemsize) if arch else "tbe"
+    with np.errstate(all="ignore"):
+        if a0 == 1:
+            method = _METHODS[template] if arch else 0
+            u = ar_recompute_factor(r, x.dtype.itemsize) if template == "ar_recompute" else 0
+            per = max(1, EXP_BLOCK // r)
+            e = np.empty(min(per, a1) * r, np.float32)
+            for row0 in range(0, a1, per):
+                cnt = min(per, a1 - row0)
+                blk = e[: cnt * r]
+                nb.red.softmax_prep_rows(kind, f16_sub, xb, row0, cnt, r, blk)
+                np.exp(blk, out=blk)
+                nb.red.softmax_finish_rows(kind, method, u, arch, reciprocal, blk, obits, row0, cnt, r)
+        else:
+            per = max(1, EXP_BLOCK // (r * a0))
+            e = np.empty(min(per, a1) * r * a0, np.float32)
+            for b0 in range(0, a1, per):
+                cnt = min(per, a1 - b0)
+                blk = e[: cnt * r * a0]
+                nb.red.softmax_prep_cols(kind, f16_sub, xb, b0, cnt, r, a0, blk)
+                np.exp(blk, out=blk)
+                nb.red.softmax_finish_cols(kind, arch, arch, reciprocal, blk, obits, b0, cnt, r, a0)
+    return f"numba arch35 {template}" if arch else "numba tbe"
+
+
 def make(recipe: str, axis: int, reciprocal: bool = False) -> Compute:
     """The launch computation of SoftmaxV2 along the normalised ``axis`` (``recipe``:
     ``arch35``, ``tbe`` or ``aicpu``; ``reciprocal`` for Ascend310P's TBE division)."""
@@ -276,6 +326,9 @@ def make(recipe: str, axis: int, reciprocal: bool = False) -> Compute:
             if recipe == "aicpu":
                 out[...] = softmax_aicpu(x, axis)
                 return "aicpu"
+            fast = _numba_softmax(recipe, x, axis, reciprocal, out)
+            if fast is not None:
+                return fast
             if recipe == "arch35":
                 r, template = softmax_3510(x, axis)
                 store(out, r)

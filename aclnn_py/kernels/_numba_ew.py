@@ -1,0 +1,668 @@
+# mypy: disallow-untyped-defs=False, warn-return-any=False
+"""The accelerator's elementwise kernels: arithmetic (Add, Sub, Mul, RealDiv), the fused
+multiply-add of Axpy, comparisons, Maximum/Minimum, float-to-float Cast, Sign, ClipByValueV2,
+HardSwish and SmoothL1LossV2.
+
+The conventions of :mod:`._numba`: arrays travel as their bits (uint32 for FLOAT, uint16 for
+FLOAT16 and BFLOAT16, uint8 for BOOL), a kind (0 float32, 1 float16, 2 bfloat16) says how to
+read them, every recipe computes in float32 exactly as the numpy recipe does (the specification,
+which the tests compare bit for bit), and a result is rounded once, half to even, with NaN
+written as the canonical quiet NaN. An input has the output's size, one element (a scalar
+operand) or repeats along the output's trailing axes (a row broadcast); the launchers check
+that (:func:`aclnn_py.kernels.accel.elementwise_views`), and anything else takes the numpy path.
+
+Each kernel picks its loop once (kind, which operand is a scalar) and runs one pass over the
+arrays; the per-element operation code (``op``) is loop-invariant, so LLVM unswitches it.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import types
+from numba.extending import intrinsic
+
+from ._numba import F32, KIND_F16, KIND_F32, _canon, _jit, _narrow16, _widen16, block_len, tile
+
+ADD, SUB, MUL, DIV, DIV_FTZ = 0, 1, 2, 3, 4
+EQ, NE, GT, GE, LT, LE = 0, 1, 2, 3, 4, 5
+TINY = F32(2.0**-126)  # the smallest normal float32
+
+
+# -- arithmetic -----------------------------------------------------------------------------------
+# One small function per operation, each a plain loop over equal-size arrays: LLVM inlines the
+# conversions and vectorises it (a loop that also branched on the operation, or a function
+# holding many loops, was not vectorised: 3-10x slower). A scalar or row-broadcast operand is
+# repeated into a block of about 4096 elements (:func:`._numba.tile`) and the same loop runs
+# block by block.
+
+SCALAR_BLOCK = 4096
+
+
+@_jit
+def _ftz(v):
+    """A float32 subnormal becomes a zero of its sign (Ascend950's DivHighPrecision)."""
+    return v * F32(0.0) if abs(v) < TINY else v
+
+
+@_jit
+def _add(kind, a, b, out):
+    if kind == KIND_F32:
+        fa, fb, fo = a.view(np.float32), b.view(np.float32), out.view(np.float32)
+        for i in range(out.size):
+            fo[i] = _canon(fa[i] + fb[i])
+    else:
+        for i in range(out.size):
+            out[i] = _narrow16(kind, _widen16(kind, a[i]) + _widen16(kind, b[i]))
+
+
+@_jit
+def _sub(kind, a, b, out):
+    if kind == KIND_F32:
+        fa, fb, fo = a.view(np.float32), b.view(np.float32), out.view(np.float32)
+        for i in range(out.size):
+            fo[i] = _canon(fa[i] - fb[i])
+    else:
+        for i in range(out.size):
+            out[i] = _narrow16(kind, _widen16(kind, a[i]) - _widen16(kind, b[i]))
+
+
+@_jit
+def _mul(kind, a, b, out):
+    if kind == KIND_F32:
+        fa, fb, fo = a.view(np.float32), b.view(np.float32), out.view(np.float32)
+        for i in range(out.size):
+            fo[i] = _canon(fa[i] * fb[i])
+    else:
+        for i in range(out.size):
+            out[i] = _narrow16(kind, _widen16(kind, a[i]) * _widen16(kind, b[i]))
+
+
+@_jit
+def _div(kind, a, b, out):
+    if kind == KIND_F32:
+        fa, fb, fo = a.view(np.float32), b.view(np.float32), out.view(np.float32)
+        for i in range(out.size):
+            fo[i] = _canon(fa[i] / fb[i])
+    else:
+        for i in range(out.size):
+            out[i] = _narrow16(kind, _widen16(kind, a[i]) / _widen16(kind, b[i]))
+
+
+@_jit
+def _div_ftz(kind, a, b, out):
+    if kind == KIND_F32:
+        fa, fb, fo = a.view(np.float32), b.view(np.float32), out.view(np.float32)
+        for i in range(out.size):
+            fo[i] = _canon(_ftz(_ftz(fa[i]) / _ftz(fb[i])))
+    else:
+        for i in range(out.size):
+            out[i] = _narrow16(kind, _ftz(_ftz(_widen16(kind, a[i])) / _ftz(_widen16(kind, b[i]))))
+
+
+@_jit
+def _arith_same_size(op, kind, a, b, out):
+    if op == ADD:
+        _add(kind, a, b, out)
+    elif op == SUB:
+        _sub(kind, a, b, out)
+    elif op == MUL:
+        _mul(kind, a, b, out)
+    elif op == DIV:
+        _div(kind, a, b, out)
+    else:
+        _div_ftz(kind, a, b, out)
+
+
+@_jit
+def binary_arith(op, kind, a, b, out):
+    """``out = a op b`` (ADD, SUB, MUL, DIV, DIV_FTZ) in float32, rounded once to the kind."""
+    n = out.size
+    if a.size == n and b.size == n:
+        _arith_same_size(op, kind, a, b, out)
+        return
+    small = b if a.size == n else a
+    blk = block_len(n, small.size)
+    rep = tile(small, blk)
+    for start in range(0, n, blk):
+        cnt = min(blk, n - start)
+        if a.size == n:
+            _arith_same_size(op, kind, a[start : start + cnt], rep[:cnt], out[start : start + cnt])
+        else:
+            _arith_same_size(op, kind, rep[:cnt], b[start : start + cnt], out[start : start + cnt])
+
+
+# -- comparisons ----------------------------------------------------------------------------------
+
+
+@_jit
+def _eq(kind, a, b, out):
+    if kind == KIND_F32:
+        fa, fb = a.view(np.float32), b.view(np.float32)
+        for i in range(out.size):
+            out[i] = np.uint8(fa[i] == fb[i])
+    else:
+        for i in range(out.size):
+            out[i] = np.uint8(_widen16(kind, a[i]) == _widen16(kind, b[i]))
+
+
+@_jit
+def _ne(kind, a, b, out):
+    if kind == KIND_F32:
+        fa, fb = a.view(np.float32), b.view(np.float32)
+        for i in range(out.size):
+            out[i] = np.uint8(fa[i] != fb[i])
+    else:
+        for i in range(out.size):
+            out[i] = np.uint8(_widen16(kind, a[i]) != _widen16(kind, b[i]))
+
+
+@_jit
+def _gt(kind, a, b, out):
+    if kind == KIND_F32:
+        fa, fb = a.view(np.float32), b.view(np.float32)
+        for i in range(out.size):
+            out[i] = np.uint8(fa[i] > fb[i])
+    else:
+        for i in range(out.size):
+            out[i] = np.uint8(_widen16(kind, a[i]) > _widen16(kind, b[i]))
+
+
+@_jit
+def _ge(kind, a, b, out):
+    if kind == KIND_F32:
+        fa, fb = a.view(np.float32), b.view(np.float32)
+        for i in range(out.size):
+            out[i] = np.uint8(fa[i] >= fb[i])
+    else:
+        for i in range(out.size):
+            out[i] = np.uint8(_widen16(kind, a[i]) >= _widen16(kind, b[i]))
+
+
+@_jit
+def _cmp_same_size(op, kind, a, b, out):
+    """LT and LE are GT and GE with the operands swapped (the same IEEE predicate)."""
+    if op == EQ:
+        _eq(kind, a, b, out)
+    elif op == NE:
+        _ne(kind, a, b, out)
+    elif op == GT:
+        _gt(kind, a, b, out)
+    elif op == GE:
+        _ge(kind, a, b, out)
+    elif op == LT:
+        _gt(kind, b, a, out)
+    else:
+        _ge(kind, b, a, out)
+
+
+@_jit
+def compare(op, kind, a, b, out):
+    """BOOL bytes ``a op b`` (EQ ... LE) of the exact float32 values."""
+    n = out.size
+    if a.size == n and b.size == n:
+        _cmp_same_size(op, kind, a, b, out)
+        return
+    small = b if a.size == n else a
+    blk = block_len(n, small.size)
+    rep = tile(small, blk)
+    for start in range(0, n, blk):
+        cnt = min(blk, n - start)
+        if a.size == n:
+            _cmp_same_size(op, kind, a[start : start + cnt], rep[:cnt], out[start : start + cnt])
+        else:
+            _cmp_same_size(op, kind, rep[:cnt], b[start : start + cnt], out[start : start + cnt])
+
+
+# -- Maximum / Minimum (maxNum / minNum, -0 below +0) ------------------------------------------------
+
+
+@_jit
+def _max_num(a, b):
+    """maxNum with ordered zeros: the number of a (NaN, number) pair; of two zeros -0 only for two
+    -0 (their sum). Also ClipByValueV2's max. Written as selects (no branch per element)."""
+    r = b if (b > a) | (a != a) else a
+    return a + b if (a == 0) & (b == 0) else r
+
+
+@_jit
+def _min_num(a, b):
+    """minNum with ordered zeros: of two zeros +0 only for two +0 (minus the sum of their negations)."""
+    r = b if (b < a) | (a != a) else a
+    return -((-a) + (-b)) if (a == 0) & (b == 0) else r
+
+
+@_jit
+def _max(kind, a, b, out):
+    if kind == KIND_F32:
+        fa, fb, fo = a.view(np.float32), b.view(np.float32), out.view(np.float32)
+        for i in range(out.size):
+            fo[i] = _canon(_max_num(fa[i], fb[i]))
+    else:
+        for i in range(out.size):
+            out[i] = _narrow16(kind, _max_num(_widen16(kind, a[i]), _widen16(kind, b[i])))
+
+
+@_jit
+def _min(kind, a, b, out):
+    if kind == KIND_F32:
+        fa, fb, fo = a.view(np.float32), b.view(np.float32), out.view(np.float32)
+        for i in range(out.size):
+            fo[i] = _canon(_min_num(fa[i], fb[i]))
+    else:
+        for i in range(out.size):
+            out[i] = _narrow16(kind, _min_num(_widen16(kind, a[i]), _widen16(kind, b[i])))
+
+
+@_jit
+def maxmin(is_max, kind, a, b, out):
+    """maxNum / minNum (a NaN loses to a number; -0 below +0; both commute, so a single-element
+    operand goes second)."""
+    n = out.size
+    if a.size != n:
+        a, b = b, a
+    if b.size == n:
+        if is_max:
+            _max(kind, a, b, out)
+        else:
+            _min(kind, a, b, out)
+        return
+    blk = block_len(n, b.size)
+    rep = tile(b, blk)
+    for start in range(0, n, blk):
+        cnt = min(blk, n - start)
+        if is_max:
+            _max(kind, a[start : start + cnt], rep[:cnt], out[start : start + cnt])
+        else:
+            _min(kind, a[start : start + cnt], rep[:cnt], out[start : start + cnt])
+
+
+# -- the fused multiply-add of Axpy ---------------------------------------------------------------
+
+AXPY_F32, AXPY_F16_ONCE, AXPY_TWICE = 0, 1, 2
+
+
+@_jit
+def _fma_odd(a, b, c):
+    """``a * b + c`` of float32-representable float64 values: the product is exact, the sum made
+    exact by TwoSum and rounded to odd (53 >= p + 2 bits, so one more rounding is correct) —
+    :func:`aclnn_py.kernels.elementwise.fma` step by step."""
+    p = a * b
+    s = p + c
+    bb = s - p
+    e = (p - (s - bb)) + (c - bb)
+    bits = np.float64(s).view(np.int64)
+    # inexact, s finite, last bit even: nextafter(s, +-inf by e's sign), one step in the magnitude
+    fix = (e != 0) & (s - s == 0) & ((bits & 1) == 0)
+    step = np.int64(1) if (e > 0) == (s > 0) else np.int64(-1)
+    return np.int64(bits + step).view(np.float64) if fix else s
+
+
+@_jit
+def _f64_to_f32_odd(s):
+    """float64 -> float32 rounded to odd (truncate, then set the last bit if anything was lost)."""
+    f = np.float32(s)
+    wide = np.float64(f)
+    back = np.int64(1) if abs(wide) > abs(s) else np.int64(0)  # rounded up in magnitude: one step back
+    odd = np.uint32((np.int64(f.view(np.uint32)) - back) | 1).view(np.float32)  # (inf -> the largest)
+    return odd if (f == f) & (wide != s) else f
+
+
+@_jit
+def _axpy_one(mode, kind, alpha, x1, x2):
+    """One element of ``x1 + alpha * x2`` the exact way: the float32 values in, the float32 to
+    store out (AXPY_F16_ONCE: rounded to odd, so that the float16 store rounds once)."""
+    s = _fma_odd(np.float64(alpha), np.float64(x2), np.float64(x1))
+    if mode == AXPY_F16_ONCE:
+        return _f64_to_f32_odd(s)
+    return np.float32(s)
+
+
+_F16_LOWEST, _F16_HIGHEST = F32(2.0**-14), F32(65504.0)
+
+
+@intrinsic
+def _fma32(typingctx, a, b, c):
+    """``a * b + c`` rounded once to float32 (IEEE fusedMultiplyAdd: LLVM's llvm.fma, the CPU's
+    FMA instruction where it has one, a correctly rounded library call otherwise)."""
+    sig = types.float32(types.float32, types.float32, types.float32)
+
+    def codegen(context, builder, signature, args):
+        return builder.fma(*args)
+
+    return sig, codegen
+
+
+@_jit
+def _axpy_f32(alpha, x1, x2, fo):
+    for i in range(fo.size):
+        fo[i] = _canon(_fma32(alpha, x2[i], x1[i]))  # type: ignore[call-arg]  # numba passes typingctx
+
+
+@_jit
+def _axpy_twice(kind, alpha, x1, x2, out):
+    for i in range(out.size):
+        out[i] = _narrow16(kind, _fma32(alpha, _widen16(kind, x2[i]), _widen16(kind, x1[i])))  # type: ignore[call-arg]
+
+
+@_jit
+def _axpy_once_quick(alpha, x1, x2, res, flag):
+    """TBE float16: p = alpha * x2 is exact in float32 (two halves), so TwoSum in float32 gives the
+    float32 sum s and its error e. s rounded to float16 is one rounding of the exact sum unless e
+    is not 0 and s is a midpoint of the float16 grid (or out of its normal range): flagged."""
+    count = 0
+    for i in range(res.size):
+        p = alpha * _widen16(KIND_F16, x2[i])
+        c = _widen16(KIND_F16, x1[i])
+        s = p + c
+        bb = s - p
+        e = (p - (s - bb)) + (c - bb)
+        a = abs(s)
+        mid = (np.float32(s).view(np.uint32) & np.uint32(0x1FFF)) == np.uint32(0x1000)
+        bad = (mid | (a < _F16_LOWEST) | (a >= _F16_HIGHEST)) & (e != 0) & (s - s == 0)
+        res[i] = s
+        flag[i] = np.uint8(bad)
+        count += bad
+    return count
+
+
+@_jit
+def _store_16(kind, out, res):
+    for i in range(res.size):
+        out[i] = _narrow16(kind, res[i])
+
+
+@_jit
+def axpy(mode, kind, alpha, x1, x2, out):
+    """Axpy / AxpyV2 with a scalar alpha; x1 or x2 may be a single element (repeated)."""
+    n = out.size
+    if x1.size == n and x2.size == n:
+        _axpy_same_size(mode, kind, alpha, x1, x2, out)
+        return
+    blk = block_len(n, max(x1.size if x1.size != n else 1, x2.size if x2.size != n else 1))
+    r1, r2 = tile(x1, blk), tile(x2, blk)
+    for start in range(0, n, blk):
+        cnt = min(blk, n - start)
+        a = x1[start : start + cnt] if x1.size == n else r1[:cnt]
+        b = x2[start : start + cnt] if x2.size == n else r2[:cnt]
+        _axpy_same_size(mode, kind, alpha, a, b, out[start : start + cnt])
+
+
+@_jit
+def _axpy_same_size(mode, kind, alpha, x1, x2, out):
+    """Axpy / AxpyV2 (scalar alpha, x1 and x2 of out's size): AXPY_F32 (float32, one rounding),
+    AXPY_F16_ONCE (TBE float16: alpha already rounded to float16, one rounding to float16),
+    AXPY_TWICE (float32 result, then rounded to the half type).
+
+    The recipe's float64 emulation (rounded to odd) gives the correctly rounded ``alpha * x2 +
+    x1``, which is what an IEEE fused multiply-add computes: float32 results use the CPU's.
+    For AXPY_F16_ONCE the float32 sum is exact but for the flagged elements
+    (:func:`_axpy_once_quick`), which are redone the float64 way (:func:`_fma_odd`)."""
+    n = out.size
+    if kind == KIND_F32:
+        _axpy_f32(alpha, x1.view(np.float32), x2.view(np.float32), out.view(np.float32))
+        return
+    if mode != AXPY_F16_ONCE:
+        _axpy_twice(kind, alpha, x1, x2, out)
+        return
+    blk = min(n, SCALAR_BLOCK)
+    res = np.empty(blk, np.float32)
+    flag = np.empty(blk, np.uint8)
+    for start in range(0, n, blk):
+        cnt = min(blk, n - start)
+        r, fl = res[:cnt], flag[:cnt]
+        if _axpy_once_quick(alpha, x1[start : start + cnt], x2[start : start + cnt], r, fl):
+            for i in range(cnt):
+                if fl[i]:
+                    w1, w2 = _widen16(kind, x1[start + i]), _widen16(kind, x2[start + i])
+                    r[i] = _axpy_one(mode, kind, alpha, w1, w2)
+        _store_16(kind, out[start : start + cnt], r)
+
+
+# -- Cast between float types -----------------------------------------------------------------------
+
+
+@_jit
+def cast_float(src_kind, dst_kind, src, dst):
+    """float32/float16/bfloat16 -> another of them: exact widening, one rounding half to even.
+    Returns the number of NaN inputs (their bits are numpy's to choose: the caller rewrites them)."""
+    n = dst.size
+    nans = 0
+    if src_kind == KIND_F32:
+        fs = src.view(np.float32)
+        for i in range(n):
+            v = fs[i]
+            nans += v != v
+            dst[i] = _narrow16(dst_kind, v)
+        return nans
+    if dst_kind == KIND_F32:
+        fd = dst.view(np.float32)
+        for i in range(n):
+            v = _widen16(src_kind, src[i])
+            nans += v != v
+            fd[i] = v
+        return nans
+    for i in range(n):
+        v = _widen16(src_kind, src[i])
+        nans += v != v
+        dst[i] = _narrow16(dst_kind, v)
+    return nans
+
+
+# -- Sign -----------------------------------------------------------------------------------------
+
+SIGN_COMPARE, SIGN_SCALED_NAN0, SIGN_SCALED = 0, 1, 2
+
+
+@_jit
+def _sign(mode, kind, x):
+    if mode == SIGN_COMPARE:  # (x > 0) - (x < 0): NaN and -0 give +0
+        return F32(1.0) if x > 0 else (F32(-1.0) if x < 0 else F32(0.0))
+    # min(max(x, -tiny), tiny) * 2^k, every step exact; the vector max/min keep the number of a
+    # (NaN, number) pair; SIGN_SCALED_NAN0 (Ascend310P) replaces NaN by +0 first
+    if mode == SIGN_SCALED_NAN0 and x != x:
+        x = F32(0.0)
+    tiny = F32(2.0**-126) if kind == KIND_F32 else F32(2.0**-24)
+    r = -tiny if (x != x or -tiny > x) else x
+    r = tiny if tiny < r else r
+    if kind == KIND_F32:
+        return ((r * F32(2.0**62)) * F32(2.0**62)) * F32(4.0)
+    return (r * F32(2.0**12)) * F32(2.0**12)
+
+
+@_jit
+def _compare_sign(x):
+    return F32(1.0) if x > 0 else (F32(-1.0) if x < 0 else F32(0.0))
+
+
+@_jit
+def _sign_compare(kind, x, out):
+    if kind == KIND_F32:
+        fx, fo = x.view(np.float32), out.view(np.float32)
+        for i in range(out.size):
+            fo[i] = _compare_sign(fx[i])
+    else:
+        for i in range(out.size):
+            out[i] = _narrow16(kind, _compare_sign(_widen16(kind, x[i])))
+
+
+@_jit
+def _sign_scaled(mode, kind, x, out):
+    if kind == KIND_F32:
+        fx, fo = x.view(np.float32), out.view(np.float32)
+        for i in range(out.size):
+            fo[i] = _sign(mode, kind, fx[i])
+    else:
+        for i in range(out.size):
+            out[i] = _narrow16(kind, _sign(mode, kind, _widen16(kind, x[i])))
+
+
+@_jit
+def sign(mode, kind, x, out):
+    if mode == SIGN_COMPARE:
+        _sign_compare(kind, x, out)
+    else:
+        _sign_scaled(mode, kind, x, out)
+
+
+# -- ClipByValueV2 (AI Core) --------------------------------------------------------------------------
+
+
+@_jit
+def _clamp_zeros(kind, x, lo, hi, out):
+    if kind == KIND_F32:
+        fx, fo = x.view(np.float32), out.view(np.float32)
+        for i in range(out.size):
+            fo[i] = _canon(_min_num(_max_num(fx[i], lo), hi))
+    else:
+        for i in range(out.size):
+            out[i] = _narrow16(kind, _min_num(_max_num(_widen16(kind, x[i]), lo), hi))
+
+
+@_jit
+def _max_nonzero(a, b):
+    return b if (b > a) | (a != a) else a
+
+
+@_jit
+def _min_nonzero(a, b):
+    return b if (b < a) | (a != a) else a
+
+
+@_jit
+def _clamp_plain(kind, x, lo, hi, out):
+    """Bounds that are not zero: no pair of zeros can meet, maxNum/minNum are plain selects."""
+    if kind == KIND_F32:
+        fx, fo = x.view(np.float32), out.view(np.float32)
+        for i in range(out.size):
+            fo[i] = _canon(_min_nonzero(_max_nonzero(fx[i], lo), hi))
+    else:
+        for i in range(out.size):
+            out[i] = _narrow16(kind, _min_nonzero(_max_nonzero(_widen16(kind, x[i]), lo), hi))
+
+
+@_jit
+def clamp(kind, x, lo, hi, out):
+    """``min_num(max_num(x, lo), hi)`` with float32 bounds ``lo``, ``hi``."""
+    if lo != 0 and hi != 0:
+        _clamp_plain(kind, x, lo, hi, out)
+    else:
+        _clamp_zeros(kind, x, lo, hi, out)
+
+
+# -- HardSwish ------------------------------------------------------------------------------------
+
+
+@_jit
+def _narrow_f16_half_away(r):
+    """float32 -> float16 bits, ties away from zero (NaN canonical): nearest even, then a tie that
+    went towards zero moves one step out (:func:`aclnn_py.kernels.hard_swish.narrow_half_away`)."""
+    if r != r:
+        return np.uint16(0x7E00)
+    h = _narrow16(KIND_F16, r)
+    back = _widen16(KIND_F16, h)
+    d = r - back
+    away_bits = h if (h & np.uint16(0x7FFF)) == np.uint16(0x7C00) else np.uint16(h + np.uint16(1))
+    gap = abs(_widen16(KIND_F16, away_bits) - back)
+    tie = d != 0 and abs(d) * F32(2.0) == gap and (d < 0) == (np.float32(r).view(np.int32) < 0)
+    return away_bits if tie else h
+
+
+@_jit
+def _narrow_bf16_half_away(r):
+    if r != r:
+        return np.uint16(0x7FC0)
+    b = np.float32(r).view(np.uint32)
+    sign = b & np.uint32(0x80000000)
+    mag = (b & np.uint32(0x7FFFFFFF)) + np.uint32(0x8000)
+    return np.uint16((sign | mag) >> np.uint32(16))
+
+
+@_jit
+def _hardswish_tbe(x):
+    t = x + F32(3.0)
+    t = F32(0.0) if t < 0 else t  # np.maximum(t, 0): NaN stays NaN
+    t = F32(6.0) if t > 6 else t
+    t = t * F32(1.0 / 6.0)
+    return x * t
+
+
+@_jit
+def _hardswish_arch35(x):
+    t = x + F32(3.0)
+    t = F32(6.0) if t > 6 else t
+    t = F32(0.0) if t < 0 else t
+    xm = F32(-3.0) if x < -3 else x
+    return (xm * t) * F32(1.0 / 6.0)
+
+
+@_jit
+def hardswish(arch35, kind, x, out):
+    """HardSwish forward: the TBE recipe rounds half to even, Ascend950's narrows the half types
+    half away from zero (CAST_ROUND)."""
+    n = out.size
+    if kind == KIND_F32:
+        fx, fo = x.view(np.float32), out.view(np.float32)
+        if arch35:
+            for i in range(n):
+                fo[i] = _canon(_hardswish_arch35(fx[i]))
+        else:
+            for i in range(n):
+                fo[i] = _canon(_hardswish_tbe(fx[i]))
+        return
+    if not arch35:
+        for i in range(n):
+            out[i] = _narrow16(kind, _hardswish_tbe(_widen16(kind, x[i])))
+    elif kind == KIND_F16:
+        for i in range(n):
+            out[i] = _narrow_f16_half_away(_hardswish_arch35(_widen16(kind, x[i])))
+    else:
+        for i in range(n):
+            out[i] = _narrow_bf16_half_away(_hardswish_arch35(_widen16(kind, x[i])))
+
+
+# -- SmoothL1LossV2 --------------------------------------------------------------------------------
+
+
+@_jit
+def _smooth_l1(p, lab, sigma, m2_bias, inv):
+    d = p - lab
+    h = d * F32(0.5)
+    m1 = (h * d) * inv
+    a = abs(d)
+    m2 = a + m2_bias
+    return m1 if a < sigma else m2
+
+
+@_jit
+def smooth_l1_loss(kind, p, lab, out, sigma, m2_bias, inv):
+    """The element-wise loss (``m2_bias`` = float32(-0.5) * sigma, ``inv`` the recipe's 1/sigma)
+    into ``out`` (the kind's bits, or float32 bits for the reductions: ``out_f32``)."""
+    n = out.size
+    if kind == KIND_F32:
+        fp, fl, fo = p.view(np.float32), lab.view(np.float32), out.view(np.float32)
+        for i in range(n):
+            fo[i] = _canon(_smooth_l1(fp[i], fl[i], sigma, m2_bias, inv))
+        return
+    for i in range(n):
+        out[i] = _narrow16(kind, _smooth_l1(_widen16(kind, p[i]), _widen16(kind, lab[i]), sigma, m2_bias, inv))
+
+
+@_jit
+def smooth_l1_loss_f32(kind, p, lab, res, sigma, m2_bias, inv):
+    """The element-wise losses as float32 values (for the reductions)."""
+    n = res.size
+    if kind == KIND_F32:
+        fp, fl = p.view(np.float32), lab.view(np.float32)
+        for i in range(n):
+            res[i] = _smooth_l1(fp[i], fl[i], sigma, m2_bias, inv)
+        return
+    for i in range(n):
+        res[i] = _smooth_l1(_widen16(kind, p[i]), _widen16(kind, lab[i]), sigma, m2_bias, inv)
+
+
+@_jit
+def narrow_half_away(kind, src, out):
+    """float32 values -> float16/bfloat16 bits, ties away from zero (the rounding of Ascend950's
+    HardSwish stores), as an array loop for the tests."""
+    for i in range(out.size):
+        out[i] = _narrow_f16_half_away(src[i]) if kind == KIND_F16 else _narrow_bf16_half_away(src[i])

@@ -1,0 +1,764 @@
+# mypy: disallow-untyped-defs=False, warn-return-any=False
+"""The accelerator's reductions: ReduceSum (TBE lanes, Ascend950's AR and RA orders), the sums and
+divisions of SoftmaxV2 and ScaledMaskedSoftmaxV2, and the sums of SmoothL1LossV2's reductions.
+
+Every addition is the one the numpy recipe makes, on the same two float32 operands (the tree
+shapes, the +0.0 padding, the lane assignment); IEEE addition is commutative, and a NaN's
+payload never shows (results store the canonical NaN), so only the grouping has to match.
+
+The exponentials of the softmax kernels are numpy's: the kernels here compute ``x - max`` into
+a float32 block, the caller applies ``np.exp`` to the block (the same contiguous float32 loop as
+the numpy recipe's, so the same bits), and the second kernel sums and divides. See
+:func:`aclnn_py.kernels.softmax.make` for the loop.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._numba import F32, KIND_F16, KIND_F32, _canon, _jit, _narrow16, _to_f32, _tree, _widen16
+
+LANES = 64
+BLK = 4096  # elements converted per step (a multiple of 64)
+TINY = F32(2.0**-126)
+
+
+@_jit
+def _floor_pow2(n):
+    p = 1
+    while p * 2 <= n:
+        p *= 2
+    return p
+
+
+@_jit
+def _log2(m):
+    k = 0
+    while (1 << k) < m:
+        k += 1
+    return k
+
+
+@_jit
+def _store(kind, out, i, v):
+    """Write float32 ``v`` at element i of ``out`` (the kind's bits), rounded once, NaN canonical."""
+    if kind == KIND_F32:
+        out[i] = np.float32(_canon(v)).view(np.uint32)
+    else:
+        out[i] = _narrow16(kind, v)
+
+
+@_jit
+def store_f32(kind, res, out):
+    """float32 results into an output of the kind (rounded once, NaN canonical)."""
+    for i in range(res.size):
+        _store(kind, out, i, res[i])
+
+
+@_jit
+def _reduce64(src, start, count, blk):
+    """The adjacent-pair tree of src[start:start+count] padded with +0.0 to 64 lanes."""
+    for j in range(LANES):
+        blk[j] = src[start + j] if j < count else F32(0.0)
+    return _tree(blk, LANES)
+
+
+# -- TBE: 64 lanes, then the pair tree ------------------------------------------------------------
+
+
+@_jit
+def _lanes_add_f32(acc, src, count):
+    """acc[lane] += src[c*64 + lane] for the chunks of src[0:count] (the last one partial)."""
+    full = count // LANES
+    for c in range(full):
+        chunk = src[c * LANES : c * LANES + LANES]
+        for lane in range(LANES):
+            acc[lane] = acc[lane] + chunk[lane]
+    t = count - full * LANES
+    chunk = src[full * LANES : full * LANES + t]
+    for lane in range(t):
+        acc[lane] = acc[lane] + chunk[lane]
+
+
+@_jit
+def _lanes_add_16(kind, acc, src, count):
+    full = count // LANES
+    for c in range(full):
+        chunk = src[c * LANES : c * LANES + LANES]
+        for lane in range(LANES):
+            acc[lane] = acc[lane] + _widen16(kind, chunk[lane])
+    t = count - full * LANES
+    chunk = src[full * LANES : full * LANES + t]
+    for lane in range(t):
+        acc[lane] = acc[lane] + _widen16(kind, chunk[lane])
+
+
+@_jit
+def lanes_rows(kind, x, rows, r, res):
+    """The TBE order over rows of ``r`` contiguous elements: element k of a row into lane
+    k mod 64 (lanes from +0.0, added in sequence), then the pair tree of the lanes. A row's last
+    chunk is padded with +0.0, which changes no lane (a lane is never -0.0: it starts at +0.0)."""
+    acc = np.zeros(LANES, np.float32)
+    blk = np.empty(LANES, np.float32)
+    for row in range(rows):
+        for lane in range(LANES):
+            acc[lane] = F32(0.0)
+        base = row * r
+        if kind == KIND_F32:
+            _lanes_add_f32(acc, x[base : base + r].view(np.float32), r)
+        else:
+            _lanes_add_16(kind, acc, x[base : base + r], r)
+        for lane in range(LANES):
+            blk[lane] = acc[lane]
+        res[row] = _tree(blk, LANES)
+
+
+@_jit
+def _lanes_tree(acc, w):
+    """The pair tree over the 64 lane rows of acc (64, T), columns [0, w); result in acc[0]."""
+    width = LANES
+    while width > 1:
+        half = width // 2
+        for i in range(half):
+            dst, s1, s2 = acc[i], acc[2 * i], acc[2 * i + 1]
+            for j in range(w):
+                dst[j] = s1[j] + s2[j]
+        width = half
+
+
+@_jit
+def lanes_cols(kind, x, a1, r, a0, res):
+    """The TBE order over x as (a1, r, a0), summing r for each (a1, a0): lane k mod 64 of each
+    column, then the pair tree, a tile of columns at a time."""
+    tile = min(a0, 1024)
+    acc = np.zeros((LANES, tile), np.float32)
+    buf = np.empty(tile, np.uint32)
+    fb = buf.view(np.float32)
+    for b in range(a1):
+        for c0 in range(0, a0, tile):
+            w = min(tile, a0 - c0)
+            for lane in range(LANES):
+                row = acc[lane]
+                for j in range(w):
+                    row[j] = F32(0.0)
+            for k in range(r):
+                _to_f32(x, (b * r + k) * a0 + c0, w, kind, buf)
+                row = acc[k % LANES]
+                for j in range(w):
+                    row[j] = row[j] + fb[j]
+            _lanes_tree(acc, w)
+            top = acc[0]
+            for j in range(w):
+                res[b * a0 + c0 + j] = top[j]
+
+
+# -- Ascend950: AscendC ReduceSum AR and RA --------------------------------------------------------
+
+
+@_jit
+def _ar_sum(v, r, head, blk):
+    """AscendC ``ReduceSum`` AR of the float32 row v[0:r] (:func:`reduce_sum.ar_sum`): padded with
+    +0.0 to rp (a multiple of 8); rp <= 64 in blocks of 8 or one 64-lane tree; else the tail past
+    the largest power of two m <= rp folded onto the head, runs of 16 chunks of 64 halved, the
+    last 2, 4 or 8 chunks halved, one 64-lane tree. ``head``: scratch of >= m floats."""
+    if r == 1:
+        return v[0]
+    rp = ((r + 7) // 8) * 8
+    zero = F32(0.0)
+    if rp <= LANES:
+        if rp == 8:
+            for j in range(8):
+                blk[j] = v[j] if j < r else zero
+            return _tree(blk, 8)
+        if rp < 32:  # 16 or 24: the 8-lane blocks added in sequence
+            for j in range(8):
+                blk[j] = v[j]
+            for k in range(1, rp // 8):
+                for j in range(8):
+                    idx = k * 8 + j
+                    blk[j] = (v[idx] if idx < r else zero) + blk[j]
+            return _tree(blk, 8)
+        for j in range(LANES):
+            blk[j] = v[j] if j < r else zero
+        return _tree(blk, LANES)
+    m = _floor_pow2(rp)
+    for j in range(m):
+        head[j] = v[j] if j < r else zero
+    for i in range(rp - m):
+        idx = m + i
+        head[i] = head[i] + (v[idx] if idx < r else zero)
+    nch = m // LANES
+    while nch >= 16:
+        for g in range(nch // 16):
+            base = g * 16 * LANES
+            lvl = 8
+            while lvl >= 1:
+                for i in range(lvl):
+                    dst = head[base + i * LANES : base + i * LANES + LANES]
+                    src = head[base + (i + lvl) * LANES : base + (i + lvl) * LANES + LANES]
+                    for lane in range(LANES):
+                        dst[lane] = dst[lane] + src[lane]
+                lvl //= 2
+            if g:
+                for lane in range(LANES):
+                    head[g * LANES + lane] = head[base + lane]
+        nch //= 16
+    while nch > 1:
+        h = nch // 2
+        for i in range(h):
+            dst = head[i * LANES : i * LANES + LANES]
+            src = head[(i + h) * LANES : (i + h) * LANES + LANES]
+            for lane in range(LANES):
+                dst[lane] = dst[lane] + src[lane]
+        nch = h
+    for lane in range(LANES):
+        blk[lane] = head[lane]
+    return _tree(blk, LANES)
+
+
+@_jit
+def ar_rows(kind, x, rows, r, res):
+    """Ascend950's AR order for rows of ``r`` contiguous elements."""
+    row = np.empty(max(r, 1), np.uint32)
+    fr = row.view(np.float32)
+    head = np.empty(max(_floor_pow2(((r + 7) // 8) * 8), 1), np.float32)
+    blk = np.empty(LANES, np.float32)
+    for i in range(rows):
+        _to_f32(x, i * r, r, kind, row)
+        res[i] = _ar_sum(fr, r, head, blk)
+
+
+@_jit
+def _bit_order(m, groups16):
+    """For the binary-counter walk of a tree over m = 2^L leaves: perm[k] is the bit of the leaf
+    index that the k-th level of the tree pairs on. Halving pairs (i, i + m/2) first: the top
+    bit, then the next. Runs of 16 halve their 4 low bits (3, 2, 1, 0), then the next 4 bits of
+    the run results, ...; the last 1, 2, 4 or 8 runs are halved (their top bit first)."""
+    levels = _log2(m)
+    perm = np.empty(max(levels, 1), np.int64)
+    if not groups16:
+        for k in range(levels):
+            perm[k] = levels - 1 - k
+        return perm
+    stages = 0
+    count = m
+    while count >= 16:
+        count //= 16
+        stages += 1
+    k = 0
+    for s in range(stages):
+        for b in range(3, -1, -1):
+            perm[k] = 4 * s + b
+            k += 1
+    q = levels - 4 * stages
+    for b in range(q - 1, -1, -1):
+        perm[k] = 4 * stages + b
+        k += 1
+    return perm
+
+
+@_jit
+def ra_cols(kind, x, a1, r, a0, groups16, res):
+    """Ascend950's RA order (:func:`reduce_sum.ra_sum`) over x as (a1, r, a0), summing r: rows
+    past the largest power of two m <= r folded onto the first ones, then the rows reduced by
+    halving (``groups16``: runs of 16 halved, then the runs), column tiles at a time. The tree
+    is walked depth first (a binary counter over its leaves), so nothing but one row per level
+    is kept."""
+    tile = min(a0, 2048)
+    m = _floor_pow2(r)
+    levels = _log2(m)
+    perm = _bit_order(m, groups16)
+    stack = np.empty((levels + 1, tile), np.float32)
+    buf = np.empty(tile, np.uint32)
+    buf2 = np.empty(tile, np.uint32)
+    fb, fb2 = buf.view(np.float32), buf2.view(np.float32)
+    for b in range(a1):
+        for c0 in range(0, a0, tile):
+            w = min(tile, a0 - c0)
+            for t in range(m):
+                j = 0
+                for k in range(levels):
+                    if (t >> k) & 1:
+                        j |= 1 << perm[k]
+                _to_f32(x, (b * r + j) * a0 + c0, w, kind, buf)
+                if j < r - m:
+                    _to_f32(x, (b * r + m + j) * a0 + c0, w, kind, buf2)
+                    for q in range(w):
+                        fb[q] = fb[q] + fb2[q]
+                lvl = 0
+                tt = t
+                while tt & 1:
+                    s = stack[lvl]
+                    for q in range(w):
+                        fb[q] = s[q] + fb[q]
+                    tt >>= 1
+                    lvl += 1
+                top = stack[lvl]
+                for q in range(w):
+                    top[q] = fb[q]
+            top = stack[levels]
+            for q in range(w):
+                res[b * a0 + c0 + q] = top[q]
+
+
+# -- SoftmaxV2 ------------------------------------------------------------------------------------
+
+SM_TBE, SM_SMALL_R, SM_FULL_LOAD, SM_RECOMPUTE = 0, 1, 2, 3
+
+
+@_jit
+def _row_max(v, r, part):
+    """max(v[0:r]) as np.max gives it: NaN if any element is NaN (16 running maxima, so that the
+    loop vectorises; which zero a maximum of zeros is does not matter to x - max)."""
+    for j in range(16):
+        part[j] = v[0]
+    nan = False
+    full = r // 16
+    for c in range(full):
+        chunk = v[c * 16 : c * 16 + 16]
+        for j in range(16):
+            val = chunk[j]
+            part[j] = val if val > part[j] else part[j]
+            nan |= val != val
+    m = part[0]
+    for j in range(1, 16):
+        m = part[j] if part[j] > m else m
+    for k in range(full * 16, r):
+        val = v[k]
+        m = val if val > m else m
+        nan |= val != val
+    return F32(np.nan) if nan else m
+
+
+@_jit
+def softmax_prep_rows(kind, f16_sub, x, row0, nrows, r, e):
+    """``x - max`` of rows [row0, row0 + nrows) (r contiguous elements each) into e (float32);
+    ``f16_sub``: the TBE float16 recipe rounds the difference to float16. The max propagates NaN."""
+    part = np.empty(16, np.float32)
+    for i in range(nrows):
+        out = e[i * r : i * r + r]
+        _to_f32(x, (row0 + i) * r, r, kind, out.view(np.uint32))
+        m = _row_max(out, r, part)
+        if f16_sub:
+            for k in range(r):
+                out[k] = _widen16(KIND_F16, _narrow16(KIND_F16, out[k] - m))
+        else:
+            for k in range(r):
+                out[k] = out[k] - m
+
+
+@_jit
+def _flush_row(row):
+    for k in range(row.size):
+        v = row[k]
+        row[k] = F32(0.0) if abs(v) < TINY else v
+
+
+@_jit
+def _div_store_f32(row, s, reciprocal, flush, fo):
+    """fo = row / s (or row * (1 / s); ``flush``: subnormal quotients become +0), NaN canonical."""
+    if reciprocal:
+        inv = F32(1.0) / s
+        for k in range(row.size):
+            fo[k] = _canon(row[k] * inv)
+    elif flush:
+        for k in range(row.size):
+            y = row[k] / s
+            fo[k] = _canon(F32(0.0) if abs(y) < TINY else y)
+    else:
+        for k in range(row.size):
+            fo[k] = _canon(row[k] / s)
+
+
+@_jit
+def _div_store_16(kind, row, s, reciprocal, flush, out):
+    if reciprocal:
+        inv = F32(1.0) / s
+        for k in range(row.size):
+            out[k] = _narrow16(kind, row[k] * inv)
+    elif flush:
+        for k in range(row.size):
+            y = row[k] / s
+            out[k] = _narrow16(kind, F32(0.0) if abs(y) < TINY else y)
+    else:
+        for k in range(row.size):
+            out[k] = _narrow16(kind, row[k] / s)
+
+
+@_jit
+def _post(p, n, tmp, blk):
+    """``SecondNormComputePost``: up to 64 values one reduce; up to 128, lane pairs first."""
+    if n <= LANES:
+        return _reduce64(p, 0, n, blk)
+    for j in range(LANES):
+        tmp[j] = p[j] + p[LANES + j] if j < n - LANES else p[j]
+    return _reduce64(tmp, 0, LANES, blk)
+
+
+@_jit
+def _sum_full_load(row, r, parts, tmp, blk):
+    """AR full load (:func:`softmax.sum_ar_full_load`)."""
+    if r <= 2 * LANES:
+        return _post(row, r, tmp, blk)
+    c = -(-r // LANES)
+    f = r // LANES
+    fold = _floor_pow2(c - 1)
+    n = 0
+    for j in range(f - fold):
+        for lane in range(LANES):
+            tmp[lane] = row[j * LANES + lane] + row[(j + fold) * LANES + lane]
+        parts[n] = _reduce64(tmp, 0, LANES, blk)
+        n += 1
+    lone_from = f - fold
+    if c > f:
+        t = r - f * LANES
+        for lane in range(LANES):
+            a = row[(f - fold) * LANES + lane]
+            tmp[lane] = a + row[f * LANES + lane] if lane < t else a
+        parts[n] = _reduce64(tmp, 0, LANES, blk)
+        n += 1
+        lone_from += 1
+    for j in range(lone_from, fold):
+        parts[n] = _reduce64(row, j * LANES, LANES, blk)
+        n += 1
+    return _post(parts, n, tmp, blk)
+
+
+@_jit
+def _trailing_ones(i):
+    n = 0
+    while i & 1:
+        i >>= 1
+        n += 1
+    return n
+
+
+@_jit
+def _sum_recompute(row, r, u, tile, head, blk, cache):
+    """AR recompute (:func:`softmax.sum_ar_recompute`): UB tiles of u, tile i plus tile B + i,
+    each by AscendC AR, combined by the binary-counter cache."""
+    ceil_n, floor_n = -(-r // u), r // u
+    tail = r - u * floor_n
+    b = _floor_pow2(ceil_n - 1) if ceil_n > 1 else 0
+    if b == 0:
+        return _ar_sum(row, min(u, r), head, blk)
+    main_fold = floor_n - b
+    for i in range(b):
+        for k in range(u):
+            tile[k] = row[i * u + k]
+        if i < main_fold:
+            for k in range(u):
+                tile[k] = tile[k] + row[(b + i) * u + k]
+        elif i == main_fold and tail > 0:
+            for k in range(tail):
+                tile[k] = tile[k] + row[(b + i) * u + k]
+        p = _ar_sum(tile, u, head, blk)
+        cid = _trailing_ones(i)
+        for j in range(cid):
+            p = p + cache[j]
+        cache[cid] = p
+    return cache[_trailing_ones(b - 1)]
+
+
+@_jit
+def _sum_small_r(row, r, tmp):
+    """AR small R: the tail folded onto the head, then halving."""
+    m = _floor_pow2(r)
+    for j in range(m):
+        tmp[j] = row[j] + row[m + j] if j < r - m else row[j]
+    while m > 1:
+        h = m // 2
+        for j in range(h):
+            tmp[j] = tmp[j] + tmp[j + h]
+        m = h
+    return tmp[0]
+
+
+@_jit
+def softmax_finish_rows(kind, method, u, flush, reciprocal, e, out, row0, nrows, r):
+    """Rows of exponentials e -> ``e / sum`` (or ``e * (1 / sum)``) stored into out, the sum in
+    the order of ``method`` (SM_TBE lanes, or an Ascend950 template; ``u``: the recompute tile);
+    ``flush``: Ascend950's Exp and Div give +0 for subnormal results."""
+    blk = np.empty(LANES, np.float32)
+    tmp = np.empty(max(LANES, 16), np.float32)
+    parts = np.empty(256, np.float32)
+    acc = np.zeros(LANES, np.float32)
+    cache = np.zeros(64, np.float32)
+    tile = np.empty(max(u, 1), np.float32)
+    head = np.empty(max(_floor_pow2(((max(u, r) + 7) // 8) * 8), 1), np.float32)
+    for i in range(nrows):
+        row = e[i * r : i * r + r]
+        if flush:
+            _flush_row(row)
+        if method == SM_TBE:
+            for lane in range(LANES):
+                acc[lane] = F32(0.0)
+            _lanes_add_f32(acc, row, r)
+            for lane in range(LANES):
+                blk[lane] = acc[lane]
+            s = _tree(blk, LANES)
+        elif method == SM_SMALL_R:
+            s = _sum_small_r(row, r, tmp)
+        elif method == SM_FULL_LOAD:
+            s = _sum_full_load(row, r, parts, tmp, blk)
+        else:
+            s = _sum_recompute(row, r, u, tile, head, blk, cache)
+        base = (row0 + i) * r
+        if kind == KIND_F32:
+            _div_store_f32(row, s, reciprocal, flush, out[base : base + r].view(np.float32))
+        else:
+            _div_store_16(kind, row, s, reciprocal, flush, out[base : base + r])
+
+
+@_jit
+def softmax_prep_cols(kind, f16_sub, x, b0, nb, r, a0, e):
+    """``x - max`` over r for slabs [b0, b0 + nb) of x as (a1, r, a0), into e (float32)."""
+    m = np.empty(a0, np.float32)
+    buf = np.empty(a0, np.uint32)
+    fb = buf.view(np.float32)
+    for b in range(nb):
+        base = (b0 + b) * r * a0
+        off = b * r * a0
+        for k in range(r):
+            _to_f32(x, base + k * a0, a0, kind, buf)
+            if k == 0:
+                for c in range(a0):
+                    m[c] = fb[c]
+            for c in range(a0):
+                val, mc = fb[c], m[c]
+                if (val > mc or val != val) and mc == mc:
+                    m[c] = val
+        for k in range(r):
+            _to_f32(x, base + k * a0, a0, kind, buf)
+            dst = e[off + k * a0 : off + k * a0 + a0]
+            if f16_sub:
+                for c in range(a0):
+                    dst[c] = _widen16(KIND_F16, _narrow16(KIND_F16, fb[c] - m[c]))
+            else:
+                for c in range(a0):
+                    dst[c] = fb[c] - m[c]
+
+
+@_jit
+def _ld(e, off, i, r, a0, c):
+    return e[off + i * a0 + c] if i < r else F32(0.0)
+
+
+@_jit
+def _sum_ara(e, off, r, a0, s, ys):
+    """ARA full load (:func:`softmax.sum_ara`) of the slab at ``off`` into s[0:a0]."""
+    if r <= 2:
+        for c in range(a0):
+            acc = F32(0.0)
+            for i in range(r):
+                acc = acc + e[off + i * a0 + c]
+            s[c] = acc
+        return
+    if r <= 4:
+        for c in range(a0):
+            s[c] = (e[off + c] + _ld(e, off, 2, r, a0, c)) + (e[off + a0 + c] + _ld(e, off, 3, r, a0, c))
+        return
+    if r <= 8:
+        for c in range(a0):
+            s[c] = ((e[off + c] + _ld(e, off, 4, r, a0, c)) + (e[off + a0 + c] + _ld(e, off, 5, r, a0, c))) + (
+                (e[off + 2 * a0 + c] + _ld(e, off, 6, r, a0, c)) + (e[off + 3 * a0 + c] + _ld(e, off, 7, r, a0, c))
+            )
+        return
+    q = _floor_pow2(r - 1)
+    groups = q // 8
+    for g in range(groups):
+        y = ys[g]
+        for c in range(a0):
+            a0_ = e[off + (8 * g) * a0 + c] + _ld(e, off, q + 8 * g, r, a0, c)
+            a1_ = e[off + (8 * g + 1) * a0 + c] + _ld(e, off, q + 8 * g + 1, r, a0, c)
+            a2_ = e[off + (8 * g + 2) * a0 + c] + _ld(e, off, q + 8 * g + 2, r, a0, c)
+            a3_ = e[off + (8 * g + 3) * a0 + c] + _ld(e, off, q + 8 * g + 3, r, a0, c)
+            a4_ = e[off + (8 * g + 4) * a0 + c] + _ld(e, off, q + 8 * g + 4, r, a0, c)
+            a5_ = e[off + (8 * g + 5) * a0 + c] + _ld(e, off, q + 8 * g + 5, r, a0, c)
+            a6_ = e[off + (8 * g + 6) * a0 + c] + _ld(e, off, q + 8 * g + 6, r, a0, c)
+            a7_ = e[off + (8 * g + 7) * a0 + c] + _ld(e, off, q + 8 * g + 7, r, a0, c)
+            y[c] = ((a0_ + a1_) + (a2_ + a3_)) + ((a4_ + a5_) + (a6_ + a7_))
+    n = groups
+    while n >= 4:
+        for j in range(n // 4):
+            d, p0, p1, p2, p3 = ys[j], ys[4 * j], ys[4 * j + 1], ys[4 * j + 2], ys[4 * j + 3]
+            for c in range(a0):
+                d[c] = (p0[c] + p1[c]) + (p2[c] + p3[c])
+        n //= 4
+    if n == 2:
+        for c in range(a0):
+            s[c] = ys[0, c] + ys[1, c]
+    else:
+        for c in range(a0):
+            s[c] = ys[0, c]
+
+
+@_jit
+def _store_row_f32(row, fo):
+    for k in range(row.size):
+        fo[k] = _canon(row[k])
+
+
+@_jit
+def _store_row_16(kind, row, out):
+    for k in range(row.size):
+        out[k] = _narrow16(kind, row[k])
+
+
+@_jit
+def softmax_finish_cols(kind, ara, flush, reciprocal, e, out, b0, nb, r, a0):
+    """Slabs of exponentials (r, a0) -> divided by their sums over r (the TBE lanes, or
+    Ascend950's ARA tree), stored into out."""
+    s = np.empty(a0, np.float32)
+    tile = min(a0, 1024)
+    acc = np.zeros((LANES, tile), np.float32)
+    ys = np.empty((max(r // 8, 1), a0), np.float32)
+    for b in range(nb):
+        off = b * r * a0
+        if flush:
+            for k in range(r * a0):
+                v = e[off + k]
+                e[off + k] = F32(0.0) if abs(v) < TINY else v
+        if ara:
+            _sum_ara(e, off, r, a0, s, ys)
+        else:
+            for c0 in range(0, a0, tile):
+                w = min(tile, a0 - c0)
+                for lane in range(LANES):
+                    row = acc[lane]
+                    for j in range(w):
+                        row[j] = F32(0.0)
+                for k in range(r):
+                    row = acc[k % LANES]
+                    src = e[off + k * a0 + c0 : off + k * a0 + c0 + w]
+                    for j in range(w):
+                        row[j] = row[j] + src[j]
+                _lanes_tree(acc, w)
+                for j in range(w):
+                    s[c0 + j] = acc[0, j]
+        base = (b0 + b) * r * a0
+        if reciprocal:
+            for c in range(a0):
+                s[c] = F32(1.0) / s[c]
+        for k in range(r):
+            row = e[off + k * a0 : off + k * a0 + a0]
+            if reciprocal:
+                for c in range(a0):
+                    row[c] = row[c] * s[c]
+            else:
+                for c in range(a0):
+                    y = row[c] / s[c]
+                    row[c] = F32(0.0) if flush and abs(y) < TINY else y
+            if kind == KIND_F32:
+                _store_row_f32(row, out[base + k * a0 : base + k * a0 + a0].view(np.float32))
+            else:
+                _store_row_16(kind, row, out[base + k * a0 : base + k * a0 + a0])
+
+
+# -- ScaledMaskedSoftmaxV2 ------------------------------------------------------------------------
+
+
+@_jit
+def scaled_masked_prep(kind, x, mask, row0, nrows, d, n_dim, s_dim, mask_b, mask_n, scale, scale16, e):
+    """Step 1 and the subtraction of step 2 for rows [row0, row0 + nrows): float32
+    ``s = x * scale`` (float16: the product in float16 by ``scale16``), -10000 where the mask
+    byte is set, ``e = s - max(s)``. The mask broadcasts over b (``mask_b`` false) and n."""
+    mask_val = F32(-10000.0)
+    buf = np.empty(d, np.uint32)
+    fb = buf.view(np.float32)
+    part = np.empty(16, np.float32)
+    for i in range(nrows):
+        r = row0 + i
+        b_idx = r // (n_dim * s_dim)
+        n_idx = (r // s_dim) % n_dim
+        s_idx = r % s_dim
+        nm = n_dim if mask_n else 1
+        mrow = ((b_idx if mask_b else 0) * nm + (n_idx if mask_n else 0)) * s_dim + s_idx
+        mk = mask[mrow * d : mrow * d + d]
+        out = e[i * d : i * d + d]
+        _to_f32(x, r * d, d, kind, buf)
+        if kind == KIND_F16:  # the half-precision Muls: the product rounded to float16
+            for k in range(d):
+                v = _widen16(KIND_F16, _narrow16(KIND_F16, fb[k] * scale16))
+                out[k] = mask_val if mk[k] != 0 else v
+        else:
+            for k in range(d):
+                v = fb[k] * scale
+                out[k] = mask_val if mk[k] != 0 else v
+        m = _row_max(out, d, part)
+        for k in range(d):
+            out[k] = out[k] - m
+
+
+@_jit
+def scaled_masked_finish(kind, arch3510, e, out, row0, nrows, d):
+    """Step 3 (the row sum in the v220 or 3510 SoftMax order) and step 4 (the division)."""
+    acc = np.zeros(LANES, np.float32)
+    blk = np.empty(LANES, np.float32)
+    for i in range(nrows):
+        row = e[i * d : i * d + d]
+        if arch3510:
+            _flush_row(row)
+        if d <= LANES:
+            s = _reduce64(row, 0, d, blk)
+        elif arch3510:  # 64 lanes from +0.0; the last chunk's +0.0 padding changes no lane
+            for lane in range(LANES):
+                acc[lane] = F32(0.0)
+            _lanes_add_f32(acc, row, d)
+            for lane in range(LANES):
+                blk[lane] = acc[lane]
+            s = _tree(blk, LANES)
+        else:
+            n, t = d // LANES, d % LANES
+            if d >= 512:
+                for lane in range(LANES):
+                    for j in range(8):
+                        blk[j] = row[lane * 8 + j]
+                    acc[lane] = _tree(blk, 8)
+                first = 8
+            else:
+                for lane in range(LANES):
+                    acc[lane] = row[lane]
+                first = 1
+            for c in range(first, n):
+                for lane in range(LANES):
+                    acc[lane] = row[c * LANES + lane] + acc[lane]
+            for lane in range(t):
+                acc[lane] = acc[lane] + row[n * LANES + lane]
+            for lane in range(LANES):
+                blk[lane] = acc[lane]
+            s = _tree(blk, LANES)
+        base = (row0 + i) * d
+        if kind == KIND_F32:
+            _div_store_f32(row, s, False, arch3510, out[base : base + d].view(np.float32))
+        else:
+            _div_store_16(kind, row, s, False, arch3510, out[base : base + d])
+
+
+# -- SmoothL1LossV2 reductions ----------------------------------------------------------------------
+
+
+@_jit
+def sum_lanes_flat(v):
+    """The TBE choice for SmoothL1LossV2: 64 lanes from +0.0, chunk after chunk, the last padded
+    with +0.0, then the pair tree."""
+    acc = np.zeros(LANES, np.float32)
+    blk = np.empty(LANES, np.float32)
+    n = v.size
+    chunks = max(-(-n // LANES), 1)
+    for c in range(chunks):
+        for lane in range(LANES):
+            k = c * LANES + lane
+            acc[lane] = acc[lane] + (v[k] if k < n else F32(0.0))
+    for lane in range(LANES):
+        blk[lane] = acc[lane]
+    return _tree(blk, LANES)
+
+
+@_jit
+def sum_ar_flat(v):
+    """Ascend950's AR order of one row (:func:`smooth_l1_loss_v2.sum_arch35`)."""
+    n = v.size
+    head = np.empty(max(_floor_pow2(((n + 7) // 8) * 8), 1), np.float32)
+    blk = np.empty(LANES, np.float32)
+    return _ar_sum(v, n, head, blk)
