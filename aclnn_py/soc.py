@@ -148,6 +148,28 @@ FAMILY_DEFAULTS = {
 _MAX_NOTIFIES = {"Ascend950": 65535, "Ascend910B": 8192, "Ascend910_93": 8192, "Ascend910": 1024, "Ascend310P": 1024}
 
 KNOWN_SOCS = tuple(_SOCS)
+
+# [version] NpuArch of the SoCs of CANN's platform configuration the emulator does not offer
+# (aclrtCheckArchCompatibility knows every one).
+_OTHER_ARCHS = {
+    "Ascend910B": 1001,  # the old Ascend 910 chip of that name (cann/Ascend910B.ini)
+    "Ascend310B1": 3002, "Ascend310B2": 3002, "Ascend310B3": 3002, "Ascend310B4": 3002,
+    "Ascend031": 3004, "Ascend035": 3505, "Ascend035A": 3505, "Ascend035B": 3505,
+    "Ascend350_354f": 3510, "Ascend350_355e": 3510,
+}  # fmt: skip
+
+
+def npu_arch_of(name: str) -> int | None:
+    """The NpuArch of a SoC name of CANN's platform configuration (``Ascend910`` is read as
+    ``Ascend910A``, as CANN's platform manager does); None for an unknown name."""
+    if name in _OTHER_ARCHS:
+        return _OTHER_ARCHS[name]
+    entry = _SOCS.get("Ascend910A" if name == "Ascend910" else name)
+    if entry is None:
+        return None
+    return int(_FAMILIES[entry[0]][0].removeprefix("DAV_"))
+
+
 KNOWN_FAMILIES = tuple(_FAMILIES)
 
 

@@ -4,7 +4,7 @@ re-exported under their C names.
 The functions live in one module per chapter of CANN's ``acl_rt.h``: devices and contexts
 (:mod:`.api_device`), streams (:mod:`.api_stream`), events and notifies (:mod:`.api_event`),
 memory (:mod:`.api_memory`, copies and fills in :mod:`.api_memcpy`), errors and system
-information (:mod:`.api_system`), kernel launches (:mod:`.api_kernel`) and the
+information (:mod:`.api_system`, :mod:`.api_info`), kernel launches (:mod:`.api_kernel`) and the
 ``aclDataBuffer`` family of ``acl_base.h`` (:mod:`.api_buffer`); what they share is in
 :mod:`._checks`.
 """
@@ -12,6 +12,15 @@ information (:mod:`.api_system`), kernel launches (:mod:`.api_kernel`) and the
 from __future__ import annotations
 
 from ._checks import drain, need_context, resolve_stream, submit
+from .api_buffer import (
+    aclCreateDataBuffer,
+    aclDataBuffer,
+    aclDestroyDataBuffer,
+    aclGetDataBufferAddr,
+    aclGetDataBufferSize,
+    aclGetDataBufferSizeV2,
+    aclUpdateDataBuffer,
+)
 from .api_device import (
     aclrtCreateContext,
     aclrtCtxGetCurrentDefaultStream,
@@ -61,6 +70,32 @@ from .api_event import (
     aclrtSynchronizeEventWithTimeout,
     aclrtWaitAndResetNotify,
 )
+from .api_info import (
+    aclFloat16ToFloat,
+    aclFloatToFloat16,
+    aclGetCannAttribute,
+    aclGetCannAttributeList,
+    aclGetDeviceCapability,
+    aclrtCheckArchCompatibility,
+    aclrtGetVersion,
+    aclsysGetVersionNum,
+    aclsysGetVersionStr,
+)
+from .api_kernel import (
+    aclrtBinary,
+    aclrtBinaryGetFunction,
+    aclrtBinaryGetFunctionByEntry,
+    aclrtBinaryLoad,
+    aclrtBinaryLoadFromData,
+    aclrtBinaryLoadFromFile,
+    aclrtBinaryUnLoad,
+    aclrtCreateBinary,
+    aclrtDestroyBinary,
+    aclrtGetHardwareSyncAddr,
+    aclrtKernelArgsInit,
+    aclrtLaunchKernel,
+    aclrtLaunchKernelWithConfig,
+)
 from .api_memcpy import (
     aclrtMemcpy,
     aclrtMemcpyAsync,
@@ -68,6 +103,8 @@ from .api_memcpy import (
     aclrtMemsetAsync,
 )
 from .api_memory import (
+    acldvppFree,
+    acldvppMalloc,
     aclrtFree,
     aclrtFreeHost,
     aclrtGetMemInfo,
@@ -75,6 +112,8 @@ from .api_memory import (
     aclrtMallocAlign32,
     aclrtMallocCached,
     aclrtMallocHost,
+    aclrtValueWait,
+    aclrtValueWrite,
     malloc_size,
 )
 from .api_stream import (
@@ -102,15 +141,42 @@ from .api_system import (
     aclFinalizeReference,
     aclGetRecentErrMsg,
     aclInit,
+    aclrtErrorInfo,
+    aclrtGetErrorVerbose,
+    aclrtGetLastError,
     aclrtGetRunMode,
     aclrtGetSocName,
+    aclrtPeekAtLastError,
 )
 
 __all__ = [
+    "aclCreateDataBuffer",
+    "aclDataBuffer",
+    "aclDestroyDataBuffer",
     "aclFinalize",
     "aclFinalizeReference",
+    "aclFloat16ToFloat",
+    "aclFloatToFloat16",
+    "aclGetCannAttribute",
+    "aclGetCannAttributeList",
+    "aclGetDataBufferAddr",
+    "aclGetDataBufferSize",
+    "aclGetDataBufferSizeV2",
+    "aclGetDeviceCapability",
     "aclGetRecentErrMsg",
     "aclInit",
+    "aclUpdateDataBuffer",
+    "acldvppFree",
+    "acldvppMalloc",
+    "aclrtBinary",
+    "aclrtBinaryGetFunction",
+    "aclrtBinaryGetFunctionByEntry",
+    "aclrtBinaryLoad",
+    "aclrtBinaryLoadFromData",
+    "aclrtBinaryLoadFromFile",
+    "aclrtBinaryUnLoad",
+    "aclrtCheckArchCompatibility",
+    "aclrtCreateBinary",
     "aclrtCreateContext",
     "aclrtCreateEvent",
     "aclrtCreateEventExWithFlag",
@@ -121,6 +187,7 @@ __all__ = [
     "aclrtCreateStreamV2",
     "aclrtCreateStreamWithConfig",
     "aclrtCtxGetCurrentDefaultStream",
+    "aclrtDestroyBinary",
     "aclrtDestroyContext",
     "aclrtDestroyEvent",
     "aclrtDestroyNotify",
@@ -128,6 +195,7 @@ __all__ = [
     "aclrtDestroyStreamConfigHandle",
     "aclrtDestroyStreamForce",
     "aclrtDeviceGetStreamPriorityRange",
+    "aclrtErrorInfo",
     "aclrtEventElapsedTime",
     "aclrtEventGetTimestamp",
     "aclrtFree",
@@ -138,14 +206,21 @@ __all__ = [
     "aclrtGetDeviceCount",
     "aclrtGetDeviceInfo",
     "aclrtGetDeviceResLimit",
+    "aclrtGetErrorVerbose",
     "aclrtGetEventId",
+    "aclrtGetHardwareSyncAddr",
+    "aclrtGetLastError",
     "aclrtGetMemInfo",
     "aclrtGetNotifyId",
     "aclrtGetResInCurrentThread",
     "aclrtGetRunMode",
     "aclrtGetSocName",
     "aclrtGetStreamAvailableNum",
+    "aclrtGetVersion",
+    "aclrtKernelArgsInit",
     "aclrtLaunchHostFunc",
+    "aclrtLaunchKernel",
+    "aclrtLaunchKernelWithConfig",
     "aclrtMalloc",
     "aclrtMallocAlign32",
     "aclrtMallocCached",
@@ -156,6 +231,7 @@ __all__ = [
     "aclrtMemsetAsync",
     "aclrtNotify",
     "aclrtNotifyBatchReset",
+    "aclrtPeekAtLastError",
     "aclrtQueryDeviceStatus",
     "aclrtQueryEvent",
     "aclrtQueryEventStatus",
@@ -186,7 +262,11 @@ __all__ = [
     "aclrtSynchronizeEventWithTimeout",
     "aclrtSynchronizeStream",
     "aclrtSynchronizeStreamWithTimeout",
+    "aclrtValueWait",
+    "aclrtValueWrite",
     "aclrtWaitAndResetNotify",
+    "aclsysGetVersionNum",
+    "aclsysGetVersionStr",
     "drain",
     "malloc_size",
     "need_context",

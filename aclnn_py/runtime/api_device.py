@@ -514,15 +514,15 @@ def aclrtGetDeviceInfo(deviceId: int, attr: int, value: object) -> int:
             )
         store(out, v)
         return E.ACL_SUCCESS
-    v = _device_attr(a)
-    if v is None:
+    found = _device_attr(a)
+    if found is None:
         name = f"{_DEV_ATTR_NAMES[a]}({a})" if a in _DEV_ATTR_NAMES else f"UNKNOWN({a})"
         raise ApiError(
             E.ACL_ERROR_RT_PARAM_INVALID,
             rt_value("Getting the device attributes", name, "attr", _DEV_ATTR_EXPECT),
             fb_invalid(rt_fn),
         )
-    store(out, v)
+    store(out, found)
     return E.ACL_SUCCESS
 
 

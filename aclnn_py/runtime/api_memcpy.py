@@ -25,6 +25,7 @@ from ._checks import (
     rt_value,
     stream_handle,
 )
+from .api_stream import check_stopped
 from .device import RT, RT_MAX_DEV_NUM
 from .memory import DEVICE_BASE, HOST_BASE, REGION_SPAN, SPACE, Allocation, MemoryFault
 from .stream import Task, TaskFault
@@ -303,6 +304,7 @@ def aclrtMemcpyAsync(dst: object, destMax: int, src: object, count: int, kind: i
     pageable = k != 5 and actual in (1, 2) and (d.arr is not None or s.arr is not None)
     if not pageable:  # (CANN turns a pageable copy into a synchronize and a synchronous copy)
         own_stream(target, ctx, "Asynchronous memory copy", "rtMemcpyAsync")
+    check_stopped(ctx)
     if d.is_device and s.is_device and d.ptr is not None and s.ptr is not None:
         # acl_rt.h: an on-chip device-to-device async copy needs 64-byte aligned addresses
         sanitizer.check_alignment(d.ptr, 64, "aclrtMemcpyAsync device-to-device dst", RT_PARAM)
@@ -401,6 +403,7 @@ def aclrtMemsetAsync(devPtr: object, maxCount: int, value: int, count: int, stre
     ctx = need_context("rtMemsetAsync")
     target = st or ctx.default_stream
     own_stream(target, ctx, "Asynchronously setting the memory content to a specified value", "rtMemsetAsync")
+    check_stopped(ctx)
     _memset_target(api, ptr, n)
 
     def run() -> None:

@@ -4,6 +4,8 @@ DVPP memory and the stream memory operations (aclrtValueWrite / aclrtValueWait).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from .. import soc as _soc
 from .._capi import UINT64_MAX, ApiError, as_pointer, describe
 from .._ref import store
@@ -22,12 +24,18 @@ from ._checks import (
     int_arg,
     need_context,
     out_arg,
+    own_stream,
     rt_api,
     rt_inner,
     rt_value,
+    silent,
+    stream_handle,
+    submit,
 )
-from .device import RT
+from .api_stream import check_stopped
+from .device import RT, Device
 from .memory import SPACE, MemoryFault, call_site
+from .stream import Stream, Task, TaskFault, wait_until
 
 # ---------------------------------------------------------------------------------------------
 # memory
@@ -55,7 +63,12 @@ def _device_malloc(devPtr: object, size: object, policy: object, func: str, api:
         raise ApiError(PARAM, acl_inner(f"[Check][Size]size too large: {n}"))
     rounded = (n + 31) // 32 * 32 if aligned32 else malloc_size(n, pol)
     ctx = need_context()  # rtMalloc adds no message of its own
-    dev = ctx.device
+    store(out, _allocate_device(ctx.device, rounded, n, api))
+    return E.ACL_SUCCESS
+
+
+def _allocate_device(dev: Device, rounded: int, n: int, api: str) -> int:
+    """Take ``rounded`` bytes of the device's pool (``n`` requested); returns the address."""
     with RT.lock:
         if dev.used + rounded > dev.capacity:
             raise ApiError(
@@ -74,8 +87,7 @@ def _device_malloc(devPtr: object, size: object, policy: object, func: str, api:
             ) from None
         dev.used += rounded
     sanitizer.on_alloc(alloc)
-    store(out, alloc.start)
-    return E.ACL_SUCCESS
+    return alloc.start
 
 
 @rt_api
@@ -126,7 +138,7 @@ def aclrtMallocHost(hostPtr: object, size: int) -> int:
     return E.ACL_SUCCESS
 
 
-def _free(ptr_arg: object, name: str, kind: str, api: str) -> int:
+def free_memory(ptr_arg: object, name: str, kind: str, api: str) -> int:
     maker = "aclrtMalloc" if kind == "device" else "aclrtMallocHost"
     ptr = as_pointer(ptr_arg)
     if ptr is None:
@@ -171,18 +183,27 @@ def _free(ptr_arg: object, name: str, kind: str, api: str) -> int:
 def aclrtFree(devPtr: object) -> int:
     """Free device memory at once (queued work that still uses it is not waited for). No current
     context is needed."""
-    return _free(devPtr, "devPtr", "device", "aclrtFree")
+    return free_memory(devPtr, "devPtr", "device", "aclrtFree")
 
 
 @rt_api
 def aclrtFreeHost(hostPtr: object) -> int:
     """Free pinned host memory made by aclrtMallocHost. No current context is needed."""
-    return _free(hostPtr, "hostPtr", "host", "aclrtFreeHost")
+    return free_memory(hostPtr, "hostPtr", "host", "aclrtFreeHost")
+
+
+# ACL_DDR_MEM, ACL_DDR_MEM_HUGE, ACL_DDR_MEM_NORMAL, ACL_DDR_MEM_P2P_HUGE, ACL_DDR_MEM_P2P_NORMAL
+_DDR_ATTRS = (0, 2, 3, 6, 7)
 
 
 @rt_api
 def aclrtGetMemInfo(attr: int, free: object, total: object) -> int:
-    """Free and total bytes of the current device (every attribute reports the same pool)."""
+    """Free and total bytes of the current device's memory of that kind. The emulated device has
+    one pool (``ACLNN_PY_DEVICE_MEMORY``) of the SoC's kind of memory: HBM on Ascend910B,
+    Ascend910_93, Ascend950 and Ascend910, whose DDR attributes therefore report 0 free of 0;
+    DDR on Ascend310P, where the runtime maps every HBM attribute to DDR
+    (``memInfoMapType = MAP_WHEN_GET_INFO``). The pool serves every page size, so the huge,
+    normal, 1 GB and P2P views of that memory all report the pool."""
     a = int_arg(attr, "attr", -(2**31), 2**31 - 1)
     out_free = out_arg(free, "aclrtGetMemInfo", "free")
     out_total = out_arg(total, "aclrtGetMemInfo", "total")
@@ -202,6 +223,162 @@ def aclrtGetMemInfo(attr: int, free: object, total: object) -> int:
             fb_no_context("rtMemGetInfoEx"),
         )
     dev = ctx.device
-    store(out_free, dev.capacity - dev.used)
-    store(out_total, dev.capacity)
+    if a in _DDR_ATTRS and _soc.current().family != "Ascend310P":
+        store(out_free, 0)
+        store(out_total, 0)
+    else:
+        store(out_free, dev.capacity - dev.used)
+        store(out_total, dev.capacity)
+    return E.ACL_SUCCESS
+
+
+# ---------------------------------------------------------------------------------------------
+# DVPP memory (acl/ops/acl_dvpp.h)
+# ---------------------------------------------------------------------------------------------
+
+
+@rt_api
+def acldvppMalloc(devPtr: object, size: int) -> int:
+    """Device memory for media processing: ``ALIGN_UP(size, 32) + 32`` bytes of the device's pool
+    (the DVPP library's rounding). Needs a current context; free it with acldvppFree."""
+    out = out_arg(devPtr, "acldvppMalloc", "devPtr")
+    n = int_arg(size, "size", 0, UINT64_MAX)
+    if n + 64 > UINT64_MAX:  # the library's overflow check: logged only
+        return PARAM
+    rounded = (n + 64 - 1) // 32 * 32
+    ctx = need_context("rtDvppMallocWithFlag")
+    store(out, _allocate_device(ctx.device, rounded, n, "acldvppMalloc"))
+    return E.ACL_SUCCESS
+
+
+@rt_api
+def acldvppFree(devPtr: object) -> int:
+    """Free memory of acldvppMalloc (no current context needed). An address that is not device
+    memory gives 107000 with the runtime's EE1011."""
+    ptr = as_pointer(devPtr)
+    if ptr is None:
+        raise ApiError(PARAM, acl_null("acldvppFree", "devPtr"))
+    alloc = SPACE.find(ptr)
+    if alloc is not None and alloc.kind == "host":
+        raise ApiError(
+            RT_PARAM,
+            (
+                "EE1011",
+                "Releasing DVPP device memory failed. Value MEMORY_LOC_HOST(0) for parameter devPtr locationType is "
+                "invalid. Reason: The specified address must be a device address.",
+            ),
+            fb_invalid("rtDvppFree"),
+        )
+    return free_memory(devPtr, "devPtr", "device", "acldvppFree")
+
+
+# ---------------------------------------------------------------------------------------------
+# stream memory operations: aclrtValueWrite / aclrtValueWait (acl_rt.h:3804-3816)
+# ---------------------------------------------------------------------------------------------
+
+# Chips with RT_FEATURE_TASK_VALUE_WAIT (runtime config dev_info_reg.cc): not Ascend910, Ascend310P.
+_VALUE_WAIT_CHIPS = ("Ascend910B", "Ascend910_93", "Ascend950")
+_WRITE_DESC = "Writing data to the specified memory"
+_WAIT_DESC = "Unblocking the data in the specified memory when the data meets certain conditions"
+_MASK64 = 2**64 - 1
+
+
+def _value_condition(flag: int, value: int) -> Callable[[int], bool]:
+    """ACL_STREAM_WAIT_VALUE_GEQ/EQ/AND/NOR on the 64-bit word (docs of aclrtValueWait)."""
+    if flag == 0:  # GEQ: (int64_t)(*devAddr - value) >= 0
+        return lambda cur: ((cur - value) & _MASK64) < 2**63
+    if flag == 1:
+        return lambda cur: cur == value
+    if flag == 2:
+        return lambda cur: (cur & value) != 0
+    return lambda cur: (~(cur | value) & _MASK64) != 0
+
+
+def _value_op(api: str, devAddr: object, value: object, flag: object, stream: object) -> tuple[int, int, int, Stream]:
+    """The checks aclrtValueWrite and aclrtValueWait share, in CANN's order."""
+    write = api == "aclrtValueWrite"
+    rt_fn, desc = ("rtsValueWrite", _WRITE_DESC) if write else ("rtsValueWait", _WAIT_DESC)
+    ptr = as_pointer(devAddr)
+    if ptr is None:
+        raise ApiError(PARAM, acl_null(api, "devAddr"))
+    v = int_arg(value, "value", 0, _MASK64)
+    f = int_arg(flag, "flag", 0, 2**32 - 1)
+    if _soc.current().family not in _VALUE_WAIT_CHIPS:
+        raise silent(E.ACL_ERROR_RT_FEATURE_NOT_SUPPORT)  # a WARN only, but the last error is set
+    st = stream_handle(stream, rt_fn)
+    if write and f != 0:
+        raise ApiError(RT_PARAM, rt_value(desc, f, "flag", "0"), fb_invalid(rt_fn))
+    if not write and f >= 4:
+        raise ApiError(RT_PARAM, rt_value(desc, f, "flag", "[0, 4)"), fb_invalid(rt_fn))
+    if ptr < 0:
+        raise ApiError(PARAM, emu(f"{api}: devAddr is {describe(devAddr)}; pass a device pointer (from aclrtMalloc)."))
+    alloc = SPACE.find(ptr)
+    if alloc is None:
+        raise ApiError(
+            RT_PARAM,
+            emu(f"{api}: devAddr 0x{ptr:x} is not in live memory aclnn_py knows; pass a pointer from aclrtMalloc."),
+        )
+    if alloc.kind == "host":
+        raise ApiError(
+            RT_PARAM,
+            rt_value(desc, "MEMORY_LOC_HOST(0)", "attributes.location.type", "MEMORY_LOC_DEVICE(1)"),
+            fb_invalid(rt_fn),
+        )
+    ctx = need_context(rt_fn)
+    target = st or ctx.default_stream
+    own_stream(target, ctx, desc, rt_fn)
+    check_stopped(ctx)
+    try:
+        SPACE.check(ptr, 8, "write" if write else "read", api)  # the tasks work on 64-bit words
+    except MemoryFault as fault:
+        raise ApiError(RT_PARAM, emu(f"{api}: {fault.message}; the word at devAddr is 8 bytes.")) from None
+    return ptr, v, f, target
+
+
+def _read_word(ptr: int, api: str) -> int | None:
+    try:
+        return int.from_bytes(SPACE.read(ptr, 8, api).tobytes(), "little")
+    except MemoryFault:
+        return None
+
+
+@rt_api
+def aclrtValueWrite(devAddr: object, value: int, flag: int, stream: object) -> int:
+    """Queue a write of the 64-bit ``value`` at ``devAddr`` on the stream (flag must be 0;
+    Ascend910B, Ascend910_93 and Ascend950 only)."""
+    api = "aclrtValueWrite"
+    ptr, v, _, target = _value_op(api, devAddr, value, flag, stream)
+
+    def run() -> None:
+        try:
+            SPACE.write(ptr, v.to_bytes(8, "little"), api)
+        except MemoryFault as fault:
+            raise TaskFault(E.ACL_ERROR_RT_SYS_DMA, f"{api} task failed: {fault.message}") from None
+        sanitizer.after_write(ptr, 8, api)
+
+    submit(target, f"{api}(0x{ptr:x}, {v})", run)
+    return E.ACL_SUCCESS
+
+
+@rt_api
+def aclrtValueWait(devAddr: object, value: int, flag: int, stream: object) -> int:
+    """Queue a wait on the stream: later work of the stream runs once the 64-bit word at
+    ``devAddr`` meets ``flag`` against ``value`` (ACL_STREAM_WAIT_VALUE_GEQ, _EQ, _AND, _NOR) —
+    for instance after another stream, perhaps submitted later from another thread, writes it."""
+    api = "aclrtValueWait"
+    ptr, v, f, target = _value_op(api, devAddr, value, flag, stream)
+    cond = _value_condition(f, v)
+
+    def met() -> bool:
+        cur = _read_word(ptr, api)
+        return cur is None or cond(cur)  # a freed word: the task runs and fails
+
+    policy = RT.policy
+
+    def run() -> None:
+        wait_until(met, policy, target, f"{api}(0x{ptr:x}, {v}, flag {f})", E.ACL_ERROR_RT_STREAM_SYNC_TIMEOUT)
+        if _read_word(ptr, api) is None:
+            raise TaskFault(E.ACL_ERROR_RT_SYS_DMA, f"{api} task failed: 0x{ptr:x} is no longer live memory")
+
+    policy.submit(target, Task(target, f"{api}(0x{ptr:x}, {v}, flag {f})", run, ready=met))
     return E.ACL_SUCCESS

@@ -21,14 +21,19 @@ from ._checks import (
     E,
     acl_inner,
     acl_reason,
+    acl_value,
     emu,
+    fb_inner,
     fb_no_context,
+    int_arg,
     out_arg,
     rt_api,
+    rt_value,
+    silent,
 )
 from .api_device import _release_device
 from .device import RT
-from .enums import aclrtRunMode
+from .enums import aclrtAicoreErrorType, aclrtErrorType, aclrtLastErrLevel, aclrtRunMode
 
 # ---------------------------------------------------------------------------------------------
 # init / finalize
@@ -271,4 +276,71 @@ def aclrtGetSocName() -> str | None:
 def aclrtGetRunMode(runMode: object) -> int:
     """Always ACL_HOST: the program runs on the host side of an emulated accelerator card."""
     store(out_arg(runMode, "aclrtGetRunMode", "runMode"), aclrtRunMode.ACL_HOST)
+    return E.ACL_SUCCESS
+
+
+# ---------------------------------------------------------------------------------------------
+# the thread's last error; error details
+# ---------------------------------------------------------------------------------------------
+
+
+def _level(level: object, func: str) -> None:
+    lv = int_arg(level, "level", -(2**31), 2**31 - 1)
+    if lv != aclrtLastErrLevel.ACL_RT_THREAD_LEVEL:
+        raise ApiError(E.ACL_ERROR_INVALID_PARAM, acl_value(func, lv, "level", "ACL_RT_THREAD_LEVEL"))
+
+
+@rt_api
+def aclrtPeekAtLastError(level: int) -> int:
+    """The calling thread's most recent runtime error (0 if none), left in place. Only failures
+    of the runtime layer count: an ACL-layer refusal (a NULL out-parameter, say) never does."""
+    _level(level, "aclrtPeekAtLastError")
+    return int(RT.tls.last_error)
+
+
+@rt_api
+def aclrtGetLastError(level: int) -> int:
+    """As aclrtPeekAtLastError, and the thread's last error is cleared to 0."""
+    _level(level, "aclrtGetLastError")
+    code, RT.tls.last_error = RT.tls.last_error, 0
+    return int(code)
+
+
+class aclrtErrorInfo:
+    """``aclrtErrorInfo``: what aclrtGetErrorVerbose reports about a device fault."""
+
+    __slots__ = ("aicoreErrType", "errorType", "hasDetail", "tryRepair", "uceInfo")
+
+    def __init__(self) -> None:
+        self.tryRepair = 0
+        self.hasDetail = 0
+        self.errorType = aclrtErrorType.ACL_RT_NO_ERROR
+        self.aicoreErrType = aclrtAicoreErrorType.ACL_RT_AICORE_ERROR_UNKNOWN
+        self.uceInfo: list[tuple[int, int]] = []  # (addr, len) of uncorrectable memory errors
+
+    def __repr__(self) -> str:
+        return f"<aclrtErrorInfo {self.errorType!s} tryRepair={self.tryRepair} hasDetail={self.hasDetail}>"
+
+
+# Chips with RT_FEATURE_DFX_ERR_GET_AND_REPAIR (runtime config dev_info_reg.cc).
+_ERROR_VERBOSE_CHIPS = ("Ascend910B", "Ascend910_93", "Ascend950")
+
+
+@rt_api
+def aclrtGetErrorVerbose(deviceId: int, errorInfo: object) -> int:
+    """Details of the device's latest fault. The emulated devices have no memory, link or L2
+    faults (a failing task is a software fault): ACL_RT_NO_ERROR. Ascend910 and Ascend310P lack
+    the feature (207000, a WARN only)."""
+    out = out_arg(errorInfo, "aclrtGetErrorVerbose", "errorInfo", numeric=False)
+    dev_id = int_arg(deviceId, "deviceId", -(2**31), 2**31 - 1)
+    if _soc.current().family not in _ERROR_VERBOSE_CHIPS:
+        raise silent(E.ACL_ERROR_RT_FEATURE_NOT_SUPPORT)
+    count = RT.device_count
+    if not 0 <= dev_id < count:
+        raise ApiError(
+            E.ACL_ERROR_RT_INVALID_DEVICEID,
+            rt_value("Obtaining detailed error information", dev_id % 2**32, "realDeviceId", f"[0,{count})"),
+            fb_inner("rtsGetErrorVerbose", "device id error"),
+        )
+    store(out, aclrtErrorInfo())
     return E.ACL_SUCCESS

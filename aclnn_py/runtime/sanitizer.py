@@ -4,7 +4,8 @@ Switched by ``ACLNN_PY_SANITIZER=off|warn|error`` (default ``warn``):
 
 * ``warn``: faithful status codes stay faithful; each finding is printed to stderr and added
   to ``aclGetRecentErrMsg()``;
-* ``error``: a finding also makes the call fail (with the code given per finding);
+* ``error``: a finding is printed as in ``warn``, then also makes the call fail (with the code
+  given per finding; the message is in ``aclGetRecentErrMsg()``);
 * ``off``: nothing is tracked.
 
 Checks:
@@ -89,11 +90,13 @@ def finding(check: str, message: str, code: int, *, in_task: bool = False) -> No
         del FINDINGS[:-_MAX_FINDINGS]
     for listener in LISTENERS:
         listener(check, message)
+    # Both modes print the finding; error mode then fails the call (whose code a program may
+    # ignore: the printout is what tells the user), warn mode reports it and carries on.
+    print(f"aclnn_py {text}", file=sys.stderr)
     if MODE == "error":
         if in_task:
             raise TaskFinding(code, f"aclnn_py {text}")
         raise fail(code, ERROR_ID, text)
-    print(f"aclnn_py {text}", file=sys.stderr)
     _errmsg.report(ERROR_ID, text)
 
 

@@ -1,0 +1,168 @@
+"""Kernel binaries and launches of ``acl_rt.h``: the calls a program makes to run its own AscendC
+kernels. The emulator cannot run device code (that needs Huawei's kernel compiler and the NPU),
+so every call that would load a kernel binary fails after CANN's own argument checks with
+207000 (ACL_ERROR_RT_FEATURE_NOT_SUPPORT, the runtime's "not supported") and a message that says
+so; no handle for a binary or a function is ever issued, so the calls that take one fail as
+CANN fails for a handle it never issued (107017). The operators of the package (aclnn*) are the
+way to run computations.
+"""
+
+from __future__ import annotations
+
+from .._capi import ApiError, as_pointer, c_api, describe
+from ._checks import (
+    INTERNAL,
+    PARAM,
+    RT_PARAM,
+    E,
+    acl_null,
+    acl_value,
+    bad_object,
+    emu,
+    fb_invalid,
+    int_arg,
+    is_null_handle,
+    rt_api,
+    rt_value,
+)
+
+_NO_DEVICE_CODE = (
+    "aclnn_py cannot run device code: custom AscendC kernels need Huawei's kernel compiler and an NPU, which "
+    "the emulator does not have. Compute with the aclnn operators instead"
+)
+
+
+def _refuse(api: str, what: str) -> ApiError:
+    return ApiError(E.ACL_ERROR_RT_FEATURE_NOT_SUPPORT, emu(f"{api}: {what}: {_NO_DEVICE_CODE}."))
+
+
+def _require(api: str, **args: object) -> None:
+    """ACL_REQUIRES_NOT_NULL_WITH_INPUT_REPORT for each argument, in order."""
+    for name, value in args.items():
+        if is_null_handle(value) or value is None:
+            raise ApiError(PARAM, acl_null(api, name))
+
+
+class aclrtBinary:
+    """``aclrtBinary``: a kernel binary held in host memory (aclrtCreateBinary)."""
+
+    __slots__ = ("data", "destroyed", "length")
+
+    def __init__(self, data: object, length: int) -> None:
+        self.data = data
+        self.length = length
+        self.destroyed = False
+
+    def __repr__(self) -> str:
+        return f"<aclrtBinary {self.length} bytes>"
+
+
+@c_api(INTERNAL, handle=True)
+def aclrtCreateBinary(data: object, dataLen: int) -> aclrtBinary | None:
+    """Describe a kernel binary in host memory (nothing is loaded yet; aclrtBinaryLoad refuses)."""
+    if data is None or as_pointer(data) is None:
+        raise ApiError(PARAM, acl_null("aclrtCreateBinary", "data"))
+    return aclrtBinary(data, int_arg(dataLen, "dataLen", 0, 2**64 - 1))
+
+
+@rt_api
+def aclrtDestroyBinary(binary: object) -> int:
+    """Forget a binary description."""
+    _require("aclrtDestroyBinary", binary=binary)
+    if not isinstance(binary, aclrtBinary) or binary.destroyed:
+        raise ApiError(PARAM, emu(f"aclrtDestroyBinary: binary is {describe(binary)}, not a live aclrtBinary."))
+    binary.destroyed = True
+    return E.ACL_SUCCESS
+
+
+@rt_api
+def aclrtBinaryLoad(binary: object, binHandle: object) -> int:
+    """Load a binary onto the device: refused (207000)."""
+    _require("aclrtBinaryLoad", binary=binary, binHandle=binHandle)
+    raise _refuse("aclrtBinaryLoad", "loading a kernel binary")
+
+
+@rt_api
+def aclrtBinaryLoadFromFile(binPath: object, options: object, binHandle: object) -> int:
+    """Load a kernel binary file onto the device: refused (207000)."""
+    _require("aclrtBinaryLoadFromFile", binPath=binPath, binHandle=binHandle)
+    raise _refuse("aclrtBinaryLoadFromFile", f"loading the kernel binary {binPath!s}")
+
+
+@rt_api
+def aclrtBinaryLoadFromData(data: object, length: int, options: object, binHandle: object) -> int:
+    """Load a kernel binary from memory (what ``<<<>>>`` launches of AscendC programs do first):
+    refused (207000) after the runtime's length check."""
+    _require("aclrtBinaryLoadFromData", data=data, binHandle=binHandle)
+    n = int_arg(length, "length", 0, 2**64 - 1)
+    if n == 0:
+        raise ApiError(
+            RT_PARAM,
+            rt_value("Loading and parsing the operator binary data from the memory", 0, "length", "not equal to 0"),
+            fb_invalid("rtsBinaryLoadFromData"),
+        )
+    raise _refuse("aclrtBinaryLoadFromData", f"loading a kernel binary of {n} bytes")
+
+
+@rt_api
+def aclrtBinaryUnLoad(binHandle: object) -> int:
+    """No binary is ever loaded: any handle is one CANN never issued (107017)."""
+    _require("aclrtBinaryUnLoad", binHandle=binHandle)
+    raise bad_object("binHandle", "rtBinaryUnLoad")
+
+
+@rt_api
+def aclrtBinaryGetFunction(binHandle: object, kernelName: object, funcHandle: object) -> int:
+    """No binary is ever loaded: any handle is one CANN never issued (107017)."""
+    _require("aclrtBinaryGetFunction", binHandle=binHandle, kernelName=kernelName, funcHandle=funcHandle)
+    raise bad_object("binHandle", "rtsFuncGetByName")
+
+
+@rt_api
+def aclrtBinaryGetFunctionByEntry(binHandle: object, funcEntry: int, funcHandle: object) -> int:
+    """No binary is ever loaded: any handle is one CANN never issued (107017)."""
+    _require("aclrtBinaryGetFunctionByEntry", binHandle=binHandle, funcHandle=funcHandle)
+    raise bad_object("binHandle", "rtsFuncGetByEntry")
+
+
+@rt_api
+def aclrtLaunchKernel(funcHandle: object, numBlocks: int, argsData: object, argsSize: int, stream: object) -> int:
+    """No function handle is ever issued: 107017 (CANN returns it with a WARN only)."""
+    _require("aclrtLaunchKernel", funcHandle=funcHandle, argsData=argsData)
+    return E.ACL_ERROR_RT_INVALID_HANDLE
+
+
+@rt_api
+def aclrtLaunchKernelWithConfig(
+    funcHandle: object, numBlocks: int, stream: object, cfg: object, argsHandle: object, reserve: object
+) -> int:
+    """No function handle is ever issued: 107017 after CANN's argument checks."""
+    api = "aclrtLaunchKernelWithConfig"
+    _require(api, funcHandle=funcHandle)
+    blocks = int_arg(numBlocks, "numBlocks", 0, 2**32 - 1)
+    if blocks == 0:
+        raise ApiError(PARAM, acl_value(api, 0, "numBlocks", "must be greater than 0"))
+    _require(api, argsHandle=argsHandle)
+    if reserve is not None and as_pointer(reserve) is not None:
+        raise ApiError(
+            PARAM,
+            (
+                "EH0012",
+                f"{api} failed. Parameter reserve is invalid. Reason: reserve is a reserved parameter and must be "
+                "nullptr.",
+            ),
+        )
+    raise bad_object("funcHandle", "rtsLaunchKernelWithConfig")
+
+
+@rt_api
+def aclrtKernelArgsInit(funcHandle: object, argsHandle: object) -> int:
+    """No function handle is ever issued: 107017."""
+    _require("aclrtKernelArgsInit", funcHandle=funcHandle, argsHandle=argsHandle)
+    raise bad_object("funcHandle", "rtsKernelArgsInit")
+
+
+@rt_api
+def aclrtGetHardwareSyncAddr(addr: object) -> int:
+    """Asked for by the AscendC host runtime when it registers kernels: refused (207000)."""
+    raise _refuse("aclrtGetHardwareSyncAddr", "the hardware synchronisation address serves device code")
