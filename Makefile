@@ -6,7 +6,7 @@ RUN_STAMP := $(VENV)/.installed-run
 DEV_STAMP := $(VENV)/.installed-dev
 SAMPLES := $(sort $(wildcard samples/test_aclnn_*.py))
 
-.PHONY: run test lint bench fuzz capi clean
+.PHONY: run test lint bench fuzz capi clean pictures
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
@@ -34,6 +34,10 @@ test: $(DEV_STAMP)
 capi: $(RUN_STAMP)
 	$(PY) capi/build.py
 	@echo "compile with: g++ prog.cpp $$($(PY) capi/build.py --cflags --libs)"
+
+## pictures: the docs' pictures (docs/pictures: executor graphs as SVG + DOT, a stream timeline as SVG + trace-event JSON), made from the walkthroughs' calls
+pictures: $(RUN_STAMP)
+	$(PY) -m aclnn_py.pictures docs/pictures
 
 ## lint: ruff (lint + format check) and mypy on the package
 lint: $(DEV_STAMP)
