@@ -7,15 +7,18 @@ release — so numbers, checks and messages are the emulator's, not a second imp
 
 from __future__ import annotations
 
+import functools
+import inspect
+import re
 import threading
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
 
 import numpy as np
 
 from .. import dtypes
 from .._ref import Ref
-from .._status import aclError, status_name
+from .._status import aclError, aclnnStatus, status_name
 from ..dtypes import aclDataType, aclFormat
 from ..executor.api import aclDestroyAclOpExecutor
 from ..runtime.api import (
@@ -40,6 +43,8 @@ from ..tensor import (
     aclScalar,
     aclTensor,
 )
+
+_PARAM_ERROR = "AclNN_Parameter_Error(EZ1001): "  # the headline of a parameter error (161001, 161002)
 
 
 class AclnnError(RuntimeError):
@@ -75,9 +80,12 @@ def prepare() -> None:
 
 
 def acl_dtype(a: np.ndarray, what: str) -> int:
+    """The aclDataType of ``a``'s elements; ACL_DT_UNDEFINED for a numpy dtype no aclDataType
+    holds (strings, objects, float128 ...): a C caller could only pass that, and the operator's
+    own dtype check then refuses it with CANN's message."""
     dt = dtypes.from_numpy_dtype(a.dtype)
     if dt is None:
-        raise TypeError(f"{what}: numpy dtype {a.dtype} has no aclDataType")
+        return int(aclDataType.ACL_DT_UNDEFINED)
     return int(aclDataType(dt))
 
 
@@ -114,6 +122,9 @@ class Call:
 
     def __enter__(self) -> Call:
         prepare()
+        # A message left over from earlier work on this thread (a sanitizer warning of a call that
+        # succeeded, a C-style call nobody asked about) must not become this call's message.
+        aclGetRecentErrMsg()
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -129,7 +140,7 @@ class Call:
         """A device tensor holding ``a`` (of its dtype unless ``dtype`` relabels the bytes)."""
         a = np.ascontiguousarray(a) if a.ndim else np.array(a)
         ptr = self.malloc(a.nbytes)
-        if a.nbytes:
+        if a.nbytes and a.dtype.kind != "O":  # Python objects' pointers mean nothing on a device
             kind = aclrtMemcpyKind.ACL_MEMCPY_HOST_TO_DEVICE
             check("aclrtMemcpy", aclrtMemcpy(ptr, a.nbytes, a.reshape(-1), a.nbytes, kind))
         shape = list(a.shape)
@@ -143,25 +154,36 @@ class Call:
         """A zero-filled device tensor for a result."""
         return self.tensor(np.zeros(tuple(shape), dtype=np.dtype(npdt)))
 
-    def scalar(self, value: Any, dtype: int | None = None) -> aclScalar:
+    def scalar(self, value: Any, dtype: int | None = None) -> aclScalar | None:
+        """An aclScalar holding ``value``; None (a null aclScalar*, which the operator's null check
+        reports) for ``None``. A value no aclScalar can hold fails as aclCreateScalar reports it."""
+        if value is None:
+            return None
         dt = scalar_dtype(value) if dtype is None else dtype
         s = aclCreateScalar(value, dt)
         if s is None:
-            raise AclnnError("aclCreateScalar", 561000, aclGetRecentErrMsg())
+            raise AclnnError("aclCreateScalar", aclnnStatus.ACLNN_ERR_PARAM_INVALID, aclGetRecentErrMsg())
         self.scalars.append(s)
         return s
 
     def int_array(self, values: Sequence[int]) -> aclIntArray:
-        vals = [int(v) for v in values]
+        """An aclIntArray of ``values`` (Python or numpy integers); anything else fails as
+        aclCreateIntArray reports it."""
+        vals = [int(v) if isinstance(v, np.integer) else v for v in values]
         arr = aclCreateIntArray(vals, len(vals))
-        assert arr is not None
+        if arr is None:
+            raise AclnnError("aclCreateIntArray", aclnnStatus.ACLNN_ERR_PARAM_INVALID, aclGetRecentErrMsg())
         self.arrays.append(arr)
         return arr
 
     def read(self, t: aclTensor) -> np.ndarray:
         """The tensor's contents, in its shape (0-d stays 0-d) and dtype."""
         npdt = dtypes.numpy_dtype(t.dtype)
-        assert npdt is not None
+        if npdt is None:
+            raise AclnnError(
+                "aclrtMemcpy", aclnnStatus.ACLNN_ERR_PARAM_INVALID,
+                f"{_PARAM_ERROR}the result's dtype {dtypes.dt_name(t.dtype)} has no numpy dtype to read it into.\n",
+            )  # fmt: skip
         out = np.empty(t.view_shape, dtype=npdt)
         if out.nbytes:
             assert t.storage.addr is not None
@@ -212,3 +234,50 @@ def promoted(*arrays: np.ndarray) -> np.dtype:
     for a in arrays[1:]:
         dt = dtypes.promote_type(dt, acl_dtype(a, "input"))
     return dtypes.numpy_dtype(dt) or np.dtype(np.float32)
+
+
+# -- every failure an AclnnError --------------------------------------------------------------------
+
+F = TypeVar("F", bound=Callable[..., Any])
+_API_NAME = re.compile(r"``(aclnn\w+)``")
+# What a bad argument makes Python raise before or around the C-style calls (a shape that is not
+# one, an index out of range, a value int() cannot take ...); other exceptions are bugs, not the
+# caller's, and go through unchanged.
+_ARGUMENT_ERRORS = (TypeError, ValueError, IndexError, KeyError, OverflowError, AttributeError)
+
+
+def reduction_code(api: str, reduction: Any) -> Any:
+    """``"none"``/``"mean"``/``"sum"`` -> 0/1/2 (``aclnn*Loss``'s ``int64_t reduction``); any other
+    value passes through unchanged, so the C-style call's own conversion and check report it.
+    A string no C caller could pass fails in the same form, naming the choices."""
+    if not isinstance(reduction, str):
+        return reduction
+    codes = {"none": 0, "mean": 1, "sum": 2}
+    if reduction not in codes:
+        raise AclnnError(
+            api, aclnnStatus.ACLNN_ERR_PARAM_INVALID,
+            f"{_PARAM_ERROR}Reduction should be 'none' (0), 'mean' (1) or 'sum' (2), but current is {reduction!r}.\n",
+        )  # fmt: skip
+    return codes[reduction]
+
+
+def guarded(fn: F) -> F:
+    """``fn`` with every failure an :class:`AclnnError`: the C-style calls' own failures already
+    are (their code and message); a Python exception a bad argument raises on the way (a dtype
+    numpy does not know, a dim that is not an integer, a non-array ``self`` of an in-place
+    wrapper) becomes ACLNN_ERR_PARAM_INVALID with an EZ1001 message naming the API and the cause.
+    A call that does not fit the signature stays a TypeError (nothing ran)."""
+    doc = _API_NAME.search(fn.__doc__ or "")
+    api = doc.group(1) if doc else fn.__name__
+    signature = inspect.signature(fn)
+
+    @functools.wraps(fn)
+    def call(*args: Any, **kwargs: Any) -> Any:
+        signature.bind(*args, **kwargs)
+        try:
+            return fn(*args, **kwargs)
+        except _ARGUMENT_ERRORS as exc:
+            message = f"{_PARAM_ERROR}{api}: {type(exc).__name__}: {exc}\n"
+            raise AclnnError(api, aclnnStatus.ACLNN_ERR_PARAM_INVALID, message) from exc
+
+    return call  # type: ignore[return-value]

@@ -6,11 +6,9 @@ from typing import Any
 
 import numpy as np
 
-from ._core import AclnnError, Call, array, broadcast_shape, promoted
+from ._core import Call, array, broadcast_shape, promoted, reduction_code
 
 __all__ = ["smooth_l1_loss"]
-
-_REDUCTIONS = {"none": 0, "mean": 1, "sum": 2}
 
 
 def smooth_l1_loss(
@@ -18,19 +16,10 @@ def smooth_l1_loss(
 ) -> np.ndarray:
     """``aclnnSmoothL1Loss``: ``0.5 * d**2 / beta`` where ``|d| < beta``, else ``|d| - 0.5 * beta``
     (``d = self - target``, broadcast), reduced by ``reduction``: ``"none"`` (the broadcast
-    shape), ``"mean"`` or ``"sum"`` (a 0-d result); 0/1/2 pass through unchecked, so the
+    shape), ``"mean"`` or ``"sum"`` (a 0-d result) = 0/1/2; an int passes through unchecked, so the
     operator's own check runs. The dtype is the inputs' promoted one unless ``out_dtype``."""
     api = "aclnnSmoothL1Loss"
-    if isinstance(reduction, str):
-        if reduction not in _REDUCTIONS:
-            raise AclnnError(
-                api, 161002,
-                f"AclNN_Parameter_Error(EZ1001): reduction {reduction!r} is not one of 'none', 'mean', 'sum' "
-                "(0, 1, 2).\n",
-            )  # fmt: skip
-        red = _REDUCTIONS[reduction]
-    else:
-        red = int(reduction)
+    red = reduction_code(api, reduction)
     s, t = array(self), array(target)
     shape = broadcast_shape(s, t) if red == 0 else ()
     with Call() as c:

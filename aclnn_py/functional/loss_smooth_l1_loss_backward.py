@@ -7,25 +7,9 @@ from typing import Any
 import numpy as np
 
 from .. import dtypes
-from ._core import AclnnError, Call, acl_dtype, array, broadcast_shape
+from ._core import Call, acl_dtype, array, broadcast_shape, reduction_code
 
 __all__ = ["smooth_l1_loss_backward"]
-
-REDUCTIONS = {"none": 0, "mean": 1, "sum": 2}
-
-
-def reduction_code(api: str, reduction: str | int) -> int:
-    """``"none"``/``"mean"``/``"sum"`` -> 0/1/2; an int passes through unchecked, so the
-    operator's own check runs; any other string fails as CANN's check would."""
-    if isinstance(reduction, str):
-        if reduction not in REDUCTIONS:
-            raise AclnnError(
-                api, 161002,
-                f"AclNN_Parameter_Error(EZ1001): reduction {reduction!r} is not one of 'none', 'mean', 'sum' "
-                "(0, 1, 2).\n",
-            )  # fmt: skip
-        return REDUCTIONS[reduction]
-    return int(reduction)
 
 
 def smooth_l1_loss_backward(
@@ -39,8 +23,8 @@ def smooth_l1_loss_backward(
 ) -> np.ndarray:
     """``aclnnSmoothL1LossBackward``: the gradient of smooth-L1 loss w.r.t. ``self``.
 
-    ``reduction`` is ``"none"``/``"mean"``/``"sum"`` (or 0/1/2, passed through unchecked so the
-    operator's own check runs); the result has the broadcast shape and, unless ``out_dtype`` is
+    ``reduction`` is ``"none"``/``"mean"``/``"sum"`` = 0/1/2 (an int is passed through unchecked,
+    so the operator's own check runs); the result has the broadcast shape and, unless ``out_dtype`` is
     given, the promoted dtype of the inputs."""
     api = "aclnnSmoothL1LossBackward"
     red = reduction_code(api, reduction)
