@@ -55,8 +55,10 @@ _EVENT_FLAG_EXPECT = (
 
 
 def _create_event(out: object, flags: int, rt_fn: str = "rtEventCreateWithFlag") -> int:
-    """``rtEventCreateWithFlag``: the flag checks come before the context."""
-    if flags & _RT_EVENT_FLAG_MAX == 0 or flags > _RT_EVENT_FLAG_MAX:
+    """``rtEventCreateWithFlag``: the flag checks come before the context. (The Ex variant also
+    makes IPC events, ACL_EVENT_IPC alone.)"""
+    ipc = rt_fn == "rtEventCreateExWithFlag" and flags == 0x40
+    if not ipc and (flags & _RT_EVENT_FLAG_MAX == 0 or flags > _RT_EVENT_FLAG_MAX):
         raise ApiError(RT_PARAM, rt_value("Event creation", flags, "flag", _EVENT_FLAG_EXPECT), fb_invalid(rt_fn))
     for alone in (_RT_EVENT_MC2, _RT_EVENT_EXTERNAL):
         if flags & alone and flags & ~alone:

@@ -1,0 +1,328 @@
+"""The memory chapter's additions: DVPP memory, aclrtValueWrite / aclrtValueWait (values that wait,
+under every stream policy), aclrtGetMemInfo per attribute and chip."""
+
+from __future__ import annotations
+
+import threading
+
+import numpy as np
+import pytest
+from rt_texts import FUNC_ERROR_REASON, INDENT, RANGE_SOLUTION, TRACEBACK, null, rt_invalid
+
+from aclnn_py import (
+    ACL_DDR_MEM,
+    ACL_DDR_MEM_HUGE,
+    ACL_ERROR_INVALID_PARAM,
+    ACL_ERROR_RT_CONTEXT_NULL,
+    ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+    ACL_ERROR_RT_PARAM_INVALID,
+    ACL_ERROR_RT_STREAM_CONTEXT,
+    ACL_ERROR_RT_STREAM_SYNC_TIMEOUT,
+    ACL_HBM_MEM,
+    ACL_HBM_MEM_HUGE1G,
+    ACL_MEM_NORMAL,
+    ACL_MEMCPY_DEVICE_TO_HOST,
+    ACL_MEMCPY_HOST_TO_DEVICE,
+    ACL_RT_THREAD_LEVEL,
+    ACL_STREAM_WAIT_VALUE_AND,
+    ACL_STREAM_WAIT_VALUE_EQ,
+    ACL_STREAM_WAIT_VALUE_GEQ,
+    ACL_STREAM_WAIT_VALUE_NOR,
+    Ref,
+    acldvppFree,
+    acldvppMalloc,
+    aclFinalize,
+    aclGetRecentErrMsg,
+    aclInit,
+    aclrtCreateContext,
+    aclrtCreateStream,
+    aclrtDestroyContext,
+    aclrtDestroyStream,
+    aclrtFree,
+    aclrtFreeHost,
+    aclrtGetLastError,
+    aclrtGetMemInfo,
+    aclrtMalloc,
+    aclrtMallocHost,
+    aclrtMemcpy,
+    aclrtResetDevice,
+    aclrtSetCurrentContext,
+    aclrtSetDevice,
+    aclrtSynchronizeStream,
+    aclrtValueWait,
+    aclrtValueWrite,
+)
+from aclnn_py.runtime import stream as stream_mod
+from aclnn_py.runtime.device import RT
+from aclnn_py.runtime.memory import SPACE
+
+
+@pytest.fixture(params=["deferred", "eager", "thread"])
+def policy(request, monkeypatch):
+    monkeypatch.setenv("ACLNN_PY_STREAM", request.param)
+    return request.param
+
+
+@pytest.fixture
+def ctx(policy):
+    assert aclInit(None) == 0 and RT.policy.name == policy
+    assert aclrtSetDevice(0) == 0
+    yield policy
+    aclrtResetDevice(0)
+    aclFinalize()
+
+
+@pytest.fixture
+def dev0():
+    assert aclInit(None) == 0 and aclrtSetDevice(0) == 0
+    yield
+    aclrtResetDevice(0)
+    aclFinalize()
+
+
+def _stream():
+    s = Ref()
+    assert aclrtCreateStream(s) == 0
+    return s.value
+
+
+def _word(value=0):
+    p = Ref()
+    assert aclrtMalloc(p, 8, 0) == 0
+    assert aclrtMemcpy(p.value, 8, np.array([value], np.uint64), 8, ACL_MEMCPY_HOST_TO_DEVICE) == 0
+    return p.value
+
+
+def _read_word(ptr):
+    host = np.zeros(1, np.uint64)
+    assert aclrtMemcpy(host, 8, ptr, 8, ACL_MEMCPY_DEVICE_TO_HOST) == 0
+    return int(host[0])
+
+
+# -- DVPP memory -----------------------------------------------------------------------------------
+
+
+def test_dvpp_memory_is_device_memory_with_32_extra_bytes(dev0):
+    p = Ref()
+    assert acldvppMalloc(p, 100) == 0
+    alloc = SPACE.find(p.value)
+    assert alloc.kind == "device" and alloc.size == 160  # ALIGN_UP(100, 32) + 32
+    data = np.arange(100, dtype=np.uint8)
+    assert aclrtMemcpy(p.value, 100, data, 100, ACL_MEMCPY_HOST_TO_DEVICE) == 0
+    back = np.zeros(100, np.uint8)
+    assert aclrtMemcpy(back, 100, p.value, 100, ACL_MEMCPY_DEVICE_TO_HOST) == 0
+    assert (back == data).all()
+    free, total = Ref(), Ref()
+    assert aclrtGetMemInfo(ACL_HBM_MEM, free, total) == 0 and total.value - free.value == 160
+    assert acldvppFree(p.value) == 0
+    assert aclrtGetMemInfo(ACL_HBM_MEM, free, total) == 0 and free.value == total.value
+
+
+def test_dvpp_malloc_needs_a_context_and_checks_its_pointer():
+    assert aclInit(None) == 0
+    assert acldvppMalloc(None, 16) == ACL_ERROR_INVALID_PARAM
+    assert aclGetRecentErrMsg().startswith(null("acldvppMalloc", "devPtr"))
+    assert acldvppMalloc(Ref(), 16) == ACL_ERROR_RT_CONTEXT_NULL
+    assert "rtDvppMallocWithFlag execution failed, the context is a null pointer." in aclGetRecentErrMsg()
+    assert acldvppFree(None) == ACL_ERROR_INVALID_PARAM
+    assert aclGetRecentErrMsg().startswith(null("acldvppFree", "devPtr"))
+    aclFinalize()
+
+
+def test_dvpp_free_refuses_host_memory(dev0):
+    h = Ref()
+    assert aclrtMallocHost(h, 64) == 0
+    assert acldvppFree(h.value) == ACL_ERROR_RT_PARAM_INVALID
+    assert aclGetRecentErrMsg() == (
+        "Invalid_Argument(EE1011): Releasing DVPP device memory failed. Value MEMORY_LOC_HOST(0) for parameter devPtr "
+        "locationType is invalid. Reason: The specified address must be a device address.\n"
+        + RANGE_SOLUTION
+        + TRACEBACK
+        + f"{INDENT}The argument is invalid. Reason: rtDvppFree execution failed.\n"
+    )
+    assert aclrtFreeHost(h.value) == 0
+
+
+# -- aclrtValueWrite / aclrtValueWait ------------------------------------------------------------
+
+
+def test_value_write_then_wait_on_two_streams(ctx):
+    a, b = _stream(), _stream()
+    word, out = _word(0), _word(0)
+    flag = np.array([7], np.uint64)
+    # stream a waits for the word, then copies a marker; stream b writes the word afterwards
+    assert aclrtValueWait(word, 5, ACL_STREAM_WAIT_VALUE_EQ, a) == 0
+    assert aclrtMemcpy(out, 8, flag, 8, ACL_MEMCPY_HOST_TO_DEVICE) == 0
+    assert aclrtValueWrite(word, 5, 0, b) == 0
+    assert aclrtSynchronizeStream(a) == 0
+    assert aclrtSynchronizeStream(b) == 0
+    assert _read_word(word) == 5
+    for s in (a, b):
+        assert aclrtDestroyStream(s) == 0
+    aclrtFree(word)
+    aclrtFree(out)
+
+
+def test_a_wait_holds_later_work_of_its_stream_until_the_write(ctx):
+    a, b = _stream(), _stream()
+    word, target = _word(0), _word(0)
+    assert aclrtValueWait(word, 1, ACL_STREAM_WAIT_VALUE_GEQ, a) == 0
+    assert aclrtValueWrite(target, 42, 0, a) == 0  # queued behind the wait
+    if ctx == "eager":  # eager runs what it can at once: the wait is not met, so a stays blocked
+        assert _read_word(target) == 0
+    assert aclrtValueWrite(word, 3, 0, b) == 0
+    assert aclrtSynchronizeStream(a) == 0
+    assert _read_word(target) == 42
+    for s in (a, b):
+        assert aclrtDestroyStream(s) == 0
+    aclrtFree(word)
+    aclrtFree(target)
+
+
+def test_the_write_may_come_later_from_another_thread(ctx):
+    """hicann/runtime example 9_multistream_sync_memory: thread A queues a wait and synchronizes;
+    thread B, later, writes on its own stream."""
+    a, b = _stream(), _stream()
+    word = _word(0)
+    context = RT.thread_context()
+    done = threading.Event()
+    results = []
+
+    def writer():
+        assert aclrtSetCurrentContext(context) == 0
+        done.wait(5)
+        results.append(aclrtValueWrite(word, 9, 0, b))
+        results.append(aclrtSynchronizeStream(b))
+
+    assert aclrtValueWait(word, 9, ACL_STREAM_WAIT_VALUE_EQ, a) == 0
+    t = threading.Thread(target=writer)
+    t.start()
+    done.set()
+    assert aclrtSynchronizeStream(a) == 0
+    t.join(10)
+    assert results == [0, 0]
+    for s in (a, b):
+        assert aclrtDestroyStream(s) == 0
+    aclrtFree(word)
+
+
+@pytest.mark.parametrize(
+    ("flag", "value", "word", "met"),
+    [
+        (ACL_STREAM_WAIT_VALUE_GEQ, 5, 5, True),
+        (ACL_STREAM_WAIT_VALUE_GEQ, 5, 4, False),
+        (ACL_STREAM_WAIT_VALUE_GEQ, 2**64 - 1, 3, True),  # (int64)(3 - (2^64 - 1)) = 4 >= 0
+        (ACL_STREAM_WAIT_VALUE_EQ, 5, 5, True),
+        (ACL_STREAM_WAIT_VALUE_EQ, 5, 6, False),
+        (ACL_STREAM_WAIT_VALUE_AND, 0b0110, 0b0100, True),
+        (ACL_STREAM_WAIT_VALUE_AND, 0b0110, 0b1001, False),
+        (ACL_STREAM_WAIT_VALUE_NOR, 0, 0, True),
+        (ACL_STREAM_WAIT_VALUE_NOR, 2**64 - 1, 0, False),
+    ],
+)
+def test_wait_conditions(dev0, monkeypatch, flag, value, word, met):
+    monkeypatch.setattr(stream_mod, "WAIT_LIMIT_S", 0.05)
+    s = _stream()
+    w = _word(word)
+    assert aclrtValueWait(w, value, flag, s) == 0
+    code = aclrtSynchronizeStream(s)
+    assert code == (0 if met else ACL_ERROR_RT_STREAM_SYNC_TIMEOUT)
+    if not met:
+        assert "the condition was not met within 0.05 s; on hardware the stream hangs" in aclGetRecentErrMsg()
+    assert aclrtDestroyStream(s) == 0
+    aclrtFree(w)
+
+
+def test_value_calls_check_as_cann_does(dev0):
+    s = _stream()
+    w = _word(0)
+    assert aclrtValueWrite(None, 1, 0, s) == ACL_ERROR_INVALID_PARAM
+    assert aclGetRecentErrMsg().startswith(null("aclrtValueWrite", "devAddr"))
+    assert aclrtValueWait(None, 1, 0, s) == ACL_ERROR_INVALID_PARAM
+    assert aclGetRecentErrMsg().startswith(null("aclrtValueWait", "devAddr"))
+    assert aclrtValueWrite(w, 1, 1, s) == ACL_ERROR_RT_PARAM_INVALID
+    assert aclGetRecentErrMsg() == rt_invalid(
+        "Writing data to the specified memory failed because value 1 for parameter flag is invalid. Expected value: 0.",
+        "rtsValueWrite",
+    )
+    assert aclrtValueWait(w, 1, 4, s) == ACL_ERROR_RT_PARAM_INVALID
+    assert aclGetRecentErrMsg() == rt_invalid(
+        "Unblocking the data in the specified memory when the data meets certain conditions failed because value 4 "
+        "for parameter flag is invalid. Expected value: [0, 4).",
+        "rtsValueWait",
+    )
+    h = Ref()
+    assert aclrtMallocHost(h, 8) == 0
+    assert aclrtValueWrite(h.value, 1, 0, s) == ACL_ERROR_RT_PARAM_INVALID
+    assert aclGetRecentErrMsg() == rt_invalid(
+        "Writing data to the specified memory failed because value MEMORY_LOC_HOST(0) for parameter "
+        "attributes.location.type is invalid. Expected value: MEMORY_LOC_DEVICE(1).",
+        "rtsValueWrite",
+    )
+    assert aclrtGetLastError(ACL_RT_THREAD_LEVEL) == ACL_ERROR_RT_PARAM_INVALID
+    assert aclrtFreeHost(h.value) == 0
+    assert aclrtDestroyStream(s) == 0
+    aclrtFree(w)
+
+
+def test_value_calls_need_the_stream_of_the_current_context(dev0):
+    w = _word(0)
+    s = _stream()
+    other = Ref()
+    assert aclrtCreateContext(other, 0) == 0
+    assert aclrtValueWrite(w, 1, 0, s) == ACL_ERROR_RT_STREAM_CONTEXT
+    msg = aclGetRecentErrMsg()
+    assert "Writing data to the specified memory execution failed because stream does not belong" in msg
+    assert f"rtsValueWrite execution failed, reason=stream not in current context{FUNC_ERROR_REASON}" in msg
+    assert aclrtDestroyContext(other.value) == 0
+    assert aclrtSetDevice(0) == 0
+    assert aclrtDestroyStream(s) == 0
+    aclrtFree(w)
+    aclrtResetDevice(0)
+
+
+@pytest.mark.parametrize("chip", ["Ascend910", "Ascend310P"])
+def test_value_calls_are_not_supported_on_older_chips(soc, chip):
+    soc(chip)
+    assert aclInit(None) == 0 and aclrtSetDevice(0) == 0
+    w = _word(0)
+    assert aclrtValueWrite(w, 1, 0, None) == ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+    assert aclrtValueWait(w, 1, 0, None) == ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+    assert aclGetRecentErrMsg() is None  # a WARN only ...
+    assert aclrtGetLastError(ACL_RT_THREAD_LEVEL) == ACL_ERROR_RT_FEATURE_NOT_SUPPORT  # ... but recorded
+    aclrtFree(w)
+    aclrtResetDevice(0)
+    aclFinalize()
+
+
+# -- aclrtGetMemInfo: each attribute its own figures ---------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("chip", "attr", "has_memory"),
+    [
+        ("Ascend910B", ACL_DDR_MEM, False),
+        ("Ascend910B", ACL_DDR_MEM_HUGE, False),
+        ("Ascend910B", ACL_HBM_MEM, True),
+        ("Ascend910B", ACL_HBM_MEM_HUGE1G, True),
+        ("Ascend910B", ACL_MEM_NORMAL, True),
+        ("Ascend950", ACL_DDR_MEM, False),
+        ("Ascend910", ACL_DDR_MEM, False),
+        ("Ascend310P", ACL_DDR_MEM, True),
+        ("Ascend310P", ACL_HBM_MEM, True),  # the runtime maps HBM to DDR on this chip
+    ],
+)
+def test_meminfo_reports_the_kind_of_memory_the_chip_has(soc, chip, attr, has_memory):
+    soc(chip)
+    assert aclInit(None) == 0 and aclrtSetDevice(0) == 0
+    p = Ref()
+    assert aclrtMalloc(p, 1000, 0) == 0
+    free, total = Ref(), Ref()
+    assert aclrtGetMemInfo(attr, free, total) == 0
+    if has_memory:
+        assert total.value == RT.capacity and total.value - free.value == SPACE.find(p.value).size
+    else:
+        assert (free.value, total.value) == (0, 0)
+    aclrtFree(p.value)
+    aclrtResetDevice(0)
+    aclFinalize()
