@@ -22,6 +22,7 @@ from __future__ import annotations
 import re
 import shutil
 import subprocess
+import textwrap
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 from xml.sax.saxutils import escape
@@ -109,6 +110,17 @@ def _tensor_node(key: str, t: aclTensor, names: dict[int, str]) -> Node:
     return Node(key, "user", name, [name, _layout_text(t), WHERE_TEXT["user"]])
 
 
+def _same_view(a: aclTensor, b: aclTensor) -> bool:
+    """The same tensor, or a view with the same layout of the same storage."""
+    return a is b or (
+        a.storage is b.storage
+        and a.dtype == b.dtype
+        and a.offset == b.offset
+        and tuple(a.view_shape) == tuple(b.view_shape)
+        and tuple(a.strides) == tuple(b.strides)
+    )
+
+
 def _attrs_text(attrs: dict[str, Any]) -> str:
     return _cut(" ".join(f"{k}={v!r}" for k, v in attrs.items()))
 
@@ -169,7 +181,10 @@ def build(ex: aclOpExecutor) -> Graph:
 
     for i, s in enumerate(ex.steps):
         input_keys = [tensor_key(t) for t in s.inputs]
-        passthrough = not s.launches and all(any(o is t for t in s.inputs) for o in s.outputs)
+        # a step that launched nothing and hands back one of its inputs (or the same view of
+        # the same bytes) is a pass-through: drawn dashed, hanging off that input
+        same = {id(o): next((t for t in s.inputs if _same_view(o, t)), None) for o in s.outputs}
+        passthrough = not s.launches and all(t is not None for t in same.values())
         head = f"[{i}] {s.name}"
         attrs = _attrs_text(s.attrs)
         lines = [head + (f"  {attrs}" if attrs else "")]
@@ -181,12 +196,16 @@ def build(ex: aclOpExecutor) -> Graph:
                 if st.ws_offset is not None:
                     lines.append(f"  scratch {st.nbytes} B @ workspace+{st.ws_offset:#x}")
         if s.note:
-            lines.append(_cut(s.note, 48))
+            lines += textwrap.wrap(s.note, 52)
         key = f"s{i}"
         g.nodes.append(Node(key, "noop" if passthrough else "step", head, lines))
         for k in dict.fromkeys(input_keys):
             g.edges.append(Edge(k, key, dashed=passthrough))
         if passthrough:
+            for o in s.outputs:
+                src = same[id(o)]
+                if src is not None and o is not src:
+                    current[id(o)] = current[id(src)]
             continue
         for t in s.outputs:
             # a tensor written again (in place, or back into an argument read earlier) holds a
@@ -352,37 +371,60 @@ def _size(n: Node) -> tuple[float, float]:
     return max(len(s) for s in n.lines) * CHAR_W + 2 * PAD, len(n.lines) * LINE_H + 2 * PAD - 4
 
 
-def _layers(g: Graph) -> list[list[Node]]:
-    """Longest-path layering (sources on top), then one downward barycentre pass to order each
-    layer by the mean position of its predecessors; ties keep the graph's order."""
+DUMMY_W = 8.0  # the width a long edge takes in a layer it crosses
+
+
+def _layout(g: Graph) -> tuple[list[list[Node]], dict[int, list[str]]]:
+    """Longest-path layering (sources on top); an edge crossing layers gets a point (a dummy
+    node) in each layer it crosses, so that it is ordered with the boxes and passes between
+    them; then one downward barycentre pass orders each layer by the mean position of its
+    predecessors (ties keep the graph's order). Returns the layers and each edge's points."""
     preds: dict[str, list[str]] = {n.key: [] for n in g.nodes}
     for e in g.edges:
         preds[e.dst].append(e.src)
     layer: dict[str, int] = {}
     for n in g.nodes:  # nodes are created after their inputs: one pass suffices
         layer[n.key] = 1 + max((layer[p] for p in preds[n.key]), default=-1)
-    layers: list[list[Node]] = [[] for _ in range(max(layer.values(), default=-1) + 1)]
+    rows: list[list[Node]] = [[] for _ in range(max(layer.values(), default=-1) + 1)]
     for n in g.nodes:
-        layers[layer[n.key]].append(n)
+        rows[layer[n.key]].append(n)
+    via: dict[str, list[str]] = {n.key: [] for n in g.nodes}  # predecessors, dummies included
+    chains: dict[int, list[str]] = {}
+    for i, e in enumerate(g.edges):
+        prev, chain = e.src, []
+        for k in range(layer[e.src] + 1, layer[e.dst]):
+            dummy = Node(f"~{i}.{k}", "dummy", "", [])
+            rows[k].append(dummy)
+            via[dummy.key] = [prev]
+            chain.append(dummy.key)
+            prev = dummy.key
+        via[e.dst].append(prev)
+        chains[i] = chain
     position: dict[str, float] = {}
-    for row in layers:
+    for row in rows:
         order = {n.key: i for i, n in enumerate(row)}
 
         def weight(n: Node, order: dict[str, int] = order) -> tuple[float, int]:
-            ps = [position[p] for p in preds[n.key] if p in position]
+            ps = [position[p] for p in via[n.key] if p in position]
             return (sum(ps) / len(ps) if ps else float(order[n.key]), order[n.key])
 
         row.sort(key=weight)
         for i, n in enumerate(row):
             position[n.key] = float(i)
-    return layers
+    return rows, chains
+
+
+def _layers(g: Graph) -> list[list[Node]]:
+    """The layers of the picture, top to bottom (long edges' points included, kind ``dummy``)."""
+    return _layout(g)[0]
 
 
 def svg_from_graph(g: Graph) -> str:
     """An SVG of the picture model: layered boxes top to bottom, arrows for data flow, the
     workspace's memory map underneath, a legend of the colours."""
-    layers = _layers(g)
+    layers, chains = _layout(g)
     sizes = {n.key: _size(n) for n in g.nodes}
+    sizes.update({n.key: (DUMMY_W, 0.0) for row in layers for n in row if n.kind == "dummy"})
     header = [g.title, *g.notes]
     width = max(
         [sum(sizes[n.key][0] for n in row) + GAP_X * (len(row) - 1) for row in layers]
@@ -402,7 +444,8 @@ def svg_from_graph(g: Graph) -> str:
         x = (width - row_w) / 2
         for n in row:
             w, h = sizes[n.key]
-            boxes[n.key] = (x, y + (row_h - h) / 2, w, h)
+            # a long edge's point spans its layer's height: the edge runs straight through it
+            boxes[n.key] = (x, y, w, row_h) if n.kind == "dummy" else (x, y + (row_h - h) / 2, w, h)
             x += w + GAP_X
         y += row_h + GAP_Y
     parts = [
@@ -416,16 +459,26 @@ def svg_from_graph(g: Graph) -> str:
     for i, text in enumerate(header):
         weight = ' font-weight="bold"' if i == 0 else ""
         parts.append(f'<text x="{_num(MARGIN)}" y="{_num(MARGIN + LINE_H * i + 10)}"{weight}>{escape(text)}</text>')
-    for e in g.edges:
+    for i, e in enumerate(g.edges):
         x1, y1, w1, h1 = boxes[e.src]
         x2, y2, w2, _ = boxes[e.dst]
-        sx, sy, tx, ty = x1 + w1 / 2, y1 + h1, x2 + w2 / 2, y2
-        my = (sy + ty) / 2
+        # bottom of the source, through each crossed layer (straight down), top of the target
+        points = [(x1 + w1 / 2, y1 + h1)]
+        for key in chains[i]:
+            dx, dy, dw, dh = boxes[key]
+            points += [(dx + dw / 2, dy), (dx + dw / 2, dy + dh)]
+        points.append((x2 + w2 / 2, y2))
+        path = [f"M {_num(points[0][0])} {_num(points[0][1])}"]
+        for k in range(0, len(points) - 1, 2):
+            (ax, ay), (bx, by) = points[k], points[k + 1]
+            my = (ay + by) / 2
+            path.append(f"C {_num(ax)} {_num(my)} {_num(bx)} {_num(my)} {_num(bx)} {_num(by)}")
+            if k + 2 < len(points):
+                path.append(f"L {_num(points[k + 2][0])} {_num(points[k + 2][1])}")
         dash = ' stroke-dasharray="4 3"' if e.dashed else ""
         parts.append(
-            f'<g class="edge"><title>{e.src}-&gt;{e.dst}</title><path d="M {_num(sx)} {_num(sy)} C {_num(sx)} '
-            f'{_num(my)} {_num(tx)} {_num(my)} {_num(tx)} {_num(ty)}" fill="none" stroke="#374151"{dash} '
-            'marker-end="url(#arrow)"/></g>'
+            f'<g class="edge"><title>{e.src}-&gt;{e.dst}</title><path d="{" ".join(path)}" fill="none" '
+            f'stroke="#374151"{dash} marker-end="url(#arrow)"/></g>'
         )
     for n in g.nodes:
         x, y0, w, h = boxes[n.key]
