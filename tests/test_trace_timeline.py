@@ -317,3 +317,47 @@ def test_environment_variable_jsonl_still_means_json_lines(tmp_path):
     _run_sample(tmp_path, str(out), "deferred")
     records = [json.loads(line) for line in out.read_text().splitlines()]
     assert records[0]["api"] == "aclInit" and any(r["event"] == "task" for r in records)
+
+
+def test_each_host_thread_has_its_row(monkeypatch):
+    import threading
+
+    def program(rec: timeline.Recorder) -> None:
+        assert aclInit(None) == 0 and aclrtSetDevice(0) == 0
+        ptr = _malloc(64)
+
+        def worker() -> None:
+            assert aclrtSetDevice(0) == 0
+            s = Ref()
+            assert aclrtCreateStream(s) == 0
+            assert aclrtMemsetAsync(ptr, 64, 1, 64, s.value) == 0
+            assert aclrtSynchronizeStream(s.value) == 0
+            assert aclrtDestroyStream(s.value) == 0
+
+        with trace.tracing(rec):
+            t = threading.Thread(target=worker, name="worker")
+            t.start()
+            t.join()
+            assert aclrtMemsetAsync(ptr, 64, 2, 64, None) == 0
+            assert aclrtSynchronizeStream(None) == 0
+        aclrtFree(ptr)
+        aclrtResetDevice(0)
+        aclFinalize()
+
+    docs = [_document(policy, monkeypatch, program=program) for policy in ("deferred", "eager", "thread")]
+    assert docs[0] == docs[1] == docs[2]
+    _validate(docs[0])
+    _check_layout(docs[0])
+    rows = _rows(docs[0])
+    placed = [(rows[(e["pid"], e["tid"])], e["name"]) for e in _slices(docs[0])]
+    assert placed == [
+        ("host: worker", "aclrtSetDevice"),
+        ("host: worker", "aclrtCreateStream"),
+        ("host: worker", "aclrtMemsetAsync"),
+        ("host: worker", "aclrtSynchronizeStream"),
+        ("host: worker", "aclrtDestroyStream"),
+        ("host", "aclrtMemsetAsync"),
+        ("host", "aclrtSynchronizeStream"),
+        ("stream #2", "aclrtMemsetAsync(64 bytes)"),
+        ("stream #1", "aclrtMemsetAsync(64 bytes)"),
+    ]
