@@ -48,9 +48,9 @@ lint: $(DEV_STAMP)
 clean:
 	rm -rf $(VENV) build dist *.egg-info capi/build capi/build-asan
 
-## bench: the benchmark table (call overhead, throughput vs the copy bound and PyTorch, memory)
+## bench: the benchmark tables (machine, start-up, small calls and their profile, every kernel path vs the copy bound and PyTorch, memory); BENCH_ARGS=--quick for a short run
 bench: $(DEV_STAMP)
-	$(PY) bench/run.py --json bench/results.json
+	$(PY) bench/run.py --json bench/results.json $(BENCH_ARGS)
 
 ## fuzz: long fuzz campaigns of the C-style surface (>= 100,000 calls; then with the sanitizer at error), then a long random run of the lifecycle model
 fuzz: $(DEV_STAMP)

@@ -83,6 +83,15 @@ def run_ufunc(ufunc: Callable[..., np.ndarray], inputs: list[np.ndarray], out: n
     writes straight into blocks of ``out`` and only a block holding a NaN is rewritten: the same
     numbers, without the temporaries. Anything else is :func:`run_elementwise`."""
     n = out.size
+    if n <= CHUNK and out.dtype == np.float32 and all(a.dtype == np.float32 for a in inputs):
+        # one block: the ufunc broadcasts and handles overlap itself (it buffers an input that
+        # overlaps the output); a small call pays for no layout checks
+        with np.errstate(all="ignore"):
+            ufunc(*inputs, out=out)
+            nan = np.isnan(out)
+            if nan.any():
+                out[nan] = CANONICAL_NAN
+        return
     simple = (
         out.dtype == np.float32
         and out.flags.c_contiguous
