@@ -81,6 +81,7 @@ def executors(dev):
         False,
         _t([2, 2, 2, 3], ACL_FLOAT16),
     )
+    phase1("empty", aclnnAddGetWorkspaceSize, _t([0, 2]), _t([0, 2]), one, _t([0, 2]))  # no steps at all
     yield made
     for ex in made.values():
         aclDestroyAclOpExecutor(ex)
@@ -188,7 +189,7 @@ def _boxes(root: ET.Element) -> dict[str, tuple[float, float, float, float]]:
     return out
 
 
-@pytest.mark.parametrize("name", ["hardswish", "add", "inplace", "individual"])
+@pytest.mark.parametrize("name", ["hardswish", "add", "inplace", "individual", "empty"])
 def test_svg_is_well_formed_with_a_box_per_node_laid_out_downwards(executors, name):
     ex = executors[name]
     g = picture.build(ex)
