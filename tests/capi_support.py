@@ -19,9 +19,12 @@ CAPI = ROOT / "capi"
 def missing_toolchain() -> str | None:
     """Why the C ABI cannot be built here, or None."""
     if shutil.which("g++") is None:
-        return "no g++: the C ABI cannot be built"
+        return "needs g++ (a C++17 compiler) to build the C ABI and compile C++ programs against it; g++ is not on PATH"
     if not Path(sysconfig.get_paths()["include"], "Python.h").exists():
-        return "no Python development headers: the C ABI cannot be built"
+        return (
+            "needs the Python development headers (Python.h, e.g. the python3-dev package) to build the C ABI; "
+            f"none in {sysconfig.get_paths()['include']}"
+        )
     return None
 
 

@@ -37,8 +37,9 @@ from aclnn_py.ops import registry
 
 if not os.environ.get("ACLNN_PY_CANN_DOCS"):
     pytest.skip(
-        "set ACLNN_PY_CANN_DOCS to a folder of CANN operator documents (hicann/ops-math, hicann/ops-nn) "
-        "to run their example programs",
+        "needs CANN's operator documents, which the repository does not ship: set ACLNN_PY_CANN_DOCS to a "
+        "folder holding a checkout (or git archive) of hicann/ops-math and hicann/ops-nn to compile and run "
+        "their example programs (commands in this module's docstring)",
         allow_module_level=True,
     )
 
