@@ -75,7 +75,7 @@ def out_dtype_support_list() -> tuple[int, ...]:
 
 DTYPE_FACTS = {
     "self, other (checked on Ascend950 only); the promoted dtype": input_dtype_support_list,
-    "out; selfRef (in place: checked as self and as out)": out_dtype_support_list,
+    "out; selfRef (in place: also checked as the input)": out_dtype_support_list,
 }
 
 

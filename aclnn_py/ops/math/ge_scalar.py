@@ -57,7 +57,7 @@ DTYPE_FACTS = {
     "the promoted dtype; Ascend950: also self (the scalar is never checked; BOOL is compared as INT8)": (
         dtype_support_list
     ),
-    "out; selfRef (in place: checked as self and as out)": out_dtype_support_list,
+    "out; selfRef (in place: also checked as the input)": out_dtype_support_list,
 }
 
 

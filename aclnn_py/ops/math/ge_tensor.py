@@ -80,7 +80,7 @@ DTYPE_FACTS = {
     "the promoted dtype (self and other are not checked one by one; BOOL with BOOL is compared as INT8)": (
         dtype_support_list
     ),
-    "out; selfRef (in place: checked as self and as out)": out_dtype_support_list,
+    "out; selfRef (in place: also checked as the input)": out_dtype_support_list,
 }
 
 

@@ -71,7 +71,7 @@ def out_dtype_support_list() -> tuple[int, ...]:
 
 DTYPE_FACTS = {
     "the promoted dtype (self and other are not checked one by one)": dtype_support_list,
-    "out; selfRef (in place: checked as self and as out)": out_dtype_support_list,
+    "out; selfRef (in place: also checked as the input)": out_dtype_support_list,
 }
 
 

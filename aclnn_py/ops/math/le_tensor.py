@@ -73,7 +73,7 @@ def checked_out_list() -> tuple[int, ...]:
 
 DTYPE_FACTS = {
     "self, other; Ascend950: the promoted dtype": dtype_support_list,
-    "out (BOOL is accepted too); selfRef (in place: checked as self and as out)": checked_out_list,
+    "out (BOOL is accepted too); selfRef (in place: also checked as the input)": checked_out_list,
 }
 
 

@@ -65,7 +65,7 @@ DTYPE_FACTS = {
     "self, other (off Ascend950: the scalar as a tensor of its converted dtype); Ascend950: the promoted dtype": (
         dtype_support_list
     ),
-    "out; selfRef (in place: checked as self and as out)": checked_out_list,
+    "out; selfRef (in place: also checked as the input)": checked_out_list,
 }
 
 

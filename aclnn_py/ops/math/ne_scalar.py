@@ -50,7 +50,7 @@ def out_dtype_support_list() -> tuple[int, ...]:
 
 DTYPE_FACTS = {
     "self, other (the scalar); Ascend950: the promoted dtype": input_dtype_support_list,
-    "out; selfRef (in place: checked as self and as out)": out_dtype_support_list,
+    "out; selfRef (in place: also checked as the input)": out_dtype_support_list,
 }
 
 
