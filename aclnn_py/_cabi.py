@@ -567,3 +567,225 @@ def aclnn_phase2(name: str, workspace: int, workspaceSize: int, executor: int, s
     rc: int = _operator(name)(_dev(workspace), workspaceSize, H.obj(executor), H.obj(stream))
     H.sweep(executor)
     return rc
+
+
+# ---------------------------------------------------------------------------------------------
+# the rest of the runtime: one generic call driven by the C prototype (capi/gen_rt.py)
+# ---------------------------------------------------------------------------------------------
+
+_OUT_TYPES: dict[str, Any] = {
+    "i32": ctypes.c_int32,
+    "u32": ctypes.c_uint32,
+    "i64": ctypes.c_int64,
+    "u64": ctypes.c_uint64,
+    "f32": ctypes.c_float,
+}
+# A C string longer than this is not read whole (a missing NUL would run off into other memory).
+_MAX_CSTR = 1 << 16
+
+
+def _cstr(addr: int) -> str | None:
+    """A ``const char*`` argument: None for nullptr, else the text up to its NUL (UTF-8)."""
+    if addr == 0:
+        return None
+    raw = ctypes.string_at(addr, _strnlen(addr))
+    return raw.decode("utf-8", errors="surrogateescape")
+
+
+def _strnlen(addr: int) -> int:
+    for n in range(_MAX_CSTR):
+        if ctypes.c_char.from_address(addr + n).value == b"\0":
+            return n
+    return _MAX_CSTR
+
+
+def _engine(name: str) -> Any:
+    """The Python function of a C runtime function (exported by aclnn_py under its C name)."""
+    import aclnn_py
+
+    return getattr(aclnn_py, name)
+
+
+def _arg(kind: str, value: Any, handles_out: list[tuple[int, Ref[Any]]]) -> object:
+    if kind in ("i", "u", "f"):
+        return value
+    if kind == "h":
+        return H.obj(value)
+    if kind == "p":
+        return _dev(value)
+    if kind == "r":
+        return value or None
+    if kind == "s":
+        return _cstr(value)
+    if kind == "H":
+        ref = _ref(value)
+        if ref is not None:
+            handles_out.append((value, ref))
+        return ref
+    if kind == "P":
+        return _u64(value)
+    if kind.startswith("o:"):
+        return None if value == 0 else _OUT_TYPES[kind[2:]].from_address(value)
+    raise ValueError(f"unknown parameter kind {kind!r}")
+
+
+def _result(kind: str, value: Any) -> int | float:
+    if kind == "H":
+        return H.token(value)
+    if kind == "p":
+        return int(value or 0)
+    if kind == "f":
+        return float(value)
+    return int(value)
+
+
+def rt_call(name: str, signature: str, *raw: Any) -> int | float:
+    """Call the runtime function ``name`` with the C arguments ``raw`` as its generated wrapper
+    passes them; ``signature`` (``<return>:<param>,...``, see capi/gen_rt.py) says how each one
+    becomes the Python API's argument and how the result goes back to C."""
+    ret, _, params = signature.partition(":")
+    adaptor = _ADAPTORS.get(name)
+    if adaptor is not None:
+        return _result(ret, adaptor(_engine(name), *raw))
+    kinds = params.split(",") if params else []
+    handles_out: list[tuple[int, Ref[Any]]] = []
+    args = [_arg(kind, value, handles_out) for kind, value in zip(kinds, raw, strict=True)]
+    result = _engine(name)(*args)
+    for addr, ref in handles_out:
+        _put_handle(addr, ref)
+    if "Destroy" in name or "UnLoad" in name:
+        H.sweep(*(v for k, v in zip(kinds, raw, strict=True) if k == "h"))
+    return _result(ret, result)
+
+
+def _version_str(fn: Any, pkgName: int, versionStr: int) -> int:
+    # versionStr is the caller's char[ACL_PKG_VERSION_MAX_SIZE]: the text and its NUL go there
+    ref = _ref(versionStr)
+    rc: int = fn(_cstr(pkgName), ref)
+    if ref is not None and isinstance(ref.value, str):
+        data = ref.value.encode("utf-8")[: _rt_constant("ACL_PKG_VERSION_MAX_SIZE") - 1] + b"\0"
+        ctypes.memmove(versionStr, data, len(data))
+    return rc
+
+
+def _version_num(fn: Any, pkgName: int, versionNum: int) -> int:
+    return int(fn(_cstr(pkgName), _i32(versionNum)))
+
+
+def _rt_constant(name: str) -> int:
+    import aclnn_py
+
+    return int(getattr(aclnn_py, name))
+
+
+class _MemUceInfo(ctypes.Structure):
+    _fields_ = [("addr", ctypes.c_uint64), ("len", ctypes.c_uint64), ("reserved", ctypes.c_uint64 * 14)]
+
+
+class _MemUceInfoArray(ctypes.Structure):
+    _fields_ = [("arraySize", ctypes.c_uint64), ("memUceInfoArray", _MemUceInfo * 20)]
+
+
+class _ErrorInfoDetail(ctypes.Union):
+    _fields_ = [("uceInfo", _MemUceInfoArray), ("aicoreErrType", ctypes.c_int32)]
+
+
+class _ErrorInfo(ctypes.Structure):
+    """acl_rt.h's aclrtErrorInfo, field for field (2576 bytes on LP64)."""
+
+    _fields_ = [
+        ("tryRepair", ctypes.c_uint8),
+        ("hasDetail", ctypes.c_uint8),
+        ("reserved", ctypes.c_uint8 * 2),
+        ("errorType", ctypes.c_int32),
+        ("detail", _ErrorInfoDetail),
+    ]
+
+
+def _error_verbose(fn: Any, deviceId: int, errorInfo: int) -> int:
+    ref = _ref(errorInfo)
+    rc: int = fn(deviceId, ref)
+    info = None if ref is None else ref.value
+    if info is not None:
+        out = _ErrorInfo.from_address(errorInfo)
+        out.tryRepair = int(info.tryRepair)
+        out.hasDetail = int(info.hasDetail)
+        out.errorType = int(info.errorType)
+        uce = list(getattr(info, "uceInfo", ()) or ())
+        # CANN copies the UCE list only for a memory error with details; the AI Core type always
+        if out.hasDetail == 1 and out.errorType == 1 and uce:
+            out.detail.uceInfo.arraySize = len(uce)
+            for i, (addr, length) in enumerate(uce[:20]):
+                out.detail.uceInfo.memUceInfoArray[i].addr = addr
+                out.detail.uceInfo.memUceInfoArray[i].len = length
+        else:
+            out.detail.aicoreErrType = int(getattr(info, "aicoreErrType", 0))
+    return rc
+
+
+# aclGetCannAttributeList hands out a pointer to a static array: one per distinct list, kept forever.
+_ATTR_LISTS: dict[tuple[int, ...], Any] = {}
+
+
+def _cann_attribute_list(fn: Any, cannAttrList: int, num: int) -> int:
+    ref = _ref(cannAttrList)
+    rc: int = fn(ref, _u64(num))
+    if ref is not None and ref.value is not None:
+        values = tuple(int(v) for v in ref.value)
+        array = _ATTR_LISTS.setdefault(values, (ctypes.c_int32 * max(len(values), 1))(*values))
+        ctypes.c_uint64.from_address(cannAttrList).value = ctypes.addressof(array)
+    return rc
+
+
+def _stream_config_opt(fn: Any, handle: int, attr: int, attrValue: int, valueSize: int) -> int:
+    # the value's bytes alias the caller's memory; the engine reads them only once the size is right
+    value = None if attrValue == 0 else _buffer(attrValue, valueSize)
+    return int(fn(H.obj(handle), attr, value, valueSize))
+
+
+def _notify_batch_reset(fn: Any, notifies: int, num: int) -> int:
+    handles = (
+        None if notifies == 0 else [H.obj(t) for t in (ctypes.c_uint64 * min(num, 1 << 16)).from_address(notifies)]
+    )
+    return int(fn(handles, num))
+
+
+_HOST_FUNC = ctypes.CFUNCTYPE(None, ctypes.c_void_p)
+
+
+def _launch_host_func(fn: Any, stream: int, func: int, args: int) -> int:
+    # the C function runs when the stream reaches it, with its own argument; ctypes drops the GIL
+    # around the call, so it may call ACL functions itself
+    c_func = None if func == 0 else _HOST_FUNC(func)
+    call = None if c_func is None else (lambda arg, c=c_func: c(arg))
+    return int(fn(H.obj(stream), call, args or None))
+
+
+def _span(pitch: int, width: int, height: int) -> int:
+    return 0 if height == 0 or width == 0 else (height - 1) * pitch + width
+
+
+def _memcpy2d(fn: Any, dst: int, dpitch: int, src: int, spitch: int, width: int, height: int, kind: int) -> int:
+    d, s = _buffer(dst, _span(dpitch, width, height)), _buffer(src, _span(spitch, width, height))
+    return int(fn(d, dpitch, s, spitch, width, height, kind))
+
+
+def _memcpy2d_async(
+    fn: Any, dst: int, dpitch: int, src: int, spitch: int, width: int, height: int, kind: int, stream: int
+) -> int:
+    d, s = _buffer(dst, _span(dpitch, width, height)), _buffer(src, _span(spitch, width, height))
+    return int(fn(d, dpitch, s, spitch, width, height, kind, H.obj(stream)))
+
+
+# The functions whose C arguments need more than the generic conversion (capi/gen_rt.py ADAPTED).
+_ADAPTORS: dict[str, Any] = {
+    "aclsysGetVersionStr": _version_str,
+    "aclsysGetVersionNum": _version_num,
+    "aclrtGetErrorVerbose": _error_verbose,
+    "aclGetCannAttributeList": _cann_attribute_list,
+    "aclrtSetStreamConfigOpt": _stream_config_opt,
+    "aclrtNotifyBatchReset": _notify_batch_reset,
+    "aclrtLaunchHostFunc": _launch_host_func,
+    "aclrtMemcpy2d": _memcpy2d,
+    "aclrtMemcpy2dAsync": _memcpy2d_async,
+}

@@ -31,13 +31,17 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 import gen_ops  # noqa: E402
+import gen_rt  # noqa: E402
 
 INCLUDE = HERE / "include"
 SOURCE = HERE / "src" / "aclnn_py_capi.cpp"
 LIBRARY = "libaclnn_py.so"
 # The names CANN programs link against: -lascendcl (runtime) -lopapi / -lnnopbase (aclnn); the
 # op-specific split libraries of newer CANN versions resolve to the same library.
-ALIASES = ("libascendcl.so", "libopapi.so", "libnnopbase.so", "libopapi_nn.so", "libopapi_math.so")
+# libacl_rt.so is the runtime's own name in current CANN (hicann/runtime's examples link -lacl_rt).
+ALIASES = (
+    "libascendcl.so", "libacl_rt.so", "libopapi.so", "libnnopbase.so", "libopapi_nn.so", "libopapi_math.so",
+)  # fmt: skip
 
 
 def build_dir(asan: bool) -> Path:
@@ -54,7 +58,9 @@ def python_flags() -> tuple[list[str], list[str]]:
 
 
 def cflags() -> list[str]:
-    return [f"-I{INCLUDE}"]
+    """-I flags: the include root (acl/acl.h, aclnn/..., aclnnop/...) and aclnnop itself, as ops-nn's
+    example build passes it, so a bare ``#include "aclnn_add.h"`` works too."""
+    return [f"-I{INCLUDE}", f"-I{INCLUDE / 'aclnnop'}"]
 
 
 def libs(asan: bool = False) -> list[str]:
@@ -90,13 +96,14 @@ def generated(asan: bool) -> Path:
     gen = build_dir(asan) / "gen"
     _write_if_changed(gen / "aclnn_py_ops.inc", gen_ops.wrappers())
     _write_if_changed(gen / "aclnn_py_op_headers.inc", gen_ops.includes())
+    _write_if_changed(gen / "aclnn_py_rt.inc", gen_rt.wrappers())
     return gen
 
 
 def needs_build(target: Path, gen: Path) -> bool:
     if not target.exists():
         return True
-    inputs = [SOURCE, Path(__file__), *INCLUDE.rglob("*.h"), *gen.glob("*.inc")]
+    inputs = [SOURCE, Path(__file__), HERE / "gen_rt.py", *INCLUDE.rglob("*.h"), *gen.glob("*.inc")]
     return target.stat().st_mtime < max(p.stat().st_mtime for p in inputs)
 
 

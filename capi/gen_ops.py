@@ -2,9 +2,12 @@
 
 * :func:`headers` — CANN's operator headers, one per header path of the registry
   (``aclnnop/aclnn_add.h`` ...), declaring both phases of each API with CANN's prototype, plus
-  a ``aclnnop/level2/`` twin of each (older CANN releases install them there too, and programs
-  include either path). They are checked in under ``capi/include``: ``python capi/build.py
-  --headers`` rewrites them, and a test checks that they match this generator;
+  a ``aclnnop/level2/`` twin of each (CANN installs a copy there too, and older programs include
+  that path; ops-math's copies carry its deprecation ``#warning``, ops-nn's none) and the two
+  packages' master headers ``aclnnop/aclnn_ops_math.h`` / ``aclnnop/aclnn_ops_nn.h``, which include
+  every header of their package (ops-math installs a level2 copy of its own). They are checked in
+  under ``capi/include``: ``python capi/build.py --headers`` rewrites them, and a test checks that
+  they match this generator;
 * :func:`wrappers` — the C++ definitions the library exports, compiled into it: each passes its
   arguments as numbers to ``aclnn_py._cabi.aclnn_phase1`` / ``aclnn_phase2`` with the API's name.
   A new operator needs no C code of its own.
@@ -63,10 +66,49 @@ def _header(path: str, group: list[registry.Api]) -> str:
     return "\n".join(lines)
 
 
-def _level2(path: str) -> str:
+# Which CANN package installs an operator's header, by the registry's group (the top folder of
+# the operator in hicann/ops-math and hicann/ops-nn). A new group must be added here.
+PACKAGES = {
+    "math": "ops-math",
+    "conversion": "ops-math",
+    "random": "ops-math",
+    "activation": "ops-nn",
+    "loss": "ops-nn",
+    "vfusion": "ops-nn",
+    "index": "ops-nn",
+    "norm": "ops-nn",
+    "pooling": "ops-nn",
+    "matmul": "ops-nn",
+    "conv": "ops-nn",
+}
+MASTER = {"ops-math": "aclnnop/aclnn_ops_math.h", "ops-nn": "aclnnop/aclnn_ops_nn.h"}
+# ops-math's installer inserts this after the last #include of each level2 copy
+# (hicann/ops-math scripts/util/add_deprecation_warning.py); ops-nn adds none.
+MATH_LEVEL2_WARNING = (
+    '#warning "This file is scheduled to be deprecated. Please use the file with the same name under '
+    'include/aclnnop in the CANN package installation path instead."'
+)
+
+
+def package(api: registry.Api) -> str:
+    """``ops-math`` or ``ops-nn``: the package that installs the API's header."""
+    return PACKAGES[api.module_path.split(".")[2]]
+
+
+def _level2(path: str, pkg: str) -> str:
     twin = path.replace("aclnnop/", "aclnnop/level2/", 1)
     guard = _guard(twin)
-    return "\n".join([BANNER, f"#ifndef {guard}", f"#define {guard}", f'#include "{path}"', "#endif", ""])
+    lines = [BANNER, f"#ifndef {guard}", f"#define {guard}", f'#include "{path}"']
+    if pkg == "ops-math":
+        lines.append(MATH_LEVEL2_WARNING)
+    return "\n".join([*lines, "#endif", ""])
+
+
+def _master(path: str, members: list[str]) -> str:
+    guard = _guard(path)
+    lines = [BANNER, f"#ifndef {guard}", f"#define {guard}", ""]
+    lines += [f'#include "{m.rsplit("/", 1)[1]}"' for m in members]
+    return "\n".join([*lines, "", f"#endif  // {guard}", ""])
 
 
 def headers(apis: tuple[registry.Api, ...] = registry.IMPLEMENTED) -> dict[str, str]:
@@ -75,9 +117,17 @@ def headers(apis: tuple[registry.Api, ...] = registry.IMPLEMENTED) -> dict[str, 
     for api in apis:
         by_header.setdefault(api.header, []).append(api)
     out: dict[str, str] = {}
+    members: dict[str, list[str]] = {pkg: [] for pkg in MASTER}
     for path, group in sorted(by_header.items()):
+        pkg = package(group[0])
         out[path] = _header(path, group)
-        out[path.replace("aclnnop/", "aclnnop/level2/", 1)] = _level2(path)
+        out[path.replace("aclnnop/", "aclnnop/level2/", 1)] = _level2(path, pkg)
+        members[pkg].append(path)
+    for pkg, master in MASTER.items():
+        if members[pkg]:
+            out[master] = _master(master, members[pkg])
+            if pkg == "ops-math":  # ops-math installs its master header into level2 too
+                out[master.replace("aclnnop/", "aclnnop/level2/", 1)] = _level2(master, pkg)
     return out
 
 

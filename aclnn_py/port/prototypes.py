@@ -1,4 +1,4 @@
-"""The C declarations of the runtime (acl/acl_rt.h, acl/acl_base.h) and of aclnn/acl_meta.h that
+"""The C declarations of the runtime (acl/acl_rt.h, acl/acl_base_rt.h, acl/ops/acl_dvpp.h) and of aclnn/acl_meta.h that
 aclnn_py implements: the types and prototypes a port needs to know which pointer arguments are
 out-parameters (``Ref``) and what each call returns.
 
@@ -16,6 +16,17 @@ typedef int32_t aclnnStatus;
 typedef void *aclrtStream;
 typedef void *aclrtEvent;
 typedef void *aclrtContext;
+typedef void *aclrtNotify;
+typedef void *aclrtBinary;
+typedef void *aclrtBinHandle;
+typedef void *aclrtFuncHandle;
+typedef void *aclrtArgsHandle;
+typedef void (*aclrtHostFunc)(void *args);
+typedef struct aclDataBuffer aclDataBuffer;
+typedef struct aclrtStreamConfigHandle aclrtStreamConfigHandle;
+typedef struct aclrtErrorInfo aclrtErrorInfo;
+typedef struct aclrtBinaryLoadOptions aclrtBinaryLoadOptions;
+typedef struct aclrtLaunchKernelCfg aclrtLaunchKernelCfg;
 typedef struct aclOpExecutor aclOpExecutor;
 typedef struct aclTensor aclTensor;
 typedef struct aclScalar aclScalar;
@@ -26,45 +37,127 @@ typedef struct aclTensorList aclTensorList;
 typedef struct aclScalarList aclScalarList;
 """
 
-# as capi/include declares them (ACL_FUNC_VISIBILITY dropped)
+# as capi/include declares them (ACL_FUNC_VISIBILITY and ACL_DEPRECATED_MESSAGE dropped), header order
 HEADERS = """
-aclError aclInit(const char *configPath);
-aclError aclFinalize(void);
-const char *aclGetRecentErrMsg(void);
+float aclFloat16ToFloat(aclFloat16 value);
+aclFloat16 aclFloatToFloat16(float value);
+aclDataBuffer* aclCreateDataBuffer(void* data, size_t size);
+aclError aclDestroyDataBuffer(const aclDataBuffer* dataBuffer);
+aclError aclUpdateDataBuffer(aclDataBuffer* dataBuffer, void* data, size_t size);
+void* aclGetDataBufferAddr(const aclDataBuffer* dataBuffer);
+uint32_t aclGetDataBufferSize(const aclDataBuffer* dataBuffer);
+size_t aclGetDataBufferSizeV2(const aclDataBuffer* dataBuffer);
 size_t aclDataTypeSize(aclDataType dataType);
+const char* aclrtGetSocName();
+aclError aclGetCannAttributeList(const aclCannAttr** cannAttrList, size_t* num);
+aclError aclGetCannAttribute(aclCannAttr cannAttr, int32_t* value);
+aclError aclGetDeviceCapability(uint32_t deviceId, aclDeviceInfo deviceInfo, int64_t* value);
+aclError aclInit(const char* configPath);
+aclError aclFinalize();
+aclError aclFinalizeReference(uint64_t* refCount);
+const char* aclGetRecentErrMsg();
+aclError aclrtPeekAtLastError(aclrtLastErrLevel level);
+aclError aclrtGetLastError(aclrtLastErrLevel level);
+aclError aclrtGetErrorVerbose(int32_t deviceId, aclrtErrorInfo* errorInfo);
+aclError aclsysGetVersionStr(char* pkgName, char* versionStr);
+aclError aclsysGetVersionNum(char* pkgName, int32_t* versionNum);
+aclError aclrtGetVersion(int32_t* majorVersion, int32_t* minorVersion, int32_t* patchVersion);
+aclError aclrtCheckArchCompatibility(const char* socVersion, int32_t* canCompatible);
 aclError aclrtSetDevice(int32_t deviceId);
 aclError aclrtResetDevice(int32_t deviceId);
-aclError aclrtGetDevice(int32_t *deviceId);
-aclError aclrtGetDeviceCount(uint32_t *count);
+aclError aclrtResetDeviceForce(int32_t deviceId);
+aclError aclrtGetDevice(int32_t* deviceId);
+aclError aclrtGetDeviceCount(uint32_t* count);
 aclError aclrtSynchronizeDevice(void);
-aclError aclrtGetRunMode(aclrtRunMode *runMode);
-const char *aclrtGetSocName(void);
-aclError aclrtCreateContext(aclrtContext *context, int32_t deviceId);
+aclError aclrtSynchronizeDeviceWithTimeout(int32_t timeout);
+aclError aclrtGetRunMode(aclrtRunMode* runMode);
+aclError aclrtGetDeviceInfo(uint32_t deviceId, aclrtDevAttr attr, int64_t* value);
+aclError aclrtGetDeviceCapability(int32_t deviceId, aclrtDevFeatureType devFeatureType, int32_t* value);
+aclError aclrtDeviceGetStreamPriorityRange(int32_t* leastPriority, int32_t* greatestPriority);
+aclError aclrtGetDeviceResLimit(int32_t deviceId, aclrtDevResLimitType type, uint32_t* value);
+aclError aclrtSetDeviceResLimit(int32_t deviceId, aclrtDevResLimitType type, uint32_t value);
+aclError aclrtResetDeviceResLimit(int32_t deviceId);
+aclError aclrtGetResInCurrentThread(aclrtDevResLimitType type, uint32_t* value);
+aclError aclrtQueryDeviceStatus(int32_t deviceId, aclrtDeviceStatus* deviceStatus);
+aclError aclrtSetOpWaitTimeout(uint32_t timeout);
+aclError aclrtSetOpExecuteTimeOut(uint32_t timeout);
+aclError aclrtCreateContext(aclrtContext* context, int32_t deviceId);
 aclError aclrtDestroyContext(aclrtContext context);
 aclError aclrtSetCurrentContext(aclrtContext context);
-aclError aclrtGetCurrentContext(aclrtContext *context);
-aclError aclrtCreateStream(aclrtStream *stream);
+aclError aclrtGetCurrentContext(aclrtContext* context);
+aclError aclrtCtxGetCurrentDefaultStream(aclrtStream* stream);
+aclError aclrtCreateStream(aclrtStream* stream);
+aclError aclrtCreateStreamWithConfig(aclrtStream* stream, uint32_t priority, uint32_t flag);
 aclError aclrtDestroyStream(aclrtStream stream);
+aclError aclrtDestroyStreamForce(aclrtStream stream);
 aclError aclrtSynchronizeStream(aclrtStream stream);
 aclError aclrtSynchronizeStreamWithTimeout(aclrtStream stream, int32_t timeout);
-aclError aclrtStreamQuery(aclrtStream stream, aclrtStreamStatus *status);
+aclError aclrtStreamQuery(aclrtStream stream, aclrtStreamStatus* status);
 aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event);
-aclError aclrtCreateEvent(aclrtEvent *event);
+aclError aclrtStreamWaitEventWithTimeout(aclrtStream stream, aclrtEvent event, int32_t timeout);
+aclError aclrtSetStreamFailureMode(aclrtStream stream, uint64_t mode);
+aclError aclrtStreamGetId(aclrtStream stream, int32_t* streamId);
+aclError aclrtStreamGetPriority(aclrtStream stream, uint32_t* priority);
+aclError aclrtStreamGetFlags(aclrtStream stream, uint32_t* flags);
+aclError aclrtGetStreamAvailableNum(uint32_t* streamCount);
+aclrtStreamConfigHandle* aclrtCreateStreamConfigHandle(void);
+aclError aclrtDestroyStreamConfigHandle(aclrtStreamConfigHandle* handle);
+aclError aclrtSetStreamConfigOpt(aclrtStreamConfigHandle* handle, aclrtStreamConfigAttr attr,
+    const void* attrValue, size_t valueSize);
+aclError aclrtCreateStreamV2(aclrtStream* stream, const aclrtStreamConfigHandle* handle);
+aclError aclrtLaunchHostFunc(aclrtStream stream, aclrtHostFunc fn, void* args);
+aclError aclrtCreateEvent(aclrtEvent* event);
+aclError aclrtCreateEventWithFlag(aclrtEvent* event, uint32_t flag);
+aclError aclrtCreateEventExWithFlag(aclrtEvent* event, uint32_t flag);
 aclError aclrtDestroyEvent(aclrtEvent event);
 aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream);
+aclError aclrtResetEvent(aclrtEvent event, aclrtStream stream);
 aclError aclrtSynchronizeEvent(aclrtEvent event);
-aclError aclrtQueryEventStatus(aclrtEvent event, aclrtEventRecordedStatus *status);
-aclError aclrtEventElapsedTime(float *ms, aclrtEvent startEvent, aclrtEvent endEvent);
-aclError aclrtMalloc(void **devPtr, size_t size, aclrtMemMallocPolicy policy);
-aclError aclrtMallocHost(void **hostPtr, size_t size);
-aclError aclrtFree(void *devPtr);
-aclError aclrtFreeHost(void *hostPtr);
-aclError aclrtMemcpy(void *dst, size_t destMax, const void *src, size_t count, aclrtMemcpyKind kind);
-aclError aclrtMemcpyAsync(void *dst, size_t destMax, const void *src, size_t count,
-    aclrtMemcpyKind kind, aclrtStream stream);
-aclError aclrtMemset(void *devPtr, size_t maxCount, int32_t value, size_t count);
-aclError aclrtMemsetAsync(void *devPtr, size_t maxCount, int32_t value, size_t count, aclrtStream stream);
-aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t *free, size_t *total);
+aclError aclrtSynchronizeEventWithTimeout(aclrtEvent event, int32_t timeout);
+aclError aclrtQueryEvent(aclrtEvent event, aclrtEventStatus* status);
+aclError aclrtQueryEventStatus(aclrtEvent event, aclrtEventRecordedStatus* status);
+aclError aclrtQueryEventWaitStatus(aclrtEvent event, aclrtEventWaitStatus* status);
+aclError aclrtEventElapsedTime(float* ms, aclrtEvent startEvent, aclrtEvent endEvent);
+aclError aclrtEventGetTimestamp(aclrtEvent event, uint64_t* timestamp);
+aclError aclrtGetEventId(aclrtEvent event, uint32_t* eventId);
+aclError aclrtCreateNotify(aclrtNotify* notify, uint64_t flag);
+aclError aclrtDestroyNotify(aclrtNotify notify);
+aclError aclrtRecordNotify(aclrtNotify notify, aclrtStream stream);
+aclError aclrtWaitAndResetNotify(aclrtNotify notify, aclrtStream stream, uint32_t timeout);
+aclError aclrtGetNotifyId(aclrtNotify notify, uint32_t* notifyId);
+aclError aclrtNotifyBatchReset(aclrtNotify* notifies, size_t num);
+aclError aclrtMalloc(void** devPtr, size_t size, aclrtMemMallocPolicy policy);
+aclError aclrtMallocAlign32(void** devPtr, size_t size, aclrtMemMallocPolicy policy);
+aclError aclrtMallocCached(void** devPtr, size_t size, aclrtMemMallocPolicy policy);
+aclError aclrtMallocHost(void** hostPtr, size_t size);
+aclError aclrtFree(void* devPtr);
+aclError aclrtFreeHost(void* hostPtr);
+aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count, aclrtMemcpyKind kind);
+aclError aclrtMemcpyAsync(void* dst, size_t destMax, const void* src, size_t count, aclrtMemcpyKind kind,
+    aclrtStream stream);
+aclError aclrtMemset(void* devPtr, size_t maxCount, int32_t value, size_t count);
+aclError aclrtMemsetAsync(void* devPtr, size_t maxCount, int32_t value, size_t count, aclrtStream stream);
+aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t* free, size_t* total);
+aclError aclrtValueWrite(void* devAddr, uint64_t value, uint32_t flag, aclrtStream stream);
+aclError aclrtValueWait(void* devAddr, uint64_t value, uint32_t flag, aclrtStream stream);
+aclError aclrtBinaryLoadFromFile(const char* binPath, aclrtBinaryLoadOptions* options,
+    aclrtBinHandle* binHandle);
+aclError aclrtBinaryLoadFromData(const void* data, size_t length, const aclrtBinaryLoadOptions* options,
+    aclrtBinHandle* binHandle);
+aclrtBinary aclrtCreateBinary(const void* data, size_t dataLen);
+aclError aclrtBinaryLoad(const aclrtBinary binary, aclrtBinHandle* binHandle);
+aclError aclrtBinaryGetFunction(const aclrtBinHandle binHandle, const char* kernelName,
+    aclrtFuncHandle* funcHandle);
+aclError aclrtDestroyBinary(aclrtBinary binary);
+aclError aclrtBinaryGetFunctionByEntry(aclrtBinHandle binHandle, uint64_t funcEntry,
+    aclrtFuncHandle* funcHandle);
+aclError aclrtBinaryUnLoad(aclrtBinHandle binHandle);
+aclError aclrtLaunchKernel(aclrtFuncHandle funcHandle, uint32_t numBlocks, const void* argsData,
+    size_t argsSize, aclrtStream stream);
+aclError aclrtLaunchKernelWithConfig(aclrtFuncHandle funcHandle, uint32_t numBlocks, aclrtStream stream,
+    aclrtLaunchKernelCfg* cfg, aclrtArgsHandle argsHandle, void* reserve);
+aclError aclrtKernelArgsInit(aclrtFuncHandle funcHandle, aclrtArgsHandle* argsHandle);
+aclError aclrtGetHardwareSyncAddr(void** addr);
 aclTensor *aclCreateTensor(const int64_t *viewDims, uint64_t viewDimsNum, aclDataType dataType,
     const int64_t *stride, int64_t offset, aclFormat format, const int64_t *storageDims,
     uint64_t storageDimsNum, void *tensorData);
@@ -95,16 +188,12 @@ aclnnStatus aclSetRawTensorAddr(aclTensor *tensor, void *addr);
 aclnnStatus aclGetRawTensorAddr(const aclTensor *tensor, void **addr);
 """
 
-# aclnn_py implements these too; the C ABI does not export them (CANN's documented prototypes)
+# aclnn_py implements these too: acl/ops/acl_dvpp.h's memory calls (the C ABI exports them, from a
+# header outside acl/*.h) and acl_meta's functions the C ABI does not export (CANN's documented
+# prototypes)
 MORE = """
-aclError aclFinalizeReference(uint64_t *refCount);
-aclError aclrtResetDeviceForce(int32_t deviceId);
-aclError aclrtSynchronizeDeviceWithTimeout(int32_t timeout);
-aclError aclrtCreateStreamWithConfig(aclrtStream *stream, uint32_t priority, uint32_t flag);
-aclError aclrtCreateEventWithFlag(aclrtEvent *event, uint32_t flag);
-aclError aclrtSynchronizeEventWithTimeout(aclrtEvent event, int32_t timeout);
-aclError aclrtMallocCached(void **devPtr, size_t size, aclrtMemMallocPolicy policy);
-aclError aclrtMallocAlign32(void **devPtr, size_t size, aclrtMemMallocPolicy policy);
+aclError acldvppMalloc(void **devPtr, size_t size);
+aclError acldvppFree(void *devPtr);
 aclnnStatus aclGetFloatArraySize(const aclFloatArray *array, uint64_t *size);
 aclnnStatus aclGetBoolArraySize(const aclBoolArray *array, uint64_t *size);
 aclnnStatus aclGetScalarListSize(const aclScalarList *array, uint64_t *size);

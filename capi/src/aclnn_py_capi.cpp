@@ -7,14 +7,18 @@
 // bin/python), else the one baked in at build time (ACLNN_PY_DEFAULT_PYTHON).
 #include <Python.h>
 
+#include <cmath>
 #include <cstdarg>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <mutex>
 #include <string>
 
 #include "acl/acl.h"
+#define ENABLE_DVPP_INTERFACE  // the library defines acl/ops/acl_dvpp.h's functions too
+#include "acl/ops/acl_dvpp.h"
 #include "aclnn/acl_meta.h"
 #include "aclnn_py_op_headers.inc"  // every operator header (generated: capi/gen_ops.py)
 
@@ -207,6 +211,27 @@ void *Handle(const char *name, const char *fmt, Args... args) {
     return reinterpret_cast<void *>(static_cast<uintptr_t>(token));
 }
 
+// Number-returning functions (aclGetDataBufferSizeV2, aclFloat16ToFloat ...): `failure` is what an
+// internal error returns.
+template <typename R, typename... Args>
+R Value(R failure, const char *name, const char *fmt, Args... args) {
+    Gil gil;
+    PyObject *r = Call(name, fmt, args...);
+    if (r == nullptr) return failure;
+    R value = failure;
+    if (PyFloat_Check(r)) {
+        value = static_cast<R>(PyFloat_AsDouble(r));
+    } else {
+        value = static_cast<R>(PyLong_AsUnsignedLongLongMask(r));  // two's complement, as C converts
+    }
+    Py_DECREF(r);
+    if (PyErr_Occurred()) {
+        PyErr_Print();
+        return failure;
+    }
+    return value;
+}
+
 // String-returning functions: the text stays valid until this thread's next call of the same function.
 const char *Text(std::string &keep, const char *name) {
     Gil gil;
@@ -360,6 +385,47 @@ aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t *free, size_t *total) {
     return Status(ACL_ERROR_RT_INTERNAL_ERROR, "aclrtGetMemInfo", "(iKK)", static_cast<int>(attr), P(free), P(total));
 }
 
+// float16 <-> float are pure conversions: done here, without the interpreter (a program may convert
+// millions of values, and before aclInit). They follow CANN's documented conversions, as the Python
+// functions of the same name do (tests/test_capi_runtime.py compares all 65536 halves and a sweep of
+// floats bit for bit): exponent 31 is an ordinary exponent (no Inf/NaN), and a float beyond the
+// float16 range -- Inf and NaN included -- saturates to +-65504; otherwise round to nearest, ties to
+// even, subnormals included.
+float aclFloat16ToFloat(aclFloat16 value) {
+    const float sign = (value & 0x8000u) ? -1.0f : 1.0f;
+    const int exp = (value >> 10) & 0x1F;
+    const int man = value & 0x3FF;
+    if (exp == 0) return sign * std::ldexp(static_cast<float>(man), -24);
+    return sign * std::ldexp(1.0f + static_cast<float>(man) / 1024.0f, exp - 15);
+}
+
+aclFloat16 aclFloatToFloat16(float value) {
+    uint32_t bits = 0;
+    std::memcpy(&bits, &value, sizeof bits);
+    const uint16_t sign = static_cast<uint16_t>((bits >> 16) & 0x8000u);
+    const uint32_t exp = (bits >> 23) & 0xFFu;
+    const uint32_t man = bits & 0x7FFFFFu;
+    if (exp > 142) return sign | 0x7BFF;  // |x| >= 65536, Inf, NaN
+    if (exp >= 113) {                     // a normal float16
+        uint32_t half_exp = exp - 112, half_man = man >> 13;
+        const uint32_t rest = man & 0x1FFFu;
+        if (rest > 0x1000u || (rest == 0x1000u && (half_man & 1u))) {
+            if (++half_man == 0x400u) half_man = 0, ++half_exp;
+        }
+        if (half_exp >= 31) return sign | 0x7BFF;
+        return static_cast<aclFloat16>(sign | (half_exp << 10) | half_man);
+    }
+    if (exp >= 103) {  // a float16 subnormal: value = full * 2^(exp-150), in units of 2^-24
+        const uint32_t full = man | 0x800000u, shift = 126 - exp;
+        uint32_t q = full >> shift;
+        const uint32_t rest = full & ((1u << shift) - 1u), half = 1u << (shift - 1u);
+        if (rest > half || (rest == half && (q & 1u))) ++q;
+        return static_cast<aclFloat16>(sign | q);
+    }
+    if (exp == 102 && man != 0) return sign | 0x0001;  // above half the smallest subnormal
+    return sign;
+}
+
 // ---- aclnn/acl_meta.h ------------------------------------------------------------------------
 
 aclTensor *aclCreateTensor(const int64_t *viewDims, uint64_t viewDimsNum, aclDataType dataType, const int64_t *stride,
@@ -448,5 +514,9 @@ aclnnStatus aclGetRawTensorAddr(const aclTensor *tensor, void **addr) {
 // ---- operators: both phases of every API in aclnn_py/ops/registry.py (capi/gen_ops.py) --------
 
 #include "aclnn_py_ops.inc"
+
+// ---- the rest of the runtime headers: generated from their prototypes (capi/gen_rt.py) ---------
+
+#include "aclnn_py_rt.inc"
 
 }  // extern "C"

@@ -1,8 +1,9 @@
-/* aclnn_py C ABI: AscendCL's umbrella header. */
+/* aclnn_py C ABI: AscendCL's umbrella header, laid out as CANN installs it. */
 #ifndef ACLNN_PY_ACL_H_
 #define ACLNN_PY_ACL_H_
 
-#include "acl_base.h"
 #include "acl_rt.h"
+#include "acl_op.h"
+#include "acl_mdl.h"
 
-#endif
+#endif  // ACLNN_PY_ACL_H_

@@ -2,4 +2,5 @@
 #ifndef ACLNN_PY_ACLNNOP_LEVEL2_ACLNN_CAST_H_
 #define ACLNN_PY_ACLNNOP_LEVEL2_ACLNN_CAST_H_
 #include "aclnnop/aclnn_cast.h"
+#warning "This file is scheduled to be deprecated. Please use the file with the same name under include/aclnnop in the CANN package installation path instead."
 #endif

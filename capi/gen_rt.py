@@ -1,0 +1,240 @@
+"""The C side of the runtime functions, generated from the C ABI's own headers.
+
+Every function declared under ``capi/include/acl`` (``acl/acl_rt.h``, ``acl/acl_base_rt.h``,
+``acl/ops/acl_dvpp.h`` ...) that ``capi/src/aclnn_py_capi.cpp`` does not define by hand gets a
+generated C++ definition: it passes its arguments as numbers (pointers and handles as addresses) to
+``aclnn_py._cabi.rt_call`` together with a *signature string* that says, parameter by parameter, how
+each one reaches the Python function of the same name (a handle to resolve, an out-parameter to
+write, a C string to read ...). So a runtime function that follows the conventions needs only its
+CANN prototype in the header (and in ``aclnn_py/port/prototypes.py``); ``_cabi`` adapts the few that
+do not (C strings as out-buffers, arrays, structs, function pointers).
+
+Signature string: ``<return>:<param>,<param>...`` with
+
+* return ``e`` status code, ``H`` handle (token), ``p`` pointer (address), ``u`` unsigned number,
+  ``f`` float, ``t`` text (written by hand);
+* param ``i`` signed number, ``u`` unsigned number, ``f`` float, ``h`` handle in, ``p`` pointer in
+  (simulated memory, pinned host addresses translated), ``r`` raw address (kept as C gave it),
+  ``s`` C string in, ``H`` handle out (``aclrtStream*`` ...), ``P`` pointer out (``void**``),
+  ``o:<t>`` number out (``t`` = ``i32``, ``u32``, ``i64``, ``u64``, ``f32``), ``x`` passed as an
+  address to the function's own adaptor in ``_cabi``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+INCLUDE = HERE / "include"
+SOURCE = HERE / "src" / "aclnn_py_capi.cpp"
+# The runtime headers whose functions are generated (aclnn/ and aclnnop/ are the operators' side).
+HEADERS = ("acl",)
+
+# Handle types: a token in, an object on the Python side.
+HANDLES = frozenset(
+    (
+        "aclrtStream", "aclrtEvent", "aclrtContext", "aclrtNotify", "aclrtCntNotify", "aclrtBinary",
+        "aclrtBinHandle", "aclrtFuncHandle", "aclrtArgsHandle", "aclrtParamHandle", "aclDataBuffer*",
+        "aclrtStreamConfigHandle*", "aclrtLabel", "aclrtLabelList",
+    )
+)  # fmt: skip
+FUNCTION_POINTERS = frozenset(("aclrtHostFunc", "aclrtCallback"))
+SIGNED = frozenset(("int", "int8_t", "int16_t", "int32_t", "int64_t"))
+UNSIGNED = frozenset(("uint8_t", "uint16_t", "uint32_t", "uint64_t", "size_t", "aclFloat16", "bool"))
+FLOATS = frozenset(("float", "double"))
+OUT_NUMBERS = {
+    "int32_t": "i32",
+    "int": "i32",
+    "uint32_t": "u32",
+    "int64_t": "i64",
+    "uint64_t": "u64",
+    "size_t": "u64",
+    "float": "f32",
+}
+# Parameters whose address is kept as given (descriptors that only store it), and parameters each
+# function's own _cabi adaptor reads (strings as out-buffers, arrays, structs, function pointers).
+RAW = frozenset((("aclCreateDataBuffer", "data"), ("aclUpdateDataBuffer", "data")))
+ADAPTED = frozenset(
+    (
+        "aclsysGetVersionStr", "aclsysGetVersionNum", "aclrtGetErrorVerbose", "aclGetCannAttributeList",
+        "aclrtSetStreamConfigOpt", "aclrtNotifyBatchReset", "aclrtLaunchHostFunc", "aclrtMemcpy2d",
+        "aclrtMemcpy2dAsync",
+    )
+)  # fmt: skip
+BANNER = "// Generated at build time from capi/include/acl by capi/gen_rt.py: do not edit."
+
+
+@dataclass(frozen=True)
+class Param:
+    ctype: str  # normalised: no const, no spaces before '*'
+    name: str
+    decl: str  # as the header writes it (a C++ definition must repeat the pointee's const)
+
+
+@dataclass(frozen=True)
+class Function:
+    ret: str
+    name: str
+    params: tuple[Param, ...]
+    header: str
+
+    def signature(self) -> str:
+        """The signature string ``rt_call`` reads (see the module docstring)."""
+        kinds = [param_kind(self.name, p) for p in self.params]
+        return return_kind(self.ret) + ":" + ",".join(kinds)
+
+
+def _normalise(ctype: str) -> str:
+    ctype = re.sub(r"\bconst\b", "", ctype)
+    ctype = re.sub(r"\s*\*\s*", "*", ctype)
+    return " ".join(ctype.split())
+
+
+def _split_param(text: str) -> Param:
+    if text.strip() == "...":
+        return Param("...", "...", "...")  # variadic (aclAppLog): never generated
+    m = re.fullmatch(r"(.*?[\s\*])(\w+)", text.strip())
+    if m is None:
+        raise ValueError(f"cannot read parameter {text!r}")
+    return Param(_normalise(m.group(1)), m.group(2), " ".join(text.split()))
+
+
+def declarations(text: str, header: str = "") -> list[Function]:
+    """Every ``ACL_FUNC_VISIBILITY`` function declared in a header's text."""
+    text = re.sub(r"/\*.*?\*/|//[^\n]*", "", text, flags=re.S)
+    text = re.sub(r"ACL_DEPRECATED_MESSAGE\(\"[^\"]*\"\)", "", text)
+    out = []
+    for m in re.finditer(r"ACL_FUNC_VISIBILITY\s+([^;{}()]*?)\b(acl\w+)\s*\(([^;{}()]*)\)\s*;", text):
+        ret, name, params = _normalise(m.group(1)), m.group(2), m.group(3).strip()
+        plist = () if params in ("", "void") else tuple(_split_param(p) for p in params.split(","))
+        out.append(Function(ret, name, plist, header))
+    return out
+
+
+def header_functions() -> list[Function]:
+    """The functions declared in the runtime headers, in header order."""
+    found: list[Function] = []
+    for sub in HEADERS:
+        for path in sorted((INCLUDE / sub).rglob("*.h")):
+            found += declarations(path.read_text(encoding="utf-8"), str(path.relative_to(INCLUDE)))
+    return found
+
+
+def hand_written(source: str | None = None) -> set[str]:
+    """The functions capi/src/aclnn_py_capi.cpp defines itself."""
+    text = SOURCE.read_text(encoding="utf-8") if source is None else source
+    return set(re.findall(r"^[A-Za-z_][\w \*]*?\b(acl\w+)\s*\([^;{]*\)\s*\{", text, re.M))
+
+
+def return_kind(ret: str) -> str:
+    if ret in ("aclError", "aclnnStatus"):
+        return "e"
+    if ret in HANDLES:
+        return "H"
+    if ret == "void*":
+        return "p"
+    if ret in FLOATS:
+        return "f"
+    if ret in UNSIGNED or ret in SIGNED:
+        return "u"
+    if ret == "char*":
+        return "t"  # text: only by hand (aclrtGetSocName, aclGetRecentErrMsg keep a per-thread copy)
+    raise ValueError(f"no C wrapper for a function returning {ret}")
+
+
+def param_kind(func: str, p: Param) -> str:
+    t = p.ctype
+    if func in ADAPTED:
+        return "x"
+    if (func, p.name) in RAW:
+        return "r"
+    if t in HANDLES:
+        return "h"
+    if t in FLOATS:
+        return "f"
+    if t in SIGNED:
+        return "i"
+    if t in UNSIGNED:
+        return "u"
+    if t == "char*":
+        return "s"
+    if t == "void*":
+        return "p"
+    if t == "void**":
+        return "P"
+    if t.endswith("*") and t[:-1] in HANDLES:
+        return "H"
+    if t.endswith("*") and t[:-1] in OUT_NUMBERS:
+        return "o:" + OUT_NUMBERS[t[:-1]]
+    if t.endswith("*") and re.fullmatch(r"acl\w+", t[:-1]):
+        return "o:i32"  # an enum out-parameter
+    if t.endswith("*"):
+        return "p"  # a struct the function reads (aclrtLaunchKernelCfg* ...): its address
+    if re.fullmatch(r"acl\w+", t):
+        return "i"  # an enum
+    raise ValueError(f"{func}: no C conversion for parameter {t} {p.name}")
+
+
+def _py_value(kind: str, p: Param) -> tuple[str, str]:
+    """(Py_BuildValue code, C++ expression) passing parameter ``p`` to Python."""
+    t = p.ctype
+    if kind == "x":  # an adapted function: by the C type alone
+        if t in FUNCTION_POINTERS:
+            return "K", f"static_cast<unsigned long long>(reinterpret_cast<uintptr_t>({p.name}))"
+        if t in FLOATS:
+            kind = "f"
+        elif t in UNSIGNED:
+            kind = "u"
+        elif t in SIGNED or (re.fullmatch(r"acl\w+", t) and t not in HANDLES):
+            kind = "i"
+    if kind == "f":
+        return "d", f"static_cast<double>({p.name})"
+    if kind == "i":
+        return "L", f"static_cast<long long>({p.name})"
+    if kind == "u":
+        return "K", f"static_cast<unsigned long long>({p.name})"
+    return "K", f"P({p.name})"  # handles, pointers, strings: their address
+
+
+def _failure(func: Function) -> str:
+    return "ACL_ERROR_RT_INTERNAL_ERROR" if func.name.startswith("aclrt") else "ACL_ERROR_INTERNAL_ERROR"
+
+
+def _definition(func: Function) -> list[str]:
+    params = ", ".join(f"{_c_param(p)}" for p in func.params) or "void"
+    kinds = func.signature()
+    codes, values = "(ss", [f'"{func.name}"', f'"{kinds}"']
+    for p, kind in zip(func.params, kinds.split(":", 1)[1].split(",") if func.params else [], strict=True):
+        code, expr = _py_value(kind, p)
+        codes += code
+        values.append(expr)
+    call = f'"rt_call", "{codes})", {", ".join(values)}'
+    rk = kinds[0]
+    if rk == "t":
+        raise ValueError(f"{func.name}: a text-returning function is written by hand")
+    if rk == "e":
+        body = f"return Status({_failure(func)}, {call});"
+    elif rk in ("H", "p"):
+        body = f"return static_cast<{func.ret}>(Handle({call}));"
+    else:
+        body = f"return Value<{func.ret}>(0, {call});"
+    return [f"{func.ret} {func.name}({params}) {{", f"    {body}", "}"]
+
+
+def _c_param(p: Param) -> str:
+    return p.decl
+
+
+def wrappers(functions: list[Function] | None = None, skip: set[str] | None = None) -> str:
+    """The C++ definitions of the runtime functions not written by hand (included by
+    capi/src/aclnn_py_capi.cpp inside its ``extern "C"`` block)."""
+    funcs = header_functions() if functions is None else functions
+    done = hand_written() if skip is None else skip
+    lines = [BANNER, ""]
+    for func in funcs:
+        if func.name not in done:
+            lines += _definition(func)
+            lines.append("")
+    return "\n".join(lines)

@@ -1,0 +1,294 @@
+"""The runtime half of the C ABI (issue 17): CANN's header tree and library names, every declared
+function exported and implemented, the compile line of CANN's own example builds, and the float16
+conversions the library does in C.
+
+Facts checked against hicann/runtime when its mirror is present (``ACLNN_PY_CANN_RUNTIME``: a bare
+git repository, default /work/.mirror/hicann+runtime/repo); those tests skip without it.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from capi_support import CAPI, compile_cpp, load_build, missing_toolchain, run
+
+if (why := missing_toolchain()) is not None:
+    pytest.skip(why, allow_module_level=True)
+
+sys.path.insert(0, str(CAPI))
+import gen_rt
+
+sys.path.remove(str(CAPI))
+
+INCLUDE = CAPI / "include"
+CANN_RUNTIME = Path(os.environ.get("ACLNN_PY_CANN_RUNTIME", "/work/.mirror/hicann+runtime/repo"))
+build = load_build()
+
+
+def _cann(path: str) -> str:
+    if not CANN_RUNTIME.is_dir():
+        pytest.skip(f"no hicann/runtime mirror at {CANN_RUNTIME} (set ACLNN_PY_CANN_RUNTIME)")
+    done = subprocess.run(
+        ["git", f"--git-dir={CANN_RUNTIME}", "show", f"HEAD:include/external/acl/{path}"],
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+# ---------------------------------------------------------------------------------------------
+# the header tree and the library
+# ---------------------------------------------------------------------------------------------
+
+# Where CANN installs each runtime header (under <install>/include), and what includes what.
+LAYOUT = {
+    "acl/acl.h": ["acl_rt.h", "acl_op.h", "acl_mdl.h"],
+    "acl/acl_base.h": [
+        "acl/acl_base_rt.h",
+        "acl/acl_base_mdl.h",
+        "error_codes/rt_error_codes.h",
+        "error_codes/ge_error_codes.h",
+    ],
+    "acl/acl_rt.h": ["acl_base.h", "acl_rt_allocator.h"],
+    "acl/acl_base_rt.h": [],
+    "acl/acl_base_mdl.h": [],
+    "acl/acl_mdl.h": [],
+    "acl/acl_op.h": [],
+    "acl/acl_rt_allocator.h": ["acl_base.h"],
+    "acl/error_codes/rt_error_codes.h": [],
+    "acl/error_codes/ge_error_codes.h": [],
+    "acl/ops/acl_dvpp.h": ["../acl.h", "../acl_base.h"],
+    "aclnn/acl_meta.h": ["acl/acl_base.h"],
+    "aclnn/aclnn_base.h": ["acl/acl_rt.h", "aclnn/acl_meta.h"],
+    "aclnnop/aclnn_util.h": [],
+}
+
+
+def test_the_runtime_headers_sit_where_cann_installs_them_and_include_what_cann_s_do() -> None:
+    for path, includes in LAYOUT.items():
+        text = (INCLUDE / path).read_text(encoding="utf-8")
+        quoted = re.findall(r'^#include\s+"([^"]+)"', text, re.M)
+        assert quoted == includes, path
+    assert sorted(p.relative_to(INCLUDE).as_posix() for p in (INCLUDE / "acl").rglob("*.h")) == sorted(
+        p for p in LAYOUT if p.startswith("acl/")
+    )
+
+
+@pytest.mark.parametrize("header", ["error_codes/rt_error_codes.h", "error_codes/ge_error_codes.h", "acl_base_rt.h"])
+def test_the_status_codes_are_cann_s(header: str) -> None:
+    pattern = r"^(?:#define|static const (?:int|uint32_t))\s+(ACL_\w+)(?:\s*=)?\s+(\d+)U?;?"
+    ours = dict(re.findall(pattern, (INCLUDE / "acl" / header).read_text(encoding="utf-8"), re.M))
+    theirs = dict(re.findall(pattern, _cann(header), re.M))
+    assert ours and ours == theirs
+
+
+def test_the_runtime_prototypes_are_cann_s() -> None:
+    """Every declaration under capi/include/acl is CANN's, parameter types and names included
+    (acl/ops/acl_dvpp.h is not in hicann/runtime: its two prototypes are in the DVPP package)."""
+
+    def table(text: str) -> dict[str, tuple[str, tuple[tuple[str, str], ...]]]:
+        return {f.name: (f.ret, tuple((p.ctype, p.name) for p in f.params)) for f in gen_rt.declarations(text)}
+
+    theirs = {**table(_cann("acl_rt.h")), **table(_cann("acl_base_rt.h"))}
+    ours = {f.name: (f.ret, tuple((p.ctype, p.name) for p in f.params)) for f in gen_rt.header_functions()}
+    dvpp = {"acldvppMalloc", "acldvppFree"}
+    assert {n: ours[n] for n in ours if n not in dvpp} == {n: theirs[n] for n in ours if n not in dvpp}
+
+
+def test_every_declared_function_is_exported_and_implemented(capi_flags) -> None:
+    import aclnn_py
+
+    lib = ctypes.CDLL(str(CAPI / "build" / "lib" / "libacl_rt.so"))
+    functions = gen_rt.header_functions()
+    assert len(functions) > 100
+    for f in functions:
+        assert hasattr(lib, f.name), f"{f.name} ({f.header}) is not exported"
+        assert callable(getattr(aclnn_py, f.name, None)), f"{f.name} ({f.header}) is not in aclnn_py"
+
+
+def test_the_generated_wrappers_classify_every_parameter() -> None:
+    """Each runtime function's signature string (how the wrapper passes its arguments), for a few
+    of every kind; a new prototype the generator cannot read fails the build, not a call."""
+    sig = {f.name: f.signature() for f in gen_rt.header_functions()}
+    assert sig["aclrtStreamGetId"] == "e:h,o:i32"
+    assert sig["aclrtCreateNotify"] == "e:H,u"
+    assert sig["aclrtValueWait"] == "e:p,u,u,h"
+    assert sig["acldvppMalloc"] == "e:P,u"
+    assert sig["aclrtCheckArchCompatibility"] == "e:s,o:i32"
+    assert sig["aclCreateDataBuffer"] == "H:r,u"
+    assert sig["aclGetDataBufferAddr"] == "p:h"
+    assert sig["aclGetDataBufferSize"] == "u:h"
+    assert sig["aclrtQueryDeviceStatus"] == "e:i,o:i32"
+    assert sig["aclrtCreateStreamConfigHandle"] == "H:"
+    assert sig["aclrtLaunchHostFunc"] == "e:x,x,x"
+    assert sig["aclFloat16ToFloat"] == "f:u"
+
+
+PROGRAM = r"""#include <cstdio>
+#include <vector>
+#include "acl/acl.h"
+#include "aclnn_add.h"  // bare, as ops-nn's experimental samples include it (-I<include>/aclnnop)
+
+int main() {
+    aclInit(nullptr);
+    aclrtSetDevice(0);
+    aclrtStream stream = nullptr;
+    aclrtCreateStream(&stream);
+    std::vector<float> a = {1, 2, 3, 4}, b = {10, 20, 30, 40}, c(4);
+    std::vector<int64_t> shape = {4}, strides = {1};
+    void *da = nullptr, *db = nullptr, *dc = nullptr;
+    aclrtMalloc(&da, 16, ACL_MEM_MALLOC_HUGE_FIRST);
+    aclrtMalloc(&db, 16, ACL_MEM_MALLOC_HUGE_FIRST);
+    aclrtMalloc(&dc, 16, ACL_MEM_MALLOC_HUGE_FIRST);
+    aclrtMemcpy(da, 16, a.data(), 16, ACL_MEMCPY_HOST_TO_DEVICE);
+    aclrtMemcpy(db, 16, b.data(), 16, ACL_MEMCPY_HOST_TO_DEVICE);
+    aclTensor *ta = aclCreateTensor(shape.data(), 1, ACL_FLOAT, strides.data(), 0, ACL_FORMAT_ND, shape.data(), 1, da);
+    aclTensor *tb = aclCreateTensor(shape.data(), 1, ACL_FLOAT, strides.data(), 0, ACL_FORMAT_ND, shape.data(), 1, db);
+    aclTensor *tc = aclCreateTensor(shape.data(), 1, ACL_FLOAT, strides.data(), 0, ACL_FORMAT_ND, shape.data(), 1, dc);
+    float one = 1.0f;
+    aclScalar *alpha = aclCreateScalar(&one, ACL_FLOAT);
+    uint64_t ws = 0;
+    aclOpExecutor *ex = nullptr;
+    int ret = aclnnAddGetWorkspaceSize(ta, tb, alpha, tc, &ws, &ex);
+    std::printf("phase 1: %d\n", ret);
+    std::printf("phase 2: %d\n", aclnnAdd(nullptr, ws, ex, stream));
+    aclrtSynchronizeStream(stream);
+    aclrtMemcpy(c.data(), 16, dc, 16, ACL_MEMCPY_DEVICE_TO_HOST);
+    std::printf("%g %g %g %g\n", c[0], c[1], c[2], c[3]);
+    aclDestroyTensor(ta); aclDestroyTensor(tb); aclDestroyTensor(tc); aclDestroyScalar(alpha);
+    aclrtFree(da); aclrtFree(db); aclrtFree(dc);
+    aclrtDestroyStreamForce(stream);
+    aclrtResetDeviceForce(0);
+    aclFinalize();
+    return 0;
+}
+"""
+
+
+@pytest.mark.parametrize("libs", [["-lacl_rt", "-lnnopbase", "-lopapi"], ["-lascendcl", "-lopapi_math"]])
+def test_the_compile_line_of_cann_s_example_builds(tmp_path, capi_flags, libs) -> None:
+    """hicann/runtime's examples link -lacl_rt; ops-nn's build passes -I<include>/aclnnop."""
+    lib = CAPI / "build" / "lib"
+    flags = [*build.cflags(), f"-L{lib}", f"-Wl,-rpath,{lib}", *libs]  # type: ignore[attr-defined]
+    exe = compile_cpp(PROGRAM, tmp_path / "add", flags)
+    done = run(exe)
+    assert (done.returncode, done.stderr) == (0, "")
+    assert done.stdout == "phase 1: 0\nphase 2: 0\n11 22 33 44\n"
+
+
+def _compile(tmp_path: Path, source: str, flags: list[str]) -> subprocess.CompletedProcess[str]:
+    src = tmp_path / "h.cpp"
+    src.write_text(source, encoding="utf-8")
+    return subprocess.run(
+        ["g++", "-std=c++17", "-fsyntax-only", str(src), *flags], capture_output=True, text=True, timeout=300
+    )
+
+
+def test_level2_copies_warn_as_the_installing_package_does(tmp_path, capi_flags) -> None:
+    math = _compile(tmp_path, '#include "aclnnop/level2/aclnn_add.h"\n', capi_flags)
+    assert math.returncode == 0
+    assert "This file is scheduled to be deprecated. Please use the file with the same name" in math.stderr
+    nn = _compile(tmp_path, '#include "aclnnop/level2/aclnn_softmax.h"\n', capi_flags)
+    assert (nn.returncode, nn.stderr) == (0, "")
+    masters = '#include "aclnnop/aclnn_ops_math.h"\n#include "aclnnop/aclnn_ops_nn.h"\nauto f = &aclnnSoftmax;\n'
+    both = _compile(tmp_path, masters + "auto g = &aclnnAdd;\n", capi_flags)
+    assert (both.returncode, both.stderr) == (0, "")
+
+
+def test_acl_dvpp_h_needs_its_macro_as_on_cann(tmp_path, capi_flags) -> None:
+    bare = _compile(tmp_path, '#include "acl/ops/acl_dvpp.h"\n', capi_flags)
+    assert bare.returncode != 0
+    assert "please use the macro definition (ENABLE_DVPP_INTERFACE)" in bare.stderr
+    ok = _compile(tmp_path, '#define ENABLE_DVPP_INTERFACE\n#include "acl/ops/acl_dvpp.h"\n', capi_flags)
+    assert (ok.returncode, ok.stderr) == (0, "")
+
+
+def test_the_runtime_headers_compile_as_c(tmp_path, capi_flags) -> None:
+    src = tmp_path / "c.c"
+    src.write_text('#include "acl/acl.h"\n#include "aclnn/aclnn_base.h"\nint main(void) { return 0; }\n')
+    done = subprocess.run(["gcc", "-std=c99", "-Wall", "-c", str(src), "-o", str(tmp_path / "c.o"), *capi_flags])
+    assert done.returncode == 0
+
+
+# ---------------------------------------------------------------------------------------------
+# float16 conversions (done in C): CANN's documented rules, bit for bit
+# ---------------------------------------------------------------------------------------------
+
+FP16 = r"""#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include "acl/acl.h"
+
+// every half -> float; then float -> half for the float bit patterns on stdin
+int main() {
+    for (uint32_t h = 0; h < 65536; ++h) {
+        float f = aclFloat16ToFloat(static_cast<aclFloat16>(h));
+        uint32_t bits;
+        std::memcpy(&bits, &f, 4);
+        std::printf("%08x\n", bits);
+    }
+    unsigned int bits;
+    while (std::scanf("%x", &bits) == 1) {
+        float f;
+        std::memcpy(&f, &bits, 4);
+        std::printf("%04x\n", aclFloatToFloat16(f));
+    }
+    return 0;
+}
+"""
+
+
+def _float_sweep() -> np.ndarray:
+    """Float bit patterns around every rounding decision of float -> half: each exponent with
+    mantissas at, just below and just above the halfway points, plus a strided sweep of all."""
+    rng = np.random.default_rng(17)
+    exps = np.arange(256, dtype=np.uint32) << 23
+    tails = np.array([0, 1, 0xFFF, 0x1000, 0x1001, 0x2000, 0x3000, 0x7FFFFF, 0x400000, 0x7FE000, 0x7FF000],
+                     dtype=np.uint32)  # fmt: skip
+    near = (exps[:, None] | tails[None, :]).ravel()
+    sweep = np.arange(0, 1 << 32, 65537, dtype=np.uint64).astype(np.uint32)
+    random = rng.integers(0, 1 << 32, 20000, dtype=np.uint64).astype(np.uint32)
+    base = np.concatenate([near, sweep, random])
+    return np.concatenate([base, base | np.uint32(0x80000000)])
+
+
+def test_float16_conversions_match_the_engine_and_ieee_where_cann_agrees(tmp_path, capi_flags) -> None:
+    import aclnn_py
+
+    exe = compile_cpp(FP16, tmp_path / "fp16", capi_flags)
+    floats = _float_sweep()
+    done = subprocess.run(
+        [str(exe)], input="\n".join(f"{b:08x}" for b in floats), capture_output=True, text=True, timeout=300
+    )
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.split()
+    to_float = np.array([int(x, 16) for x in lines[:65536]], dtype=np.uint32)
+    to_half = np.array([int(x, 16) for x in lines[65536:]], dtype=np.uint16)
+    # the engine's Python functions: the same rules
+    halves = np.arange(65536, dtype=np.uint32)
+    expected = np.array([aclnn_py.aclFloat16ToFloat(int(h)) for h in halves], dtype=np.float32).view(np.uint32)
+    assert np.array_equal(to_float, expected)
+    f32 = floats.view(np.float32)
+    expected_half = np.array([aclnn_py.aclFloatToFloat16(float(v)) for v in f32], dtype=np.uint16)
+    assert np.array_equal(to_half, expected_half)
+    # IEEE (numpy's float16) wherever CANN's rules and IEEE's agree: every half below exponent 31,
+    # and every float whose IEEE half is finite; beyond, CANN reads exponent 31 as a number and
+    # saturates to +-65504
+    ordinary = (halves >> 10) & 0x1F != 31
+    ieee = halves.astype(np.uint16).view(np.float16)
+    assert np.array_equal(to_float[ordinary], ieee.astype(np.float32).view(np.uint32)[ordinary])
+    inf_nan = np.array([65536.0, 65536.0 * (1 + 1 / 1024)], np.float32).view(np.uint32)
+    assert np.array_equal(to_float[0x7C00:0x7C02], inf_nan)
+    with np.errstate(over="ignore", invalid="ignore"):
+        ieee_half = f32.astype(np.float16)
+    finite = np.isfinite(ieee_half)
+    assert np.array_equal(to_half[finite], ieee_half[finite].view(np.uint16))
+    assert set(to_half[~finite] & 0x7FFF) == {0x7BFF}
