@@ -510,3 +510,24 @@ def test_functional_inplace_failure_is_an_aclnn_error():
     assert err.value.code == ACLNN_ERR_PARAM_INVALID
     assert err.value.message == f"{PREFIX}Shape of out should be [2, 3], but current is [3].\n"
     assert a.tolist() == [1.0, 1.0, 1.0]
+
+
+def test_ascend950_reads_a_strided_selfref_directly_and_writes_it_back(chip_dev, scalars):
+    """GtScalar and GeTensor on Ascend950 read a strided self of the promoted dtype through its view
+    (no Contiguous); in place that view is also where ViewCopy writes the result."""
+    dev = chip_dev("Ascend950")
+    storage = np.arange(12, dtype=np.float32)
+    t = dev.strided(storage, (4, 3), (1, 4))
+    code, _, ex = p1("InplaceGtScalar", t, scalars(5.0))
+    assert code == 0 and [s.name for s in ex.value.steps] == ["Greater", "Cast", "ViewCopy"]
+    aclDestroyAclOpExecutor(ex.value)
+    run_inplace(dev, "GtScalar", t, scalars(5.0))
+    view = storage.reshape(3, 4).T
+    assert dev.read(t).tolist() == as_result(view > 5, np.dtype(np.float32)).tolist()
+    u = dev.strided(storage, (4, 3), (1, 4))
+    y = dev.tensor(np.full((4, 3), 6.0, np.float32))
+    code, _, ex = p1("InplaceGeTensor", u, y)
+    assert code == 0 and [s.name for s in ex.value.steps] == ["GreaterEqual", "Cast", "ViewCopy"]
+    aclDestroyAclOpExecutor(ex.value)
+    run_inplace(dev, "GeTensor", u, y)
+    assert dev.read(u).tolist() == as_result(view >= 6, np.dtype(np.float32)).tolist()
