@@ -122,11 +122,8 @@ def _device_only(ev: Event, desc: str, rt_fn: str) -> None:
         )
 
 
-@rt_api
-def aclrtRecordEvent(event: object, stream: object) -> int:
-    """Record the event at the current end of the stream's queue (a stream of the current context)."""
-    rt_fn = "rtEventRecord"
-    ev = event_arg(event, "aclrtRecordEvent", rt_fn)
+def _record_event(event: object, stream: object, api: str, rt_fn: str) -> int:
+    ev = event_arg(event, api, rt_fn)
     st = stream_handle(stream, rt_fn)
     _device_only(ev, "Event recording", rt_fn)
     ctx = need_context(rt_fn)
@@ -142,6 +139,12 @@ def aclrtRecordEvent(event: object, stream: object) -> int:
     ev.task = Task(target, "record event", run)
     RT.policy.submit(target, ev.task)
     return E.ACL_SUCCESS
+
+
+@rt_api
+def aclrtRecordEvent(event: object, stream: object) -> int:
+    """Record the event at the current end of the stream's queue (a stream of the current context)."""
+    return _record_event(event, stream, "aclrtRecordEvent", "rtEventRecord")
 
 
 def _sync_event(ev: Event) -> int:
@@ -237,6 +240,43 @@ def _stream_wait_event(stream: object, event: object, api: str, rt_fn: str) -> i
 def aclrtStreamWaitEvent(stream: object, event: object) -> int:
     """Make later work on the stream (one of the current context) wait until the event completes."""
     return _stream_wait_event(stream, event, "aclrtStreamWaitEvent", "rtStreamWaitEvent")
+
+
+@rt_api
+def aclrtRecordEventWithFlag(event: object, stream: object, flag: int) -> int:
+    """ACL_EVENT_RECORD_DEFAULT: aclrtRecordEvent. ACL_EVENT_RECORD_EXTERNAL records for a
+    captured graph, which the emulator does not capture: 207000 without a report."""
+    api = "aclrtRecordEventWithFlag"
+    if is_null_handle(event):
+        raise ApiError(PARAM, acl_null(api, "event"))
+    f = int_arg(flag, "flag", 0, 2**32 - 1)
+    if f not in (0, 1):
+        raise ApiError(PARAM, acl_value(api, f, "flag", "ACL_EVENT_RECORD_DEFAULT or ACL_EVENT_RECORD_EXTERNAL"))
+    if f == 0:
+        return _record_event(event, stream, api, "rtEventRecord")
+    event_handle(event, "rtEventRecordWithFlag")
+    stream_handle(stream, "rtEventRecordWithFlag")
+    return E.ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+
+
+@rt_api
+def aclrtStreamWaitEventWithFlag(stream: object, event: object, timeout: int, flag: int) -> int:
+    """ACL_EVENT_WAIT_DEFAULT: aclrtStreamWaitEvent. ACL_EVENT_WAIT_EXTERNAL (graph capture) is
+    207000 without a report."""
+    api = "aclrtStreamWaitEventWithFlag"
+    if is_null_handle(event):
+        raise ApiError(PARAM, acl_null(api, "event"))
+    f = int_arg(flag, "flag", 0, 2**32 - 1)
+    t = int_arg(timeout, "timeout", 0, 2**32 - 1)
+    if f not in (0, 1):
+        raise ApiError(PARAM, acl_value(api, f, "flag", "ACL_EVENT_WAIT_DEFAULT or ACL_EVENT_WAIT_EXTERNAL"))
+    if f == 1 and t != 0:
+        raise ApiError(PARAM, acl_value(api, t, "timeout", "0 when flag is ACL_EVENT_WAIT_EXTERNAL"))
+    if f == 0:
+        return _stream_wait_event(stream, event, api, "rtStreamWaitEventWithFlag")
+    stream_handle(stream, "rtStreamWaitEventWithFlag")
+    event_handle(event, "rtStreamWaitEventWithFlag")
+    return E.ACL_ERROR_RT_FEATURE_NOT_SUPPORT
 
 
 # -- timestamps, reset, the Ex flag and queries -------------------------------------------------

@@ -53,12 +53,14 @@ from aclnn_py import (
     aclrtQueryEventStatus,
     aclrtQueryEventWaitStatus,
     aclrtRecordEvent,
+    aclrtRecordEventWithFlag,
     aclrtRecordNotify,
     aclrtResetDevice,
     aclrtResetEvent,
     aclrtSetCurrentContext,
     aclrtSetDevice,
     aclrtStreamWaitEvent,
+    aclrtStreamWaitEventWithFlag,
     aclrtStreamWaitEventWithTimeout,
     aclrtSynchronizeEvent,
     aclrtSynchronizeStream,
@@ -345,3 +347,27 @@ def test_notifies_per_device_are_limited(soc):
         assert aclrtDestroyNotify(n) == 0
     aclrtResetDevice(0)
     aclFinalize()
+
+
+def test_record_and_wait_with_flags(dev0):
+    a, b = _stream(), _stream()
+    e = _event()
+    assert aclrtRecordEventWithFlag(e, a, 0) == 0  # ACL_EVENT_RECORD_DEFAULT: aclrtRecordEvent
+    assert aclrtStreamWaitEventWithFlag(b, e, 0, 0) == 0
+    assert aclrtSynchronizeStream(b) == 0 and e.complete
+    assert aclrtRecordEventWithFlag(e, a, 1) == ACL_ERROR_RT_FEATURE_NOT_SUPPORT  # external: no graph capture
+    assert aclrtRecordEventWithFlag(e, a, 2) == ACL_ERROR_INVALID_PARAM
+    assert aclGetRecentErrMsg().startswith(
+        "Invalid_Argument(EH0007): aclrtRecordEventWithFlag failed because value 2 for parameter flag is invalid. "
+        "Expected value: ACL_EVENT_RECORD_DEFAULT or ACL_EVENT_RECORD_EXTERNAL."
+    )
+    assert aclrtStreamWaitEventWithFlag(b, e, 5, 1) == ACL_ERROR_INVALID_PARAM
+    assert aclGetRecentErrMsg().startswith(
+        "Invalid_Argument(EH0007): aclrtStreamWaitEventWithFlag failed because value 5 for parameter timeout is "
+        "invalid. Expected value: 0 when flag is ACL_EVENT_WAIT_EXTERNAL."
+    )
+    assert aclrtStreamWaitEventWithFlag(b, None, 0, 0) == ACL_ERROR_INVALID_PARAM
+    assert aclGetRecentErrMsg().startswith(null("aclrtStreamWaitEventWithFlag", "event"))
+    assert aclrtDestroyEvent(e) == 0
+    for s in (a, b):
+        assert aclrtDestroyStream(s) == 0

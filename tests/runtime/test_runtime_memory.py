@@ -21,6 +21,8 @@ from aclnn_py import (
     ACL_HBM_MEM,
     ACL_HBM_MEM_HUGE1G,
     ACL_MEM_NORMAL,
+    ACL_MEMCPY_DEFAULT,
+    ACL_MEMCPY_DEVICE_TO_DEVICE,
     ACL_MEMCPY_DEVICE_TO_HOST,
     ACL_MEMCPY_HOST_TO_DEVICE,
     ACL_RT_THREAD_LEVEL,
@@ -45,6 +47,8 @@ from aclnn_py import (
     aclrtMalloc,
     aclrtMallocHost,
     aclrtMemcpy,
+    aclrtMemcpy2d,
+    aclrtMemcpy2dAsync,
     aclrtResetDevice,
     aclrtSetCurrentContext,
     aclrtSetDevice,
@@ -326,3 +330,64 @@ def test_meminfo_reports_the_kind_of_memory_the_chip_has(soc, chip, attr, has_me
     aclrtFree(p.value)
     aclrtResetDevice(0)
     aclFinalize()
+
+
+# -- 2D copies -------------------------------------------------------------------------------------
+
+
+def test_memcpy2d_copies_rows_between_pitches(ctx):
+    host = np.arange(4 * 10, dtype=np.uint8).reshape(4, 10)  # 4 rows, pitch 10
+    d = Ref()
+    assert aclrtMalloc(d, 4 * 16, 0) == 0
+    assert aclrtMemcpy(d.value, 64, np.zeros(64, np.uint8), 64, ACL_MEMCPY_HOST_TO_DEVICE) == 0
+    assert aclrtMemcpy2d(d.value, 16, host, 10, 6, 4, ACL_MEMCPY_HOST_TO_DEVICE) == 0
+    back = np.full((4, 8), 0xEE, np.uint8)
+    s = _stream()
+    assert aclrtMemcpy2dAsync(back, 8, d.value, 16, 6, 4, ACL_MEMCPY_DEFAULT, s) == 0
+    assert aclrtSynchronizeStream(s) == 0
+    assert (back[:, :6] == host[:, :6]).all() and (back[:, 6:] == 0xEE).all()
+    whole = _read_bytes(d.value, 64).reshape(4, 16)
+    assert (whole[:, :6] == host[:, :6]).all() and (whole[:, 6:] == 0).all()
+    assert aclrtDestroyStream(s) == 0
+    aclrtFree(d.value)
+
+
+def _read_bytes(ptr, n):
+    host = np.zeros(n, np.uint8)
+    assert aclrtMemcpy(host, n, ptr, n, ACL_MEMCPY_DEVICE_TO_HOST) == 0
+    return host
+
+
+def test_memcpy2d_checks(dev0):
+    d = Ref()
+    assert aclrtMalloc(d, 64, 0) == 0
+    host = np.zeros(64, np.uint8)
+    assert aclrtMemcpy2d(d.value, 16, host, 16, 0, 4, ACL_MEMCPY_HOST_TO_DEVICE) == 0  # nothing to do
+    assert aclrtMemcpy2d(None, 16, host, 16, 8, 4, ACL_MEMCPY_HOST_TO_DEVICE) == ACL_ERROR_INVALID_PARAM
+    assert aclGetRecentErrMsg().startswith(null("Checking the synchronous memory copy parameter validity", "dst"))
+    assert aclrtMemcpy2d(d.value, 8, host, 16, 12, 4, ACL_MEMCPY_HOST_TO_DEVICE) == ACL_ERROR_INVALID_PARAM
+    assert aclGetRecentErrMsg().startswith(
+        "Invalid_Argument(EH0009): Checking the synchronous memory copy parameter validity failed. Value 12 for "
+        "parameter width is invalid. Reason: must be less than spitch and dpitch, spitch=16, dpitch=8."
+    )
+    assert aclrtMemcpy2d(d.value, 16, host, 16, 8, 4, 0) == ACL_ERROR_INVALID_PARAM
+    assert "value MEMCPY_HOST_TO_HOST(0) for parameter kind is invalid. Expected value: ACL_MEMCPY_HOST_TO_DEVICE" in (
+        aclGetRecentErrMsg()
+    )
+    assert aclrtMemcpy2d(d.value, 16, d.value, 16, 8, 4, ACL_MEMCPY_DEVICE_TO_DEVICE) == (
+        ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+    )
+    assert aclGetRecentErrMsg().startswith(
+        "Invalid_Argument(EE1001): The argument is invalid. Reason: rtMemcpy2d execution failed, the feature is not "
+        "supported."
+    )
+    assert aclrtMemcpy2d(d.value, 16, host, 16, 8, 5242881, ACL_MEMCPY_HOST_TO_DEVICE) == ACL_ERROR_RT_PARAM_INVALID
+    msg = aclGetRecentErrMsg()
+    assert (
+        "Checking the validity of 2D memory copy parameters failed because value 5242881 for parameter height is "
+        "invalid. Expected value: less than or equal to 5242880." in msg
+    )
+    assert "check memcpy2d param failure, retCode=0x7110001.[FUNC:MemCopy2DSync][FILE:api_error.cc][LINE:3020]" in msg
+    assert aclrtMemcpy2d(d.value, 16, host, 16, 8, 8, ACL_MEMCPY_HOST_TO_DEVICE) == ACL_ERROR_RT_PARAM_INVALID
+    assert "runs" in aclGetRecentErrMsg()  # 8 rows of pitch 16 leave the 64-byte allocation
+    aclrtFree(d.value)
