@@ -103,10 +103,10 @@ def runs(ports, tmp_path_factory) -> dict[str, subprocess.Popen[bytes]]:
             [sys.executable, str(path)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=_env()
         )
     yield started
-    for proc in started.values():
+    for proc in started.values():  # those no test waited for (deselected, or a failure before)
         if proc.poll() is None:
             proc.kill()
-            proc.wait()
+        proc.communicate()  # reaps it and closes its pipes
 
 
 # ---------------------------------------------------------------------------------------------
