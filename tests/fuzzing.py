@@ -46,6 +46,7 @@ from aclnn_py import Ref, dtypes, testing, trace
 from aclnn_py import soc as _soc
 from aclnn_py._capi import _plain_int
 from aclnn_py.ops import registry
+from aclnn_py.port import prototypes
 from aclnn_py.runtime import sanitizer
 from aclnn_py.runtime.memory import SPACE
 from aclnn_py.runtime.stream import Event, Stream
@@ -56,12 +57,23 @@ FUNCTIONS: dict[str, Callable[..., Any]] = {
     for name in aclnn_py.__all__
     if name.startswith("acl") and inspect.isfunction(getattr(aclnn_py, name))
 }
-HANDLE_RETURNING = {
-    "aclCreateTensor", "aclCreateScalar", "aclCreateIntArray", "aclCreateFloatArray", "aclCreateBoolArray",
-    "aclCreateTensorList", "aclCreateScalarList", "aclrtGetSocName", "aclGetRecentErrMsg",
-}  # fmt: skip
-# Functions that return a value, not a status.
-VALUE_RETURNING = {"aclDataTypeSize"}
+
+
+def _returns() -> tuple[set[str], set[str]]:
+    """Which functions return a handle (a pointer in C: ``None`` is nullptr) and which a plain
+    value (a size, a float, a string), read from the C prototypes aclnn_py declares; every other
+    function returns a status."""
+    handles = {m.group(1) for m in re.finditer(r"typedef void \*(\w+);", prototypes.TYPEDEFS)}
+    handle_fns, value_fns = set(), set()
+    for m in re.finditer(r"^(\w[^(;]*?)\b(\w+)\(", prototypes.HEADERS, re.MULTILINE):
+        ret, name = m.group(1).strip(), m.group(2)
+        if ret in ("aclError", "aclnnStatus"):
+            continue
+        (handle_fns if "*" in ret or ret in handles else value_fns).add(name)  # a string may be NULL too
+    return handle_fns, value_fns
+
+
+HANDLE_RETURNING, VALUE_RETURNING = _returns()
 # (function, status) pairs CANN returns without reporting a message.
 SILENT = {
     ("aclInit", 100002),
@@ -916,7 +928,7 @@ def call_once(world: World, data: random.Random | st.DataObject, stats: Stats, n
     stats.calls += 1
     stats.per_function[name] += 1
     if name in VALUE_RETURNING:
-        assert isinstance(result, int), (name, result)
+        assert isinstance(result, (int, float)), (name, result)
         stats.codes["value"] += 1
     elif name in HANDLE_RETURNING:
         assert result is None or not isinstance(result, bool), (name, result)
