@@ -172,7 +172,7 @@ def test_dot_quotes_and_backslashes_survive(executors):
 
 
 def test_pydot_reads_the_dot_text_when_installed(executors):
-    pydot = pytest.importorskip("pydot")
+    pydot = pytest.importorskip("pydot", reason="needs pydot to parse the DOT text back (optional)")
     (graph,) = pydot.graph_from_dot_data(picture.to_dot(executors["add"]))
     assert len(graph.get_edges()) == len(picture.build(executors["add"]).edges)
 

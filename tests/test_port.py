@@ -19,8 +19,8 @@ from pathlib import Path
 
 import pytest
 
-pytest.importorskip("tree_sitter")
-pytest.importorskip("tree_sitter_cpp")
+pytest.importorskip("tree_sitter", reason="needs the C++ parser: pip install -e '.[port]'")
+pytest.importorskip("tree_sitter_cpp", reason="needs the C++ parser: pip install -e '.[port]'")
 
 from aclnn_py.port import Port, PortError, translate
 from aclnn_py.port.cli import main as cli_main
@@ -117,7 +117,10 @@ def runs(ports, tmp_path_factory) -> dict[str, subprocess.Popen[bytes]]:
 def test_the_suite_has_programs_to_port() -> None:
     assert {p.id for p in PROGRAMS} >= {c.stem for c in (CAPI / "samples").glob("*.cpp")}
     if not SEEDS.is_dir():
-        pytest.skip(f"no seed documents at {SEEDS} (set ACLNN_PY_SEEDS)")
+        pytest.skip(
+            f"needs CANN's sample documents, which the repository does not ship: set ACLNN_PY_SEEDS to their "
+            f"folder (looked in {SEEDS})"
+        )
     assert (
         sum(
             1 for p in PROGRAMS if p.port is not None and p.id not in {c.stem for c in (CAPI / "samples").glob("*.cpp")}
@@ -621,7 +624,7 @@ def test_cs_arithmetic_conversions_loops_and_printf_survive_the_port(tmp_path) -
     run = subprocess.run([sys.executable, str(path)], capture_output=True, text=True, env=_env())
     assert (run.returncode, run.stdout, run.stderr) == (3, CONSTRUCTS_OUT, "")
     if shutil.which("g++") is None:
-        pytest.skip("no g++: the expected printout is not rechecked against the compiled program")
+        pytest.skip("needs g++ to compile the C++ program and recheck the expected printout against it")
     src = tmp_path / "constructs.cpp"
     src.write_text(CONSTRUCTS)
     exe = tmp_path / "constructs"
