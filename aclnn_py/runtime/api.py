@@ -2,11 +2,11 @@
 re-exported under their C names.
 
 The functions live in one module per chapter of CANN's ``acl_rt.h``: devices and contexts
-(:mod:`.api_device`), streams (:mod:`.api_stream`), events and notifies (:mod:`.api_event`),
-memory (:mod:`.api_memory`, copies and fills in :mod:`.api_memcpy`), errors and system
-information (:mod:`.api_system`, :mod:`.api_info`), kernel launches (:mod:`.api_kernel`) and the
-``aclDataBuffer`` family of ``acl_base.h`` (:mod:`.api_buffer`); what they share is in
-:mod:`._checks`.
+(:mod:`.api_device`), streams (:mod:`.api_stream`, host callbacks in :mod:`.api_callback`),
+events and notifies (:mod:`.api_event`), memory (:mod:`.api_memory`, copies and fills in
+:mod:`.api_memcpy`), errors and system information (:mod:`.api_system`, :mod:`.api_info`),
+kernel launches (:mod:`.api_kernel`) and the ``aclDataBuffer`` family of ``acl_base.h``
+(:mod:`.api_buffer`); what they share is in :mod:`._checks`.
 """
 
 from __future__ import annotations
@@ -20,6 +20,12 @@ from .api_buffer import (
     aclGetDataBufferSize,
     aclGetDataBufferSizeV2,
     aclUpdateDataBuffer,
+)
+from .api_callback import (
+    aclrtLaunchCallback,
+    aclrtProcessReport,
+    aclrtSubscribeReport,
+    aclrtUnSubscribeReport,
 )
 from .api_device import (
     aclrtCreateContext,
@@ -222,6 +228,7 @@ __all__ = [
     "aclrtGetStreamAvailableNum",
     "aclrtGetVersion",
     "aclrtKernelArgsInit",
+    "aclrtLaunchCallback",
     "aclrtLaunchHostFunc",
     "aclrtLaunchKernel",
     "aclrtLaunchKernelWithConfig",
@@ -238,6 +245,7 @@ __all__ = [
     "aclrtNotify",
     "aclrtNotifyBatchReset",
     "aclrtPeekAtLastError",
+    "aclrtProcessReport",
     "aclrtQueryDeviceStatus",
     "aclrtQueryEvent",
     "aclrtQueryEventStatus",
@@ -264,12 +272,14 @@ __all__ = [
     "aclrtStreamWaitEvent",
     "aclrtStreamWaitEventWithFlag",
     "aclrtStreamWaitEventWithTimeout",
+    "aclrtSubscribeReport",
     "aclrtSynchronizeDevice",
     "aclrtSynchronizeDeviceWithTimeout",
     "aclrtSynchronizeEvent",
     "aclrtSynchronizeEventWithTimeout",
     "aclrtSynchronizeStream",
     "aclrtSynchronizeStreamWithTimeout",
+    "aclrtUnSubscribeReport",
     "aclrtValueWait",
     "aclrtValueWrite",
     "aclrtWaitAndResetNotify",

@@ -132,6 +132,7 @@ class Runtime:
         self.executors: set[Any] = set()
         self.events: set[Event] = set()
         self.notifies: set[Any] = set()
+        self.reports: Any = None  # aclrtSubscribeReport's subscriptions (api_callback)
         self.start_ns = time.perf_counter_ns()  # "device start": what event timestamps count from
         self.op_wait_timeout = 0  # aclrtSetOpWaitTimeout (seconds; 0: never)
         self.op_execute_timeout = 0  # aclrtSetOpExecuteTimeOut (seconds; 0: the maximum)

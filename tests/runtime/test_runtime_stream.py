@@ -3,17 +3,26 @@ queries, the stream-config handle, aclrtLaunchHostFunc."""
 
 from __future__ import annotations
 
+import threading
+import time
+
 import numpy as np
 import pytest
 from rt_texts import bad_handle, null
 
 from aclnn_py import (
+    ACL_CALLBACK_BLOCK,
+    ACL_CALLBACK_NO_BLOCK,
     ACL_CONTINUE_ON_FAILURE,
     ACL_ERROR_INVALID_PARAM,
     ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
     ACL_ERROR_RT_INVALID_HANDLE,
     ACL_ERROR_RT_PARAM_INVALID,
+    ACL_ERROR_RT_REPORT_TIMEOUT,
+    ACL_ERROR_RT_STREAM_NO_CB_REG,
+    ACL_ERROR_RT_STREAM_SUBSCRIBE,
     ACL_ERROR_RT_SYS_DMA,
+    ACL_ERROR_RT_THREAD_SUBSCRIBE,
     ACL_MEMCPY_DEVICE_TO_HOST,
     ACL_MEMCPY_HOST_TO_DEVICE,
     ACL_RT_STREAM_FLAG,
@@ -39,19 +48,24 @@ from aclnn_py import (
     aclrtFree,
     aclrtGetLastError,
     aclrtGetStreamAvailableNum,
+    aclrtLaunchCallback,
     aclrtLaunchHostFunc,
     aclrtMalloc,
     aclrtMemcpy,
     aclrtMemcpyAsync,
     aclrtMemsetAsync,
+    aclrtProcessReport,
     aclrtResetDevice,
+    aclrtSetCurrentContext,
     aclrtSetDevice,
     aclrtSetStreamConfigOpt,
     aclrtSetStreamFailureMode,
     aclrtStreamGetFlags,
     aclrtStreamGetId,
     aclrtStreamGetPriority,
+    aclrtSubscribeReport,
     aclrtSynchronizeStream,
+    aclrtUnSubscribeReport,
 )
 from aclnn_py.runtime.device import RT
 from aclnn_py.runtime.memory import SPACE
@@ -302,3 +316,83 @@ def test_host_functions_run_in_stream_order(ctx):
     assert aclrtDestroyStream(s) == 0
     aclrtFree(p)
     assert RT.policy.name == ctx
+
+
+# -- host callbacks (aclrtSubscribeReport / aclrtLaunchCallback / aclrtProcessReport) ----------------
+
+
+def test_callbacks_run_on_the_subscribed_thread(ctx):
+    """hicann/runtime example callback/0_simple_callback: a worker thread loops aclrtProcessReport;
+    the main thread subscribes it, launches callbacks and synchronizes the stream."""
+    s = _stream()
+    context = RT.thread_context()
+    stop = threading.Event()
+    ready = threading.Event()
+    worker_id = []
+    ran = []
+
+    def worker():
+        assert aclrtSetCurrentContext(context) == 0
+        worker_id.append(threading.get_ident())
+        ready.set()
+        while not stop.is_set():
+            aclrtProcessReport(20)
+
+    t = threading.Thread(target=worker)
+    t.start()
+    ready.wait(5)
+    assert aclrtSubscribeReport(worker_id[0], s) == 0
+    p = _alloc(4)
+    assert aclrtMemsetAsync(p, 4, 1, 4, s) == 0
+    assert (
+        aclrtLaunchCallback(lambda tag: ran.append((tag, threading.get_ident())), "block", ACL_CALLBACK_BLOCK, s) == 0
+    )
+    assert (
+        aclrtLaunchCallback(lambda tag: ran.append((tag, threading.get_ident())), "free", ACL_CALLBACK_NO_BLOCK, s) == 0
+    )
+    assert aclrtSynchronizeStream(s) == 0
+    assert ran[0] == ("block", worker_id[0])  # the blocking callback ran before the stream went on
+    deadline = time.monotonic() + 5
+    while len(ran) < 2 and time.monotonic() < deadline:
+        time.sleep(0.001)
+    assert ran[1] == ("free", worker_id[0])
+    assert aclrtUnSubscribeReport(worker_id[0], s) == 0
+    stop.set()
+    t.join(5)
+    assert aclrtDestroyStream(s) == 0
+    aclrtFree(p)
+
+
+def test_callback_checks(dev0):
+    s = _stream()
+    me = threading.get_ident()
+    assert aclrtLaunchCallback(print, None, 2, s) == ACL_ERROR_INVALID_PARAM
+    assert aclGetRecentErrMsg().startswith(
+        "Invalid_Argument(EH0007): aclrtLaunchCallback failed because value UNKNOWN(2) for parameter blockType is "
+        "invalid. Expected value: ACL_CALLBACK_BLOCK or ACL_CALLBACK_NO_BLOCK."
+    )
+    assert aclrtLaunchCallback(print, None, ACL_CALLBACK_BLOCK, s) == ACL_ERROR_RT_STREAM_NO_CB_REG
+    assert aclGetRecentErrMsg().startswith(
+        f"Invalid_Argument_API_Call_Sequence(EE1018): Delivering an on-host callback function task in a stream "
+        f"failed. Reason: Stream (stream_id={s.ident}) is not bound to any thread. Call the rtSubscribeReport API to "
+        "bind a thread to the stream."
+    )
+    assert aclrtProcessReport(0) == ACL_ERROR_INVALID_PARAM
+    aclGetRecentErrMsg()
+    assert aclrtProcessReport(10) == ACL_ERROR_RT_THREAD_SUBSCRIBE  # not subscribed: no report
+    assert aclrtSubscribeReport(me, s) == 0
+    assert aclrtSubscribeReport(me, s) == ACL_ERROR_RT_STREAM_SUBSCRIBE
+    assert (
+        f"Stream already exists in stream map, streamId={s.ident}, devId=0, threadId={me}"
+        "[FUNC:CheckForInsert][FILE:subscribe.cc][LINE:73]" in aclGetRecentErrMsg()
+    )
+    assert aclrtProcessReport(10) == ACL_ERROR_RT_REPORT_TIMEOUT  # nothing reached
+    seen = []
+    assert aclrtLaunchCallback(seen.append, 7, ACL_CALLBACK_NO_BLOCK, s) == 0
+    assert aclrtProcessReport(1000) == 0 and seen == [7]  # this thread drives the stream meanwhile
+    assert aclrtUnSubscribeReport(me + 1, s) == ACL_ERROR_RT_THREAD_SUBSCRIBE
+    aclGetRecentErrMsg()
+    assert aclrtUnSubscribeReport(me, s) == 0
+    assert aclrtUnSubscribeReport(me, s) == ACL_ERROR_RT_STREAM_SUBSCRIBE
+    aclGetRecentErrMsg()
+    assert aclrtDestroyStream(s) == 0

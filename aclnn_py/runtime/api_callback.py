@@ -1,0 +1,245 @@
+"""Host callbacks of the streams chapter of ``acl_rt.h``: aclrtSubscribeReport binds a stream to a
+host thread, aclrtLaunchCallback queues a callback on the stream, and the bound thread runs the
+callbacks the stream has reached when it calls aclrtProcessReport.
+
+A thread is named by its id as ``pthread_self()`` gives it (``threading.get_ident()`` in Python,
+the same number). ``ACL_CALLBACK_BLOCK`` holds the stream until the callback has run;
+``ACL_CALLBACK_NO_BLOCK`` does not.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections import deque
+from collections.abc import Callable
+from typing import Any
+
+from .._capi import ApiError, describe
+from ._checks import (
+    PARAM,
+    RT_PARAM,
+    E,
+    acl_reason,
+    acl_value,
+    emu,
+    fb_inner,
+    fb_invalid,
+    int_arg,
+    need_context,
+    own_stream,
+    rt_api,
+    rt_inner,
+    silent,
+    stream_handle,
+)
+from .api_stream import check_stopped
+from .device import RT
+from .stream import Stream, Task, wait_until
+
+
+class _Report:
+    """One callback the stream has reached, waiting for its thread's aclrtProcessReport."""
+
+    __slots__ = ("args", "done", "fn")
+
+    def __init__(self, fn: Callable[[Any], None], args: object) -> None:
+        self.fn, self.args = fn, args
+        self.done = False
+
+
+class _Reports:
+    """What the runtime keeps (one instance per Runtime): stream -> thread, thread -> queue."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Condition()
+        self.thread_of: dict[Stream, int] = {}
+        self.queues: dict[int, deque[_Report]] = {}
+        self.ran_here: dict[int, int] = {}  # callbacks a bound thread ran while it drove the stream
+
+
+def _reports() -> _Reports:
+    """The runtime's subscriptions (created on first use, forgotten by ``RT.reset()``)."""
+    with RT.lock:
+        if not isinstance(RT.reports, _Reports):
+            RT.reports = _Reports()
+        return RT.reports
+
+
+def _thread_arg(threadId: object) -> int:
+    return int_arg(threadId, "threadId", 0, 2**64 - 1)
+
+
+def _target(stream: object, rt_fn: str) -> Stream:
+    st = stream_handle(stream, rt_fn)
+    return st if st is not None else need_context(rt_fn).default_stream
+
+
+@rt_api
+def aclrtSubscribeReport(threadId: int, stream: object) -> int:
+    """Bind the stream's callbacks to the thread ``threadId`` (one thread per stream)."""
+    rt_fn = "rtSubscribeReport"
+    tid = _thread_arg(threadId)
+    st = _target(stream, rt_fn)
+    reports = _reports()
+    with reports.lock:
+        if st in reports.thread_of:
+            raise ApiError(
+                E.ACL_ERROR_RT_STREAM_SUBSCRIBE,
+                rt_inner(
+                    f"Stream already exists in stream map, streamId={st.ident}, devId={st.context.device.ident}, "
+                    f"threadId={tid}",
+                    "CheckForInsert",
+                    "subscribe.cc",
+                    73,
+                ),
+                fb_inner(rt_fn, "subscribe stream error"),
+            )
+        reports.thread_of[st] = tid
+        reports.queues.setdefault(tid, deque())
+    return E.ACL_SUCCESS
+
+
+@rt_api
+def aclrtUnSubscribeReport(threadId: int, stream: object) -> int:
+    """Undo aclrtSubscribeReport (the same thread and stream)."""
+    rt_fn = "rtUnSubscribeReport"
+    tid = _thread_arg(threadId)
+    st = _target(stream, rt_fn)
+    reports = _reports()
+    with reports.lock:
+        bound = reports.thread_of.get(st)
+        if bound is None or bound != tid:
+            where, line, code, reason = (
+                ("stream", 192, E.ACL_ERROR_RT_STREAM_SUBSCRIBE, "subscribe stream error")
+                if bound is None
+                else ("thread", 200, E.ACL_ERROR_RT_THREAD_SUBSCRIBE, "subscribe thread error")
+            )
+            raise ApiError(
+                code,
+                rt_inner(
+                    f"Stream does not exist in {where} map, streamId={st.ident}, threadId={tid}",
+                    "Delete",
+                    "subscribe.cc",
+                    line,
+                ),
+                fb_inner(rt_fn, reason),
+            )
+        del reports.thread_of[st]
+    return E.ACL_SUCCESS
+
+
+_CALLBACK_DESC = "Delivering an on-host callback function task in a stream"
+
+
+@rt_api
+def aclrtLaunchCallback(fn: Callable[[Any], None] | None, userData: object, blockType: int, stream: object) -> int:
+    """Queue ``fn(userData)`` on a subscribed stream; the bound thread runs it in its
+    aclrtProcessReport once the stream reaches it."""
+    rt_fn = "rtCallbackLaunch"
+    block = int_arg(blockType, "blockType", -(2**31), 2**31 - 1)
+    if block not in (0, 1):
+        raise ApiError(
+            PARAM,
+            acl_value(
+                "aclrtLaunchCallback", f"UNKNOWN({block})", "blockType", "ACL_CALLBACK_BLOCK or ACL_CALLBACK_NO_BLOCK"
+            ),
+        )
+    st = stream_handle(stream, rt_fn)
+    if fn is None:
+        raise ApiError(
+            RT_PARAM,
+            ("EE1004", f"{_CALLBACK_DESC} failed because callBackFunc cannot be a NULL pointer."),
+            fb_invalid(rt_fn),
+        )
+    if not callable(fn):
+        raise ApiError(PARAM, emu(f"aclrtLaunchCallback: fn must be callable, got {describe(fn)}."))
+    ctx = need_context(rt_fn)
+    target = st or ctx.default_stream
+    own_stream(target, ctx, _CALLBACK_DESC, rt_fn)
+    reports = _reports()
+    with reports.lock:
+        tid = reports.thread_of.get(target)
+    if tid is None:
+        raise ApiError(
+            E.ACL_ERROR_RT_STREAM_NO_CB_REG,
+            (
+                "EE1018",
+                f"{_CALLBACK_DESC} failed. Reason: Stream (stream_id={target.ident}) is not bound to any thread. Call "
+                "the rtSubscribeReport API to bind a thread to the stream.",
+            ),
+            fb_inner(rt_fn, "stream not registered"),
+        )
+    check_stopped(ctx)
+    policy = RT.policy
+    report = _Report(fn, userData)
+
+    def run() -> None:
+        if threading.get_ident() == tid:  # the bound thread drives the stream itself: call it now
+            report.fn(report.args)
+            report.done = True
+            with reports.lock:
+                reports.ran_here[tid] = reports.ran_here.get(tid, 0) + 1
+            return
+        with reports.lock:
+            reports.queues.setdefault(tid, deque()).append(report)
+            reports.lock.notify_all()
+        if block == 1:  # ACL_CALLBACK_BLOCK: the stream waits for the callback
+            wait_until(lambda: report.done, policy, target, "aclrtLaunchCallback(ACL_CALLBACK_BLOCK)", 507046)
+
+    submit_task = Task(target, "host callback", run)
+    policy.submit(target, submit_task)
+    return E.ACL_SUCCESS
+
+
+@rt_api
+def aclrtProcessReport(timeout: int) -> int:
+    """Run, on the calling (subscribed) thread, the callbacks its streams have reached, waiting up
+    to ``timeout`` ms (-1: for ever) for one. None within the time: 507012; a thread no stream is
+    bound to: 107012 (both without a report, as in CANN)."""
+    t = int_arg(timeout, "timeout", -(2**31), 2**31 - 1)
+    if t < -1 or t == 0:
+        raise ApiError(
+            PARAM,
+            acl_reason(
+                "aclrtProcessReport",
+                t,
+                "timeout",
+                "-1 represents infinite wait, timeout value greater than 0 represents waiting for a fixed time",
+            ),
+        )
+    tid = threading.get_ident()
+    reports = _reports()
+    with reports.lock:
+        streams = [s for s, bound in reports.thread_of.items() if bound == tid]
+        queue = reports.queues.get(tid)
+    if queue is None or (not streams and not queue):
+        raise silent(E.ACL_ERROR_RT_THREAD_SUBSCRIBE)
+    deadline = None if t == -1 else time.monotonic() + t / 1000
+    while True:
+        with reports.lock:
+            due = list(queue)
+            queue.clear()
+            ran_here = reports.ran_here.pop(tid, 0)
+        if ran_here and not due:
+            return E.ACL_SUCCESS
+        if due:
+            for report in due:
+                report.fn(report.args)
+                report.done = True
+            return E.ACL_SUCCESS
+        # the device runs the bound streams meanwhile (the deferred and eager policies need a hand)
+        progressed = RT.policy.progress(_NOBODY)
+        if deadline is not None and time.monotonic() >= deadline:
+            raise silent(E.ACL_ERROR_RT_REPORT_TIMEOUT)
+        if not progressed:
+            with reports.lock:
+                if not queue:
+                    reports.lock.wait(0.001)
+
+
+class _Nobody:
+    """A stream-like placeholder: progress made for a reporting thread excludes no stream."""
+
+
+_NOBODY: Any = _Nobody()
