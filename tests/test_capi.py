@@ -367,7 +367,7 @@ def test_address_sanitizer_finds_nothing(tmp_path, capi_asan_flags, leak_detecti
     """The seed samples and the error program under -fsanitize=address, with leak detection on
     where the host supports it: no memory error, and no leak in the C layer or below it."""
     programs = [(name, prog) for name, prog, _ in SEED_PROGRAMS]
-    for own in ("error_rows", "threads"):
+    for own in ("error_rows", "threads", *(p.stem for p in sorted((CAPI / "tests").glob("runtime_*.cpp")))):
         programs.append((own, (CAPI / "tests" / f"{own}.cpp").read_text(encoding="utf-8")))
     env = dict(LSAN_ENV) if leak_detection else {"ASAN_OPTIONS": "detect_leaks=0:abort_on_error=0:halt_on_error=1"}
     for i, (name, program) in enumerate(programs):
