@@ -38,6 +38,7 @@ class SocProfile:
     vector_core_cnt: int = 0
     l2_size: int = 0
     max_notifies: int = 8192  # notifies per device (CANN's aclrtCreateNotify documentation)
+    ai_cpu_cnt: int = 0
 
     @property
     def npu_arch_number(self) -> int:
@@ -73,64 +74,64 @@ _FAMILIES: dict[str, tuple[str, int, int, str]] = {
 
 # The real SoCs of the five families, from their platform ini (hicann/runtime
 # src/platform/platform_config/cann/*.ini and cann-dev/*.ini, [SoCInfo]):
-# name: (family = Short_SoC_version, ai_core_cnt, cube_core_cnt, vector_core_cnt, l2_size MiB)
-_SOCS: dict[str, tuple[str, int, int, int, int]] = {
-    "Ascend910B1": ("Ascend910B", 24, 24, 48, 192),
-    "Ascend910B2": ("Ascend910B", 24, 24, 48, 192),
-    "Ascend910B2C": ("Ascend910B", 24, 24, 48, 192),
-    "Ascend910B3": ("Ascend910B", 20, 20, 40, 192),
-    "Ascend910B4": ("Ascend910B", 20, 20, 40, 96),
-    "Ascend910B4-1": ("Ascend910B", 20, 20, 40, 168),
-    "Ascend910_9362": ("Ascend910_93", 20, 20, 40, 168),
-    "Ascend910_9363": ("Ascend910_93", 20, 20, 40, 168),
-    "Ascend910_9372": ("Ascend910_93", 20, 20, 40, 192),
-    "Ascend910_9381": ("Ascend910_93", 24, 24, 48, 192),
-    "Ascend910_9382": ("Ascend910_93", 24, 24, 48, 192),
-    "Ascend910_9391": ("Ascend910_93", 24, 24, 48, 192),
-    "Ascend910_9392": ("Ascend910_93", 24, 24, 48, 192),
-    "Ascend950PR_950z": ("Ascend950", 4, 4, 8, 16),
-    "Ascend950PR_9579": ("Ascend950", 28, 28, 56, 128),
-    "Ascend950PR_957b": ("Ascend950", 28, 28, 56, 112),
-    "Ascend950PR_957bx": ("Ascend950", 28, 28, 56, 112),
-    "Ascend950PR_957c": ("Ascend950", 28, 28, 56, 112),
-    "Ascend950PR_957d": ("Ascend950", 28, 28, 56, 96),
-    "Ascend950PR_9589": ("Ascend950", 32, 32, 64, 128),
-    "Ascend950PR_958b": ("Ascend950", 32, 32, 64, 112),
-    "Ascend950PR_9599": ("Ascend950", 36, 36, 72, 128),
-    "Ascend950DT_950x": ("Ascend950", 8, 8, 16, 32),
-    "Ascend950DT_950y": ("Ascend950", 8, 8, 16, 32),
-    "Ascend950DT_9571": ("Ascend950", 28, 28, 56, 128),
-    "Ascend950DT_9572": ("Ascend950", 28, 28, 56, 128),
-    "Ascend950DT_9573": ("Ascend950", 28, 28, 56, 112),
-    "Ascend950DT_9574": ("Ascend950", 28, 28, 56, 112),
-    "Ascend950DT_9575": ("Ascend950", 28, 28, 56, 128),
-    "Ascend950DT_9576": ("Ascend950", 28, 28, 56, 128),
-    "Ascend950DT_9577": ("Ascend950", 28, 28, 56, 112),
-    "Ascend950DT_9578": ("Ascend950", 28, 28, 56, 112),
-    "Ascend950DT_9581": ("Ascend950", 32, 32, 64, 128),
-    "Ascend950DT_9581x": ("Ascend950", 32, 32, 64, 128),
-    "Ascend950DT_9582": ("Ascend950", 32, 32, 64, 128),
-    "Ascend950DT_9582x": ("Ascend950", 32, 32, 64, 128),
-    "Ascend950DT_9583": ("Ascend950", 32, 32, 64, 112),
-    "Ascend950DT_9584": ("Ascend950", 32, 32, 64, 112),
-    "Ascend950DT_9585": ("Ascend950", 32, 32, 64, 128),
-    "Ascend950DT_9586": ("Ascend950", 32, 32, 64, 128),
-    "Ascend950DT_9587": ("Ascend950", 32, 32, 64, 112),
-    "Ascend950DT_9588": ("Ascend950", 32, 32, 64, 112),
-    "Ascend950DT_9591": ("Ascend950", 36, 36, 72, 128),
-    "Ascend950DT_9592": ("Ascend950", 36, 36, 72, 128),
-    "Ascend950DT_9595": ("Ascend950", 36, 36, 72, 128),
-    "Ascend950DT_9596": ("Ascend950", 36, 36, 72, 128),
-    "Ascend950DT_95A1": ("Ascend950", 36, 36, 72, 128),
-    "Ascend950DT_95A2": ("Ascend950", 36, 36, 72, 128),
-    "Ascend910A": ("Ascend910", 32, 0, 0, 32),
-    "Ascend910ProA": ("Ascend910", 32, 0, 0, 32),
-    "Ascend910ProB": ("Ascend910", 30, 0, 0, 32),
-    "Ascend910PremiumA": ("Ascend910", 32, 0, 0, 32),
-    "Ascend310P1": ("Ascend310P", 10, 0, 8, 16),
-    "Ascend310P3": ("Ascend310P", 8, 0, 7, 16),
-    "Ascend310P5": ("Ascend310P", 8, 0, 7, 16),
-    "Ascend310P7": ("Ascend310P", 8, 0, 7, 16),
+# name: (family = Short_SoC_version, ai_core_cnt, cube_core_cnt, vector_core_cnt, l2_size MiB, ai_cpu_cnt)
+_SOCS: dict[str, tuple[str, int, int, int, int, int]] = {
+    "Ascend910B1": ("Ascend910B", 24, 24, 48, 192, 6),
+    "Ascend910B2": ("Ascend910B", 24, 24, 48, 192, 6),
+    "Ascend910B2C": ("Ascend910B", 24, 24, 48, 192, 6),
+    "Ascend910B3": ("Ascend910B", 20, 20, 40, 192, 6),
+    "Ascend910B4": ("Ascend910B", 20, 20, 40, 96, 6),
+    "Ascend910B4-1": ("Ascend910B", 20, 20, 40, 168, 6),
+    "Ascend910_9362": ("Ascend910_93", 20, 20, 40, 168, 6),
+    "Ascend910_9363": ("Ascend910_93", 20, 20, 40, 168, 6),
+    "Ascend910_9372": ("Ascend910_93", 20, 20, 40, 192, 6),
+    "Ascend910_9381": ("Ascend910_93", 24, 24, 48, 192, 6),
+    "Ascend910_9382": ("Ascend910_93", 24, 24, 48, 192, 6),
+    "Ascend910_9391": ("Ascend910_93", 24, 24, 48, 192, 6),
+    "Ascend910_9392": ("Ascend910_93", 24, 24, 48, 192, 6),
+    "Ascend950PR_950z": ("Ascend950", 4, 4, 8, 16, 5),
+    "Ascend950PR_9579": ("Ascend950", 28, 28, 56, 128, 7),
+    "Ascend950PR_957b": ("Ascend950", 28, 28, 56, 112, 5),
+    "Ascend950PR_957bx": ("Ascend950", 28, 28, 56, 112, 5),
+    "Ascend950PR_957c": ("Ascend950", 28, 28, 56, 112, 5),
+    "Ascend950PR_957d": ("Ascend950", 28, 28, 56, 96, 5),
+    "Ascend950PR_9589": ("Ascend950", 32, 32, 64, 128, 6),
+    "Ascend950PR_958b": ("Ascend950", 32, 32, 64, 112, 7),
+    "Ascend950PR_9599": ("Ascend950", 36, 36, 72, 128, 6),
+    "Ascend950DT_950x": ("Ascend950", 8, 8, 16, 32, 5),
+    "Ascend950DT_950y": ("Ascend950", 8, 8, 16, 32, 5),
+    "Ascend950DT_9571": ("Ascend950", 28, 28, 56, 128, 7),
+    "Ascend950DT_9572": ("Ascend950", 28, 28, 56, 128, 7),
+    "Ascend950DT_9573": ("Ascend950", 28, 28, 56, 112, 5),
+    "Ascend950DT_9574": ("Ascend950", 28, 28, 56, 112, 5),
+    "Ascend950DT_9575": ("Ascend950", 28, 28, 56, 128, 7),
+    "Ascend950DT_9576": ("Ascend950", 28, 28, 56, 128, 7),
+    "Ascend950DT_9577": ("Ascend950", 28, 28, 56, 112, 5),
+    "Ascend950DT_9578": ("Ascend950", 28, 28, 56, 112, 5),
+    "Ascend950DT_9581": ("Ascend950", 32, 32, 64, 128, 6),
+    "Ascend950DT_9581x": ("Ascend950", 32, 32, 64, 128, 6),
+    "Ascend950DT_9582": ("Ascend950", 32, 32, 64, 128, 6),
+    "Ascend950DT_9582x": ("Ascend950", 32, 32, 64, 128, 6),
+    "Ascend950DT_9583": ("Ascend950", 32, 32, 64, 112, 7),
+    "Ascend950DT_9584": ("Ascend950", 32, 32, 64, 112, 7),
+    "Ascend950DT_9585": ("Ascend950", 32, 32, 64, 128, 6),
+    "Ascend950DT_9586": ("Ascend950", 32, 32, 64, 128, 6),
+    "Ascend950DT_9587": ("Ascend950", 32, 32, 64, 112, 7),
+    "Ascend950DT_9588": ("Ascend950", 32, 32, 64, 112, 7),
+    "Ascend950DT_9591": ("Ascend950", 36, 36, 72, 128, 6),
+    "Ascend950DT_9592": ("Ascend950", 36, 36, 72, 128, 6),
+    "Ascend950DT_9595": ("Ascend950", 36, 36, 72, 128, 6),
+    "Ascend950DT_9596": ("Ascend950", 36, 36, 72, 128, 6),
+    "Ascend950DT_95A1": ("Ascend950", 36, 36, 72, 128, 6),
+    "Ascend950DT_95A2": ("Ascend950", 36, 36, 72, 128, 6),
+    "Ascend910A": ("Ascend910", 32, 0, 0, 32, 4),
+    "Ascend910ProA": ("Ascend910", 32, 0, 0, 32, 4),
+    "Ascend910ProB": ("Ascend910", 30, 0, 0, 32, 4),
+    "Ascend910PremiumA": ("Ascend910", 32, 0, 0, 32, 4),
+    "Ascend310P1": ("Ascend310P", 10, 0, 8, 16, 8),
+    "Ascend310P3": ("Ascend310P", 8, 0, 7, 16, 7),
+    "Ascend310P5": ("Ascend310P", 8, 0, 7, 16, 8),
+    "Ascend310P7": ("Ascend310P", 8, 0, 7, 16, 8),
 }
 
 # A family name stands for one real SoC of the family (Ascend910 -> Ascend910A as CANN's
@@ -186,10 +187,22 @@ def profile_for(name: str) -> SocProfile:
             f"unknown SoC {name!r} in {ENV_VAR}; expected a SoC name of CANN's platform configuration (e.g. "
             f"{', '.join(FAMILY_DEFAULTS.values())}) or a family name ({', '.join(KNOWN_FAMILIES)})"
         )
-    family, aic, cube, vec, l2_mib = entry
+    family, aic, cube, vec, l2_mib, aicpu = entry
     arch, padding, streams, kernels = _FAMILIES[family]
     return SocProfile(
-        real, family, arch, padding, streams, kernels, 16 * _MiB, aic, cube, vec, l2_mib * _MiB, _MAX_NOTIFIES[family]
+        real,
+        family,
+        arch,
+        padding,
+        streams,
+        kernels,
+        16 * _MiB,
+        aic,
+        cube,
+        vec,
+        l2_mib * _MiB,
+        _MAX_NOTIFIES[family],
+        aicpu,
     )
 
 

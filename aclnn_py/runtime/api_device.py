@@ -465,7 +465,7 @@ def _device_attr(attr: int) -> int | None:
     """The value of a device attribute on the emulated SoC (None: not an attribute CANN knows)."""
     soc = _soc.current()
     values = {
-        1: 6 if soc.family != "Ascend310P" else 7,  # ai_cpu_cnt of the platform ini
+        1: soc.ai_cpu_cnt,
         101: soc.ai_core_cnt,
         201: soc.vector_core_cnt,
         301: RT.capacity,

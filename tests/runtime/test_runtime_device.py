@@ -9,6 +9,7 @@ from rt_texts import FUNC_ERROR_REASON, GET_DEV_MSG_LINES, RANGE_SOLUTION, TRACE
 
 from aclnn_py import (
     ACL_DEV_ATTR_AICORE_CORE_NUM,
+    ACL_DEV_ATTR_AICPU_CORE_NUM,
     ACL_DEV_ATTR_CUBE_CORE_NUM,
     ACL_DEV_ATTR_L2_CACHE_SIZE,
     ACL_DEV_ATTR_NPU_ARCH,
@@ -161,6 +162,8 @@ def test_resources_of_the_current_thread_checks():
         ("Ascend910B1", ACL_DEV_ATTR_NPU_ARCH, 2201),
         ("Ascend950PR_9599", ACL_DEV_ATTR_NPU_ARCH, 3510),
         ("Ascend910_9391", ACL_DEV_ATTR_TOTAL_GLOBAL_MEM_SIZE, 32 << 30),
+        ("Ascend910A", ACL_DEV_ATTR_AICPU_CORE_NUM, 4),
+        ("Ascend310P1", ACL_DEV_ATTR_AICPU_CORE_NUM, 8),
     ],
 )
 def test_device_info(soc, chip, attr, value):
