@@ -113,6 +113,17 @@ def test_arithmetic_paths_agree(monkeypatch, dtype, recipe):
             agree(monkeypatch, compute, [edges, np.array(v, dtype)], edges.shape, dtype)
 
 
+@pytest.mark.parametrize("dtype", [F16, BF16], ids=str)
+@pytest.mark.parametrize("recipe", ["tbe", "arch35"])
+def test_half_divided_by_a_float32_scalar_agrees(monkeypatch, dtype, recipe):
+    """Divs of a half tensor keeps its scalar in float32 (RealDiv of mixed dtypes)."""
+    x = values(dtype, 4100, 24)
+    scalars = np.array(EDGES[F32], np.uint32).view(np.float32)
+    for v in (*scalars, np.float32(0.1), np.float32(3.0), np.float32(1e-40), np.float32(-7.5e-39)):
+        with np.errstate(all="ignore"):
+            agree(monkeypatch, div.real_div(recipe), [x, np.array(v, np.float32)], x.shape, dtype)
+
+
 def test_arch35_division_flushes_subnormals_on_both_paths(monkeypatch):
     tiny = np.float32(np.finfo(np.float32).tiny)
     x = np.array([tiny / 4, -tiny / 4, 1.0, tiny * 3, 1.0], np.float32)
@@ -263,6 +274,17 @@ def test_axpy_paths_agree(monkeypatch, dtype, recipe):
         for p, q in ((x1, x2), (t1, t2), (h1, h2), (x1, x2[:1].reshape(())), (x1[:1].reshape(()), x2)):
             shape = p.shape if p.size >= q.size else q.shape
             agree(monkeypatch, compute, [p, q], shape, dtype)
+
+
+def test_axpy_float16_one_rounding_on_every_half(monkeypatch):
+    """TBE float16 Axpy rounds alpha * x2 + x1 once: the compiled path takes the float32 fused
+    multiply-add and redoes only float16 midpoints and the ends of the range. Every half as x2,
+    against x1 of every half (shifted), of ones and of the smallest subnormal."""
+    every = np.arange(1 << 16, dtype=np.uint32).astype(np.uint16).view(F16)
+    for x1 in (np.roll(every, 12345), np.ones_like(every), np.full_like(every, 2.0**-24)):
+        for alpha in (1.5, -0.3, 1e-3, 3.0e4, 1.0009765625):
+            with np.errstate(all="ignore"):
+                agree(monkeypatch, elementwise.axpy("tbe", alpha), [x1, every], every.shape, F16)
 
 
 @pytest.mark.parametrize("dtype", DTYPES, ids=str)

@@ -131,6 +131,29 @@ def binary_arith(op, kind, a, b, out):
             _arith_same_size(op, kind, rep[:cnt], b[start : start + cnt], out[start : start + cnt])
 
 
+@_jit
+def _div_by(kind, a, s, out):
+    for i in range(out.size):
+        out[i] = _narrow16(kind, _widen16(kind, a[i]) / s)
+
+
+@_jit
+def _div_by_ftz(kind, a, s, out):
+    s = _ftz(s)
+    for i in range(out.size):
+        out[i] = _narrow16(kind, _ftz(_ftz(_widen16(kind, a[i])) / s))
+
+
+@_jit
+def div_by_f32_scalar(ftz, kind, a, s, out):
+    """float16/bfloat16 ``a`` divided by a float32 scalar ``s`` (Divs keeps a float scalar in
+    float32 for the half types), in float32, rounded once to the kind."""
+    if ftz:
+        _div_by_ftz(kind, a, s, out)
+    else:
+        _div_by(kind, a, s, out)
+
+
 # -- comparisons ----------------------------------------------------------------------------------
 
 
@@ -317,7 +340,7 @@ def _axpy_one(mode, kind, alpha, x1, x2):
     return np.float32(s)
 
 
-_F16_LOWEST, _F16_HIGHEST = F32(2.0**-14), F32(65504.0)
+_F16_LOWEST_BITS, _F16_HIGHEST_BITS = 0x38800000, 0x477FE000  # float32 bits of 2^-14 and 65504
 
 
 @intrinsic
@@ -345,30 +368,33 @@ def _axpy_twice(kind, alpha, x1, x2, out):
 
 
 @_jit
-def _axpy_once_quick(alpha, x1, x2, res, flag):
-    """TBE float16: p = alpha * x2 is exact in float32 (two halves), so TwoSum in float32 gives the
-    float32 sum s and its error e. s rounded to float16 is one rounding of the exact sum unless e
-    is not 0 and s is a midpoint of the float16 grid (or out of its normal range): flagged."""
-    count = 0
-    for i in range(res.size):
-        p = alpha * _widen16(KIND_F16, x2[i])
-        c = _widen16(KIND_F16, x1[i])
-        s = p + c
-        bb = s - p
-        e = (p - (s - bb)) + (c - bb)
-        a = abs(s)
-        mid = (np.float32(s).view(np.uint32) & np.uint32(0x1FFF)) == np.uint32(0x1000)
-        bad = (mid | (a < _F16_LOWEST) | (a >= _F16_HIGHEST)) & (e != 0) & (s - s == 0)
-        res[i] = s
-        flag[i] = np.uint8(bad)
-        count += bad
-    return count
+def _axpy_once_fma(alpha, x1, x2, out, flag):
+    """TBE float16, stored straight away: r = alpha * x2 + x1 rounded once to float32 by the
+    CPU's fused multiply-add, then to float16. Two roundings give the one rounding's result
+    unless r is a midpoint of the float16 grid (every float16 value and midpoint of the normal
+    range is a float32 value and rounding is monotonic, so the exact sum lies on r's side of
+    every other midpoint) or outside float16's normal range (infinities and NaN included):
+    those elements are flagged for the exact redo (counted by another loop: a reduction
+    beside the stores made this one slower)."""
+    for i in range(out.size):
+        r = _fma32(alpha, _widen16(KIND_F16, x2[i]), _widen16(KIND_F16, x1[i]))  # type: ignore[call-arg,var-annotated]
+        u = np.float32(r).view(np.uint32) & np.uint32(0x7FFFFFFF)
+        mid = (u & np.uint32(0x1FFF)) == np.uint32(0x1000)
+        # |r| < 2^-14 or >= 65504 (infinities and NaN too: the redo gives them back), one
+        # unsigned comparison
+        outside = np.uint32(u - np.uint32(_F16_LOWEST_BITS)) >= np.uint32(_F16_HIGHEST_BITS - _F16_LOWEST_BITS)
+        bad = mid | outside
+        out[i] = _narrow16(KIND_F16, r)
+        flag[i] = np.uint16(bad)
 
 
 @_jit
-def _store_16(kind, out, res):
-    for i in range(res.size):
-        out[i] = _narrow16(kind, res[i])
+def _count_flags(flag):
+    """How many flags are set (a loop of its own: a plain byte sum vectorises)."""
+    count = 0
+    for i in range(flag.size):
+        count += flag[i]
+    return count
 
 
 @_jit
@@ -395,8 +421,9 @@ def _axpy_same_size(mode, kind, alpha, x1, x2, out):
 
     The recipe's float64 emulation (rounded to odd) gives the correctly rounded ``alpha * x2 +
     x1``, which is what an IEEE fused multiply-add computes: float32 results use the CPU's.
-    For AXPY_F16_ONCE the float32 sum is exact but for the flagged elements
-    (:func:`_axpy_once_quick`), which are redone the float64 way (:func:`_fma_odd`)."""
+    For AXPY_F16_ONCE the float32 fused multiply-add rounded to float16 is the answer but for
+    the flagged elements (:func:`_axpy_once_fma`), which are redone the float64 way
+    (:func:`_fma_odd`)."""
     n = out.size
     if kind == KIND_F32:
         _axpy_f32(alpha, x1.view(np.float32), x2.view(np.float32), out.view(np.float32))
@@ -405,17 +432,16 @@ def _axpy_same_size(mode, kind, alpha, x1, x2, out):
         _axpy_twice(kind, alpha, x1, x2, out)
         return
     blk = min(n, SCALAR_BLOCK)
-    res = np.empty(blk, np.float32)
-    flag = np.empty(blk, np.uint8)
+    flag = np.empty(blk, np.uint16)  # the width of the stores next to it: the loop vectorises
     for start in range(0, n, blk):
         cnt = min(blk, n - start)
-        r, fl = res[:cnt], flag[:cnt]
-        if _axpy_once_quick(alpha, x1[start : start + cnt], x2[start : start + cnt], r, fl):
+        o, fl = out[start : start + cnt], flag[:cnt]
+        _axpy_once_fma(alpha, x1[start : start + cnt], x2[start : start + cnt], o, fl)
+        if _count_flags(fl):  # rare: a block without flags is not scanned
             for i in range(cnt):
                 if fl[i]:
                     w1, w2 = _widen16(kind, x1[start + i]), _widen16(kind, x2[start + i])
-                    r[i] = _axpy_one(mode, kind, alpha, w1, w2)
-        _store_16(kind, out[start : start + cnt], r)
+                    o[i] = _narrow16(kind, _axpy_one(mode, kind, alpha, w1, w2))
 
 
 # -- Cast between float types -----------------------------------------------------------------------

@@ -37,7 +37,8 @@ from ._fp import run_elementwise, run_ufunc, store
 from .elementwise import DIV, DIV_FTZ, FLOATS, Compute
 
 _BF16 = np.dtype(ml_dtypes.bfloat16)
-_HALF_FLOATS = (np.dtype(np.float16), _BF16, np.dtype(np.float32))
+_HALF = (np.dtype(np.float16), _BF16)
+_HALF_FLOATS = (*_HALF, np.dtype(np.float32))
 _TINY = np.float32(np.finfo(np.float32).tiny)
 
 
@@ -77,6 +78,12 @@ def real_div(recipe: str, aicpu: bool = False) -> Compute:
                 else:
                     run_elementwise(lambda x, y: _quotient(x, y, ftz), [a, b], out)
                 return "numpy"
+            if a.dtype in _HALF and out.dtype == a.dtype and b.dtype == np.float32 and b.size == 1:
+                acc = accel.elementwise(out, a)  # Divs of a half tensor: the scalar stays float32
+                if acc is not None:
+                    nb, kind, o, (x,) = acc
+                    nb.ew.div_by_f32_scalar(ftz, kind, x, np.float32(b.reshape(-1)[0]), o)
+                    return "numba"
             store(out, _quotient(a, b, ftz))
         return "numpy"
 
