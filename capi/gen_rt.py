@@ -63,6 +63,18 @@ ADAPTED = frozenset(
         "aclrtMemcpy2dAsync",
     )
 )  # fmt: skip
+# Declared in acl_rt.h as CANN declares them, but not defined: CANN's libacl_rt.so does not export
+# them (only the lite C library for IPV350 implements them; docs/zh/api_ref/24_other_APIs.md: not
+# supported on Ascend 950, A3, A2, 310P, 910), so a program that links them fails to link as on
+# CANN, and one that looks them up with dlsym (example 3_stream_config_query) finds none and skips.
+NOT_EXPORTED = frozenset(
+    (
+        "aclrtCreateStreamConfigHandle",
+        "aclrtDestroyStreamConfigHandle",
+        "aclrtSetStreamConfigOpt",
+        "aclrtCreateStreamV2",
+    )
+)
 BANNER = "// Generated at build time from capi/include/acl by capi/gen_rt.py: do not edit."
 
 
@@ -234,7 +246,7 @@ def wrappers(functions: list[Function] | None = None, skip: set[str] | None = No
     done = hand_written() if skip is None else skip
     lines = [BANNER, ""]
     for func in funcs:
-        if func.name not in done:
+        if func.name not in done and func.name not in NOT_EXPORTED:
             lines += _definition(func)
             lines.append("")
     return "\n".join(lines)

@@ -110,6 +110,9 @@ def test_every_declared_function_is_exported_and_implemented(capi_flags) -> None
     functions = gen_rt.header_functions()
     assert len(functions) > 100
     for f in functions:
+        if f.name in gen_rt.NOT_EXPORTED:  # as CANN's libacl_rt.so: declared, not exported
+            assert not hasattr(lib, f.name), f.name
+            continue
         assert hasattr(lib, f.name), f"{f.name} ({f.header}) is not exported"
         assert callable(getattr(aclnn_py, f.name, None)), f"{f.name} ({f.header}) is not in aclnn_py"
 
@@ -350,7 +353,9 @@ ISSUE_17 = [
 def test_the_runtime_programs_call_every_function_issue_17_lists() -> None:
     called = set()
     for program in RUNTIME_PROGRAMS:
-        called |= set(re.findall(r"\b(acl\w+)\s*\(", program.read_text(encoding="utf-8")))
+        text = program.read_text(encoding="utf-8")
+        # called, or looked up by name (the stream-config calls, exported on no emulated SoC)
+        called |= set(re.findall(r"\b(acl\w+)\s*\(", text)) | set(re.findall(r'"(acl\w+)"', text))
     assert sorted(set(ISSUE_17) - called) == []
 
 

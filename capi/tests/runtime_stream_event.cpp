@@ -1,6 +1,8 @@
 // Streams, events and notifies (in the style of hicann/runtime example/1_basic_features/stream and
-// event): stream queries and configuration, the failure mode, host functions in stream order,
+// event): stream queries and configuration (the stream-config handle calls looked up by name), the failure mode, host functions in stream order,
 // event timestamps and resets, notifies between two streams, and forced cleanup.
+#include <dlfcn.h>
+
 #include <cstdint>
 #include <cstdio>
 #include "acl/acl.h"
@@ -39,20 +41,13 @@ static int StreamQueries() {
     INFO_LOG("stream id is a number: %s", id >= 0 ? "yes" : "no");
     CHECK_RET(aclrtDestroyStream(fast));
 
-    aclrtStreamConfigHandle *config = aclrtCreateStreamConfigHandle();
-    uint32_t wanted = 5;
-    size_t noFlags = 0;
-    CHECK_RET(aclrtSetStreamConfigOpt(config, ACL_RT_STREAM_PRIORITY, &wanted, sizeof(wanted)));
-    CHECK_RET(aclrtSetStreamConfigOpt(config, ACL_RT_STREAM_FLAG, &noFlags, sizeof(noFlags)));
-    uint32_t tooLow = 8;
-    INFO_LOG("aclrtSetStreamConfigOpt(priority 8): %d",
-             aclrtSetStreamConfigOpt(config, ACL_RT_STREAM_PRIORITY, &tooLow, sizeof(tooLow)));
-    aclrtStream configured = nullptr;
-    CHECK_RET(aclrtCreateStreamV2(&configured, config));
-    CHECK_RET(aclrtStreamGetPriority(configured, &priority));
-    INFO_LOG("aclrtCreateStreamV2: priority %u", priority);
-    CHECK_RET(aclrtDestroyStream(configured));
-    CHECK_RET(aclrtDestroyStreamConfigHandle(config));
+    // The stream-config handle calls are declared by acl_rt.h but exported only by the lite library
+    // of the chips that support them (IPV350): look them up, as hicann/runtime's example does.
+    const char *configCalls[] = {"aclrtCreateStreamConfigHandle", "aclrtSetStreamConfigOpt", "aclrtCreateStreamV2",
+                                 "aclrtDestroyStreamConfigHandle"};
+    for (const char *name : configCalls) {
+        INFO_LOG("%s: %s", name, dlsym(RTLD_DEFAULT, name) == nullptr ? "not exported on this SoC" : "exported");
+    }
     uint32_t available = 0;
     CHECK_RET(aclrtGetStreamAvailableNum(&available));
     INFO_LOG("streams still available: %s", available > 0 ? "some" : "none");

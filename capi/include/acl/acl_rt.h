@@ -167,9 +167,7 @@ typedef enum aclrtMemAttr {
     ACL_MEM_P2P_HUGE1G,
 } aclrtMemAttr;
 
-/* the stream-config handle (aclrtCreateStreamConfigHandle): a real struct in CANN; here the
- * pointer aclrtCreateStreamConfigHandle returns is an opaque handle -- set it with
- * aclrtSetStreamConfigOpt, do not write its fields */
+/* the stream-config handle (IPV350 only; its functions are not exported, see below) */
 typedef enum {
     ACL_RT_STREAM_WORK_ADDR_PTR = 0,
     ACL_RT_STREAM_WORK_SIZE,
@@ -428,6 +426,8 @@ ACL_FUNC_VISIBILITY aclError aclrtStreamGetId(aclrtStream stream, int32_t* strea
 ACL_FUNC_VISIBILITY aclError aclrtStreamGetPriority(aclrtStream stream, uint32_t* priority);
 ACL_FUNC_VISIBILITY aclError aclrtStreamGetFlags(aclrtStream stream, uint32_t* flags);
 ACL_FUNC_VISIBILITY aclError aclrtGetStreamAvailableNum(uint32_t* streamCount);
+/* declared as CANN declares them, but -- as in CANN's libacl_rt.so, on every chip aclnn_py emulates --
+ * not exported: look them up with dlsym (they are not there) or do not call them */
 ACL_FUNC_VISIBILITY aclrtStreamConfigHandle* aclrtCreateStreamConfigHandle(void);
 ACL_FUNC_VISIBILITY aclError aclrtDestroyStreamConfigHandle(aclrtStreamConfigHandle* handle);
 ACL_FUNC_VISIBILITY aclError aclrtSetStreamConfigOpt(aclrtStreamConfigHandle* handle, aclrtStreamConfigAttr attr,
