@@ -15,6 +15,7 @@ from ._checks import (
     PARAM,
     RT_PARAM,
     E,
+    acl_inner,
     acl_null,
     acl_reason,
     acl_value,
@@ -598,5 +599,100 @@ def aclrtMemcpy2dAsync(
         [(s.ptr + i * sp, s.ptr + i * sp + w) for i in range(h)] if s.ptr is not None else [],
         [(d.ptr + i * dp, d.ptr + i * dp + w) for i in range(h)] if d.ptr is not None else [],
     )
+    RT.policy.submit(target, task)
+    return E.ACL_SUCCESS
+
+
+# -- 32-bit fills (acl_rt.h:2332-2363) --------------------------------------------------------------
+
+
+def _memset_d32_args(
+    api: str, ptr_arg: object, memSize: object, value: object, N: object
+) -> tuple[int, int, int] | int | None:
+    """aclrtMemsetD32(Async)'s ACL checks: N 0 succeeds at once, a NULL pointer, a pointer not
+    4-byte aligned (logged only), N x 4 > memSize, memory not from aclrtMalloc/aclrtMallocHost."""
+    n = int_arg(N, "N", 0, UINT64_MAX)
+    if n == 0:
+        return None
+    ptr = as_pointer(ptr_arg)
+    if ptr is None:
+        raise ApiError(PARAM, acl_null(api, "ptr"))
+    if ptr < 0:
+        raise ApiError(PARAM, emu(f"{api}: ptr is {describe(ptr_arg)}; pass a pointer (an int from aclrtMalloc)."))
+    size = int_arg(memSize, "memSize", 0, UINT64_MAX)
+    v = int_arg(value, "value", 0, 2**32 - 1)
+    if ptr % 4:
+        return PARAM_LOGGED
+    if size < n * 4:
+        raise ApiError(
+            PARAM,
+            acl_reason(
+                api,
+                n,
+                "N",
+                f"N \u00d7 4 ({n * 4}) is greater than memSize ({size}), which does not meet the requirement",
+            ),
+        )
+    alloc = SPACE.find(ptr)
+    if alloc is None:
+        raise ApiError(PARAM, acl_inner("Only memory allocated by aclrtMalloc or aclrtMallocHost is supported."))
+    return ptr, v, n
+
+
+PARAM_LOGGED = -1  # a check CANN only logs: 100000 without a report
+
+
+def _fill_words(api: str, ptr: int, value: int, n: int) -> None:
+    SPACE.write(ptr, np.full(n, value, dtype="<u4").view(np.uint8), api)
+    sanitizer.after_write(ptr, n * 4, api)
+
+
+@rt_api
+def aclrtMemsetD32(ptr: object, memSize: int, value: int, N: int) -> int:
+    """Fill ``N`` 32-bit words at ``ptr`` with ``value`` (device or pinned host memory)."""
+    api = "aclrtMemsetD32"
+    args = _memset_d32_args(api, ptr, memSize, value, N)
+    if args is None:
+        return E.ACL_SUCCESS
+    if isinstance(args, int):  # a check CANN only logs
+        return PARAM
+    p, v, n = args
+    need_context("rtMemsetD32")
+    try:
+        SPACE.check(p, n * 4, "write", api)
+        _fill_words(api, p, v, n)
+    except MemoryFault as fault:
+        raise _fault(api, fault) from None
+    return E.ACL_SUCCESS
+
+
+@rt_api
+def aclrtMemsetD32Async(ptr: object, memSize: int, value: int, N: int, stream: object) -> int:
+    """Queue a fill of ``N`` 32-bit words on the stream."""
+    api, rt_fn = "aclrtMemsetD32Async", "rtMemsetD32Async"
+    args = _memset_d32_args(api, ptr, memSize, value, N)
+    if args is None:
+        return E.ACL_SUCCESS
+    if isinstance(args, int):  # a check CANN only logs
+        return PARAM
+    p, v, n = args
+    st = stream_handle(stream, rt_fn)
+    ctx = need_context(rt_fn)
+    target = st or ctx.default_stream
+    own_stream(target, ctx, "Asynchronously setting the memory content to a specified value", rt_fn)
+    check_stopped(ctx)
+    try:
+        SPACE.check(p, n * 4, "write", api)
+    except MemoryFault as fault:
+        raise _fault(api, fault) from None
+
+    def run() -> None:
+        try:
+            _fill_words(api, p, v, n)
+        except MemoryFault as fault:
+            raise TaskFault(E.ACL_ERROR_RT_SYS_DMA, f"{api} task failed: {fault.message}") from None
+
+    task = Task(target, f"{api}({n} words)", run)
+    sanitizer.track(task, [], [(p, p + n * 4)])
     RT.policy.submit(target, task)
     return E.ACL_SUCCESS

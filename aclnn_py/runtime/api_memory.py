@@ -16,6 +16,7 @@ from ._checks import (
     E,
     acl_inner,
     acl_null,
+    acl_reason,
     acl_value,
     emu,
     fb_inner,
@@ -381,4 +382,148 @@ def aclrtValueWait(devAddr: object, value: int, flag: int, stream: object) -> in
             raise TaskFault(E.ACL_ERROR_RT_SYS_DMA, f"{api} task failed: 0x{ptr:x} is no longer live memory")
 
     policy.submit(target, Task(target, f"{api}(0x{ptr:x}, {v}, flag {f})", run, ready=met))
+    return E.ACL_SUCCESS
+
+
+# ---------------------------------------------------------------------------------------------
+# pointer attributes, peer access
+# ---------------------------------------------------------------------------------------------
+
+
+class aclrtMemLocation:
+    """``aclrtMemLocation``: ``{uint32_t id; aclrtMemLocationType type;}``."""
+
+    __slots__ = ("id", "type")
+
+    def __init__(self, id: int, type: int) -> None:
+        self.id = id
+        self.type = type
+
+    def __repr__(self) -> str:
+        return f"aclrtMemLocation(id={self.id}, type={self.type})"
+
+
+class aclrtPtrAttributes:
+    """``aclrtPtrAttributes``: where a pointer's memory lives, and its page size."""
+
+    __slots__ = ("location", "pageSize")
+
+    def __init__(self, location: aclrtMemLocation, pageSize: int) -> None:
+        self.location = location
+        self.pageSize = pageSize
+
+    def __repr__(self) -> str:
+        return f"aclrtPtrAttributes(location={self.location!r}, pageSize={self.pageSize})"
+
+
+# ACL_MEM_LOCATION_TYPE_HOST / _DEVICE / _UNREGISTERED (acl_rt.h:314-320)
+_LOC_HOST, _LOC_DEVICE, _LOC_UNREGISTERED = 0, 1, 2
+_HUGE_PAGE, _PAGE = 2 * 1024 * 1024, 4096
+
+
+@rt_api
+def aclrtPointerGetAttributes(ptr: object, attributes: object) -> int:
+    """Where ``ptr`` points: device memory (its device, 2 MiB pages), pinned host memory (host,
+    4 KiB pages) or memory the runtime never registered."""
+    api = "aclrtPointerGetAttributes"
+    p = as_pointer(ptr)
+    if p is None:
+        raise ApiError(PARAM, acl_null(api, "ptr"))
+    out = out_arg(attributes, api, "attributes", numeric=False)
+    if p < 0:
+        raise ApiError(PARAM, emu(f"{api}: ptr is {describe(ptr)}; pass a pointer (an int)."))
+    alloc = SPACE.find(p)
+    if alloc is None:
+        attrs = aclrtPtrAttributes(aclrtMemLocation(0, _LOC_UNREGISTERED), _PAGE)
+    elif alloc.kind == "device":
+        attrs = aclrtPtrAttributes(aclrtMemLocation(alloc.device, _LOC_DEVICE), _HUGE_PAGE)
+    else:
+        attrs = aclrtPtrAttributes(aclrtMemLocation(0, _LOC_HOST), _PAGE)
+    store(out, attrs)
+    return E.ACL_SUCCESS
+
+
+def _same_device(api: str, dev: int, peer: int) -> ApiError:
+    return ApiError(PARAM, acl_reason(api, dev, "deviceId", f"deviceId {dev} cannot be equal to peerDeviceId {peer}"))
+
+
+def _peer_exists(api: str, name: str, dev: int) -> None:
+    """The driver's answer for a device id it does not have (the emulator's own message)."""
+    if not 0 <= dev < RT.device_count:
+        raise ApiError(
+            E.ACL_ERROR_RT_INVALID_DEVICEID,
+            emu(f"{api}: {name} {dev} does not exist; the emulator offers devices 0 to {RT.device_count - 1}."),
+        )
+
+
+_P2P_DESC = "Checking whether data exchange is supported between devices"
+
+
+@rt_api
+def aclrtDeviceCanAccessPeer(canAccessPeer: object, deviceId: int, peerDeviceId: int) -> int:
+    """1: every two distinct emulated devices can exchange data (all five SoCs have
+    RT_FEATURE_DEVICE_P2P)."""
+    api, rt_fn = "aclrtDeviceCanAccessPeer", "rtDeviceCanAccessPeer"
+    dev = int_arg(deviceId, "deviceId", -(2**31), 2**31 - 1)
+    peer = int_arg(peerDeviceId, "peerDeviceId", -(2**31), 2**31 - 1)
+    if dev == peer:
+        raise _same_device(api, dev, peer)
+    _peer_exists(api, "peerDeviceId", peer)
+    if not 0 <= dev < 64:
+        raise ApiError(RT_PARAM, rt_value(_P2P_DESC, dev % 2**32, "realDeviceId", "[0, 64)"), fb_invalid(rt_fn))
+    if canAccessPeer is None:
+        raise ApiError(
+            RT_PARAM,
+            ("EE1004", f"{_P2P_DESC} failed because canAccessPeer cannot be a NULL pointer."),
+            fb_invalid(rt_fn),
+        )
+    out = out_arg(canAccessPeer, api, "canAccessPeer")
+    _peer_exists(api, "deviceId", dev)
+    store(out, 1)
+    return E.ACL_SUCCESS
+
+
+def _current_device() -> int | None:
+    """``rtGetDevice``: the current device, None (a silent 107002) without one."""
+    ctx = RT.thread_context()
+    if ctx is not None:
+        return int(ctx.device.ident)
+    if RT.initialized and RT.default_device is not None:
+        return int(RT.default_device)
+    return None
+
+
+@rt_api
+def aclrtDeviceEnablePeerAccess(peerDeviceId: int, flags: int) -> int:
+    """Let the current device reach ``peerDeviceId``'s memory (flags must be 0)."""
+    api = "aclrtDeviceEnablePeerAccess"
+    peer = int_arg(peerDeviceId, "peerDeviceId", -(2**31), 2**31 - 1)
+    f = int_arg(flags, "flags", 0, 2**32 - 1)
+    if f != 0:
+        raise ApiError(
+            E.ACL_ERROR_FEATURE_UNSUPPORTED,
+            acl_reason(api, f, "flags", "flags is a reserved parameter and must be 0"),
+        )
+    cur = _current_device()
+    if cur is None:
+        return E.ACL_ERROR_RT_CONTEXT_NULL
+    if cur == peer:
+        raise _same_device(api, cur, peer)
+    _peer_exists(api, "peerDeviceId", peer)
+    RT.peer_access.add((cur, peer))
+    return E.ACL_SUCCESS
+
+
+@rt_api
+def aclrtDeviceDisablePeerAccess(peerDeviceId: int) -> int:
+    """Undo aclrtDeviceEnablePeerAccess for the current device."""
+    api = "aclrtDeviceDisablePeerAccess"
+    peer = int_arg(peerDeviceId, "peerDeviceId", -(2**31), 2**31 - 1)
+    cur = _current_device()
+    if cur is None:
+        return E.ACL_ERROR_RT_CONTEXT_NULL
+    if cur == peer:
+        raise _same_device(api, cur, peer)
+    _peer_exists(api, "peerDeviceId", peer)
+    RT.peer_access.discard((cur, peer))
     return E.ACL_SUCCESS

@@ -12,6 +12,7 @@ from rt_texts import FUNC_ERROR_REASON, INDENT, RANGE_SOLUTION, TRACEBACK, null,
 from aclnn_py import (
     ACL_DDR_MEM,
     ACL_DDR_MEM_HUGE,
+    ACL_ERROR_FEATURE_UNSUPPORTED,
     ACL_ERROR_INVALID_PARAM,
     ACL_ERROR_RT_CONTEXT_NULL,
     ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
@@ -40,6 +41,9 @@ from aclnn_py import (
     aclrtCreateStream,
     aclrtDestroyContext,
     aclrtDestroyStream,
+    aclrtDeviceCanAccessPeer,
+    aclrtDeviceDisablePeerAccess,
+    aclrtDeviceEnablePeerAccess,
     aclrtFree,
     aclrtFreeHost,
     aclrtGetLastError,
@@ -49,6 +53,9 @@ from aclnn_py import (
     aclrtMemcpy,
     aclrtMemcpy2d,
     aclrtMemcpy2dAsync,
+    aclrtMemsetD32,
+    aclrtMemsetD32Async,
+    aclrtPointerGetAttributes,
     aclrtResetDevice,
     aclrtSetCurrentContext,
     aclrtSetDevice,
@@ -391,3 +398,71 @@ def test_memcpy2d_checks(dev0):
     assert aclrtMemcpy2d(d.value, 16, host, 16, 8, 8, ACL_MEMCPY_HOST_TO_DEVICE) == ACL_ERROR_RT_PARAM_INVALID
     assert "runs" in aclGetRecentErrMsg()  # 8 rows of pitch 16 leave the 64-byte allocation
     aclrtFree(d.value)
+
+
+# -- 32-bit fills, pointer attributes, peer access ---------------------------------------------------
+
+
+def test_memset_d32_fills_words(ctx):
+    p = Ref()
+    assert aclrtMalloc(p, 64, 0) == 0
+    assert aclrtMemsetD32(p.value, 64, 0xDEADBEEF, 8) == 0
+    s = _stream()
+    assert aclrtMemsetD32Async(p.value + 32, 32, 7, 8, s) == 0
+    assert aclrtSynchronizeStream(s) == 0
+    words = np.zeros(16, np.uint32)
+    assert aclrtMemcpy(words, 64, p.value, 64, ACL_MEMCPY_DEVICE_TO_HOST) == 0
+    assert (words[:8] == 0xDEADBEEF).all() and (words[8:] == 7).all()
+    assert aclrtMemsetD32(p.value, 64, 1, 0) == 0  # N 0: nothing
+    assert aclrtMemsetD32(p.value + 2, 60, 1, 1) == ACL_ERROR_INVALID_PARAM  # not 4-byte aligned: logged only
+    assert aclrtMemsetD32(p.value, 8, 1, 3) == ACL_ERROR_INVALID_PARAM
+    assert aclGetRecentErrMsg().startswith(
+        "Invalid_Argument(EH0009): aclrtMemsetD32 failed. Value 3 for parameter N is invalid. Reason: N \u00d7 4 (12) "
+        "is greater than memSize (8), which does not meet the requirement."
+    )
+    assert aclrtMemsetD32(0x1234_0000, 64, 1, 1) == ACL_ERROR_INVALID_PARAM
+    assert "Only memory allocated by aclrtMalloc or aclrtMallocHost is supported." in aclGetRecentErrMsg()
+    assert aclrtDestroyStream(s) == 0
+    aclrtFree(p.value)
+
+
+def test_pointer_attributes(dev0):
+    d, h = Ref(), Ref()
+    assert aclrtMalloc(d, 64, 0) == 0 and aclrtMallocHost(h, 64) == 0
+    attrs = Ref()
+    assert aclrtPointerGetAttributes(d.value + 8, attrs) == 0
+    assert (attrs.value.location.type, attrs.value.location.id) == (1, 0)  # ACL_MEM_LOCATION_TYPE_DEVICE
+    assert aclrtPointerGetAttributes(h.value, attrs) == 0 and attrs.value.location.type == 0
+    assert aclrtPointerGetAttributes(0x1000, attrs) == 0 and attrs.value.location.type == 2  # unregistered
+    assert aclrtPointerGetAttributes(None, attrs) == ACL_ERROR_INVALID_PARAM
+    assert aclGetRecentErrMsg().startswith(null("aclrtPointerGetAttributes", "ptr"))
+    aclrtFree(d.value)
+    aclrtFreeHost(h.value)
+
+
+def test_peer_access_between_two_devices():
+    """hicann/runtime example 2_device_P2P: enable both directions, copy device 0 -> device 1."""
+    assert aclInit(None) == 0
+    can = Ref()
+    assert aclrtDeviceCanAccessPeer(can, 0, 1) == 0 and can.value == 1
+    assert aclrtDeviceCanAccessPeer(can, 1, 1) == ACL_ERROR_INVALID_PARAM
+    assert aclGetRecentErrMsg().startswith(
+        "Invalid_Argument(EH0009): aclrtDeviceCanAccessPeer failed. Value 1 for parameter deviceId is invalid. "
+        "Reason: deviceId 1 cannot be equal to peerDeviceId 1."
+    )
+    assert aclrtDeviceEnablePeerAccess(1, 0) == ACL_ERROR_RT_CONTEXT_NULL  # no current device: silent
+    a, b = Ref(), Ref()
+    assert aclrtSetDevice(1) == 0 and aclrtMalloc(b, 64, 0) == 0 and aclrtDeviceEnablePeerAccess(0, 0) == 0
+    assert aclrtSetDevice(0) == 0 and aclrtMalloc(a, 64, 0) == 0 and aclrtDeviceEnablePeerAccess(1, 0) == 0
+    assert aclrtDeviceEnablePeerAccess(1, 1) == ACL_ERROR_FEATURE_UNSUPPORTED
+    assert "flags is a reserved parameter and must be 0" in aclGetRecentErrMsg()
+    data = np.arange(64, dtype=np.uint8)
+    assert aclrtMemcpy(a.value, 64, data, 64, ACL_MEMCPY_HOST_TO_DEVICE) == 0
+    assert aclrtMemcpy(b.value, 64, a.value, 64, ACL_MEMCPY_DEVICE_TO_DEVICE) == 0
+    assert (_read_bytes(b.value, 64) == data).all()
+    assert aclrtDeviceDisablePeerAccess(1) == 0
+    aclrtFree(a.value)
+    aclrtFree(b.value)
+    aclrtResetDevice(0)
+    aclrtResetDevice(1)
+    aclFinalize()
