@@ -15,11 +15,13 @@ from collections import deque
 from collections.abc import Callable
 from typing import Any
 
+from .. import _errmsg
 from .._capi import ApiError, describe
 from ._checks import (
     PARAM,
     RT_PARAM,
     E,
+    acl_null,
     acl_reason,
     acl_value,
     emu,
@@ -35,7 +37,7 @@ from ._checks import (
 )
 from .api_stream import check_stopped
 from .device import RT
-from .stream import Stream, Task, wait_until
+from .stream import FAULT_HOOKS, Stream, Task, wait_until
 
 
 class _Report:
@@ -243,3 +245,115 @@ class _Nobody:
 
 
 _NOBODY: Any = _Nobody()
+
+
+# ---------------------------------------------------------------------------------------------
+# exception information (acl_rt.h:1195-1305)
+# ---------------------------------------------------------------------------------------------
+
+_INVALID_EXCEPTION_INFO = 0xFFFFFFFF
+
+
+class aclrtExceptionInfo:
+    """``aclrtExceptionInfo`` (``rtExceptionInfo``): the failed task, its stream, the thread that
+    ran it, the device and the error code, as the exception callbacks receive it."""
+
+    __slots__ = ("deviceid", "retcode", "streamid", "taskid", "tid")
+
+    def __init__(self, taskid: int, streamid: int, tid: int, deviceid: int, retcode: int) -> None:
+        self.taskid, self.streamid, self.tid = taskid, streamid, tid
+        self.deviceid, self.retcode = deviceid, retcode
+
+    def __repr__(self) -> str:
+        return (
+            f"aclrtExceptionInfo(taskid={self.taskid}, streamid={self.streamid}, tid={self.tid}, "
+            f"deviceid={self.deviceid}, retcode={self.retcode})"
+        )
+
+
+def _callbacks() -> dict[object, Callable[[aclrtExceptionInfo], None]]:
+    with RT.lock:
+        if not isinstance(RT.exception_callbacks, dict):
+            RT.exception_callbacks = {}
+        callbacks: dict[object, Callable[[aclrtExceptionInfo], None]] = RT.exception_callbacks
+        return callbacks
+
+
+def _on_fault(stream: Stream, task: Task, code: int) -> None:
+    """A task failed: every registered exception callback gets its information."""
+    callbacks = list(_callbacks().values()) if RT.exception_callbacks else []
+    if not callbacks:
+        return
+    info = aclrtExceptionInfo(
+        task.seq & 0xFFFFFFFF, stream.ident, threading.get_ident() & 0xFFFFFFFF, stream.context.device.ident, code
+    )
+    for callback in callbacks:
+        callback(info)
+
+
+FAULT_HOOKS.append(_on_fault)
+_ACL_MODULE = "acl"  # the key aclrtSetExceptionInfoCallback registers under (one callback)
+
+
+@rt_api
+def aclrtSetExceptionInfoCallback(callback: Callable[[aclrtExceptionInfo], None] | None) -> int:
+    """(Deprecated) The ACL module's one exception callback; None removes it."""
+    if callback is None:
+        _callbacks().pop(_ACL_MODULE, None)
+    else:
+        _callbacks()[_ACL_MODULE] = callback
+    return E.ACL_SUCCESS
+
+
+@rt_api
+def aclrtExceptionInfoCallbackRegister(callback: Callable[[aclrtExceptionInfo], None] | None) -> int:
+    """Add an exception callback (several may coexist, one per function)."""
+    if callback is None:
+        raise ApiError(RT_PARAM, acl_null("aclrtExceptionInfoCallbackRegister", "callback"))
+    _callbacks()[("registered", callback)] = callback
+    return E.ACL_SUCCESS
+
+
+@rt_api
+def aclrtExceptionInfoCallbackUnregister(callback: Callable[[aclrtExceptionInfo], None] | None) -> int:
+    """Remove a callback added by aclrtExceptionInfoCallbackRegister."""
+    if callback is None:
+        raise ApiError(RT_PARAM, acl_null("aclrtExceptionInfoCallbackUnregister", "callback"))
+    _callbacks().pop(("registered", callback), None)
+    return E.ACL_SUCCESS
+
+
+def _info_field(info: object, field: str, api: str) -> int:
+    """The getters: a NULL info is EH0008 and 0xFFFFFFFF."""
+    if not isinstance(info, aclrtExceptionInfo):
+        if info is None:
+            _errmsg.report(*acl_null(api, "info"))
+        else:
+            _errmsg.report(*emu(f"{api}: info is {describe(info)}, not an aclrtExceptionInfo."))
+        return _INVALID_EXCEPTION_INFO
+    return int(getattr(info, field))
+
+
+def aclrtGetTaskIdFromExceptionInfo(info: object) -> int:
+    """The failed task's id (0xFFFFFFFF for NULL)."""
+    return _info_field(info, "taskid", "aclrtGetTaskIdFromExceptionInfo")
+
+
+def aclrtGetStreamIdFromExceptionInfo(info: object) -> int:
+    """The failed task's stream id (0xFFFFFFFF for NULL)."""
+    return _info_field(info, "streamid", "aclrtGetStreamIdFromExceptionInfo")
+
+
+def aclrtGetThreadIdFromExceptionInfo(info: object) -> int:
+    """The thread that ran the failed task (0xFFFFFFFF for NULL)."""
+    return _info_field(info, "tid", "aclrtGetThreadIdFromExceptionInfo")
+
+
+def aclrtGetDeviceIdFromExceptionInfo(info: object) -> int:
+    """The failed task's device (0xFFFFFFFF for NULL)."""
+    return _info_field(info, "deviceid", "aclrtGetDeviceIdFromExceptionInfo")
+
+
+def aclrtGetErrorCodeFromExceptionInfo(info: object) -> int:
+    """The failed task's error code (0xFFFFFFFF for NULL)."""
+    return _info_field(info, "retcode", "aclrtGetErrorCodeFromExceptionInfo")

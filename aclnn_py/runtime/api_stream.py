@@ -472,3 +472,42 @@ def check_stopped(ctx: Context) -> None:
                 "no new work"
             ),
         )
+
+
+# -- abort and stop -------------------------------------------------------------------------------
+
+
+@rt_api
+def aclrtStreamAbort(stream: object) -> int:
+    """Discard every task still queued on the stream (a NULL stream: the default stream on the
+    chips that resolve it); the stream stays usable."""
+    rt_fn = "rtStreamAbort"
+    st = stream_handle(stream, rt_fn)
+    if st is None:
+        ctx = RT.current_context() if _soc.current().family not in ("Ascend910", "Ascend310P") else None
+        if ctx is None:
+            raise ApiError(
+                E.ACL_ERROR_RT_PARAM_INVALID,
+                ("EE1004", "Aborting tasks in a stream failed because curStm cannot be a NULL pointer."),
+                fb_invalid(rt_fn),
+            )
+        st = ctx.default_stream
+    ctx = need_context(rt_fn)
+    own_stream(st, ctx, "Aborting tasks in a stream", rt_fn)
+    _discard_queue(st)
+    return E.ACL_SUCCESS
+
+
+@rt_api
+def aclrtStreamStop(stream: object) -> int:
+    """Stop the stream's running work: its queued tasks are discarded."""
+    rt_fn = "rtsStreamStop"
+    st = stream_handle(stream, rt_fn)
+    if st is None:
+        raise ApiError(
+            E.ACL_ERROR_RT_PARAM_INVALID,
+            ("EE1004", "Stopping the running tasks in a stream failed because stm cannot be a NULL pointer."),
+            fb_invalid(rt_fn),
+        )
+    _discard_queue(st)
+    return E.ACL_SUCCESS

@@ -134,6 +134,7 @@ class Runtime:
         self.notifies: set[Any] = set()
         self.reports: Any = None  # aclrtSubscribeReport's subscriptions (api_callback)
         self.peer_access: set[tuple[int, int]] = set()  # (device, peer) pairs enabled
+        self.exception_callbacks: Any = None  # the exception-info callbacks (api_callback)
         self.start_ns = time.perf_counter_ns()  # "device start": what event timestamps count from
         self.op_wait_timeout = 0  # aclrtSetOpWaitTimeout (seconds; 0: never)
         self.op_execute_timeout = 0  # aclrtSetOpExecuteTimeOut (seconds; 0: the maximum)

@@ -36,6 +36,8 @@ TaskFn = Callable[[], None]
 # Called with each task once it ran, or once a failure dropped it from its queue (the sanitizer
 # forgets the byte ranges it had to touch).
 FINISH_HOOKS: list[Callable[[Task], None]] = []
+# Called with (stream, task, code) when a task fails (the exception-info callbacks use this).
+FAULT_HOOKS: list[Callable[[Stream, Task, int], None]] = []
 
 
 class TaskFault(Exception):
@@ -186,6 +188,8 @@ def _run_task(stream: Stream, task: Task) -> None:
         status, message = fault.code, fault.message
         if getattr(ctx, "stop_on_failure", False) and getattr(ctx, "failure", None) is None:
             ctx.failure = (fault.code, fault.message)
+        for hook in FAULT_HOOKS:
+            hook(stream, task, fault.code)
         with stream.lock:
             if stream.error is None:
                 stream.error = (fault.code, fault.message)

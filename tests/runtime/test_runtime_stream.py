@@ -45,9 +45,15 @@ from aclnn_py import (
     aclrtDestroyStream,
     aclrtDestroyStreamConfigHandle,
     aclrtDestroyStreamForce,
+    aclrtExceptionInfoCallbackRegister,
+    aclrtExceptionInfoCallbackUnregister,
     aclrtFree,
+    aclrtGetDeviceIdFromExceptionInfo,
+    aclrtGetErrorCodeFromExceptionInfo,
     aclrtGetLastError,
     aclrtGetStreamAvailableNum,
+    aclrtGetStreamIdFromExceptionInfo,
+    aclrtGetTaskIdFromExceptionInfo,
     aclrtLaunchCallback,
     aclrtLaunchHostFunc,
     aclrtMalloc,
@@ -58,11 +64,14 @@ from aclnn_py import (
     aclrtResetDevice,
     aclrtSetCurrentContext,
     aclrtSetDevice,
+    aclrtSetExceptionInfoCallback,
     aclrtSetStreamConfigOpt,
     aclrtSetStreamFailureMode,
+    aclrtStreamAbort,
     aclrtStreamGetFlags,
     aclrtStreamGetId,
     aclrtStreamGetPriority,
+    aclrtStreamStop,
     aclrtSubscribeReport,
     aclrtSynchronizeStream,
     aclrtUnSubscribeReport,
@@ -395,4 +404,55 @@ def test_callback_checks(dev0):
     assert aclrtUnSubscribeReport(me, s) == 0
     assert aclrtUnSubscribeReport(me, s) == ACL_ERROR_RT_STREAM_SUBSCRIBE
     aclGetRecentErrMsg()
+    assert aclrtDestroyStream(s) == 0
+
+
+# -- abort, stop, exception callbacks ----------------------------------------------------------------
+
+
+def test_abort_and_stop_discard_queued_work(dev0):
+    s = _stream()
+    p = _alloc(16)
+    assert aclrtMemcpy(p, 16, np.zeros(16, np.uint8), 16, ACL_MEMCPY_HOST_TO_DEVICE) == 0
+    assert aclrtMemsetAsync(p, 16, 3, 16, s) == 0
+    assert aclrtStreamAbort(s) == 0
+    assert aclrtSynchronizeStream(s) == 0 and (_read(p, 16) == 0).all()
+    assert aclrtMemsetAsync(p, 16, 4, 16, s) == 0  # the stream stays usable
+    assert aclrtStreamStop(s) == 0
+    assert aclrtSynchronizeStream(s) == 0 and (_read(p, 16) == 0).all()
+    assert aclrtStreamStop(None) == ACL_ERROR_RT_PARAM_INVALID
+    assert aclGetRecentErrMsg().startswith(
+        "Invalid_Argument_Null_Pointer(EE1004): Stopping the running tasks in a stream failed because stm cannot be "
+        "a NULL pointer."
+    )
+    assert aclrtStreamAbort(None) == 0  # the default stream on Ascend910B
+    assert aclrtDestroyStream(s) == 0
+    aclrtFree(p)
+
+
+def test_exception_callbacks_see_a_failed_task(dev0, findings):
+    s = _stream()
+    seen, legacy = [], []
+    record = seen.append
+    assert aclrtExceptionInfoCallbackRegister(record) == 0
+    assert aclrtSetExceptionInfoCallback(legacy.append) == 0
+    _failing_copy(s)
+    assert aclrtSynchronizeStream(s) == ACL_ERROR_RT_SYS_DMA
+    aclGetRecentErrMsg()
+    assert len(seen) == 1 and len(legacy) == 1
+    info = seen[0]
+    assert aclrtGetErrorCodeFromExceptionInfo(info) == ACL_ERROR_RT_SYS_DMA
+    assert aclrtGetStreamIdFromExceptionInfo(info) == s.ident
+    assert aclrtGetDeviceIdFromExceptionInfo(info) == 0
+    assert aclrtGetTaskIdFromExceptionInfo(None) == 0xFFFFFFFF
+    assert aclGetRecentErrMsg().startswith(null("aclrtGetTaskIdFromExceptionInfo", "info"))
+    assert aclrtExceptionInfoCallbackUnregister(record) == 0
+    assert aclrtSetExceptionInfoCallback(None) == 0
+    _failing_copy(s)
+    assert aclrtSynchronizeStream(s) == ACL_ERROR_RT_SYS_DMA
+    aclGetRecentErrMsg()
+    assert len(seen) == 1 and len(legacy) == 1
+    assert aclrtExceptionInfoCallbackRegister(None) == ACL_ERROR_RT_PARAM_INVALID  # EH0008, but 107000
+    assert aclGetRecentErrMsg().startswith(null("aclrtExceptionInfoCallbackRegister", "callback"))
+    findings.refresh()
     assert aclrtDestroyStream(s) == 0
