@@ -761,6 +761,30 @@ def _launch_host_func(fn: Any, stream: int, func: int, args: int) -> int:
     return int(fn(H.obj(stream), call, args or None))
 
 
+def _launch_callback(fn: Any, func: int, userData: int, blockType: int, stream: int) -> int:
+    # runs on the thread that calls aclrtProcessReport (a C thread, attached to Python)
+    c_func = None if func == 0 else _HOST_FUNC(func)
+    call = None if c_func is None else (lambda arg, c=c_func: c(arg))
+    return int(fn(call, userData or None, blockType, H.obj(stream)))
+
+
+class _PtrAttributes(ctypes.Structure):
+    """acl_rt.h's aclrtPtrAttributes: ``{{uint32_t id; aclrtMemLocationType type;} location;
+    uint32_t pageSize; uint32_t rsv[4];}``."""
+
+    _fields_ = [("id", ctypes.c_uint32), ("type", ctypes.c_int32), ("pageSize", ctypes.c_uint32)]
+
+
+def _pointer_attributes(fn: Any, ptr: int, attributes: int) -> int:
+    ref = _ref(attributes)
+    rc: int = fn(_dev(ptr), ref)
+    attrs = None if ref is None else ref.value
+    if attrs is not None:
+        out = _PtrAttributes.from_address(attributes)
+        out.id, out.type, out.pageSize = attrs.location.id, attrs.location.type, attrs.pageSize
+    return rc
+
+
 def _span(pitch: int, width: int, height: int) -> int:
     return 0 if height == 0 or width == 0 else (height - 1) * pitch + width
 
@@ -788,4 +812,6 @@ _ADAPTORS: dict[str, Any] = {
     "aclrtLaunchHostFunc": _launch_host_func,
     "aclrtMemcpy2d": _memcpy2d,
     "aclrtMemcpy2dAsync": _memcpy2d_async,
+    "aclrtLaunchCallback": _launch_callback,
+    "aclrtPointerGetAttributes": _pointer_attributes,
 }

@@ -60,7 +60,7 @@ ADAPTED = frozenset(
     (
         "aclsysGetVersionStr", "aclsysGetVersionNum", "aclrtGetErrorVerbose", "aclGetCannAttributeList",
         "aclrtSetStreamConfigOpt", "aclrtNotifyBatchReset", "aclrtLaunchHostFunc", "aclrtMemcpy2d",
-        "aclrtMemcpy2dAsync",
+        "aclrtMemcpy2dAsync", "aclrtLaunchCallback", "aclrtPointerGetAttributes",
     )
 )  # fmt: skip
 # Declared in acl_rt.h as CANN declares them, but not defined: CANN's libacl_rt.so does not export

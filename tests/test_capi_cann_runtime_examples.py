@@ -4,8 +4,8 @@ the documented compile line and run (issue 17).
 The programs are taken from the hicann/runtime mirror at test time (``ACLNN_PY_CANN_RUNTIME``: a bare
 git repository, default /work/.mirror/hicann+runtime/repo); without it the module skips. Examples that
 launch custom AscendC kernels (built with ``ascendc_library``, which needs Huawei's kernel compiler)
-or use APIs aclnn_py does not emulate (P2P, IPC, virtual memory, callbacks with
-``aclrtSubscribeReport``, model capture, tdt, profiling, dump) are not in the list.
+or use APIs aclnn_py does not emulate (IPC, virtual memory, exception callbacks, model capture, tdt,
+profiling, dump) are not in the list.
 """
 
 from __future__ import annotations
@@ -49,6 +49,10 @@ EXAMPLES: dict[str, list[str]] = {
         "[SUCCESS] Context query sample completed successfully",
     ],
     "1_basic_features/device/0_device_normal": ["Run the device_normal sample successfully."],
+    "1_basic_features/device/2_device_P2P": [
+        "The data read from the memory is 103, verify success!",
+        "Run the device_P2P sample successfully.",
+    ],
     "1_basic_features/memory/0_h2h_memory_copy": ["Destination data: 123"],
     "1_basic_features/memory/9_multistream_sync_memory": ["Flag value read by the waiting thread: 123"],
     "1_basic_features/stream/3_stream_config_query": [

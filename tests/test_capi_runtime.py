@@ -370,7 +370,9 @@ def test_runtime_program_prints_what_cann_documents(tmp_path, capi_flags, progra
     (an Ascend910B1) and, for the quick start, on Ascend910, where CANN lacks several features."""
     lib = CAPI / "build" / "lib"
     flags = [*build.cflags(), f"-L{lib}", f"-Wl,-rpath,{lib}", "-lacl_rt", "-lopapi", "-lnnopbase"]  # type: ignore[attr-defined]
-    exe = compile_cpp(program.read_text(encoding="utf-8"), tmp_path / program.stem, [*flags, "-Wall", "-Werror"])
+    exe = compile_cpp(
+        program.read_text(encoding="utf-8"), tmp_path / program.stem, [*flags, "-pthread", "-Wall", "-Werror"]
+    )
     done = run(exe, **({"ACLNN_PY_SOC": soc} if soc else {}))
     expected = program.with_suffix(f".{soc}.out" if soc else ".out").read_text(encoding="utf-8")
     assert (done.returncode, done.stderr) == (0, "")

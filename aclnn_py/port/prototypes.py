@@ -22,6 +22,8 @@ typedef void *aclrtBinHandle;
 typedef void *aclrtFuncHandle;
 typedef void *aclrtArgsHandle;
 typedef void (*aclrtHostFunc)(void *args);
+typedef void (*aclrtCallback)(void *userData);
+typedef struct aclrtPtrAttributes aclrtPtrAttributes;
 typedef struct aclDataBuffer aclDataBuffer;
 typedef struct aclrtStreamConfigHandle aclrtStreamConfigHandle;
 typedef struct aclrtErrorInfo aclrtErrorInfo;
@@ -79,6 +81,9 @@ aclError aclrtSetDeviceResLimit(int32_t deviceId, aclrtDevResLimitType type, uin
 aclError aclrtResetDeviceResLimit(int32_t deviceId);
 aclError aclrtGetResInCurrentThread(aclrtDevResLimitType type, uint32_t* value);
 aclError aclrtQueryDeviceStatus(int32_t deviceId, aclrtDeviceStatus* deviceStatus);
+aclError aclrtDeviceCanAccessPeer(int32_t* canAccessPeer, int32_t deviceId, int32_t peerDeviceId);
+aclError aclrtDeviceEnablePeerAccess(int32_t peerDeviceId, uint32_t flags);
+aclError aclrtDeviceDisablePeerAccess(int32_t peerDeviceId);
 aclError aclrtSetOpWaitTimeout(uint32_t timeout);
 aclError aclrtSetOpExecuteTimeOut(uint32_t timeout);
 aclError aclrtCreateContext(aclrtContext* context, int32_t deviceId);
@@ -95,6 +100,7 @@ aclError aclrtSynchronizeStreamWithTimeout(aclrtStream stream, int32_t timeout);
 aclError aclrtStreamQuery(aclrtStream stream, aclrtStreamStatus* status);
 aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event);
 aclError aclrtStreamWaitEventWithTimeout(aclrtStream stream, aclrtEvent event, int32_t timeout);
+aclError aclrtStreamWaitEventWithFlag(aclrtStream stream, aclrtEvent event, uint32_t timeout, uint32_t flag);
 aclError aclrtSetStreamFailureMode(aclrtStream stream, uint64_t mode);
 aclError aclrtStreamGetId(aclrtStream stream, int32_t* streamId);
 aclError aclrtStreamGetPriority(aclrtStream stream, uint32_t* priority);
@@ -106,11 +112,17 @@ aclError aclrtSetStreamConfigOpt(aclrtStreamConfigHandle* handle, aclrtStreamCon
     const void* attrValue, size_t valueSize);
 aclError aclrtCreateStreamV2(aclrtStream* stream, const aclrtStreamConfigHandle* handle);
 aclError aclrtLaunchHostFunc(aclrtStream stream, aclrtHostFunc fn, void* args);
+aclError aclrtSubscribeReport(uint64_t threadId, aclrtStream stream);
+aclError aclrtLaunchCallback(aclrtCallback fn, void* userData, aclrtCallbackBlockType blockType,
+    aclrtStream stream);
+aclError aclrtProcessReport(int32_t timeout);
+aclError aclrtUnSubscribeReport(uint64_t threadId, aclrtStream stream);
 aclError aclrtCreateEvent(aclrtEvent* event);
 aclError aclrtCreateEventWithFlag(aclrtEvent* event, uint32_t flag);
 aclError aclrtCreateEventExWithFlag(aclrtEvent* event, uint32_t flag);
 aclError aclrtDestroyEvent(aclrtEvent event);
 aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream);
+aclError aclrtRecordEventWithFlag(aclrtEvent event, aclrtStream stream, uint32_t flag);
 aclError aclrtResetEvent(aclrtEvent event, aclrtStream stream);
 aclError aclrtSynchronizeEvent(aclrtEvent event);
 aclError aclrtSynchronizeEventWithTimeout(aclrtEvent event, int32_t timeout);
@@ -135,9 +147,16 @@ aclError aclrtFreeHost(void* hostPtr);
 aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count, aclrtMemcpyKind kind);
 aclError aclrtMemcpyAsync(void* dst, size_t destMax, const void* src, size_t count, aclrtMemcpyKind kind,
     aclrtStream stream);
+aclError aclrtMemcpy2d(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
+    size_t height, aclrtMemcpyKind kind);
+aclError aclrtMemcpy2dAsync(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
+    size_t height, aclrtMemcpyKind kind, aclrtStream stream);
 aclError aclrtMemset(void* devPtr, size_t maxCount, int32_t value, size_t count);
 aclError aclrtMemsetAsync(void* devPtr, size_t maxCount, int32_t value, size_t count, aclrtStream stream);
+aclError aclrtMemsetD32(void* ptr, size_t memSize, uint32_t value, size_t N);
+aclError aclrtMemsetD32Async(void* ptr, size_t memSize, uint32_t value, size_t N, aclrtStream stream);
 aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t* free, size_t* total);
+aclError aclrtPointerGetAttributes(const void* ptr, aclrtPtrAttributes* attributes);
 aclError aclrtValueWrite(void* devAddr, uint64_t value, uint32_t flag, aclrtStream stream);
 aclError aclrtValueWait(void* devAddr, uint64_t value, uint32_t flag, aclrtStream stream);
 aclError aclrtBinaryLoadFromFile(const char* binPath, aclrtBinaryLoadOptions* options,

@@ -96,6 +96,58 @@ static int Values(aclrtStream stream) {
     return 0;
 }
 
+static int TwoDimensions(aclrtStream stream) {
+    // a 3 x 4 block of a 3 x 6 host matrix into a packed 3 x 4 device matrix, and back with a pitch of 5
+    float host[18];
+    for (int i = 0; i < 18; ++i) host[i] = static_cast<float>(i);
+    void *dev = nullptr;
+    CHECK_RET(aclrtMalloc(&dev, 3 * 4 * sizeof(float), ACL_MEM_MALLOC_HUGE_FIRST));
+    CHECK_RET(aclrtMemcpy2d(dev, 4 * sizeof(float), host, 6 * sizeof(float), 4 * sizeof(float), 3,
+                            ACL_MEMCPY_HOST_TO_DEVICE));
+    void *pinned = nullptr;
+    CHECK_RET(aclrtMallocHost(&pinned, 15 * sizeof(float)));
+    std::memset(pinned, 0, 15 * sizeof(float));
+    CHECK_RET(aclrtMemcpy2dAsync(pinned, 5 * sizeof(float), dev, 4 * sizeof(float), 4 * sizeof(float), 3,
+                                 ACL_MEMCPY_DEVICE_TO_HOST, stream));
+    CHECK_RET(aclrtSynchronizeStream(stream));
+    const float *back = static_cast<const float *>(pinned);
+    INFO_LOG("rows: %g %g %g %g | %g %g %g %g | %g %g %g %g; pitch padding stays %g", back[0], back[1], back[2],
+             back[3], back[5], back[6], back[7], back[8], back[10], back[11], back[12], back[13], back[4]);
+    INFO_LOG("aclrtMemcpy2d(width > spitch): %d",
+             aclrtMemcpy2d(dev, 16, host, 8, 12, 1, ACL_MEMCPY_HOST_TO_DEVICE));
+    CHECK_RET(aclrtMemsetD32(dev, 3 * 4 * sizeof(float), 0x3F800000u, 12));  // twelve 1.0f
+    float ones[12] = {0};
+    CHECK_RET(aclrtMemcpy(ones, sizeof ones, dev, sizeof ones, ACL_MEMCPY_DEVICE_TO_HOST));
+    CHECK_RET(aclrtMemsetD32Async(dev, 3 * 4 * sizeof(float), 0x40000000u, 4, stream));  // four 2.0f
+    CHECK_RET(aclrtSynchronizeStream(stream));
+    float mixed[12] = {0};
+    CHECK_RET(aclrtMemcpy(mixed, sizeof mixed, dev, sizeof mixed, ACL_MEMCPY_DEVICE_TO_HOST));
+    INFO_LOG("aclrtMemsetD32: %g %g, then the async one: %g %g %g", ones[0], ones[11], mixed[0], mixed[3], mixed[4]);
+    aclrtPtrAttributes attrs;
+    CHECK_RET(aclrtPointerGetAttributes(dev, &attrs));
+    INFO_LOG("device pointer: %s of device %u",
+             attrs.location.type == ACL_MEM_LOCATION_TYPE_DEVICE ? "device memory" : "other", attrs.location.id);
+    CHECK_RET(aclrtPointerGetAttributes(pinned, &attrs));
+    INFO_LOG("aclrtMallocHost pointer: %s", attrs.location.type == ACL_MEM_LOCATION_TYPE_HOST ? "host memory" : "other");
+    CHECK_RET(aclrtPointerGetAttributes(host, &attrs));
+    INFO_LOG("stack pointer: %s",
+             attrs.location.type == ACL_MEM_LOCATION_TYPE_UNREGISTERED ? "unregistered" : "registered");
+    CHECK_RET(aclrtFreeHost(pinned));
+    CHECK_RET(aclrtFree(dev));
+    return 0;
+}
+
+static int Peers() {
+    int32_t can = -1;
+    CHECK_RET(aclrtDeviceCanAccessPeer(&can, 0, 1));
+    INFO_LOG("device 0 can access device 1: %d", can);
+    CHECK_RET(aclrtDeviceEnablePeerAccess(1, 0));
+    INFO_LOG("aclrtDeviceEnablePeerAccess(flags 1): %d", aclrtDeviceEnablePeerAccess(1, 1));
+    INFO_LOG("aclrtDeviceCanAccessPeer(0, 0): %d", aclrtDeviceCanAccessPeer(&can, 0, 0));
+    CHECK_RET(aclrtDeviceDisablePeerAccess(1));
+    return 0;
+}
+
 static int Figures() {
     size_t freeHbm = 0, totalHbm = 0;
     CHECK_RET(aclrtGetMemInfo(ACL_HBM_MEM, &freeHbm, &totalHbm));
@@ -128,7 +180,8 @@ int main() {
     CHECK_RET(aclrtSetDevice(deviceId));
     aclrtStream stream = nullptr;
     CHECK_RET(aclrtCreateStream(&stream));
-    if (Allocations() != 0 || PinnedAsync(stream) != 0 || Values(stream) != 0 || Figures() != 0 || Kernels(stream) != 0) {
+    if (Allocations() != 0 || PinnedAsync(stream) != 0 || Values(stream) != 0 || TwoDimensions(stream) != 0 ||
+        Peers() != 0 || Figures() != 0 || Kernels(stream) != 0) {
         return -1;
     }
     CHECK_RET(aclrtDestroyStreamForce(stream));
