@@ -4,9 +4,11 @@ the device queries, aclrtSynchronizeDevice, and the context calls.
 
 from __future__ import annotations
 
+import hashlib
+
 from .. import _errmsg
 from .. import soc as _soc
-from .._capi import ApiError
+from .._capi import ApiError, describe
 from .._ref import store
 from . import sanitizer
 from ._checks import (
@@ -556,4 +558,61 @@ def aclrtSetOpWaitTimeout(timeout: int) -> int:
 def aclrtSetOpExecuteTimeOut(timeout: int) -> int:
     """Keep the operator execution timeout (seconds; 0: the maximum). Kernels here never hang."""
     RT.op_execute_timeout = int_arg(timeout, "timeout", 0, 2**32 - 1)
+    return E.ACL_SUCCESS
+
+
+class aclrtUtilizationInfo:
+    """``aclrtUtilizationInfo``: percentages, -1 where the device cannot tell; ``utilizationExtend``
+    is reserved (it must be None)."""
+
+    __slots__ = ("aicpuUtilization", "cubeUtilization", "memoryUtilization", "utilizationExtend", "vectorUtilization")
+
+    def __init__(self) -> None:
+        self.cubeUtilization = -1
+        self.vectorUtilization = -1
+        self.aicpuUtilization = -1
+        self.memoryUtilization = -1
+        self.utilizationExtend: object = None
+
+    def __repr__(self) -> str:
+        return (
+            f"aclrtUtilizationInfo(cube={self.cubeUtilization}, vector={self.vectorUtilization}, "
+            f"aicpu={self.aicpuUtilization}, memory={self.memoryUtilization})"
+        )
+
+
+@rt_api
+def aclrtGetDeviceUtilizationRate(deviceId: int, utilizationInfo: object) -> int:
+    """Fills ``utilizationInfo`` (an :class:`aclrtUtilizationInfo`, in and out as C's struct).
+    The emulated device has no utilisation counters: every figure is -1, CANN's value when the
+    driver cannot answer (memoryUtilization is always -1 in CANN); the call succeeds."""
+    api = "aclrtGetDeviceUtilizationRate"
+    if utilizationInfo is None:
+        raise ApiError(E.ACL_ERROR_INVALID_PARAM, acl_null(api, "utilizationInfo"))
+    if not isinstance(utilizationInfo, aclrtUtilizationInfo):
+        raise ApiError(
+            E.ACL_ERROR_INVALID_PARAM,
+            emu(f"{api}: utilizationInfo must be an aclrtUtilizationInfo, got {describe(utilizationInfo)}."),
+        )
+    if utilizationInfo.utilizationExtend not in (None, 0):
+        raise ApiError(
+            E.ACL_ERROR_INVALID_PARAM,
+            (
+                "EH0012",
+                f"{api} failed. Parameter utilizationInfo->utilizationExtend is invalid. Reason: utilizationExtend is "
+                "a reserved parameter and must be nullptr.",
+            ),
+        )
+    int_arg(deviceId, "deviceId", -(2**31), 2**31 - 1)
+    for field in ("cubeUtilization", "vectorUtilization", "aicpuUtilization", "memoryUtilization"):
+        setattr(utilizationInfo, field, -1)
+    return E.ACL_SUCCESS
+
+
+@rt_api
+def aclrtDeviceGetUuid(deviceId: int, uuid: object) -> int:
+    """A 16-byte id of the device, the same from run to run (bytes)."""
+    out = out_arg(uuid, "aclrtDeviceGetUuid", "uuid", numeric=False)
+    dev_id = _known_device(deviceId, "aclrtDeviceGetUuid")
+    store(out, hashlib.md5(f"aclnn_py device {dev_id}".encode(), usedforsecurity=False).digest())
     return E.ACL_SUCCESS

@@ -109,34 +109,59 @@ def aclrtMallocAlign32(devPtr: object, size: int, policy: int) -> int:
     return _device_malloc(devPtr, size, policy, "aclMallocMemInner", "aclrtMallocAlign32", aligned32=True)
 
 
-@rt_api
-def aclrtMallocHost(hostPtr: object, size: int) -> int:
-    """Allocate pinned host memory (needs a current context, as in CANN); the pointer is an int
-    that the memcpy functions accept."""
-    out = out_arg(hostPtr, "aclrtMallocHost", "hostPtr")
+def _malloc_host(hostPtr: object, size: object, api: str, name: str, rt_fn: str) -> int:
+    out = out_arg(hostPtr, api, name)
     n = int_arg(size, "size", 0, UINT64_MAX)
     if n == 0:
-        raise ApiError(PARAM, acl_value("aclrtMallocHost", 0, "size", "must be greater than 0"))
-    need_context("rtMallocHost")
+        raise ApiError(PARAM, acl_value(api, 0, "size", "must be greater than 0"))
+    need_context(rt_fn)
     with RT.lock:
         if RT.host_used + n > RT.capacity:
             raise ApiError(
                 E.ACL_ERROR_RT_MEMORY_ALLOCATION,
                 emu(
-                    f"aclrtMallocHost: {n} bytes of pinned memory requested, {RT.capacity - RT.host_used} of "
+                    f"{api}: {n} bytes of pinned memory requested, {RT.capacity - RT.host_used} of "
                     f"{RT.capacity} bytes available (ACLNN_PY_DEVICE_MEMORY sets the simulated capacity)."
                 ),
             )
         try:
             alloc = SPACE.allocate(n, n, "host", 0, "aclrtMallocHost", call_site())
         except MemoryError:
-            raise ApiError(
-                E.ACL_ERROR_RT_MEMORY_ALLOCATION, emu(f"aclrtMallocHost: the host cannot back {n} bytes.")
-            ) from None
+            raise ApiError(E.ACL_ERROR_RT_MEMORY_ALLOCATION, emu(f"{api}: the host cannot back {n} bytes.")) from None
         RT.host_used += n
     sanitizer.on_alloc(alloc, initialised=True)
     store(out, alloc.start)
     return E.ACL_SUCCESS
+
+
+@rt_api
+def aclrtMallocHost(hostPtr: object, size: int) -> int:
+    """Allocate pinned host memory (needs a current context, as in CANN); the pointer is an int
+    that the memcpy functions accept."""
+    return _malloc_host(hostPtr, size, "aclrtMallocHost", "hostPtr", "rtMallocHost")
+
+
+@rt_api
+def aclrtMallocHostWithCfg(ptr: object, size: int, cfg: object) -> int:
+    """aclrtMallocHost with a configuration (its attributes change nothing here)."""
+    return _malloc_host(ptr, size, "aclrtMallocHostWithCfg", "ptr", "rtsMallocHost")
+
+
+@rt_api
+def aclrtMallocWithCfg(devPtr: object, size: int, policy: int, cfg: object) -> int:
+    """Device memory through ``aclrtMallocInnerWithCfg`` (the name CANN's reports give): a
+    ``cfg`` with attributes counted but not given is refused; the size is rounded up to 32 bytes
+    (the ACL layer adds no padding here; the attributes change nothing in the emulator)."""
+    func = "aclrtMallocInnerWithCfg"
+    out_arg(devPtr, func, "devPtr")
+    if cfg is not None:
+        num = getattr(cfg, "numAttrs", 0)
+        if num and getattr(cfg, "attrs", None) is None:
+            raise ApiError(
+                PARAM,
+                acl_reason(func, num, "cfg->numAttrs", "cfg->attrs must not be null when cfg->numAttrs is not 0"),
+            )
+    return _device_malloc(devPtr, size, policy, func, "aclrtMallocWithCfg", aligned32=True)
 
 
 def free_memory(ptr_arg: object, name: str, kind: str, api: str) -> int:

@@ -48,14 +48,20 @@ from aclnn_py import (
     aclrtDestroyBinary,
     aclrtDestroyContext,
     aclrtDeviceGetStreamPriorityRange,
+    aclrtDeviceGetUuid,
+    aclrtFree,
+    aclrtFreeHost,
     aclrtGetDeviceCapability,
     aclrtGetDeviceInfo,
     aclrtGetDeviceResLimit,
+    aclrtGetDeviceUtilizationRate,
     aclrtGetLastError,
     aclrtGetResInCurrentThread,
     aclrtGetSocName,
     aclrtLaunchKernel,
     aclrtLaunchKernelWithConfig,
+    aclrtMallocHostWithCfg,
+    aclrtMallocWithCfg,
     aclrtPeekAtLastError,
     aclrtQueryDeviceStatus,
     aclrtResetDevice,
@@ -65,6 +71,7 @@ from aclnn_py import (
     aclrtSetDeviceResLimit,
     aclrtStreamQuery,
     aclrtSynchronizeStream,
+    aclrtUtilizationInfo,
     aclUpdateDataBuffer,
 )
 from aclnn_py.runtime.device import RT
@@ -305,3 +312,55 @@ def test_launching_with_a_handle_never_issued_is_107017(dev0):
     )
     assert aclrtLaunchKernelWithConfig(fake, 8, None, None, fake, None) == ACL_ERROR_RT_INVALID_HANDLE
     assert aclGetRecentErrMsg() == bad_handle("funcHandle", "rtsLaunchKernelWithConfig")
+
+
+def test_utilization_and_uuid(dev0):
+    info = aclrtUtilizationInfo()
+    assert aclrtGetDeviceUtilizationRate(0, info) == 0
+    assert (info.cubeUtilization, info.vectorUtilization, info.aicpuUtilization, info.memoryUtilization) == (
+        -1,
+        -1,
+        -1,
+        -1,
+    )
+    info.utilizationExtend = 0x1000
+    assert aclrtGetDeviceUtilizationRate(0, info) == ACL_ERROR_INVALID_PARAM
+    assert aclGetRecentErrMsg().startswith(
+        "Invalid_Argument(EH0012): aclrtGetDeviceUtilizationRate failed. Parameter utilizationInfo->utilizationExtend "
+        "is invalid. Reason: utilizationExtend is a reserved parameter and must be nullptr."
+    )
+    a, b = Ref(), Ref()
+    assert aclrtDeviceGetUuid(0, a) == 0 and aclrtDeviceGetUuid(1, b) == 0
+    assert len(a.value) == 16 and a.value != b.value
+    assert aclrtDeviceGetUuid(0, None) == ACL_ERROR_INVALID_PARAM
+    aclGetRecentErrMsg()
+
+
+def test_malloc_with_cfg(dev0):
+    p, h = Ref(), Ref()
+    assert aclrtMallocWithCfg(p, 10, 0, None) == 0
+    assert aclrtMallocHostWithCfg(h, 10, None) == 0
+    assert aclrtMallocWithCfg(None, 10, 0, None) == ACL_ERROR_INVALID_PARAM
+    assert aclGetRecentErrMsg().startswith(null("aclrtMallocInnerWithCfg", "devPtr"))
+    assert aclrtMallocHostWithCfg(h, 0, None) == ACL_ERROR_INVALID_PARAM
+    assert aclGetRecentErrMsg().startswith(
+        "Invalid_Argument(EH0007): aclrtMallocHostWithCfg failed because value 0 for parameter size is invalid. "
+        "Expected value: must be greater than 0."
+    )
+
+    class Cfg:
+        attrs = None
+        numAttrs = 2
+
+    assert aclrtMallocWithCfg(Ref(), 10, 0, Cfg()) == ACL_ERROR_INVALID_PARAM
+    assert aclGetRecentErrMsg().startswith(
+        "Invalid_Argument(EH0009): aclrtMallocInnerWithCfg failed. Value 2 for parameter cfg->numAttrs is invalid. "
+        "Reason: cfg->attrs must not be null when cfg->numAttrs is not 0."
+    )
+
+    assert aclrtFree_(p.value) == 0 and aclrtFreeHost(h.value) == 0
+
+
+def aclrtFree_(ptr):
+
+    return aclrtFree(ptr)
