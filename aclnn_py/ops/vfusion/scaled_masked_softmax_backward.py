@@ -179,7 +179,7 @@ OPDEF = nnopbase.OpDef(
 
 def _report_undefined_shapes(arch: str, d: int) -> None:
     """Shapes CANN accepts but whose kernel result is not softmax's gradient (sanitizer)."""
-    soc = _soc.current().name
+    soc = _soc.current().family  # the family's kernel, whichever SoC of it
     if kernel.undefined_on(arch, d):
         sanitizer.finding(
             "undefined",
