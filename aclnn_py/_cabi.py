@@ -328,6 +328,12 @@ def aclrtMalloc(devPtr: int, size: int, policy: int) -> int:
 def aclrtMallocHost(hostPtr: int, size: int) -> int:
     ref = _ref(hostPtr)
     rc = _rt.aclrtMallocHost(ref, size)
+    _pin(hostPtr, ref)
+    return rc
+
+
+def _pin(hostPtr: int, ref: Ref[Any] | None) -> None:
+    """Hand C the real address of a new pinned block's backing store (aclrtMallocHost & co.)."""
     if ref is not None and ref.value is not None:
         alloc = SPACE.find(ref.value)
         assert alloc is not None
@@ -335,7 +341,6 @@ def aclrtMallocHost(hostPtr: int, size: int) -> int:
         bisect.insort(_pinned_starts, real)
         _pinned[real] = (alloc.start, alloc.size)
         ctypes.c_uint64.from_address(hostPtr).value = real
-    return rc
 
 
 def aclrtFree(devPtr: int) -> int:
@@ -785,6 +790,87 @@ def _pointer_attributes(fn: Any, ptr: int, attributes: int) -> int:
     return rc
 
 
+# C exception callbacks, one Python wrapper per C function: Unregister must find the same object
+_EXCEPTION_CALLBACKS: dict[int, Any] = {}
+_EXCEPTION_FUNC = ctypes.CFUNCTYPE(None, ctypes.c_uint64)
+
+
+def _exception_callback(func: int) -> Any:
+    if func == 0:
+        return None
+    wrapper = _EXCEPTION_CALLBACKS.get(func)
+    if wrapper is None:
+        c_func = _EXCEPTION_FUNC(func)
+
+        def wrapper(info: object, c: Any = c_func) -> None:
+            c(H.token(info))  # the C side reads it back with aclrtGet*FromExceptionInfo
+
+        _EXCEPTION_CALLBACKS[func] = wrapper
+    return wrapper
+
+
+def _set_exception_callback(fn: Any, callback: int) -> int:
+    return int(fn(_exception_callback(callback)))
+
+
+class _UtilizationInfo(ctypes.Structure):
+    """acl_rt.h's aclrtUtilizationInfo."""
+
+    _fields_ = [
+        ("cubeUtilization", ctypes.c_int32),
+        ("vectorUtilization", ctypes.c_int32),
+        ("aicpuUtilization", ctypes.c_int32),
+        ("memoryUtilization", ctypes.c_int32),
+        ("utilizationExtend", ctypes.c_uint64),
+    ]
+
+
+def _utilization_rate(fn: Any, deviceId: int, utilizationInfo: int) -> int:
+    # in and out, as C's struct: the engine's object carries the reserved pointer in, the figures out
+    if utilizationInfo == 0:
+        return int(fn(deviceId, None))
+    from .runtime.api_device import aclrtUtilizationInfo
+
+    c_info = _UtilizationInfo.from_address(utilizationInfo)
+    info = aclrtUtilizationInfo()
+    info.utilizationExtend = c_info.utilizationExtend or None
+    rc = int(fn(deviceId, info))
+    if rc == 0:
+        for field in ("cubeUtilization", "vectorUtilization", "aicpuUtilization", "memoryUtilization"):
+            setattr(c_info, field, int(getattr(info, field)))
+    return rc
+
+
+def _device_uuid(fn: Any, deviceId: int, uuid: int) -> int:
+    ref = _ref(uuid)
+    rc = int(fn(deviceId, ref))
+    if ref is not None and ref.value is not None:
+        data = bytes(ref.value)[:16]
+        ctypes.memmove(uuid, data, len(data))
+    return rc
+
+
+def _malloc_config(cfg: int) -> object:
+    """``aclrtMallocConfig*``: None for nullptr, else its two fields (the attributes' address)."""
+    if cfg == 0:
+        return None
+    from types import SimpleNamespace
+
+    attrs, num = (ctypes.c_uint64 * 2).from_address(cfg)
+    return SimpleNamespace(attrs=attrs or None, numAttrs=num)
+
+
+def _malloc_with_cfg(fn: Any, devPtr: int, size: int, policy: int, cfg: int) -> int:
+    return int(fn(_u64(devPtr), size, policy, _malloc_config(cfg)))
+
+
+def _malloc_host_with_cfg(fn: Any, ptr: int, size: int, cfg: int) -> int:
+    ref = _ref(ptr)
+    rc = int(fn(ref, size, _malloc_config(cfg)))
+    _pin(ptr, ref)
+    return rc
+
+
 def _span(pitch: int, width: int, height: int) -> int:
     return 0 if height == 0 or width == 0 else (height - 1) * pitch + width
 
@@ -814,4 +900,11 @@ _ADAPTORS: dict[str, Any] = {
     "aclrtMemcpy2dAsync": _memcpy2d_async,
     "aclrtLaunchCallback": _launch_callback,
     "aclrtPointerGetAttributes": _pointer_attributes,
+    "aclrtSetExceptionInfoCallback": _set_exception_callback,
+    "aclrtExceptionInfoCallbackRegister": _set_exception_callback,
+    "aclrtExceptionInfoCallbackUnregister": _set_exception_callback,
+    "aclrtGetDeviceUtilizationRate": _utilization_rate,
+    "aclrtDeviceGetUuid": _device_uuid,
+    "aclrtMallocWithCfg": _malloc_with_cfg,
+    "aclrtMallocHostWithCfg": _malloc_host_with_cfg,
 }

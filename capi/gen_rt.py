@@ -37,10 +37,10 @@ HANDLES = frozenset(
     (
         "aclrtStream", "aclrtEvent", "aclrtContext", "aclrtNotify", "aclrtCntNotify", "aclrtBinary",
         "aclrtBinHandle", "aclrtFuncHandle", "aclrtArgsHandle", "aclrtParamHandle", "aclDataBuffer*",
-        "aclrtStreamConfigHandle*", "aclrtLabel", "aclrtLabelList",
+        "aclrtStreamConfigHandle*", "aclrtLabel", "aclrtLabelList", "aclrtExceptionInfo*",
     )
 )  # fmt: skip
-FUNCTION_POINTERS = frozenset(("aclrtHostFunc", "aclrtCallback"))
+FUNCTION_POINTERS = frozenset(("aclrtHostFunc", "aclrtCallback", "aclrtExceptionInfoCallback"))
 SIGNED = frozenset(("int", "int8_t", "int16_t", "int32_t", "int64_t"))
 UNSIGNED = frozenset(("uint8_t", "uint16_t", "uint32_t", "uint64_t", "size_t", "aclFloat16", "bool"))
 FLOATS = frozenset(("float", "double"))
@@ -60,7 +60,9 @@ ADAPTED = frozenset(
     (
         "aclsysGetVersionStr", "aclsysGetVersionNum", "aclrtGetErrorVerbose", "aclGetCannAttributeList",
         "aclrtSetStreamConfigOpt", "aclrtNotifyBatchReset", "aclrtLaunchHostFunc", "aclrtMemcpy2d",
-        "aclrtMemcpy2dAsync", "aclrtLaunchCallback", "aclrtPointerGetAttributes",
+        "aclrtMemcpy2dAsync", "aclrtLaunchCallback", "aclrtPointerGetAttributes", "aclrtSetExceptionInfoCallback",
+        "aclrtExceptionInfoCallbackRegister", "aclrtExceptionInfoCallbackUnregister",
+        "aclrtGetDeviceUtilizationRate", "aclrtDeviceGetUuid", "aclrtMallocWithCfg", "aclrtMallocHostWithCfg",
     )
 )  # fmt: skip
 # Declared in acl_rt.h as CANN declares them, but not defined: CANN's libacl_rt.so does not export

@@ -3,6 +3,7 @@
 // share, and a context's own default stream.
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include "acl/acl.h"
 
 #define INFO_LOG(fmt, ...) std::printf("[INFO]  " fmt "\n", ##__VA_ARGS__)
@@ -33,6 +34,14 @@ static int DeviceQuery(int32_t deviceId) {
     aclrtDeviceStatus status = ACL_RT_DEVICE_STATUS_ABNORMAL;
     CHECK_RET(aclrtQueryDeviceStatus(deviceId, &status));
     INFO_LOG("device status: %s", status == ACL_RT_DEVICE_STATUS_NORMAL ? "normal" : "abnormal");
+    aclrtUuid first, second;
+    CHECK_RET(aclrtDeviceGetUuid(deviceId, &first));
+    CHECK_RET(aclrtDeviceGetUuid(deviceId, &second));
+    INFO_LOG("the device's UUID is stable: %s", std::memcmp(first.bytes, second.bytes, 16) == 0 ? "yes" : "no");
+    aclrtUtilizationInfo usage = {0, 0, 0, 0, nullptr};
+    CHECK_RET(aclrtGetDeviceUtilizationRate(deviceId, &usage));
+    INFO_LOG("utilization (no counters on an emulated device): cube %d, vector %d, AI CPU %d, memory %d",
+             usage.cubeUtilization, usage.vectorUtilization, usage.aicpuUtilization, usage.memoryUtilization);
     int32_t least = -1, greatest = -1;
     CHECK_RET(aclrtDeviceGetStreamPriorityRange(&least, &greatest));
     INFO_LOG("stream priorities: least %d, greatest %d", least, greatest);

@@ -26,6 +26,19 @@ static int Allocations() {
     CHECK_RET(aclrtMallocAlign32(&b, 100, ACL_MEM_MALLOC_NORMAL_ONLY));
     CHECK_RET(aclrtMallocCached(&c, 100, ACL_MEM_MALLOC_HUGE_ONLY));
     CHECK_RET(acldvppMalloc(&d, 100));
+    aclrtMallocAttribute attr;
+    attr.attr = ACL_RT_MEM_ATTR_MODULE_ID;
+    attr.value.moduleId = 1;
+    aclrtMallocConfig cfg = {&attr, 1};
+    void *e = nullptr, *h = nullptr;
+    CHECK_RET(aclrtMallocWithCfg(&e, 100, ACL_MEM_MALLOC_HUGE_FIRST, &cfg));
+    CHECK_RET(aclrtMallocHostWithCfg(&h, 100, nullptr));
+    static_cast<unsigned char *>(h)[99] = 42;  // pinned host memory: the program's to write
+    CHECK_RET(aclrtMemcpy(e, 100, h, 100, ACL_MEMCPY_HOST_TO_DEVICE));
+    aclrtMallocConfig broken = {nullptr, 1};
+    INFO_LOG("aclrtMallocWithCfg(numAttrs 1, no attrs): %d", aclrtMallocWithCfg(&e, 100, ACL_MEM_MALLOC_HUGE_FIRST, &broken));
+    CHECK_RET(aclrtFree(e));
+    CHECK_RET(aclrtFreeHost(h));
     void *ptrs[4] = {a, b, c, d};
     bool aligned = true;
     for (void *p : ptrs) aligned = aligned && reinterpret_cast<uintptr_t>(p) % 32 == 0;

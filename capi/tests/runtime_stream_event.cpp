@@ -29,6 +29,31 @@ static void Step(void *args) {
     ++trace->count;
 }
 
+static int g_exceptions = 0;
+static void OnException(aclrtExceptionInfo *info) {
+    ++g_exceptions;
+    (void)aclrtGetTaskIdFromExceptionInfo(info);
+}
+
+static int Exceptions() {
+    CHECK_RET(aclrtExceptionInfoCallbackRegister(OnException));
+    CHECK_RET(aclrtExceptionInfoCallbackUnregister(OnException));
+    INFO_LOG("aclrtGetTaskIdFromExceptionInfo(nullptr): 0x%x, aclrtGetDeviceIdFromExceptionInfo(nullptr): 0x%x",
+             aclrtGetTaskIdFromExceptionInfo(nullptr), aclrtGetDeviceIdFromExceptionInfo(nullptr));
+    INFO_LOG("no task failed, no exception callback ran: %s", g_exceptions == 0 ? "yes" : "no");
+    return 0;
+}
+
+static int StopAndAbort() {
+    aclrtStream stream = nullptr;
+    CHECK_RET(aclrtCreateStream(&stream));
+    CHECK_RET(aclrtStreamStop(stream));
+    CHECK_RET(aclrtStreamAbort(stream));
+    CHECK_RET(aclrtDestroyStreamForce(stream));
+    INFO_LOG("aclrtStreamStop, aclrtStreamAbort on an idle stream: ok");
+    return 0;
+}
+
 static int StreamQueries() {
     aclrtStream fast = nullptr;
     CHECK_RET(aclrtCreateStreamWithConfig(&fast, 9, ACL_STREAM_FAST_LAUNCH | ACL_STREAM_FAST_SYNC));
@@ -144,7 +169,7 @@ int main() {
     CHECK_RET(aclrtSetDevice(deviceId));
     aclrtStream stream = nullptr;
     CHECK_RET(aclrtCreateStream(&stream));
-    if (StreamQueries() != 0 || HostFunctions(stream) != 0 || Events(stream) != 0 || Notifies(stream) != 0) return -1;
+    if (Exceptions() != 0 || StopAndAbort() != 0 || StreamQueries() != 0 || HostFunctions(stream) != 0 || Events(stream) != 0 || Notifies(stream) != 0) return -1;
     CHECK_RET(aclrtDestroyStreamForce(stream));
     INFO_LOG("aclrtDestroyStreamForce(destroyed stream): %d", aclrtDestroyStreamForce(stream));
     CHECK_RET(aclrtResetDeviceForce(deviceId));
