@@ -368,24 +368,26 @@ def _axpy_twice(kind, alpha, x1, x2, out):
 
 
 @_jit
-def _axpy_once_fma(alpha, x1, x2, out, flag):
-    """TBE float16, stored straight away: r = alpha * x2 + x1 rounded once to float32 by the
-    CPU's fused multiply-add, then to float16. Two roundings give the one rounding's result
-    unless r is a midpoint of the float16 grid (every float16 value and midpoint of the normal
-    range is a float32 value and rounding is monotonic, so the exact sum lies on r's side of
-    every other midpoint) or outside float16's normal range (infinities and NaN included):
-    those elements are flagged for the exact redo (counted by another loop: a reduction
-    beside the stores made this one slower)."""
+def _axpy_once_sum(alpha, x1, x2, out, flag):
+    """TBE float16, stored straight away: p = alpha * x2 is exact in float32 (two halves: 22
+    bits), so s = p + x1 is the float32 sum and TwoSum gives its exact error e. s rounded to
+    float16 is the one rounding's result unless e is not 0 and s is a midpoint of the float16
+    grid (every float16 value and normal midpoint is a float32 value and rounding is monotonic,
+    so the exact sum lies on s's side of every other midpoint) or s is outside float16's normal
+    range (infinities and NaN included): those elements are flagged for the exact redo. (Sums
+    of halves land on midpoints often, exactly: the error test keeps them off the slow path.)"""
     for i in range(out.size):
-        r = _fma32(alpha, _widen16(KIND_F16, x2[i]), _widen16(KIND_F16, x1[i]))  # type: ignore[call-arg,var-annotated]
-        u = np.float32(r).view(np.uint32) & np.uint32(0x7FFFFFFF)
+        p = alpha * _widen16(KIND_F16, x2[i])
+        c = _widen16(KIND_F16, x1[i])
+        s = p + c
+        bb = s - p
+        e = (p - (s - bb)) + (c - bb)
+        u = np.float32(s).view(np.uint32) & np.uint32(0x7FFFFFFF)
         mid = (u & np.uint32(0x1FFF)) == np.uint32(0x1000)
-        # |r| < 2^-14 or >= 65504 (infinities and NaN too: the redo gives them back), one
-        # unsigned comparison
+        # |s| < 2^-14 or >= 65504, in one unsigned comparison
         outside = np.uint32(u - np.uint32(_F16_LOWEST_BITS)) >= np.uint32(_F16_HIGHEST_BITS - _F16_LOWEST_BITS)
-        bad = mid | outside
-        out[i] = _narrow16(KIND_F16, r)
-        flag[i] = np.uint16(bad)
+        out[i] = _narrow16(KIND_F16, s)
+        flag[i] = np.uint16((mid | outside) & (e != 0))
 
 
 @_jit
@@ -421,9 +423,8 @@ def _axpy_same_size(mode, kind, alpha, x1, x2, out):
 
     The recipe's float64 emulation (rounded to odd) gives the correctly rounded ``alpha * x2 +
     x1``, which is what an IEEE fused multiply-add computes: float32 results use the CPU's.
-    For AXPY_F16_ONCE the float32 fused multiply-add rounded to float16 is the answer but for
-    the flagged elements (:func:`_axpy_once_fma`), which are redone the float64 way
-    (:func:`_fma_odd`)."""
+    For AXPY_F16_ONCE the float32 sum rounded to float16 is the answer but for the flagged
+    elements (:func:`_axpy_once_sum`), which are redone the float64 way (:func:`_fma_odd`)."""
     n = out.size
     if kind == KIND_F32:
         _axpy_f32(alpha, x1.view(np.float32), x2.view(np.float32), out.view(np.float32))
@@ -436,7 +437,7 @@ def _axpy_same_size(mode, kind, alpha, x1, x2, out):
     for start in range(0, n, blk):
         cnt = min(blk, n - start)
         o, fl = out[start : start + cnt], flag[:cnt]
-        _axpy_once_fma(alpha, x1[start : start + cnt], x2[start : start + cnt], o, fl)
+        _axpy_once_sum(alpha, x1[start : start + cnt], x2[start : start + cnt], o, fl)
         if _count_flags(fl):  # rare: a block without flags is not scanned
             for i in range(cnt):
                 if fl[i]:
