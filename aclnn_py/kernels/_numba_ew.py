@@ -254,6 +254,20 @@ def _min_num(a, b):
     return -((-a) + (-b)) if (a == 0) & (b == 0) else r
 
 
+# float16/bfloat16 maxNum/minNum choose one operand, so the result is that operand's bits (a
+# number rounds to itself): no rounding back. Two zeros: the AND of their bits for max (-0 only
+# for two -0), the OR for min (+0 only for two +0); two NaN: the canonical NaN, as the rounding
+# of a NaN result writes it.
+_NAN16 = (np.uint16(0), np.uint16(0x7E00), np.uint16(0x7FC0))  # by kind: -, float16, bfloat16
+
+
+@_jit
+def _pick16(ha, hb, fa, fb, take_b, zeros, nan):
+    r = hb if take_b else ha
+    r = zeros if (fa == 0) & (fb == 0) else r
+    return nan if (fa != fa) & (fb != fb) else r
+
+
 @_jit
 def _max(kind, a, b, out):
     if kind == KIND_F32:
@@ -261,8 +275,11 @@ def _max(kind, a, b, out):
         for i in range(out.size):
             fo[i] = _canon(_max_num(fa[i], fb[i]))
     else:
+        nan = _NAN16[kind]
         for i in range(out.size):
-            out[i] = _narrow16(kind, _max_num(_widen16(kind, a[i]), _widen16(kind, b[i])))
+            ha, hb = a[i], b[i]
+            fa, fb = _widen16(kind, ha), _widen16(kind, hb)
+            out[i] = _pick16(ha, hb, fa, fb, (fb > fa) | (fa != fa), ha & hb, nan)
 
 
 @_jit
@@ -272,8 +289,11 @@ def _min(kind, a, b, out):
         for i in range(out.size):
             fo[i] = _canon(_min_num(fa[i], fb[i]))
     else:
+        nan = _NAN16[kind]
         for i in range(out.size):
-            out[i] = _narrow16(kind, _min_num(_widen16(kind, a[i]), _widen16(kind, b[i])))
+            ha, hb = a[i], b[i]
+            fa, fb = _widen16(kind, ha), _widen16(kind, hb)
+            out[i] = _pick16(ha, hb, fa, fb, (fb < fa) | (fa != fa), ha | hb, nan)
 
 
 @_jit
