@@ -406,6 +406,26 @@ def aclCreateTensor(
     return H.token(t)
 
 
+def aclInitTensor(
+    tensor: int,
+    viewDims: int,
+    viewDimsNum: int,
+    dataType: int,
+    stride: int,
+    offset: int,
+    format: int,
+    storageDims: int,
+    storageDimsNum: int,
+    tensorDataAddr: int,
+) -> int:
+    return int(
+        _t.aclInitTensor(
+            H.obj(tensor), _int64s(viewDims, viewDimsNum), viewDimsNum, dataType, _int64s(stride, viewDimsNum),
+            offset, format, _int64s(storageDims, storageDimsNum), storageDimsNum, _dev(tensorDataAddr),
+        )
+    )  # fmt: skip
+
+
 def aclCreateScalar(value: int, dataType: int) -> int:
     size = _dtypes.aclDataTypeSize(dataType) if 0 <= dataType < 2**31 else 0
     data = None if value == 0 else memoryview((ctypes.c_char * max(size, 1)).from_address(value)).cast("B")

@@ -29,15 +29,17 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 INCLUDE = HERE / "include"
 SOURCE = HERE / "src" / "aclnn_py_capi.cpp"
-# The runtime headers whose functions are generated (aclnn/ and aclnnop/ are the operators' side).
-HEADERS = ("acl",)
+# The headers whose functions are generated: the runtime's and acl_meta's (aclnnop/ is gen_ops').
+HEADERS = ("acl", "aclnn")
 
 # Handle types: a token in, an object on the Python side.
 HANDLES = frozenset(
     (
         "aclrtStream", "aclrtEvent", "aclrtContext", "aclrtNotify", "aclrtCntNotify", "aclrtBinary",
         "aclrtBinHandle", "aclrtFuncHandle", "aclrtArgsHandle", "aclrtParamHandle", "aclDataBuffer*",
-        "aclrtStreamConfigHandle*", "aclrtLabel", "aclrtLabelList", "aclrtExceptionInfo*",
+        "aclrtStreamConfigHandle*", "aclrtLabel", "aclrtLabelList", "aclrtExceptionInfo*", "aclTensor*",
+        "aclScalar*", "aclIntArray*", "aclFloatArray*", "aclBoolArray*", "aclTensorList*", "aclScalarList*",
+        "aclOpExecutor*",
     )
 )  # fmt: skip
 FUNCTION_POINTERS = frozenset(("aclrtHostFunc", "aclrtCallback", "aclrtExceptionInfoCallback"))
@@ -213,6 +215,8 @@ def _py_value(kind: str, p: Param) -> tuple[str, str]:
 
 
 def _failure(func: Function) -> str:
+    if func.ret == "aclnnStatus":
+        return "ACLNN_ERR_INNER"
     return "ACL_ERROR_RT_INTERNAL_ERROR" if func.name.startswith("aclrt") else "ACL_ERROR_INTERNAL_ERROR"
 
 

@@ -98,7 +98,11 @@ def test_the_runtime_prototypes_are_cann_s() -> None:
         return {f.name: (f.ret, tuple((p.ctype, p.name) for p in f.params)) for f in gen_rt.declarations(text)}
 
     theirs = {**table(_cann("acl_rt.h")), **table(_cann("acl_base_rt.h"))}
-    ours = {f.name: (f.ret, tuple((p.ctype, p.name) for p in f.params)) for f in gen_rt.header_functions()}
+    ours = {
+        f.name: (f.ret, tuple((p.ctype, p.name) for p in f.params))
+        for f in gen_rt.header_functions()
+        if f.header.startswith("acl/")  # aclnn/acl_meta.h is opbase's
+    }
     dvpp = {"acldvppMalloc", "acldvppFree"}
     assert {n: ours[n] for n in ours if n not in dvpp} == {n: theirs[n] for n in ours if n not in dvpp}
 
@@ -379,3 +383,88 @@ def test_runtime_program_prints_what_cann_documents(tmp_path, capi_flags, progra
     assert done.stdout == expected
     for policy in ("thread", "deferred"):  # stream order, not timing, decides every line
         assert run(exe, ACLNN_PY_STREAM=policy, **({"ACLNN_PY_SOC": soc} if soc else {})).stdout == expected
+
+
+META = r"""#include <cstdio>
+#include <vector>
+#include "acl/acl.h"
+#include "aclnnop/aclnn_add.h"
+
+// A repeatable executor run twice: the second time on other buffers, set with
+// aclSetInputTensorAddr / aclSetOutputTensorAddr; acl_meta's size getters and aclInitTensor.
+int main() {
+    aclInit(nullptr);
+    aclrtSetDevice(0);
+    aclrtStream stream = nullptr;
+    aclrtCreateStream(&stream);
+    std::vector<float> a = {1, 2, 3, 4}, b = {10, 20, 30, 40}, a2 = {100, 200, 300, 400}, out(4);
+    std::vector<int64_t> shape = {4}, strides = {1};
+    void *da, *db, *dc, *da2, *dc2;
+    for (void **p : {&da, &db, &dc, &da2, &dc2}) aclrtMalloc(p, 16, ACL_MEM_MALLOC_HUGE_FIRST);
+    aclrtMemcpy(da, 16, a.data(), 16, ACL_MEMCPY_HOST_TO_DEVICE);
+    aclrtMemcpy(db, 16, b.data(), 16, ACL_MEMCPY_HOST_TO_DEVICE);
+    aclrtMemcpy(da2, 16, a2.data(), 16, ACL_MEMCPY_HOST_TO_DEVICE);
+    aclTensor *ta = aclCreateTensor(shape.data(), 1, ACL_FLOAT, strides.data(), 0, ACL_FORMAT_ND, shape.data(), 1, da);
+    aclTensor *tb = aclCreateTensor(shape.data(), 1, ACL_FLOAT, strides.data(), 0, ACL_FORMAT_ND, shape.data(), 1, db);
+    aclTensor *tc = aclCreateTensor(shape.data(), 1, ACL_FLOAT, strides.data(), 0, ACL_FORMAT_ND, shape.data(), 1, dc);
+    float one = 1.0f;
+    aclScalar *alpha = aclCreateScalar(&one, ACL_FLOAT);
+    uint64_t ws = 0;
+    aclOpExecutor *ex = nullptr;
+    std::printf("phase 1: %d\n", aclnnAddGetWorkspaceSize(ta, tb, alpha, tc, &ws, &ex));
+    std::printf("repeatable: %d\n", aclSetAclOpExecutorRepeatable(ex));
+    std::printf("run 1: %d\n", aclnnAdd(nullptr, ws, ex, stream));
+    aclrtSynchronizeStream(stream);
+    aclrtMemcpy(out.data(), 16, dc, 16, ACL_MEMCPY_DEVICE_TO_HOST);
+    std::printf("%g %g %g %g\n", out[0], out[1], out[2], out[3]);
+    std::printf("set input: %d\n", aclSetInputTensorAddr(ex, 0, ta, da2));
+    std::printf("set output: %d\n", aclSetOutputTensorAddr(ex, 0, tc, dc2));
+    std::printf("run 2: %d\n", aclnnAdd(nullptr, ws, ex, stream));
+    aclrtSynchronizeStream(stream);
+    aclrtMemcpy(out.data(), 16, dc2, 16, ACL_MEMCPY_DEVICE_TO_HOST);
+    std::printf("%g %g %g %g\n", out[0], out[1], out[2], out[3]);
+    std::printf("set tensor: %d\n", aclSetTensorAddr(ex, 1, tb, da));
+    std::printf("run 3: %d\n", aclnnAdd(nullptr, ws, ex, stream));
+    aclrtSynchronizeStream(stream);
+    aclrtMemcpy(out.data(), 16, dc2, 16, ACL_MEMCPY_DEVICE_TO_HOST);
+    std::printf("%g %g %g %g\n", out[0], out[1], out[2], out[3]);
+    aclDestroyAclOpExecutor(ex);
+    float fv[3] = {1, 2, 3};
+    bool bv[2] = {true, false};
+    aclFloatArray *fa = aclCreateFloatArray(fv, 3);
+    aclBoolArray *ba = aclCreateBoolArray(bv, 2);
+    float two = 2.0f;
+    const aclScalar *scalars[2] = {aclCreateScalar(&one, ACL_FLOAT), aclCreateScalar(&two, ACL_FLOAT)};
+    aclScalarList *sl = aclCreateScalarList(scalars, 2);
+    uint64_t n1 = 0, n2 = 0, n3 = 0;
+    int r1 = aclGetFloatArraySize(fa, &n1), r2 = aclGetBoolArraySize(ba, &n2), r3 = aclGetScalarListSize(sl, &n3);
+    std::printf("sizes: %d %d %d -> %llu %llu %llu\n", r1, r2, r3, (unsigned long long)n1, (unsigned long long)n2,
+                (unsigned long long)n3);
+    std::vector<int64_t> shape2 = {2, 2}, strides2 = {2, 1};
+    std::printf("init tensor: %d\n", aclInitTensor(tc, shape2.data(), 2, ACL_FLOAT, strides2.data(), 0, ACL_FORMAT_ND,
+                                                    shape2.data(), 2, dc));
+    int64_t *dims = nullptr;
+    uint64_t ndims = 0;
+    aclGetViewShape(tc, &dims, &ndims);
+    std::printf("view shape: %llu: %lld %lld\n", (unsigned long long)ndims, (long long)dims[0], (long long)dims[1]);
+    delete[] dims;
+    aclDestroyFloatArray(fa); aclDestroyBoolArray(ba); aclDestroyScalarList(sl);  // and its scalars
+    aclDestroyScalar(alpha);
+    aclDestroyTensor(ta); aclDestroyTensor(tb); aclDestroyTensor(tc);
+    for (void *p : {da, db, dc, da2, dc2}) aclrtFree(p);
+    aclrtDestroyStream(stream);
+    aclrtResetDevice(0);
+    aclFinalize();
+    return 0;
+}
+"""
+
+
+def test_acl_meta_address_updates_and_size_getters_from_c(tmp_path, capi_flags) -> None:
+    exe = compile_cpp(META, tmp_path / "meta", capi_flags)
+    done = run(exe)
+    assert (done.returncode, done.stderr) == (0, "")
+    assert done.stdout == (
+        "phase 1: 0\nrepeatable: 0\nrun 1: 0\n11 22 33 44\nset input: 0\nset output: 0\nrun 2: 0\n110 220 330 440\n"
+        "set tensor: 0\nrun 3: 0\n101 202 303 404\nsizes: 0 0 0 -> 3 2 2\ninit tensor: 0\nview shape: 2: 2 2\n"
+    )

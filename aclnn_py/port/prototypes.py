@@ -219,27 +219,26 @@ aclnnStatus aclGetViewOffset(const aclTensor *tensor, int64_t *offset);
 aclnnStatus aclGetFormat(const aclTensor *tensor, aclFormat *format);
 aclnnStatus aclGetDataType(const aclTensor *tensor, aclDataType *dataType);
 aclnnStatus aclGetIntArraySize(const aclIntArray *array, uint64_t *size);
+aclnnStatus aclGetFloatArraySize(const aclFloatArray *array, uint64_t *size);
+aclnnStatus aclGetBoolArraySize(const aclBoolArray *array, uint64_t *size);
 aclnnStatus aclGetTensorListSize(const aclTensorList *tensorList, uint64_t *size);
+aclnnStatus aclGetScalarListSize(const aclScalarList *scalarList, uint64_t *size);
+aclnnStatus aclInitTensor(aclTensor *tensor, const int64_t *viewDims, uint64_t viewDimsNum,
+    aclDataType dataType, const int64_t *stride, int64_t offset, aclFormat format,
+    const int64_t *storageDims, uint64_t storageDimsNum, void *tensorDataAddr);
 aclnnStatus aclSetAclOpExecutorRepeatable(aclOpExecutor *executor);
 aclnnStatus aclDestroyAclOpExecutor(aclOpExecutor *executor);
 aclnnStatus aclSetRawTensorAddr(aclTensor *tensor, void *addr);
 aclnnStatus aclGetRawTensorAddr(const aclTensor *tensor, void **addr);
-"""
-
-# aclnn_py implements these too: acl/ops/acl_dvpp.h's memory calls (the C ABI exports them, from a
-# header outside acl/*.h) and acl_meta's functions the C ABI does not export (CANN's documented
-# prototypes)
-MORE = """
-aclError acldvppMalloc(void **devPtr, size_t size);
-aclError acldvppFree(void *devPtr);
-aclnnStatus aclGetFloatArraySize(const aclFloatArray *array, uint64_t *size);
-aclnnStatus aclGetBoolArraySize(const aclBoolArray *array, uint64_t *size);
-aclnnStatus aclGetScalarListSize(const aclScalarList *array, uint64_t *size);
-aclnnStatus aclInitTensor(aclTensor *tensor, const int64_t *viewDims, uint64_t viewDimsNum,
-    aclDataType dataType, const int64_t *stride, int64_t offset, aclFormat format,
-    const int64_t *storageDims, uint64_t storageDimsNum, void *tensorDataAddr);
 aclnnStatus aclSetInputTensorAddr(aclOpExecutor *executor, const size_t index, aclTensor *tensor, void *addr);
 aclnnStatus aclSetOutputTensorAddr(aclOpExecutor *executor, const size_t index, aclTensor *tensor,
     void *addr);
 aclnnStatus aclSetTensorAddr(aclOpExecutor *executor, const size_t index, aclTensor *tensor, void *addr);
+"""
+
+# aclnn_py implements these too: acl/ops/acl_dvpp.h's memory calls (the C ABI exports them, from a
+# header outside acl/*.h)
+MORE = """
+aclError acldvppMalloc(void **devPtr, size_t size);
+aclError acldvppFree(void *devPtr);
 """

@@ -498,6 +498,14 @@ aclnnStatus aclGetTensorListSize(const aclTensorList *tensorList, uint64_t *size
     return Status(ACLNN_ERR_INNER, "aclGetTensorListSize", "(KK)", P(tensorList), P(size));
 }
 
+aclnnStatus aclInitTensor(aclTensor *tensor, const int64_t *viewDims, uint64_t viewDimsNum, aclDataType dataType,
+                          const int64_t *stride, int64_t offset, aclFormat format, const int64_t *storageDims,
+                          uint64_t storageDimsNum, void *tensorDataAddr) {
+    return Status(ACLNN_ERR_INNER, "aclInitTensor", "(KKKiKLiKKK)", P(tensor), P(viewDims),
+                  (unsigned long long)viewDimsNum, static_cast<int>(dataType), P(stride), (long long)offset,
+                  static_cast<int>(format), P(storageDims), (unsigned long long)storageDimsNum, P(tensorDataAddr));
+}
+
 aclnnStatus aclSetAclOpExecutorRepeatable(aclOpExecutor *executor) {
     return Status(ACLNN_ERR_INNER, "aclSetAclOpExecutorRepeatable", "(K)", P(executor));
 }
