@@ -468,3 +468,53 @@ def test_acl_meta_address_updates_and_size_getters_from_c(tmp_path, capi_flags) 
         "phase 1: 0\nrepeatable: 0\nrun 1: 0\n11 22 33 44\nset input: 0\nset output: 0\nrun 2: 0\n110 220 330 440\n"
         "set tensor: 0\nrun 3: 0\n101 202 303 404\nsizes: 0 0 0 -> 3 2 2\ninit tensor: 0\nview shape: 2: 2 2\n"
     )
+
+
+FAILING_TASK = r"""#include <cstdio>
+#include "acl/acl.h"
+
+// A copy whose destination is freed before the stream runs it: the task fails; the registered
+// C callback sees it (from the stream's side), reads the info, and may call ACL functions itself.
+static int g_calls = 0;
+static uint32_t g_code = 0, g_stream = 0, g_device = 99;
+
+static void OnException(aclrtExceptionInfo *info) {
+    ++g_calls;
+    g_code = aclrtGetErrorCodeFromExceptionInfo(info);
+    g_stream = aclrtGetStreamIdFromExceptionInfo(info);
+    g_device = aclrtGetDeviceIdFromExceptionInfo(info);
+}
+
+int main() {
+    aclInit(nullptr);
+    aclrtSetDevice(0);
+    aclrtStream stream = nullptr;
+    aclrtCreateStream(&stream);
+    int32_t id = -1;
+    aclrtStreamGetId(stream, &id);
+    std::printf("register: %d\n", aclrtExceptionInfoCallbackRegister(OnException));
+    void *host = nullptr, *dev = nullptr;
+    aclrtMallocHost(&host, 64);
+    aclrtMalloc(&dev, 64, ACL_MEM_MALLOC_HUGE_FIRST);
+    aclrtMemcpyAsync(dev, 64, host, 64, ACL_MEMCPY_HOST_TO_DEVICE, stream);
+    aclrtFree(dev);
+    std::printf("synchronize: %d\n", aclrtSynchronizeStream(stream));
+    std::printf("callback: %d call(s), code %u, own stream %s, device %u\n", g_calls, g_code,
+                g_stream == static_cast<uint32_t>(id) ? "yes" : "no", g_device);
+    std::printf("unregister: %d\n", aclrtExceptionInfoCallbackUnregister(OnException));
+    aclrtFreeHost(host);
+    aclrtDestroyStreamForce(stream);
+    aclrtResetDeviceForce(0);
+    aclFinalize();
+    return 0;
+}
+"""
+
+
+def test_a_failed_task_reaches_the_c_exception_callback(tmp_path, capi_flags) -> None:
+    exe = compile_cpp(FAILING_TASK, tmp_path / "failing", capi_flags)
+    done = run(exe, ACLNN_PY_STREAM="deferred", ACLNN_PY_SANITIZER="off")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == (
+        "register: 0\nsynchronize: 507013\ncallback: 1 call(s), code 507013, own stream yes, device 0\nunregister: 0\n"
+    )
