@@ -217,9 +217,9 @@ UNKNOWN = [
     ("iostream", "int main() {\n  std::cout << 1;\n  return 0;\n}", 5, "std::cout", "not translated"),
     (
         "unknown function",
-        "int main() {\n  aclFloatToFloat16(1.0f);\n  return 0;\n}",
+        "int main() {\n  undeclaredHelper(1.0f);\n  return 0;\n}",
         5,
-        "aclFloatToFloat16",
+        "undeclaredHelper",
         "neither in this program nor by aclnn_py",
     ),
     (

@@ -174,6 +174,18 @@ class Calls(Exprs):
             raise refuse(node, f"an address passed for a {ptype}")
         return self.convert(e, ptype, node).text
 
+    def ref_argument(self, node: Node, func: str, param: str) -> str:
+        """The argument of a reference parameter ``T&`` that ``func`` writes: C++ binds it to the
+        caller's variable, so the variable is held in a Ref and the Ref is passed."""
+        e = self.address_of(node, node)
+        if e.addr == "ref" or e.ref_param:
+            return e.text
+        if e.addr == "value" and isinstance(e.sym, Sym):
+            self.flags.ref_vars.add(e.sym.key)
+            if self.analysis:
+                return e.text
+        raise refuse(node, f"the reference parameter {param} of {func}, which {func} writes, takes a variable")
+
     def scalar_bytes(self, value: str, ctype: CType, func: str, node: Node) -> str:
         """``&x`` for a ``void*`` that reads the bytes of x: x itself where the callee reads the
         same type (aclCreateScalar with the matching dtype), else a 0-d numpy array of x's type."""
@@ -242,7 +254,10 @@ class Calls(Exprs):
         bound = dict(zip(f.typevars, targs))
         for i, (p, a) in enumerate(zip(f.params, args)):
             key = cparse.node_key(p.name_node) if p.name_node is not None else None
-            texts.append(self.argument(p.ctype, a, f.name, i, key))
+            if (f.name, i) in self.flags.ref_slots:
+                texts.append(self.ref_argument(a, f.name, p.name))
+            else:
+                texts.append(self.argument(p.ctype, a, f.name, i, key))
             nodes.append(a)
             pt = p.ctype.plain()
             if pt.kind == "vector" and pt.of is not None and pt.of.kind == "typevar" and pt.of.name not in bound:

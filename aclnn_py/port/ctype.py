@@ -109,6 +109,12 @@ class CType:
         return self.kind in ("vector", "array")
 
     @property
+    def is_mutable_ref(self) -> bool:
+        """A non-const reference to a scalar, pointer or handle (a parameter ``T&``): where the callee
+        writes through it, Python holds it in a ``Ref``."""
+        return self.ref and not self.const and self.kind not in ("vector", "array", "struct", "auto")
+
+    @property
     def is_func(self) -> bool:
         return self.kind == "func" or (self.kind == "pointer" and self.of is not None and self.of.kind == "func")
 

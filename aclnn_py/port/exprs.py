@@ -797,6 +797,9 @@ class Exprs(Context):
             kids = cparse.named(arg)
             if len(kids) == 1:
                 return self.address_of(kids[0], node)
+        if arg.type == "pointer_expression" and cparse.text(cparse.field(arg, "operator")) == "*":
+            # &*p is p itself (C11 6.5.3.2: neither operator is evaluated)
+            return self.expr(_need(cparse.field(arg, "argument"), arg))
         raise refuse(node, "this address has no Python twin (only &variable and &vector[i])")
 
     def subscript_index(self, node: Node) -> PyExpr:

@@ -14,7 +14,7 @@ from .errors import PortError, Refusal, Refused
 from .exprs import Cascade, _need, refuse
 from .known import Known, known
 from .preprocess import Expanded, Macro, collect_macros, expand
-from .scope import Flags, FuncInfo, py_name
+from .scope import Flags, FuncInfo, Sym, py_name
 from .stmts import Stmts, comment_lines
 
 if TYPE_CHECKING:
@@ -270,16 +270,27 @@ class Program(Stmts):
             self.push()
             start = len(self.out.items)
             try:
-                for p in info.params:
+                by_value: list[Sym] = []  # parameters whose address is taken: held in a Ref from here
+                for i, p in enumerate(info.params):
                     if p.name_node is None:
                         continue
                     role = param_role(p.ctype)
                     sym = self.declare(p, node, is_param=True, ref_param=role == "out")
                     if role == "out" and sym.ref:
                         raise refuse(node, f"the address of the parameter {p.name}")
+                    if sym.ref and p.ctype.is_mutable_ref:
+                        # the callee writes the caller's variable: the caller passes its Ref
+                        self.flags.ref_slots.add((info.name, i))
+                    elif sym.ref and p.ctype.ref:
+                        raise refuse(node, f"the address of the reference parameter {p.name}")
+                    elif sym.ref:
+                        by_value.append(sym)
                 assigned = sorted(self.flags.assigned_globals.get(info.name, set()))
                 if assigned:
                     self.out.code(1, f"global {', '.join(assigned)}")
+                for sym in by_value:
+                    self.use("Ref")
+                    self.out.code(1, f"{sym.py} = Ref({sym.py})", "its address is taken")
                 for p in info.params:
                     found = self.lookup(p.name) if p.name else None
                     if (

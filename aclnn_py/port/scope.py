@@ -86,6 +86,9 @@ class Flags:
     mutated: set[Key] = field(default_factory=set)
     assigned_globals: dict[str, set[str]] = field(default_factory=dict)
     instantiations: dict[tuple[str, str], set[str]] = field(default_factory=dict)
+    # (function, parameter index) of the non-const scalar or pointer references (``T&``) the callee
+    # holds in a Ref (it assigns them or takes their address): callers pass their variable's Ref
+    ref_slots: set[tuple[str, int]] = field(default_factory=set)
 
     def snapshot(self) -> tuple[object, ...]:
         return (
@@ -94,6 +97,7 @@ class Flags:
             frozenset(self.mutated),
             frozenset((k, frozenset(v)) for k, v in self.assigned_globals.items()),
             frozenset((k, frozenset(v)) for k, v in self.instantiations.items()),
+            frozenset(self.ref_slots),
         )
 
 

@@ -286,6 +286,8 @@ class Stmts(Calls):
                 raise refuse(node, f"{cparse.text(node)} is not a variable of this program")
             if sym.ref_param:
                 raise refuse(node, "assigning an out-parameter pointer itself (only *p = value is translated)")
+            if sym.is_param and sym.ctype.is_mutable_ref:
+                self.flags.ref_vars.add(sym.key)  # the caller's variable is written: a Ref
             if sym.is_global and not sym.ref and self.current is not None:
                 self.flags.assigned_globals.setdefault(self.current.name, set()).add(sym.py)
             return self.symbol_expr(sym)
