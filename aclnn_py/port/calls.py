@@ -131,6 +131,10 @@ class Calls(Exprs):
                 self.flags.buffers.add(e.sym.key)
             return e.text
         e = self.expr(node, ptype)
+        if ptype.kind == "struct":
+            if e.ctype.kind != "struct" or e.ctype.name != ptype.name or e.addr:
+                raise refuse(node, f"a {e.ctype} passed for a {ptype}")
+            return e.text  # a reference: the same object
         if e.literal == "nullptr":
             return "None"
         if role == "out":

@@ -34,6 +34,7 @@ class Types:
         self.opaque = set(opaque)
         self.typevars: set[str] = set()
         self.typevar_py: dict[str, str] = {}
+        self.structs: set[str] = set()  # the program's plain data structs (Python classes)
 
     # -- type specifiers -------------------------------------------------------------------------
     def base(self, node: Node) -> CType:
@@ -57,7 +58,7 @@ class Types:
                     descs = [c for c in cparse.named(args)] if args is not None else []
                     if len(descs) != 1 or descs[0].type != "type_descriptor":
                         raise Refused(cparse.line(node), s, "a std::vector with an allocator or no element type")
-                    return vector(self.descriptor(descs[0]))
+                    return vector(_no_struct(self.descriptor(descs[0]), node, "a std::vector of structs"))
                 if name.type == "type_identifier" and cparse.text(name) in INT_TYPES:
                     return int_type(cparse.text(name))
             raise Refused(cparse.line(node), s, "a C++ library type with no Python translation")
@@ -65,6 +66,10 @@ class Types:
             if s == "auto":
                 return CType("auto")
             raise Refused(cparse.line(node), s, "decltype(auto) is not translated")
+        if t == "struct_specifier" and cparse.field(node, "body") is None:
+            tag = cparse.text(cparse.field(node, "name"))
+            if tag in self.structs:
+                return CType("struct", tag)  # `struct S s;`
         if t in ("struct_specifier", "class_specifier", "union_specifier", "enum_specifier"):
             raise Refused(cparse.line(node), cparse.snippet(node, 60), "a struct, class, union or enum of the program")
         if t == "template_type":
@@ -88,6 +93,8 @@ class Types:
             return CType("enum", s, 32, True)
         if s in self.opaque:
             return CType("opaque", s)
+        if s in self.structs:
+            return CType("struct", s)
         if s == "char16_t" or s == "char32_t" or s == "wchar_t":
             raise Refused(cparse.line(node), s, "wide characters are not translated")
         raise Refused(cparse.line(node), s, "an unknown type: not declared in the program nor by aclnn_py")
@@ -104,7 +111,7 @@ class Types:
         t = node.type
         inner = cparse.field(node, "declarator")
         if t == "abstract_pointer_declarator":
-            p = pointer(base)
+            p = pointer(_no_struct(base, node, "a pointer to a struct"))
             if _has_const(node):
                 p = replace(p, const=True)
             return self._abstract(p, inner) if inner is not None else p
@@ -118,7 +125,7 @@ class Types:
             return self._abstract(base, kids[0]) if kids else base
         if t == "abstract_array_declarator":
             size = cparse.field(node, "size")
-            a = CType("array", of=base, size=_int_literal(size))
+            a = CType("array", of=_no_struct(base, node, "an array of structs"), size=_int_literal(size))
             return self._abstract(a, inner) if inner is not None else a
         raise Refused(cparse.line(node), cparse.snippet(node), f"a declarator the tool cannot read ({t})")
 
@@ -133,7 +140,7 @@ class Types:
             d.init = cparse.field(node, "value")
             return d
         if t == "pointer_declarator":
-            p = pointer(base)
+            p = pointer(_no_struct(base, node, "a pointer to a struct"))
             if _has_const(node):
                 p = replace(p, const=True)
             return self.declarator(p, _require(cparse.field(node, "declarator"), node))
@@ -145,7 +152,8 @@ class Types:
         if t == "array_declarator":
             size = cparse.field(node, "size")
             return self.declarator(
-                CType("array", of=base, size=_int_literal(size)), _require(cparse.field(node, "declarator"), node)
+                CType("array", of=_no_struct(base, node, "an array of structs"), size=_int_literal(size)),
+                _require(cparse.field(node, "declarator"), node),
             )
         if t == "function_declarator":
             f = self.function(base, _require(cparse.field(node, "parameters"), node))
@@ -194,6 +202,14 @@ class Types:
         if _has_const(node):
             base = replace(base, const=True)
         return [self.declarator(base, d) for d in cparse.fields(node, "declarator")]
+
+
+def _no_struct(t: CType, node: Node, what: str) -> CType:
+    """``t``, unless it is one of the program's structs (they are Python objects: no pointers into
+    them, no arrays of them)."""
+    if t.kind == "struct":
+        raise Refused(cparse.line(node), cparse.snippet(node), f"{what} is not translated (only struct variables)")
+    return t
 
 
 def _has_const(node: Node) -> bool:

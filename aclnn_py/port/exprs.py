@@ -147,7 +147,10 @@ class Exprs(Context):
                 return self.container_literal(node, expect, "")
             raise refuse(node, "a braced list where the tool cannot tell the type it initializes")
         if t == "field_expression":
-            raise refuse(node, "a struct or class member: the tool translates no structs")
+            base, m = self.member(node)
+            if m.ref:
+                return PyExpr(f"{base}.{m.py}.value", P_ATOM, m.ctype, sym=m, npscalar=m.npscalar)
+            return PyExpr(f"{base}.{m.py}", P_ATOM, m.ctype, nonneg=m.ctype.unsigned, sym=m, container=m.container)
         if t == "update_expression":
             raise refuse(node, "++/-- whose value is used (only as a statement or a for-loop step)")
         if t in ("new_expression", "delete_expression"):
@@ -175,6 +178,21 @@ class Exprs(Context):
             container=sym.container,
             npscalar=sym.npscalar,
         )
+
+    def member(self, node: Node) -> tuple[str, Sym]:
+        """``object.member`` of a struct of the program: the object's Python text and the member."""
+        op = cparse.text(cparse.field(node, "operator"))
+        name = cparse.text(cparse.field(node, "field"))
+        if op != ".":
+            raise refuse(node, f"{op}: a pointer to a struct is not translated (only struct variables)")
+        obj = self.expr(_need(cparse.field(node, "argument"), node))
+        info = self.structs.get(obj.ctype.name) if obj.ctype.kind == "struct" and not obj.addr else None
+        if info is None:
+            raise refuse(node, "a member of something that is not a struct of the program")
+        m = info.members.get(name)
+        if m is None:
+            raise refuse(node, f"{info.name} has no member {name}")
+        return obj.paren(P_ATOM), m
 
     def identifier(self, node: Node) -> PyExpr:
         name = cparse.text(node)
@@ -778,6 +796,8 @@ class Exprs(Context):
                 raise refuse(node, f"the address of {name}")
             if sym.ctype.is_container:
                 raise refuse(node, "the address of a whole vector or array")
+            if sym.ctype.kind == "struct":
+                raise refuse(node, "the address of a struct: pointers to structs are not translated")
             if sym.ref_param:
                 raise refuse(node, "the address of a pointer parameter")
             if sym.ref:
@@ -797,6 +817,12 @@ class Exprs(Context):
             kids = cparse.named(arg)
             if len(kids) == 1:
                 return self.address_of(kids[0], node)
+        if arg.type == "field_expression":
+            obj, m = self.member(arg)
+            if m.ctype.is_container:
+                raise refuse(node, "the address of a whole vector or array")
+            addr = "ref" if m.ref else "value"
+            return PyExpr(f"{obj}.{m.py}", P_ATOM, pointer(m.ctype), addr=addr, sym=m)
         if arg.type == "pointer_expression" and cparse.text(cparse.field(arg, "operator")) == "*":
             # &*p is p itself (C11 6.5.3.2: neither operator is evaluated)
             return self.expr(_need(cparse.field(arg, "argument"), arg))

@@ -4,6 +4,8 @@ second writes the port)."""
 
 from __future__ import annotations
 
+import keyword
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from . import cparse
@@ -14,7 +16,7 @@ from .errors import PortError, Refusal, Refused
 from .exprs import Cascade, _need, refuse
 from .known import Known, known
 from .preprocess import Expanded, Macro, collect_macros, expand
-from .scope import Flags, FuncInfo, Sym, py_name
+from .scope import Flags, FuncInfo, StructInfo, Sym, py_name
 from .stmts import Stmts, comment_lines
 
 if TYPE_CHECKING:
@@ -74,12 +76,12 @@ class Program(Stmts):
                 prev_row = cparse.end_row(c)
                 continue
             after_comment = i > 0 and kids[i - 1].type == "comment" and row == prev_row + 1
-            if c.type in ("function_definition", "template_declaration") and _is_definition(c) and not after_comment:
+            if _is_definition(c) and not after_comment:
                 self.out.blank(2)
             elif row > prev_row + 1:
                 self.out.blank()
             self.top_item(c)
-            if c.type in ("function_definition", "template_declaration") and _is_definition(c):
+            if _is_definition(c):
                 self.out.blank(2)
             prev_row = cparse.end_row(c)
             last_end = prev_row if c.start_point[0] == prev_row else -1
@@ -142,12 +144,129 @@ class Program(Stmts):
             raise refuse(node, "conditional compilation (#if/#ifdef) is not translated")
         elif t == "using_declaration":
             raise refuse(node, "using-declarations (using namespace std; ...) are not translated: write std::")
+        elif t == "struct_specifier" and cparse.field(node, "body") is not None:
+            self.struct_definition(node)
         elif t in ("struct_specifier", "class_specifier", "union_specifier", "enum_specifier"):
             raise refuse(node, "a struct, class, union or enum of the program is not translated")
         elif t == "expression_statement" and not cparse.named(node):
             return
         else:
             raise refuse(node, f"a top-level construct the tool does not translate ({t})")
+
+    # -- structs ---------------------------------------------------------------------------------
+    def struct_definition(self, node: Node) -> None:
+        """A plain data struct (members with default member initializers, nothing else) as a class
+        whose ``__init__`` sets them in order; a member whose address is taken is held in a Ref."""
+        name_node = cparse.field(node, "name")
+        body = _need(cparse.field(node, "body"), node)
+        if name_node is None or name_node.type != "type_identifier":
+            raise refuse(node, "an anonymous or qualified struct is not translated")
+        if any(c.type == "base_class_clause" for c in node.children):
+            raise refuse(node, "a struct deriving from another (inheritance) is not translated")
+        name = cparse.text(name_node)
+        members: dict[str, Sym] = {}
+        out = Out()
+        prev_row = int(body.start_point[0])
+        last_end = -1
+        for c in body.children:
+            row = int(c.start_point[0])
+            if c.type in ("{", "}"):
+                continue
+            if c.type == "comment":
+                lines = comment_lines(cparse.text(c))
+                if row == last_end and len(lines) == 1:
+                    out.trail(lines[0])
+                else:
+                    if row > prev_row + 1:
+                        out.blank()
+                    for ln in lines:
+                        out.comment(2, ln)
+                prev_row = cparse.end_row(c)
+                continue
+            if row > prev_row + 1:
+                out.blank()
+            for sym, value in self.struct_members(c, members):
+                members[sym.name] = sym
+                out.code(2, f"self.{sym.py} = {value}")
+            prev_row = last_end = cparse.end_row(c)
+        info = StructInfo(name, py_name(name), members)
+        self.structs[name] = info
+        self.types.structs.add(name)
+        self.out.code(0, f"class {info.py}:", f"struct {name}")
+        self.out.code(1, "def __init__(self):")
+        if not out.has_code():
+            out.code(2, "pass")
+        self.out.extend(out)
+
+    def struct_members(self, node: Node, members: dict[str, Sym]) -> list[tuple[Sym, str]]:
+        """The members of one member declaration and their initial values."""
+        t = node.type
+        if t in ("function_definition", "template_declaration") or (
+            t in ("field_declaration", "declaration")
+            and any(d.type == "function_declarator" for d in cparse.walk(node) if d is not node)
+        ):
+            raise refuse(node, "a struct with member functions or constructors is not translated (only plain data)")
+        if t != "field_declaration":
+            raise refuse(node, f"a struct member the tool does not translate ({t}): only plain data members")
+        if any(c.type in ("storage_class_specifier", "bitfield_clause") for c in node.children):
+            raise refuse(node, "a static or bit-field struct member is not translated")
+        base = self.types.base(_need(cparse.field(node, "type"), node))
+        if any(c.type == "type_qualifier" and cparse.text(c) in ("const", "constexpr") for c in node.children):
+            base = replace(base, const=True)
+        found: list[tuple[Sym, str]] = []
+        kids = node.children
+        for i, c in enumerate(kids):
+            if node.field_name_for_child(i) != "declarator":
+                continue
+            default = None  # the default_value after this declarator (past its `=`), if any
+            for j in range(i + 1, len(kids)):
+                field_name = node.field_name_for_child(j)
+                if field_name == "declarator":
+                    break
+                if field_name == "default_value":
+                    default = kids[j]
+                    break
+            d = self.types.declarator(base, c)
+            ct = d.ctype
+            if ct.ref or ct.kind in ("struct", "func", "auto") or ct.is_func:
+                raise refuse(node, f"the struct member {d.name} of type {ct} is not translated")
+            if d.name in members or any(s.name == d.name for s, _ in found):
+                raise refuse(node, f"the struct member {d.name} is declared twice")
+            if default is not None:
+                named = {s.name for s, _ in found} | set(members)
+                if any(n.type == "identifier" and cparse.text(n) in named for n in cparse.walk(default)):
+                    raise refuse(node, f"the initializer of {d.name} reads another member")
+            assert d.name_node is not None
+            key = cparse.node_key(d.name_node)
+            py = d.name + "_" if keyword.iskeyword(d.name) else d.name
+            sym = Sym(d.name, py, ct, key, ref=key in self.flags.ref_vars, is_member=True)
+            if ct.is_container:
+                if sym.ref:
+                    raise refuse(node, "the address of a whole vector or array")
+                sym.container = self.container_kind(ct, key)
+                if default is None and ct.kind == "array":
+                    raise refuse(node, f"the struct member {d.name} has no default member initializer")
+                found.append((sym, self.container_init(sym, default, node)))
+                continue
+            if default is None:
+                raise refuse(
+                    node,
+                    f"the struct member {d.name} has no default member initializer (its value would be "
+                    "indeterminate in C++)",
+                )
+            init = default
+            if init.type in ("initializer_list", "argument_list"):
+                items = cparse.named(init)
+                if len(items) > 1:
+                    raise refuse(node, "a scalar initialized with several values")
+                if not items:
+                    found.append((sym, self.wrap_ref(sym, self.zero(ct))))
+                    continue
+                init = items[0]
+            value = self.convert(self.expr(init, ct), ct, init)
+            sym.npscalar = value.npscalar
+            found.append((sym, self.wrap_ref(sym, value.text)))
+        return found
 
     def place_imports(self) -> None:
         if not self.imports_placed:
@@ -253,6 +372,14 @@ class Program(Stmts):
             if self.known.function(info.name) is not None:
                 raise refuse(node, f"{info.name} is an aclnn_py function: the program may not define it")
             self.functions[info.name] = info
+            ret = info.ctype.of
+            if ret is not None and ret.kind == "struct":
+                raise refuse(node, "a function returning a struct (C++ copies it) is not translated")
+            for p in info.params:
+                if p.ctype.kind == "struct" and not p.ctype.ref:
+                    raise refuse(
+                        node, f"the struct parameter {p.name} is passed by value (C++ copies it): take a reference"
+                    )
             if info.name == "main":
                 if info.params:
                     raise refuse(node, "main(argc, argv) is not translated")
@@ -344,9 +471,10 @@ def _placeholder() -> Item:
 
 
 def _is_definition(node: Node) -> bool:
-    if node.type == "function_definition":
+    """A function, function template or struct definition (two blank lines around it, as PEP 8 has)."""
+    if node.type == "function_definition" or (node.type == "struct_specifier" and cparse.field(node, "body")):
         return True
-    return any(c.type == "function_definition" for c in node.named_children)
+    return node.type == "template_declaration" and any(c.type == "function_definition" for c in node.named_children)
 
 
 def _starts_function_group(kids: list[Node], i: int) -> bool:
@@ -358,7 +486,7 @@ def _starts_function_group(kids: list[Node], i: int) -> bool:
         if j + 1 < len(kids) and kids[j + 1].start_point[0] != cparse.end_row(kids[j]) + 1:
             return False
         j += 1
-    return j < len(kids) and kids[j].type in ("function_definition", "template_declaration") and _is_definition(kids[j])
+    return j < len(kids) and _is_definition(kids[j])
 
 
 # ---------------------------------------------------------------------------------------------

@@ -57,6 +57,17 @@ class Sym:
     is_global: bool = False
     is_param: bool = False
     npscalar: bool = False  # holds an element of a numpy array (a numpy scalar)
+    is_member: bool = False  # a member of a struct of the program (one Sym for every object's)
+
+
+@dataclass
+class StructInfo:
+    """A plain data struct of the program: a Python class whose ``__init__`` sets the members, in
+    order, to their default member initializers."""
+
+    name: str
+    py: str
+    members: dict[str, Sym]
 
 
 @dataclass
@@ -118,6 +129,7 @@ class Context:
         self.scopes: list[dict[str, Sym]] = []
         self.globals: dict[str, Sym] = {}
         self.functions: dict[str, FuncInfo] = {}
+        self.structs: dict[str, StructInfo] = {}
         self.current: FuncInfo | None = None
         self.out = Out()
         self.uses: set[str] = set()  # np, sys, printf, Ref

@@ -293,6 +293,11 @@ class Stmts(Calls):
             return self.symbol_expr(sym)
         if node.type == "pointer_expression" and cparse.text(cparse.field(node, "operator")) == "*":
             return self.pointer_expr(node)
+        if node.type == "field_expression":
+            target = self.expr(node)
+            if target.ctype.kind == "struct":
+                raise refuse(node, "assigning a whole struct (C++ copies it) is not translated")
+            return target
         if node.type == "subscript_expression":
             target = self.subscript(node)
             if isinstance(target.sym, Sym):
@@ -305,6 +310,8 @@ class Stmts(Calls):
         lnode = _need(cparse.field(node, "left"), node)
         rnode = _need(cparse.field(node, "right"), node)
         target = self.lvalue(lnode)
+        if target.ctype.kind == "struct":
+            raise refuse(node, "assigning a whole struct (C++ copies it) is not translated")
         right = self.expr(rnode, target.ctype)
         if op == "=":
             if target.ctype.is_container:
@@ -425,6 +432,11 @@ class Stmts(Calls):
             if init is None:
                 raise refuse(node, "auto without an initializer")
             e = self.value_of(self.expr(init), init)
+            if e.ctype.kind == "struct":
+                if not d.ctype.ref:
+                    raise refuse(node, "a copy of a struct is not translated")
+                sym = self.declare(replace(d, ctype=replace(e.ctype, ref=True, const=d.ctype.const)), node)
+                return sym, e.text  # a reference: the same object
             if e.ctype.kind in ("nullptr", "func") or e.ctype.is_func:
                 raise refuse(node, "auto deduced from nullptr or a function")
             t = e.ctype.plain()
@@ -439,6 +451,8 @@ class Stmts(Calls):
             sym.npscalar = value.npscalar
             return sym, self.wrap_ref(sym, value.text)
         sym = self.declare(d, node)
+        if t.kind == "struct":
+            return sym, self.struct_init(sym, init, node)
         if t.is_container:
             if sym.ref:
                 raise refuse(node, "the address of a whole vector or array")
@@ -464,6 +478,22 @@ class Stmts(Calls):
         value = self.convert(self.expr(init, t), t, init)
         sym.npscalar = value.npscalar
         return sym, self.wrap_ref(sym, value.text)
+
+    def struct_init(self, sym: Sym, init: Node | None, node: Node) -> str:
+        """``S s;`` / ``S s{};`` is a new object with the members' default values; ``const S& r = s``
+        is ``s`` itself. Copies and aggregate initialization are refused."""
+        info = self.structs[sym.ctype.name]
+        if init is None or (init.type in ("initializer_list", "argument_list") and not cparse.named(init)):
+            if sym.ctype.ref:
+                raise refuse(node, "a reference without an initializer")
+            return f"{info.py}()"
+        if sym.ctype.ref:
+            e = self.value_of(self.expr(init), init)
+            if e.ctype.kind == "struct" and e.ctype.name == sym.ctype.name:
+                return e.text
+        raise refuse(
+            node, "copying or aggregate-initializing a struct is not translated (declare it, then set members)"
+        )
 
     def wrap_ref(self, sym: Sym, value: str) -> str:
         if sym.ref:
@@ -612,7 +642,7 @@ class Stmts(Calls):
         e = self.expr(kids[0], ret)
         if ret.is_container:
             e = self.value_of(e, kids[0])
-            if isinstance(e.sym, Sym) and (e.sym.is_param or e.sym.is_global) and e.prec == P_ATOM:
+            if isinstance(e.sym, Sym) and (e.sym.is_param or e.sym.is_global or e.sym.is_member) and e.prec == P_ATOM:
                 e = e.with_(text=f"{e.text}.copy()")  # C++ returns a copy
             self.out.code(indent, f"return {e.text}")
             return
