@@ -67,7 +67,7 @@ LAYOUT = {
     "acl/error_codes/ge_error_codes.h": [],
     "acl/ops/acl_dvpp.h": ["../acl.h", "../acl_base.h"],
     "aclnn/acl_meta.h": ["acl/acl_base.h"],
-    "aclnn/aclnn_base.h": ["acl/acl_rt.h", "aclnn/acl_meta.h"],
+    "aclnn/aclnn_base.h": ["aclnn/acl_meta.h"],
     "aclnnop/aclnn_util.h": [],
 }
 
