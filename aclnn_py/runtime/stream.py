@@ -67,6 +67,8 @@ class Task:
         # the submitting thread; the task's body itself waits (see Policy.progress).
         self.ready = ready
         self.seq = next(Task._seq)
+        if _trace.ACTIVE:
+            _trace.log_submit(stream.ident, self.seq, label)
 
 
 class Stream:
@@ -179,6 +181,14 @@ def _run_task(stream: Stream, task: Task) -> None:
     and no later task of any of its streams runs."""
     status, message = 0, ""
     ctx = stream.context
+    if stream.error is not None:
+        # The stream faulted and no synchronize has reported it yet: as after a device
+        # exception, nothing queued behind the fault runs. Under the deferred policy the fault
+        # itself drops the queue; under eager and thread the later tasks arrive one by one
+        # (the second kernel of the same phase 2, say) and are dropped here, so every policy
+        # runs the same tasks.
+        _finish(task)
+        return
     try:
         stopped = getattr(ctx, "failure", None)
         if stopped is not None:
@@ -200,7 +210,7 @@ def _run_task(stream: Stream, task: Task) -> None:
     finally:
         _finish(task)
         if _trace.ACTIVE:
-            _trace.log_task(stream.ident, task.label, status, message, task.note)
+            _trace.log_task(stream.ident, task.label, status, message, task.note, seq=task.seq)
 
 
 class Policy(abc.ABC):
