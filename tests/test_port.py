@@ -377,6 +377,20 @@ UNKNOWN = [
     ),
     ("reference variable", "int main() {\n  int x = 1;\n  int& r = x;\n  return r;\n}", 6, "int& r", "reference"),
     (
+        "auto reference",
+        "int main() {\n  int x = 1;\n  auto& r = x;\n  r = 5;\n  return x;\n}",
+        6,
+        "auto& r",
+        "reference",
+    ),
+    (
+        "vector assigned through a reference",
+        "void f(std::vector<int64_t>& v) {\n  std::vector<int64_t> w = {1, 2};\n  v = w;\n}\nint main() { return 0; }",
+        6,
+        "v = w",
+        "through a reference",
+    ),
+    (
         "growing a numpy vector",
         "int main() {\n  std::vector<float> v;\n  v.push_back(1.0f);\n  return 0;\n}",
         6,

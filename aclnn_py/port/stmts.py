@@ -315,6 +315,12 @@ class Stmts(Calls):
         right = self.expr(rnode, target.ctype)
         if op == "=":
             if target.ctype.is_container:
+                if isinstance(target.sym, Sym) and target.sym.ctype.ref and target.sym.py == target.text:
+                    raise refuse(
+                        node,
+                        "assigning a whole vector through a reference (Python would rebind the name, "
+                        "not change the vector it refers to)",
+                    )
                 self.out.code(indent, f"{target.text} = {self.container_value(right, target, rnode).text}")
                 return
             value = self.convert(right, target.ctype, rnode)
@@ -440,6 +446,8 @@ class Stmts(Calls):
             if e.ctype.kind in ("nullptr", "func") or e.ctype.is_func:
                 raise refuse(node, "auto deduced from nullptr or a function")
             t = e.ctype.plain()
+            if d.ctype.ref and not d.ctype.const and not t.is_container:
+                raise refuse(node, "a reference variable aliases another: not translated")
             if t.kind == "array":
                 t = CType("pointer", of=t.of)
             d = replace(d, ctype=replace(t, ref=d.ctype.ref))
