@@ -384,6 +384,20 @@ UNKNOWN = [
         "reference",
     ),
     (
+        "function writing a reference as a value",
+        "void f(int64_t& v) { v = 1; }\nint main() {\n  void (*g)(int64_t&) = f;\n  return 0;\n}",
+        6,
+        "f",
+        "writes a reference parameter",
+    ),
+    (
+        "reference to a pointer",
+        "void f(int32_t*& p) { p = nullptr; }\nint main() { return 0; }",
+        4,
+        "int32_t*& p",
+        "reference",
+    ),
+    (
         "vector assigned through a reference",
         "void f(std::vector<int64_t>& v) {\n  std::vector<int64_t> w = {1, 2};\n  v = w;\n}\nint main() { return 0; }",
         6,

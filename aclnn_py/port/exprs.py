@@ -203,6 +203,9 @@ class Exprs(Context):
             return self.symbol_expr(sym)
         if name in self.functions:
             fi = self.functions[name]
+            if any(f == name for f, _ in self.flags.ref_slots):
+                # a call through a pointer could not pass the caller's Ref for it
+                raise refuse(node, f"{name}, which writes a reference parameter, used as a value")
             return PyExpr(fi.py, P_ATOM, fi.ctype, sym=fi)
         m = self.macros.get(name)
         if m is not None and m.kind == "constant":

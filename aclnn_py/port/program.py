@@ -402,6 +402,8 @@ class Program(Stmts):
                     if p.name_node is None:
                         continue
                     role = param_role(p.ctype)
+                    if p.ctype.ref and role in ("out", "array", "unknown"):
+                        raise refuse(node, f"the reference to a pointer {p.name} is not translated")
                     sym = self.declare(p, node, is_param=True, ref_param=role == "out")
                     if role == "out" and sym.ref:
                         raise refuse(node, f"the address of the parameter {p.name}")
