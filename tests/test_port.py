@@ -841,3 +841,18 @@ def test_plain_structs_and_reference_parameters_survive_the_port(tmp_path) -> No
     subprocess.run(["g++", "-std=c++17", f"-I{CAPI / 'include'}", str(src), "-o", str(exe)], check=True)
     c = subprocess.run([str(exe)], capture_output=True, text=True)
     assert (c.returncode, c.stdout) == (0, STRUCTS_OUT)
+
+
+def test_a_chain_of_reference_parameters_settles(tmp_path) -> None:
+    """Each pass learns one more caller of a written reference parameter: ten nested ones still end
+    with main's variable held in a Ref and written."""
+    chain = "".join(f"void f{i}(int64_t& v) {{ f{i - 1}(v); }}\n" for i in range(1, 10))
+    src = PRELUDE + "void f0(int64_t& v) { v = 7; }\n" + chain
+    src += 'int main() {\n  int64_t n = 0;\n  f9(n);\n  printf("%ld\\n", n);\n  return 0;\n}\n'
+    port = translate(src, "chain.cpp")
+    assert port.ok, port.refusals
+    assert "    n = Ref(0)\n    f9(n)\n" in port.python
+    path = tmp_path / "chain.py"
+    path.write_text(port.python)
+    run = subprocess.run([sys.executable, str(path)], capture_output=True, text=True, env=_env())
+    assert (run.returncode, run.stdout, run.stderr) == (0, "7\n", "")

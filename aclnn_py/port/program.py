@@ -523,13 +523,21 @@ def run(source: str, filename: str, display_name: str) -> tuple[str, list[Refusa
     flags = Flags()
     # learn which variables are Refs and which vectors are host memory, until nothing changes (a
     # vector parameter used as host memory makes its callers' arguments host memory, and so on)
-    for _ in range(8):
+    # (each pass only adds to the flags, so this settles; a chain of reference parameters settles one
+    # caller per pass)
+    settled = False
+    for _ in range(64):
         before = flags.snapshot()
         Program(k, expanded, filename, flags, macros, True).unit(tree.root_node)
         if flags.snapshot() == before:
+            settled = True
             break
     prog = Program(k, expanded, filename, flags, macros, False)
     prog.unit(tree.root_node)
+    if not settled:
+        prog.refusals.append(
+            Refusal(filename, 1, display_name, "the program's variables did not settle as Refs or values in 64 passes")
+        )
     text = prog.out.text({"imports": _imports(prog)})
     header = [
         "#!/usr/bin/env python3",
