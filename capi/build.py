@@ -2,9 +2,14 @@
 """Build the C ABI of aclnn_py and print the flags to compile against it (an ``aclnn_py-config``).
 
     python capi/build.py [--asan]      build capi/build[-asan]/lib/libaclnn_py.so and CANN's library names
-    python capi/build.py --cflags      -I flags for the headers (acl/acl.h, aclnn/..., aclnnop/...)
+                                       (libacl_rt.so, libascendcl.so, libopapi.so, libnnopbase.so ...)
+    python capi/build.py --cflags      -I flags for the headers (acl/acl.h, aclnn/..., aclnnop/...) and for
+                                       include/aclnnop itself (bare #include "aclnn_add.h")
     python capi/build.py --libs        -L/-l/rpath flags: the same link line a CANN program uses
     python capi/build.py --headers     rewrite the operator headers (capi/include/aclnnop) from the registry
+
+The runtime's C functions are generated at build time from capi/include/acl (capi/gen_rt.py), the
+operators' from the registry (capi/gen_ops.py).
 
 Run it with the Python of the environment where aclnn_py is installed (``make capi`` uses .venv):
 that interpreter is embedded, and its location is baked in as the default (``ACLNN_PY_PYTHON``
