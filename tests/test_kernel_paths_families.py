@@ -186,6 +186,10 @@ def test_two_operand_kernels_agree_on_every_layout(monkeypatch, dtype):
     for x, y in layouts(dtype, 30):
         for compute in kernels:
             agree(monkeypatch, compute, [x, y], out_shape_of(x, y), dtype)
+            if x.shape == out_shape_of(x, y) and x.flags.c_contiguous:  # in place (aclnnInplaceAdd & co.)
+                agree(monkeypatch, compute, [x, y], x.shape, dtype, inplace=0)
+            if y.shape == out_shape_of(x, y) and y.flags.c_contiguous:
+                agree(monkeypatch, compute, [x, y], y.shape, dtype, inplace=1)
         for op in ("Equal", "Greater", "LessEqual"):
             agree(monkeypatch, compare.make(op), [x, y], out_shape_of(x, y), np.bool_)
 
@@ -344,6 +348,8 @@ def test_clamp_paths_agree(monkeypatch, dtype):
 def test_hardswish_paths_agree(monkeypatch, dtype, recipe):
     x = np.concatenate([values(dtype, 700, 16, 5.0), np.array([-3, 3, -2.9999998, 3.0000002, 6, -6], dtype)])
     agree(monkeypatch, hard_swish.make(recipe), [x], x.shape, dtype)
+    big = np.concatenate([x] * 7)  # in place (aclnnInplaceHardswish), across blocks of 4096
+    agree(monkeypatch, hard_swish.make(recipe), [big], big.shape, dtype, inplace=0)
 
 
 @pytest.mark.parametrize("dtype", [F16, BF16], ids=str)
