@@ -34,6 +34,7 @@ import math
 import random
 import re
 import struct
+import threading
 from collections import Counter
 from collections.abc import Callable
 from typing import Any
@@ -48,6 +49,7 @@ from aclnn_py._capi import _plain_int
 from aclnn_py.ops import registry
 from aclnn_py.port import prototypes
 from aclnn_py.runtime import sanitizer
+from aclnn_py.runtime import stream as stream_mod
 from aclnn_py.runtime.memory import SPACE
 from aclnn_py.runtime.stream import Event, Stream
 
@@ -88,6 +90,32 @@ SILENT = {
     ("aclrtMemcpyAsync", 207000),  # HOST_TO_HOST on a host+card system
     ("aclrtSynchronizeEvent", 207000),  # an ACL_EVENT_EXTERNAL event
     ("aclrtSynchronizeEventWithTimeout", 207000),
+    # aclrtProcessReport on a thread no stream is bound to, or with nothing reported in time:
+    # ApiImpl::ProcessReport's COND_RETURN_WARN (src/runtime/api/impl/api_impl.cc:5393) and
+    # aclrtProcessReportImpl's ACL_LOG_INFO (src/acl/aclrt_impl/callback.cpp:194-200) only log.
+    ("aclrtProcessReport", 107012),
+    ("aclrtProcessReport", 507012),
+    # The stream-config handle lives in the lite library, whose ACL_LOG_ERROR / ACL_LOG_INNER_ERROR
+    # only log (src/acl/aclrt_c/common/log_inner.h:56-68, 105-117): a NULL handle
+    # (src/acl/aclrt_c/runtime/stream.c:33-35), a NULL handle or value, an attribute out of range, a
+    # bad size or priority (stream.c:53-62, 70-73, 82-85, 93-96, 112-120), a NULL stream (stream.c:132-134).
+    ("aclrtDestroyStreamConfigHandle", 100000),
+    ("aclrtSetStreamConfigOpt", 100000),
+    ("aclrtCreateStreamV2", 100000),
+    # A package whose version file is missing: GetVersionByPkgName / GetVersionStringInternal
+    # ACL_LOG_WARN / ACL_LOG_ERROR only (src/acl/aclrt_impl/acl.cpp:904-916, 945-964), and the
+    # full library's ACL_LOG_ERROR is a dlog record (src/acl/common/log_inner.h:185-189).
+    ("aclsysGetVersionStr", 100003),
+    ("aclsysGetVersionNum", 100003),
+    # a pointer not 4-byte aligned: ACL_LOG_ERROR only (src/acl/aclrt_impl/memory.cpp:785-789, 839-843)
+    ("aclrtMemsetD32", 100000),
+    ("aclrtMemsetD32Async", 100000),
+    # the EXTERNAL flags (graph capture), which the emulator does not support: the runtime returns
+    # 207000 through COND_RETURN_WITH_NOLOG (src/runtime/api/api_c.cc:761 for rtEventRecordWithFlag,
+    # src/runtime/api/api_c_stream.cc:433 for rtStreamWaitEventWithFlag) and ACL's
+    # ACL_REQUIRES_RTS_OK passes it on without a report (src/acl/common/log_inner.h:282-288)
+    ("aclrtRecordEventWithFlag", 207000),
+    ("aclrtStreamWaitEventWithFlag", 207000),
 } | {
     # An operator's phase 1 returns ACLNN_ERR_INNER_NULLPTR through CHECK_RET(x != nullptr,
     # ACLNN_ERR_INNER_NULLPTR), which logs nothing, after an l0 op that fails without a report:
@@ -104,6 +132,9 @@ SILENT_REGBASE = {
     ("aclnnLtScalarGetWorkspaceSize", 161001),
 }
 _SILENT_ON_REGBASE = SILENT | SILENT_REGBASE
+# Functions whose return value is the thread's last error code, not the call's status (they
+# succeed whatever they return: acl_rt.h's aclrtGetLastError / aclrtPeekAtLastError).
+RETURNS_AN_ERROR_CODE = {"aclrtGetLastError", "aclrtPeekAtLastError"}
 # Calls that would end the world the example runs in; drawn rarely.
 SET_ADDR = ("aclSetTensorAddr", "aclSetInputTensorAddr", "aclSetOutputTensorAddr")
 DISRUPTIVE = {"aclFinalize", "aclFinalizeReference", "aclrtResetDevice", "aclrtResetDeviceForce", "aclrtDestroyContext"}
@@ -113,6 +144,10 @@ RUNS_QUEUED_WORK = {
     "aclrtSynchronizeDeviceWithTimeout", "aclrtSynchronizeEvent", "aclrtSynchronizeEventWithTimeout",
     "aclrtStreamQuery", "aclrtQueryEventStatus", "aclrtDestroyStream", "aclrtResetDevice", "aclrtResetDeviceForce",
     "aclFinalize", "aclFinalizeReference", "aclrtDestroyContext",
+    # they drain the stream an event was recorded on, or run other streams' work while they wait
+    "aclrtQueryEvent", "aclrtQueryEventWaitStatus", "aclrtStreamWaitEvent", "aclrtStreamWaitEventWithFlag",
+    "aclrtStreamWaitEventWithTimeout", "aclrtWaitAndResetNotify", "aclrtValueWait", "aclrtLaunchCallback",
+    "aclrtProcessReport", "aclrtDestroyStreamForce", "aclrtStreamAbort", "aclrtStreamStop",
 }  # fmt: skip
 
 WEIRD = [object(), "text", 1.5, float("nan"), [1, 2], {"a": 1}, b"bytes", -1, 2**70, True]
@@ -125,6 +160,9 @@ class World:
         testing.reset()
         import os
 
+        # A waiting task (aclrtValueWait, a notify wait) whose condition nothing meets fails after
+        # this long instead of a minute (on hardware the stream would hang).
+        stream_mod.WAIT_LIMIT_S = 0.05
         os.environ["ACLNN_PY_DEVICE_COUNT"] = "2"
         os.environ["ACLNN_PY_DEVICE_MEMORY"] = "64M"  # sizes up to 2**65 are drawn: keep RAM bounded
         assert aclnn_py.aclInit(None) == 0
@@ -815,6 +853,9 @@ def draw_argument(world: World, fn_name: str, param: str, data: random.Random) -
         return _int(data, -1, 8)
     if param in ("policy", "flag", "priority", "attr"):
         return _int(data, -1, 20)
+    if param == "timeout" and fn_name in ("aclrtProcessReport", "aclrtWaitAndResetNotify"):
+        # never -1 (wait for ever): a bound thread with nothing reported would wait for good
+        return _one(data, [1, 2, 0, -2, *WEIRD])
     if param in ("timeout",):
         return _int(data, -3, 100)
     if param == "offset" and not fn_name.startswith("aclGet"):
@@ -827,8 +868,104 @@ def draw_argument(world: World, fn_name: str, param: str, data: random.Random) -
         return _one(data, [None, "", "/nonexistent/acl.json", 5, b"/tmp"])
     if param in ("refCount", "deviceId_out", "status", "ms", "free", "total", "runMode", "viewDims_out"):
         return _out(data)
+    drawn = _draw_runtime_argument(world, fn_name, param, data)
+    if drawn is not _JUNK:
+        return drawn
     # accessor outs and anything else: an out-parameter or junk
     return _one(data, [Ref(), Ref(), None, *WEIRD])
+
+
+_JUNK = object()  # _draw_runtime_argument: no plausible value known, draw junk
+# Out-parameters of the wider runtime surface (a Ref mostly, sometimes NULL or junk).
+_RUNTIME_OUTS = {
+    "canAccessPeer", "canCompatible", "cannAttrList", "deviceStatus", "eventId", "greatestPriority",
+    "leastPriority", "majorVersion", "minorVersion", "patchVersion", "notifyId", "streamCount", "streamId",
+    "timestamp", "versionNum", "versionStr", "utilizationInfo", "uuid", "attributes", "errorInfo",
+    "stridesValue", "stridesNum", "binHandle", "funcHandle", "argsHandle",
+}  # fmt: skip
+
+
+def _world_extra(world: World, name: str, make: Callable[[], Any]) -> Any:
+    """An object made once per world, on first use (notifies, a stream-config handle ...)."""
+    if name not in world.__dict__:
+        world.__dict__[name] = make()
+    return world.__dict__[name]
+
+
+def _notifies() -> list[Any]:
+    made = []
+    for _ in range(2):
+        n = Ref()
+        if aclnn_py.aclrtCreateNotify(n, 0) == 0:
+            made.append(n.value)
+    return made
+
+
+def _config_handle() -> Any:
+    h = aclnn_py.aclrtCreateStreamConfigHandle()
+    aclnn_py.aclrtSetStreamConfigOpt(h, 3, (1).to_bytes(4, "little"), 4)  # priority 1
+    return h
+
+
+def _draw_runtime_argument(world: World, fn_name: str, param: str, data: random.Random) -> Any:
+    """Plausible values for the parameters of the wider runtime surface (peer access, callbacks,
+    notifies, stream-config handles, 2-D copies, versions ...), so that its functions succeed
+    often enough to be exercised past their argument checks; ``_JUNK`` where none is known."""
+    if param in _RUNTIME_OUTS or (param == "num" and fn_name == "aclGetCannAttributeList"):
+        return _out(data)
+    if param == "flags" and fn_name == "aclrtStreamGetFlags":
+        return _out(data)
+    if param == "ptr" and fn_name == "aclrtMallocHostWithCfg":
+        return _out(data)
+    if param in ("ptr", "devAddr"):
+        return _pointer(world, data, host_ok=False)
+    if param == "data" and fn_name in ("aclCreateDataBuffer", "aclUpdateDataBuffer"):
+        return _pointer(world, data, host_ok=False)
+    if param in ("N", "memSize", "dpitch", "spitch", "width", "height", "argsSize", "dataLen", "length"):
+        return _size(data)
+    if param in ("peerDeviceId",):
+        return _int(data, -1, 2)
+    if param in ("blockType", "level", "mode", "flags"):
+        return _int(data, -1, 2)
+    if param in ("numBlocks", "type", "devFeatureType", "cannAttr", "funcEntry"):
+        return _int(data, -1, 8)
+    if param == "valueSize":
+        return _one(data, [4, 8, 8, 0, 2, -1, *WEIRD])
+    if param == "attrValue":
+        return _one(data, [(1).to_bytes(4, "little"), (0).to_bytes(8, "little"), 3, 1, None, *WEIRD])
+    if param == "threadId":
+        return _one(data, [threading.get_ident(), threading.get_ident(), 0, -1, *WEIRD])
+    if param in ("fn", "callback"):
+        return _one(data, [_noop, _noop, None, *WEIRD])
+    if param in ("userData", "args"):
+        return _one(data, [None, 7, "user data"])
+    if param == "pkgName":
+        return _one(data, ["runtime", "driver", "compiler", "opp", "no_such_package", None, *WEIRD])
+    if param == "socVersion":
+        return _one(data, [_soc.current().name, "Ascend910B1", "Ascend310P3", "NotASoc", None, *WEIRD])
+    if param == "handle":
+        live = _world_extra(world, "config_handle", _config_handle)
+        return _one(data, [live, live, None, *WEIRD])
+    if param == "notify":
+        if fn_name == "aclrtCreateNotify":
+            return _out(data)
+        pool = _world_extra(world, "notifies", _notifies)
+        return _handle(data, pool, [])
+    if param == "notifies":
+        pool = _world_extra(world, "notifies", _notifies)
+        return _one(data, [list(pool), list(pool), [], None, *WEIRD])
+    if param == "num" and fn_name == "aclrtNotifyBatchReset":
+        return _int(data, 0, 3)
+    if param == "dataBuffer":
+        buffers = _world_extra(world, "data_buffers", lambda: [aclnn_py.aclCreateDataBuffer(world.ptrs[1], 256)])
+        return _one(data, [*buffers, *buffers, None, *WEIRD])
+    if param == "cfg":
+        return _one(data, [None, None, *WEIRD])
+    return _JUNK
+
+
+def _noop(*args: Any) -> None:
+    """A callback that does nothing (host callbacks, exception callbacks)."""
 
 
 # -- the guard ---------------------------------------------------------------------------------
@@ -939,7 +1076,7 @@ def call_once(world: World, data: random.Random | st.DataObject, stats: Stats, n
         if result == 0:
             stats.succeeded[name] += 1
         silent = _SILENT_ON_REGBASE if _soc.current().is_regbase else SILENT
-        if result != 0 and (name, int(result)) not in silent:
+        if result != 0 and (name, int(result)) not in silent and name not in RETURNS_AN_ERROR_CODE:
             pending = aclnn_py._errmsg.peek()
             assert pending, f"{name}{tuple(args.values())!r} returned {result} without a message"
     problem = check_memory(before, allowed)

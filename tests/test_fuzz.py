@@ -70,3 +70,63 @@ def test_regression_fuzz_memset_with_a_bool_count_declares_its_one_byte_write(de
         host = np.zeros(8, np.uint8)
         assert aclrtMemcpy(host, 8, p, 8, ACL_MEMCPY_DEVICE_TO_HOST) == 0
         assert host.tolist() == [0] + [7] * 7
+
+
+def test_regression_fuzz_launch_kernel_with_a_handle_never_issued_reports_ee1017(dev):
+    # Campaign seed 7, example 6: aclrtLaunchKernel returned 107017 with no message. CANN's
+    # rtLaunchKernelByFuncHandleV3 validates funcHandle first, and the handle guard reports
+    # EE1017 (hicann/runtime src/runtime/api/api_c.cc:3398, api_handle_guard.cc:22-29).
+    from aclnn_py import ACL_ERROR_RT_INVALID_HANDLE, aclGetRecentErrMsg, aclrtLaunchKernel
+
+    assert aclrtLaunchKernel(object(), 8, b"args", 4, None) == ACL_ERROR_RT_INVALID_HANDLE
+    msg = aclGetRecentErrMsg()
+    assert msg is not None and "EE1017" in msg and "Parameter funcHandle is invalid" in msg
+
+
+def test_regression_fuzz_dvpp_malloc_of_a_size_that_overflows_says_so(dev):
+    # Campaign seed 7, example 378: acldvppMalloc(p, 2**64 - 1) returned 100000 with no message;
+    # ACL's GetAlignedSize reports "[Check][Size]size too large" as an inner error
+    # (hicann/runtime src/acl/aclrt_impl/memory.cpp:300-302), as aclrtMalloc does here.
+    from aclnn_py import ACL_ERROR_INVALID_PARAM, Ref, acldvppMalloc, aclGetRecentErrMsg
+
+    out = Ref()
+    assert acldvppMalloc(out, 2**64 - 1) == ACL_ERROR_INVALID_PARAM
+    assert f"size too large: {2**64 - 1}" in (aclGetRecentErrMsg() or "")
+    assert out.value is None
+
+
+def test_regression_fuzz_a_junk_exception_callback_is_refused_at_registration(dev):
+    # Campaign seed 7, examples 127, 914 and 842: aclrtExceptionInfoCallbackRegister([1, 2]) and
+    # Unregister({'a': 1}) raised TypeError (unhashable), and a True registered earlier was
+    # called by the next failing task, raising TypeError inside aclrtSynchronizeDevice. A C
+    # caller can only pass a function pointer or NULL: anything else is refused when registered.
+    from aclnn_py import (
+        ACL_ERROR_RT_PARAM_INVALID,
+        aclGetRecentErrMsg,
+        aclrtExceptionInfoCallbackRegister,
+        aclrtExceptionInfoCallbackUnregister,
+        aclrtSetExceptionInfoCallback,
+        aclrtSynchronizeDevice,
+    )
+
+    for fn in (aclrtExceptionInfoCallbackRegister, aclrtExceptionInfoCallbackUnregister, aclrtSetExceptionInfoCallback):
+        for junk in ([1, 2], {"a": 1}, True, 5):
+            assert fn(junk) == ACL_ERROR_RT_PARAM_INVALID, (fn.__name__, junk)
+            msg = aclGetRecentErrMsg() or ""
+            assert fn.__name__ in msg and "not a function" in msg
+    from aclnn_py.runtime.api_callback import _callbacks
+
+    seen: list[object] = []
+    assert aclrtExceptionInfoCallbackRegister(seen.append) == 0
+    assert list(_callbacks().values()) == [seen.append]  # nothing else is left for a failing task to call
+    assert aclrtSynchronizeDevice() == 0
+    assert aclrtExceptionInfoCallbackUnregister(seen.append) == 0
+    assert not _callbacks()
+
+
+def test_regression_fuzz_notify_batch_reset_of_a_non_sequence_is_refused(dev):
+    # Campaign seed 7, example 294: aclrtNotifyBatchReset(object(), True) raised TypeError.
+    from aclnn_py import ACL_ERROR_INVALID_PARAM, aclGetRecentErrMsg, aclrtNotifyBatchReset
+
+    assert aclrtNotifyBatchReset(object(), 1) == ACL_ERROR_INVALID_PARAM
+    assert "notifies is" in (aclGetRecentErrMsg() or "")

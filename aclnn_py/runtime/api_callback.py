@@ -295,9 +295,23 @@ FAULT_HOOKS.append(_on_fault)
 _ACL_MODULE = "acl"  # the key aclrtSetExceptionInfoCallback registers under (one callback)
 
 
+def _exception_callback(callback: object, api: str) -> None:
+    """A C caller passes a function pointer or NULL: anything else is refused here, at
+    registration, not when a failing task calls it (inside some later synchronize)."""
+    if callback is not None and not callable(callback):
+        raise ApiError(
+            RT_PARAM,
+            emu(
+                f"{api}: callback is {describe(callback)}, not a function; pass a function taking an "
+                "aclrtExceptionInfo (a C caller passes a function pointer or NULL)."
+            ),
+        )
+
+
 @rt_api
 def aclrtSetExceptionInfoCallback(callback: Callable[[aclrtExceptionInfo], None] | None) -> int:
     """(Deprecated) The ACL module's one exception callback; None removes it."""
+    _exception_callback(callback, "aclrtSetExceptionInfoCallback")
     if callback is None:
         _callbacks().pop(_ACL_MODULE, None)
     else:
@@ -310,6 +324,7 @@ def aclrtExceptionInfoCallbackRegister(callback: Callable[[aclrtExceptionInfo], 
     """Add an exception callback (several may coexist, one per function)."""
     if callback is None:
         raise ApiError(RT_PARAM, acl_null("aclrtExceptionInfoCallbackRegister", "callback"))
+    _exception_callback(callback, "aclrtExceptionInfoCallbackRegister")
     _callbacks()[("registered", callback)] = callback
     return E.ACL_SUCCESS
 
@@ -319,6 +334,7 @@ def aclrtExceptionInfoCallbackUnregister(callback: Callable[[aclrtExceptionInfo]
     """Remove a callback added by aclrtExceptionInfoCallbackRegister."""
     if callback is None:
         raise ApiError(RT_PARAM, acl_null("aclrtExceptionInfoCallbackUnregister", "callback"))
+    _exception_callback(callback, "aclrtExceptionInfoCallbackUnregister")
     _callbacks().pop(("registered", callback), None)
     return E.ACL_SUCCESS
 

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from .. import soc as _soc
-from .._capi import ApiError
+from .._capi import ApiError, describe
 from .._ref import store
 from ._checks import (
     PARAM,
@@ -557,7 +557,13 @@ def aclrtNotifyBatchReset(notifies: Sequence[object] | None, num: int) -> int:
                 "(0, 4294967295].",
             ),
         )
-    items = list(notifies)
+    try:
+        items = list(notifies)
+    except TypeError:  # a C caller passes an array of handles; nothing else reaches the runtime
+        raise ApiError(
+            PARAM,
+            emu(f"aclrtNotifyBatchReset: notifies is {describe(notifies)}, not a sequence of aclrtNotify handles."),
+        ) from None
     if len(items) < k:
         raise ApiError(
             PARAM,

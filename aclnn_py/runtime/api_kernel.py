@@ -127,9 +127,11 @@ def aclrtBinaryGetFunctionByEntry(binHandle: object, funcEntry: int, funcHandle:
 
 @rt_api
 def aclrtLaunchKernel(funcHandle: object, numBlocks: int, argsData: object, argsSize: int, stream: object) -> int:
-    """No function handle is ever issued: 107017 (CANN returns it with a WARN only)."""
+    """No function handle is ever issued: 107017 with the handle guard's EE1017, as
+    rtLaunchKernelByFuncHandleV3's RT_VALIDATE_AND_UNWRAP_OBJECT_WITH_VALIDATOR reports it
+    (ACL's aclrtLaunchKernelImpl then adds a WARN log only)."""
     _require("aclrtLaunchKernel", funcHandle=funcHandle, argsData=argsData)
-    return E.ACL_ERROR_RT_INVALID_HANDLE
+    raise bad_object("funcHandle", "rtLaunchKernelByFuncHandleV3")
 
 
 @rt_api

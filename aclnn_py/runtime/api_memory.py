@@ -269,8 +269,8 @@ def acldvppMalloc(devPtr: object, size: int) -> int:
     (the DVPP library's rounding). Needs a current context; free it with acldvppFree."""
     out = out_arg(devPtr, "acldvppMalloc", "devPtr")
     n = int_arg(size, "size", 0, UINT64_MAX)
-    if n + 64 > UINT64_MAX:  # the library's overflow check: logged only
-        return PARAM
+    if n + 64 > UINT64_MAX:  # the overflow check of ACL's GetAlignedSize, reported as an inner error
+        raise ApiError(PARAM, acl_inner(f"[Check][Size]size too large: {n}"))
     rounded = (n + 64 - 1) // 32 * 32
     ctx = need_context("rtDvppMallocWithFlag")
     store(out, _allocate_device(ctx.device, rounded, n, "acldvppMalloc"))

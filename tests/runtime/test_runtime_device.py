@@ -303,6 +303,7 @@ def test_launching_with_a_handle_never_issued_is_107017(dev0):
     assert aclrtBinaryGetFunction(fake, "add_custom", Ref()) == ACL_ERROR_RT_INVALID_HANDLE
     assert aclGetRecentErrMsg() == bad_handle("binHandle", "rtsFuncGetByName")
     assert aclrtLaunchKernel(fake, 8, b"args", 4, None) == ACL_ERROR_RT_INVALID_HANDLE
+    assert aclGetRecentErrMsg() == bad_handle("funcHandle", "rtLaunchKernelByFuncHandleV3")
     assert aclrtLaunchKernel(None, 8, b"args", 4, None) == ACL_ERROR_INVALID_PARAM
     assert aclGetRecentErrMsg().startswith(null("aclrtLaunchKernel", "funcHandle"))
     assert aclrtLaunchKernelWithConfig(fake, 0, None, None, fake, None) == ACL_ERROR_INVALID_PARAM
