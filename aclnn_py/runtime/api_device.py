@@ -58,9 +58,24 @@ def _check_device_id(dev_id: int, rt_fn: str, reset_func: str, reset_line: int) 
         )
 
 
+def _told_without_init(api: str) -> None:
+    """Using a device before aclInit: CANN tolerates it (so does the emulator), but a program
+    that forgets aclInit also forgets aclFinalize and reads no acl.json. Said once."""
+    if RT.initialized or RT.told_no_init or not sanitizer.enabled():
+        return
+    RT.told_no_init = True
+    sanitizer.finding(
+        "usage",
+        f"{api} at {call_site()} before aclInit: CANN tolerates it, but aclInit(NULL) belongs first "
+        "(and aclFinalize last); this is said once",
+        E.ACL_ERROR_UNINITIALIZE,
+    )
+
+
 @rt_api
 def aclrtSetDevice(deviceId: int) -> int:
     """Retain the device's primary context (creating it on first use) and make it current."""
+    _told_without_init("aclrtSetDevice")
     dev_id = _device_arg(deviceId)
     count = RT.device_count
     if not 0 <= dev_id < count:
@@ -200,6 +215,7 @@ def _synchronize_streams(streams: list[Stream]) -> int:
             stream_error(stream)
         except ApiError as e:
             first = first or e
+        sanitizer.ordered(stream)
     if first is not None:
         raise first
     return E.ACL_SUCCESS
@@ -248,6 +264,7 @@ def _live_context(context: object) -> Context | None:
 @rt_api
 def aclrtCreateContext(context: object, deviceId: int) -> int:
     """Create an explicit context on the device and make it current for the calling thread."""
+    _told_without_init("aclrtCreateContext")
     out = out_arg(context, "aclrtCreateContext", "context", numeric=False)
     dev_id = _device_arg(deviceId)
     count = RT.device_count

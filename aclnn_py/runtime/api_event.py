@@ -11,6 +11,7 @@ import numpy as np
 from .. import soc as _soc
 from .._capi import ApiError, describe
 from .._ref import store
+from . import sanitizer
 from ._checks import (
     PARAM,
     RT_PARAM,
@@ -152,6 +153,7 @@ def _sync_event(ev: Event) -> int:
         return E.ACL_ERROR_RT_FEATURE_NOT_SUPPORT  # "The external event does not support synchronization."
     if ev.task is not None and ev.stream is not None:
         drain(ev.stream, ev.task)
+        sanitizer.ordered(ev.stream, ev.task.seq)  # the work recorded before the event, not after
     return E.ACL_SUCCESS
 
 
@@ -185,6 +187,7 @@ def aclrtQueryEventStatus(event: object, status: object) -> int:
     ev = event_handle(event, "rtEventQueryStatus")
     if ev.complete:
         store(out, aclrtEventRecordedStatus.ACL_EVENT_RECORDED_STATUS_COMPLETE)
+        _seen_complete(ev)
         return E.ACL_SUCCESS
     store(out, aclrtEventRecordedStatus.ACL_EVENT_RECORDED_STATUS_NOT_READY)
     if ev.task is not None and ev.stream is not None and RT.policy.name != "thread":
@@ -232,7 +235,9 @@ def _stream_wait_event(stream: object, event: object, api: str, rt_fn: str) -> i
         except CycleError as e:
             raise TaskFault(E.ACL_ERROR_RT_STREAM_SYNC_TIMEOUT, f"stream wait would never finish: {e}") from None
 
-    submit(target, "wait event", run)
+    wait = submit(target, "wait event", run)
+    if waited_stream is not target:
+        sanitizer.note_wait(target, wait.seq, waited_stream, waited_task.seq)
     return E.ACL_SUCCESS
 
 
@@ -370,7 +375,15 @@ def aclrtQueryEvent(event: object, status: object) -> int:
     store(out, aclrtEventStatus.ACL_EVENT_STATUS_COMPLETE if done else aclrtEventStatus.ACL_EVENT_STATUS_NOT_READY)
     if not done:
         _progress(ev)
+    else:
+        _seen_complete(ev)
     return E.ACL_SUCCESS
+
+
+def _seen_complete(ev: Event) -> None:
+    """A query showed the host that the stream passed the event: the work before it is ordered."""
+    if ev.task is not None and ev.stream is not None:
+        sanitizer.ordered(ev.stream, ev.task.seq)
 
 
 @rt_api

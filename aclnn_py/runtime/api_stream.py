@@ -195,6 +195,7 @@ def _sync_stream(stream: object, rt_fn: str, timeout: int = -1) -> int:
     ctx = need_context(rt_fn)
     s = st or ctx.default_stream  # a stream of another context is synchronized too
     drain(s)
+    sanitizer.ordered(s)
     return stream_error(s)
 
 
@@ -231,6 +232,7 @@ def aclrtStreamQuery(stream: object, status: object) -> int:
             drain(s)
     else:
         store(out, aclrtStreamStatus.ACL_STREAM_STATUS_COMPLETE)
+        sanitizer.ordered(s)  # the host saw the stream finish: its work is ordered before what follows
     return E.ACL_SUCCESS
 
 

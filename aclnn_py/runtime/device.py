@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import re
 import threading
@@ -35,6 +36,21 @@ def parse_size(text: str) -> int:
         raise ValueError(f"cannot read a memory size from {text!r}")
     scale = {"": 1, "K": 1024, "M": 1024**2, "G": 1024**3, "T": 1024**4}[m.group(2).upper()]
     return int(m.group(1)) * scale
+
+
+# The kernel path setting (read at every launch by aclnn_py.kernels.accel, which owns it): aclInit
+# refuses a bad value naming the variable, like the other settings, instead of the first
+# synchronize failing with an internal error.
+KERNELS_ENV = "ACLNN_PY_KERNELS"
+KERNEL_PATHS = ("numpy", "numba", "auto")
+
+
+def _check_kernel_path() -> None:
+    value = os.environ.get(KERNELS_ENV, "") or "auto"
+    if value not in KERNEL_PATHS:
+        raise ValueError(f"unknown kernel path {value!r} in {KERNELS_ENV}; expected one of {', '.join(KERNEL_PATHS)}")
+    if value == "numba" and importlib.util.find_spec("numba") is None:
+        raise ValueError(f"{KERNELS_ENV}=numba but numba is not installed (pip install numba, or unset {KERNELS_ENV})")
 
 
 class Context:
@@ -116,6 +132,7 @@ class Runtime:
         self.lock = threading.RLock()
         self.tls = _ThreadState()
         self.initialized = False
+        self.told_no_init = False  # the sanitizer said once that aclInit was never called
         self.finalized = False  # CANN starts with the flag false: aclFinalize without aclInit is legal
         self.init_refcount = 0
         self.first_config: str | None = None  # digest of the first successful aclInit's config
@@ -151,6 +168,7 @@ class Runtime:
             raise ValueError(f"{DEVICE_COUNT_ENV} must be between 1 and {RT_MAX_DEV_NUM}, got {count}")
         capacity = parse_size(os.environ.get(DEVICE_MEMORY_ENV, "") or str(DEFAULT_DEVICE_MEMORY))
         policy = policy_from_environment()
+        _check_kernel_path()
         self.device_count = count
         self.capacity = capacity
         self.policy = policy

@@ -35,8 +35,7 @@ import numpy as np
 from .. import _errmsg
 from .._capi import fail
 from .._status import aclError
-from . import stream as stream_mod
-from .memory import SPACE, Allocation
+from .memory import SPACE, Allocation, call_site
 
 ENV_VAR = "ACLNN_PY_SANITIZER"
 MODES = ("off", "warn", "error")
@@ -306,11 +305,19 @@ class PendingUse:
         self.stream, self.label, self.reads, self.writes = stream, label, reads, writes
 
 
+# Every tracked task the host has not yet been ordered after, by task number: a task stays here
+# after it ran, until a synchronize (of its stream, of an event recorded after it, of the
+# device) or a query that saw it complete orders it before the host's next step. Whether it ran
+# already is the policy's business (eager runs it at once, deferred at the synchronize, thread
+# whenever); the ordering rule is the same under all three, and so are the findings.
 _pending: dict[int, PendingUse] = {}
+# Stream waits: (waiting stream, the wait task's number, waited stream, the event's record task
+# number). Ordering the waiting stream past the wait orders the waited stream before the record.
+_waits: list[tuple[Any, int, Any, int]] = []
 
 
 def track(task: Any, reads: Iterable[tuple[int, int]], writes: Iterable[tuple[int, int]]) -> None:
-    """Remember what a queued task will touch, until it has run."""
+    """Remember what a queued task will touch, until the host is ordered after it."""
     if MODE == "off":
         return
     use = PendingUse(task.stream, task.label, list(reads), list(writes))
@@ -318,18 +325,46 @@ def track(task: Any, reads: Iterable[tuple[int, int]], writes: Iterable[tuple[in
         _pending[task.seq] = use
 
 
-def _forget_task(task: Any) -> None:
+def note_wait(stream: Any, wait_seq: int, waited_stream: Any, record_seq: int) -> None:
+    """A stream waits (task ``wait_seq``) for an event recorded by task ``record_seq`` of another."""
+    if MODE == "off":
+        return
     with _lock:
-        _pending.pop(task.seq, None)
+        _waits.append((stream, wait_seq, waited_stream, record_seq))
 
 
-stream_mod.FINISH_HOOKS.append(_forget_task)  # once a task ran or was dropped, it touches nothing
+def ordered(stream: Any, before_seq: int | None = None) -> None:
+    """The host has seen ``stream`` finish every task numbered below ``before_seq`` (all of
+    them if None): a synchronize returned, or a query reported completion."""
+    if MODE == "off" or (not _pending and not _waits):
+        return
+    with _lock:
+        _order(stream, before_seq)
+        if not _pending:
+            _waits.clear()  # waits only matter for ordering tracked work: none is left
+
+
+def _order(stream: Any, before: int | None) -> None:
+    for seq in [q for q, u in _pending.items() if u.stream is stream and (before is None or q < before)]:
+        del _pending[seq]
+    through = [w for w in _waits if w[0] is stream and (before is None or w[1] < before)]
+    if through:
+        _waits[:] = [w for w in _waits if not (w[0] is stream and (before is None or w[1] < before))]
+        for _, _, waited, record_seq in through:
+            _order(waited, record_seq)
 
 
 def forget_stream(stream: Any) -> None:
     with _lock:
         for seq in [s for s, u in _pending.items() if u.stream is stream]:
             del _pending[seq]
+        _waits[:] = [w for w in _waits if w[0] is not stream and w[2] is not stream]
+
+
+def unordered(stream: Any) -> list[PendingUse]:
+    """The tracked tasks of ``stream`` the host has not been ordered after, oldest first."""
+    with _lock:
+        return [u for _, u in sorted(_pending.items(), key=lambda kv: kv[0]) if u.stream is stream]
 
 
 def _overlaps(ranges: list[tuple[int, int]], lo: int, hi: int) -> bool:
@@ -346,20 +381,23 @@ def pending_conflict(lo: int, hi: int, writes_only: bool) -> PendingUse | None:
 
 
 def _describe_use(use: PendingUse) -> str:
-    return f"'{use.label}' queued on {use.stream!r}, which has not been synchronized"
+    return f"'{use.label}' queued on {use.stream!r}, which has not been synchronized since,"
 
 
 def host_access_hazard(dst: Any, src: Any, nbytes: int, api: str) -> None:
-    """aclrtMemcpy: the host reading what queued work writes, or writing what it uses."""
+    """aclrtMemcpy: the host reading what queued work writes, or writing what it uses. The rule
+    is the order, not the timing: until a synchronize (stream, event, device) orders the task
+    before the host's access, the access is a hazard, whether or not the task happened to run."""
     if MODE == "off" or not _pending:
         return
+    where = call_site()
     if src.ptr is not None:
         use = pending_conflict(src.ptr, src.ptr + nbytes, writes_only=True)
         if use is not None:
             finding(
                 "synccheck",
-                f"{api} reads [0x{src.ptr:x}, 0x{src.ptr + nbytes:x}) while {_describe_use(use)}, "
-                "still has to write it: the host sees stale data (call aclrtSynchronizeStream first)",
+                f"{api} at {where} reads [0x{src.ptr:x}, 0x{src.ptr + nbytes:x}) while {_describe_use(use)} "
+                "may still have to write it: the host may see stale data (call aclrtSynchronizeStream first)",
                 aclError.ACL_ERROR_RT_PARAM_INVALID,
             )
     if dst.ptr is not None:
@@ -367,22 +405,27 @@ def host_access_hazard(dst: Any, src: Any, nbytes: int, api: str) -> None:
         if use is not None:
             finding(
                 "synccheck",
-                f"{api} overwrites [0x{dst.ptr:x}, 0x{dst.ptr + nbytes:x}) while {_describe_use(use)}, still uses it",
+                f"{api} at {where} overwrites [0x{dst.ptr:x}, 0x{dst.ptr + nbytes:x}) while {_describe_use(use)} "
+                "may still use it (call aclrtSynchronizeStream first)",
                 aclError.ACL_ERROR_RT_PARAM_INVALID,
             )
 
 
 def check_free(alloc: Allocation | None, ptr: int, api: str) -> None:
-    """Freeing memory that queued work still uses."""
+    """Freeing memory that queued work uses, before a synchronize ordered the work first."""
     if MODE == "off" or alloc is None or alloc.start != ptr:
         return
     use = pending_conflict(alloc.start, alloc.end, writes_only=False)
     if use is not None:
         finding(
             "synccheck",
-            f"{api} frees {alloc.describe()} while {_describe_use(use)}, still uses it (synchronize before freeing)",
+            f"{api} at {call_site()} frees {alloc.describe()} while {_describe_use(use)} may still use it "
+            "(synchronize before freeing)",
             aclError.ACL_ERROR_RT_PARAM_INVALID,
         )
+        with _lock:  # the memory is gone: the same use is not reported again at the next access
+            for seq in [q for q, u in _pending.items() if u is use]:
+                del _pending[seq]
 
 
 def check_stream_release(stream: Any, api: str) -> None:
@@ -391,16 +434,17 @@ def check_stream_release(stream: Any, api: str) -> None:
 
 
 def check_pending_destroy(stream: Any, api: str) -> None:
-    """Destroying a stream that still has queued work: CANN waits for it, but recommends
-    synchronizing first (the work runs at the destroy, not where the program expects)."""
+    """Destroying a stream whose work no synchronize has ordered: CANN waits for it, but the
+    work then finishes at the destroy, not where the program expects. Reported from the
+    ordering, so the same under every policy (eager ran the work long ago, deferred runs it now)."""
     if MODE == "off":
         return
-    waiting = stream.unfinished()
+    waiting = [u.label for u in unordered(stream)]
     if waiting:
         finding(
             "synccheck",
-            f"{api} destroys {stream!r} with {len(waiting)} task(s) still queued "
-            f"(first: '{waiting[0].label}'); they run now — call aclrtSynchronizeStream first",
+            f"{api} at {call_site()} destroys {stream!r} with {len(waiting)} task(s) no synchronize has ordered "
+            f"(first: '{waiting[0]}'); CANN waits for them here — call aclrtSynchronizeStream first",
             aclError.ACL_ERROR_RT_PARAM_INVALID,
         )
 
