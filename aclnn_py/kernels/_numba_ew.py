@@ -449,8 +449,11 @@ def axpy(mode, kind, alpha, x1, x2, out):
     """Axpy / AxpyV2 with a scalar alpha; x1 or x2 may be a single element (repeated)."""
     n = out.size
     i1, i2 = aliased(x1, out), aliased(x2, out)
+    # the flags of AXPY_F16_ONCE, allocated once per call (not per block: 4096 allocations made
+    # a broadcast call 3x its bound)
+    flag = np.empty(min(n, SCALAR_BLOCK) if mode == AXPY_F16_ONCE else 0, np.uint16)
     if x1.size == n and x2.size == n and not (i1 or i2):
-        _axpy_same_size(mode, kind, alpha, x1, x2, out)
+        _axpy_same_size(mode, kind, alpha, x1, x2, out, flag)
         return
     blk = block_len(n, max(x1.size if x1.size != n else 1, x2.size if x2.size != n else 1))
     r1, r2 = tile(x1, blk), tile(x2, blk)
@@ -459,11 +462,11 @@ def axpy(mode, kind, alpha, x1, x2, out):
         cnt = min(blk, n - start)
         a = staged(x1, start, cnt, tmp, i1) if x1.size == n else r1[:cnt]
         b = staged(x2, start, cnt, tmp, i2) if x2.size == n else r2[:cnt]
-        _axpy_same_size(mode, kind, alpha, a, b, out[start : start + cnt])
+        _axpy_same_size(mode, kind, alpha, a, b, out[start : start + cnt], flag)
 
 
 @_jit
-def _axpy_same_size(mode, kind, alpha, x1, x2, out):
+def _axpy_same_size(mode, kind, alpha, x1, x2, out, flag):
     """Axpy / AxpyV2 (scalar alpha, x1 and x2 of out's size): AXPY_F32 (float32, one rounding),
     AXPY_F16_ONCE (TBE float16: alpha already rounded to float16, one rounding to float16),
     AXPY_TWICE (float32 result, then rounded to the half type).
@@ -479,8 +482,7 @@ def _axpy_same_size(mode, kind, alpha, x1, x2, out):
     if mode != AXPY_F16_ONCE:
         _axpy_twice(kind, alpha, x1, x2, out)
         return
-    blk = min(n, SCALAR_BLOCK)
-    flag = np.empty(blk, np.uint16)  # the width of the stores next to it: the loop vectorises
+    blk = min(n, SCALAR_BLOCK)  # flag: uint16, the width of the stores beside it (the loop vectorises)
     for start in range(0, n, blk):
         cnt = min(blk, n - start)
         o, fl = out[start : start + cnt], flag[:cnt]
