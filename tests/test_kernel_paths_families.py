@@ -222,16 +222,29 @@ def test_strided_output_takes_the_numpy_path(monkeypatch, dtype):
     assert_bits_equal(results[1], results[0])
 
 
-def test_small_calls_stay_on_numpy_under_auto(monkeypatch):
-    """Under ``auto`` a call below LAZY_MIN_ELEMENTS takes numpy (numba is not even imported for
-    it); ``numba`` asks for the accelerator whatever the size."""
-    a = np.ones(8, np.float32)
-    monkeypatch.delenv(accel.ENV_VAR, raising=False)
-    assert elementwise.add("tbe")([a, a], [np.zeros(8, np.float32)]) == "numpy"
-    big = np.ones(accel.LAZY_MIN_ELEMENTS, np.float32)
-    assert elementwise.add("tbe")([big, big], [np.zeros_like(big)]) == "numba"
+def test_small_calls_import_no_accelerator_under_auto(monkeypatch):
+    """Under ``auto`` a call below LAZY_MIN_ELEMENTS does not import numba (it takes numpy);
+    the first call of LAZY_MIN_ELEMENTS does, and from then on small calls take it too;
+    ``numba`` asks for the accelerator whatever the size."""
+    import os
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, numpy as np\n"
+        "from aclnn_py.kernels import accel, elementwise\n"
+        "a = np.ones(8, np.float32)\n"
+        "add = elementwise.add('tbe')\n"
+        "print(add([a, a], [np.zeros(8, np.float32)]), 'numba' in sys.modules)\n"
+        "big = np.ones(accel.LAZY_MIN_ELEMENTS, np.float32)\n"
+        "print(add([big, big], [np.zeros_like(big)]), 'numba' in sys.modules)\n"
+        "print(add([a, a], [np.zeros(8, np.float32)]))\n"
+    )
+    env = {k: v for k, v in os.environ.items() if k != accel.ENV_VAR}
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=300)
+    assert done.stdout.split("\n")[:3] == ["numpy False", "numba True", "numba"], done.stderr
     monkeypatch.setenv(accel.ENV_VAR, "numba")
-    assert elementwise.add("tbe")([a, a], [np.zeros(8, np.float32)]) == "numba"
+    assert elementwise.add("tbe")([np.ones(8, np.float32)] * 2, [np.zeros(8, np.float32)]) == "numba"
 
 
 # -- Maximum / Minimum ---------------------------------------------------------------------------
