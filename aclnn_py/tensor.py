@@ -24,7 +24,7 @@ from ._status import aclnnStatus
 from .dtypes import aclDataType, aclFormat
 from .runtime import sanitizer
 from .runtime.device import RT
-from .runtime.memory import call_site
+from .runtime.memory import call_chain, call_site
 
 S = aclnnStatus
 
@@ -54,7 +54,7 @@ class aclTensor:
     """A tensor view. Attributes mirror opbase's aclTensor (view/storage/origin shape & format)."""
 
     __slots__ = (
-        "__weakref__", "alive", "dtype", "offset", "origin_format", "origin_shape", "site",
+        "__weakref__", "alive", "dtype", "offset", "origin", "origin_format", "origin_shape", "site",
         "storage", "storage_format", "storage_shape", "strides", "view_format", "view_shape",
     )  # fmt: skip
 
@@ -81,6 +81,7 @@ class aclTensor:
         self.storage = storage
         self.alive = True
         self.site = site
+        self.origin = site  # the user's line through helpers (call_chain), for leak reports
 
     # -- helpers used by checks and steps (opbase names in comments) ---------------------------
 
@@ -138,21 +139,23 @@ class aclTensor:
 class aclScalar:
     """A host scalar: the value copied at creation, and its dtype."""
 
-    __slots__ = ("__weakref__", "alive", "dtype", "value")
+    __slots__ = ("__weakref__", "alive", "dtype", "origin", "value")
 
     def __init__(self, value: Any, dtype: int) -> None:
         self.value, self.dtype, self.alive = value, dtype, True
+        self.origin = ""  # where the program made it (aclCreateScalar), for leak reports
 
     def __repr__(self) -> str:
         return f"aclScalar({self.value!r}, {dtypes.dt_name(self.dtype)})"
 
 
 class _Array:
-    __slots__ = ("__weakref__", "alive", "values")
+    __slots__ = ("__weakref__", "alive", "origin", "values")
     kind = "array"
 
     def __init__(self, values: list[Any]) -> None:
         self.values, self.alive = values, True
+        self.origin = ""  # where the program made it (aclCreate*Array / *List), for leak reports
 
     def __len__(self) -> int:
         return len(self.values)
@@ -274,6 +277,7 @@ def aclCreateTensor(
         _ub_none("aclCreateTensor", _UB(e.messages[0][1]))
         return None
     t = aclTensor(view, dtypes.to_op_dtype(dt), strides, off, fmt, storage_shape, Storage(addr), call_site())
+    t.origin = call_chain()
     RT.tensors.add(t)
     return t
 
@@ -330,7 +334,10 @@ def aclCreateScalar(value: object, dataType: int) -> aclScalar | None:
     except (_UB, TypeError, ValueError) as e:
         _ub_none("aclCreateScalar", _UB(str(e)))
         return None
-    return aclScalar(v, dt)
+    made = aclScalar(v, dt)
+    made.origin = call_chain()
+    RT.handles.add(made)
+    return made
 
 
 def _array_values(value: object, size: object, name: str, conv: Any) -> list[Any] | None:
@@ -373,7 +380,10 @@ def _make_array(cls: type[_Array], fn: str, value: object, size: object, conv: A
     except _UB as e:
         _ub_none(fn, e)
         return None
-    return cls(values or [])
+    made = cls(values or [])
+    made.origin = call_chain()
+    RT.handles.add(made)
+    return made
 
 
 @c_api(S.ACLNN_ERR_INNER, handle=True)
@@ -436,6 +446,7 @@ def _destroy(obj: object, cls: type, fn: str) -> int:
         return S.ACLNN_SUCCESS
     obj.alive = False  # type: ignore[attr-defined]
     RT.tensors.discard(obj)
+    RT.handles.discard(obj)
     return S.ACLNN_SUCCESS
 
 

@@ -170,7 +170,7 @@ def test_leaks_are_listed_with_where_they_were_made(findings):
     assert aclFinalize() == 0
     text = findings.refresh().text()
     assert "aclFinalize: 2 resource(s) of the process never released" in text
-    assert "never aclrtFreeHost'ed" in text and "aclTensor created at test_diagnostics.py" in text
+    assert "never aclrtFreeHost'ed" in text and "aclTensor [2] DT_FLOAT at 0x" in text
     _ = t
 
 

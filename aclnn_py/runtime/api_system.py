@@ -213,6 +213,7 @@ def aclFinalize() -> int:
             leak = leak or e
         # The process-level registries start afresh (what leaked was reported above).
         RT.tensors.clear()
+        RT.handles.clear()
         RT.executors.clear()
         RT.tls.context = None
         RT.initialized = False

@@ -146,6 +146,7 @@ class Runtime:
         # Objects handed to the user and not yet released (what the leak check reports).
         # Strong references: a handle the program drops without releasing is a leak, as in C.
         self.tensors: set[Any] = set()
+        self.handles: set[Any] = set()  # scalars and arrays made by aclCreateScalar / aclCreate*Array
         self.executors: set[Any] = set()
         self.events: set[Event] = set()
         self.notifies: set[Any] = set()

@@ -63,6 +63,26 @@ def call_site() -> str:
     return f"{base}:{f.f_lineno}"
 
 
+def call_chain() -> str:
+    """The user's line that led to the call, for leak reports. The innermost caller outside the
+    package, and when that line is inside a function of the program called from the program (a
+    port's ``CreateAclTensor`` helper, say) the line that called the helper comes first, so that
+    three tensors made by one helper get three different lines:
+    ``main.py:40 (through CreateAclTensor at main.py:12)``."""
+    f = sys._getframe(1)
+    while f is not None and f.f_code.co_filename.startswith(_PKG_DIR):
+        f = f.f_back  # type: ignore[assignment]
+    if f is None:
+        return _foreign_caller
+    inner = f"{os.path.basename(f.f_code.co_filename)}:{f.f_lineno}"
+    outer = f.f_back
+    if f.f_code.co_name == "<module>" or outer is None or outer.f_code.co_filename.startswith(_PKG_DIR):
+        return inner
+    if outer.f_code.co_filename.startswith(sys.prefix) or outer.f_code.co_filename.startswith("<frozen"):
+        return inner  # called by a library (pytest, runpy ...), not by the program
+    return f"{os.path.basename(outer.f_code.co_filename)}:{outer.f_lineno} (through {f.f_code.co_name} at {inner})"
+
+
 class MemoryFault(Exception):
     """An access that the simulated memory refused; ``kind`` is a short machine-readable tag."""
 
@@ -77,7 +97,7 @@ class Allocation:
 
     __slots__ = (
         "alloc_api", "alloc_site", "buf", "device", "free_api", "free_site", "freed",
-        "init", "kind", "raw", "requested", "size", "start",
+        "init", "kind", "origin", "raw", "requested", "size", "start",
     )  # fmt: skip
 
     def __init__(self, start: int, size: int, requested: int, kind: str, device: int, api: str, site: str) -> None:
@@ -88,6 +108,7 @@ class Allocation:
         self.device = device
         self.alloc_api = api
         self.alloc_site = site
+        self.origin = site  # the user's line through helpers (call_chain), for leak reports
         self.free_api = ""
         self.free_site = ""
         self.freed = False
@@ -149,6 +170,7 @@ class AddressSpace:
         with self._lock:
             start = self._find_start(kind, device, size)
             alloc = Allocation(start, size, requested, kind, device, api, site)
+            alloc.origin = call_chain()
             self._live[start] = alloc
             bisect.insort(self._starts, start)
             self._freed.pop(start, None)

@@ -23,6 +23,7 @@ Checks:
 
 from __future__ import annotations
 
+import atexit
 import bisect
 import os
 import sys
@@ -35,6 +36,7 @@ import numpy as np
 from .. import _errmsg
 from .._capi import fail
 from .._status import aclError
+from . import stream as stream_mod
 from .memory import SPACE, Allocation, call_site
 
 ENV_VAR = "ACLNN_PY_SANITIZER"
@@ -464,40 +466,44 @@ def check_alignment(ptr: int, alignment: int, what: str, code: int) -> None:
 # ---------------------------------------------------------------------------------------------
 
 
+def _leaked_tensor(t: Any) -> str:
+    from .. import dtypes
+
+    addr = t.storage.addr
+    where = f"0x{addr:x}" if addr else "nullptr"
+    return (
+        f"aclTensor {dtypes.shape_str(t.view_shape)} {dtypes.dt_name(t.dtype)} at {where} made at {t.origin} "
+        "(never aclDestroyTensor'ed)"
+    )
+
+
+def _leaked_handle(h: Any) -> str:
+    from .. import dtypes
+
+    name = type(h).__name__
+    if name == "aclScalar":
+        value = h.value.item() if hasattr(h.value, "item") else h.value
+        return f"aclScalar {value!r} {dtypes.dt_name(h.dtype)} made at {h.origin} (never aclDestroyScalar'ed)"
+    values = [v.item() if hasattr(v, "item") else v for v in h.values]
+    shown = ", ".join(repr(v) if not hasattr(v, "view_shape") else "aclTensor" for v in values[:4])
+    more = ", ..." if len(values) > 4 else ""
+    destroy = "aclDestroy" + name.removeprefix("acl")
+    return f"{name} [{shown}{more}] ({len(values)} element(s)) made at {h.origin} (never {destroy}'ed)"
+
+
+def _through(alloc: Allocation) -> str:
+    """The program's line that led to an allocation made inside one of its helpers."""
+    return "" if alloc.origin == alloc.alloc_site else f", from {alloc.origin}"
+
+
 def leak_check(api: str, device: int | None) -> None:
-    """Report what was never released: for a ``device``, its allocations, streams and events;
-    for the process (``device`` None, at aclFinalize), host allocations, tensors and executors."""
+    """Report what was never released, each object named (kind, shape, dtype, address, and the
+    program's line that made it, through its helpers): for a ``device``, its allocations,
+    streams and events; for the process (``device`` None, at aclFinalize), host allocations,
+    tensors, scalars, arrays and executors."""
     if MODE == "off":
         return
-    from .device import RT
-
-    items: list[str] = []
-    if device is not None:
-        for alloc in SPACE.live():
-            if alloc.kind == "device" and alloc.device == device:
-                items.append(f"{alloc.describe()} (never aclrtFree'd)")
-        dev = RT.devices.get(device)
-        if dev is not None:
-            for ctx in ([dev.primary] if dev.primary else []) + dev.contexts:
-                items.extend(
-                    f"{s!r} created at {s.site} (never aclrtDestroyStream'ed)" for s in ctx.streams if not s.destroyed
-                )
-        for ev in list(RT.events):
-            if not ev.destroyed and ev.context.device.ident == device:
-                items.append(f"{ev!r} created at {ev.site} (never aclrtDestroyEvent'ed)")
-    else:
-        for alloc in SPACE.live():
-            if alloc.kind == "host":
-                items.append(f"{alloc.describe()} (never aclrtFreeHost'ed)")
-        for t in list(RT.tensors):
-            if t.alive:
-                items.append(f"aclTensor created at {t.site} (never aclDestroyTensor'ed)")
-        for ex in list(RT.executors):
-            if ex.state == "ready":
-                items.append(
-                    f"aclOpExecutor of {ex.api} created at {ex.site} "
-                    "(never run by phase 2 nor aclDestroyAclOpExecutor'ed)"
-                )
+    items = leaked(device, handles=HANDLES_AT_FINALIZE)
     if items:
         where = f"device {device}" if device is not None else "the process"
         finding(
@@ -505,3 +511,110 @@ def leak_check(api: str, device: int | None) -> None:
             f"{api}: {len(items)} resource(s) of {where} never released:\n    " + "\n    ".join(items),
             aclError.ACL_ERROR_RELATIVE_RESOURCE_NOT_CLEARED,
         )
+
+
+# Whether aclFinalize's report lists the scalars and arrays never destroyed. They hold no device
+# resource; until the test suites that leave theirs to the garbage collector destroy them, they
+# are named only in the summary at interpreter exit (see exit_summary).
+HANDLES_AT_FINALIZE = False
+
+
+def leaked(device: int | None, handles: bool = True) -> list[str]:
+    """One line per object never released (see :func:`leak_check`); ``device`` None: the
+    process-wide objects (``handles``: with the scalars and arrays)."""
+    from .device import RT
+
+    items: list[str] = []
+    if device is not None:
+        for alloc in SPACE.live():
+            if alloc.kind == "device" and alloc.device == device:
+                items.append(f"{alloc.describe()}{_through(alloc)} (never aclrtFree'd)")
+        dev = RT.devices.get(device)
+        if dev is not None:
+            for ctx in ([dev.primary] if dev.primary else []) + dev.contexts:
+                items.extend(
+                    f"{s!r} made at {s.origin} (never aclrtDestroyStream'ed)" for s in ctx.streams if not s.destroyed
+                )
+        for ev in list(RT.events):
+            if not ev.destroyed and ev.context.device.ident == device:
+                items.append(f"{ev!r} made at {ev.origin} (never aclrtDestroyEvent'ed)")
+    else:
+        for alloc in SPACE.live():
+            if alloc.kind == "host":
+                items.append(f"{alloc.describe()}{_through(alloc)} (never aclrtFreeHost'ed)")
+        items.extend(_leaked_tensor(t) for t in list(RT.tensors) if t.alive)
+        if handles:
+            items.extend(_leaked_handle(h) for h in list(RT.handles) if h.alive)
+        for ex in list(RT.executors):
+            if ex.state == "ready":
+                items.append(
+                    f"aclOpExecutor of {ex.api} made at {ex.site} (never run by phase 2 nor aclDestroyAclOpExecutor'ed)"
+                )
+    return items
+
+
+# ---------------------------------------------------------------------------------------------
+# at interpreter exit: a program that ends without cleaning up
+# ---------------------------------------------------------------------------------------------
+
+EXIT_STATUS = 3  # the exit status error mode gives a program that ends with unreleased work
+
+
+def exit_summary() -> str | None:
+    """One short summary of what a program leaves behind as it exits (None: nothing): work that
+    no synchronize ordered, and every object never released (the report aclrtResetDevice and
+    aclFinalize would have made), counted by kind with the first few named."""
+    from .device import RT
+
+    with _lock:
+        unsynced = sorted(_pending.items(), key=lambda kv: kv[0])
+    queued = [t for s in list(stream_mod.LIVE_STREAMS) if not s.destroyed for t in s.unfinished()]
+    items: list[str] = []
+    for dev in list(RT.devices.values()):
+        if dev.refcount > 0 or dev.contexts or any(a.kind == "device" and a.device == dev.ident for a in SPACE.live()):
+            items.extend(leaked(dev.ident))
+    items.extend(leaked(None))
+    if not unsynced and not queued and not items and not RT.initialized:
+        return None
+    lines = []
+    if RT.initialized:
+        lines.append("aclFinalize was never called")
+    work = len({seq for seq, _ in unsynced} | {t.seq for t in queued})
+    if work:
+        first = unsynced[0][1].label if unsynced else queued[0].label
+        lines.append(
+            f"{work} task(s) no synchronize has ordered (first: '{first}'): their results were never waited for"
+        )
+    if items:
+        kinds: dict[str, int] = {}
+        for item in items:
+            kind = item.split(" [")[0].split(" ")[0].lstrip("<")
+            kind = {"device": "device allocation", "host": "host allocation"}.get(kind, kind)
+            kinds[kind] = kinds.get(kind, 0) + 1
+        counted = ", ".join(f"{n} {k}{'s' if n > 1 else ''}" for k, n in kinds.items())
+        lines.append(f"{len(items)} object(s) never released ({counted}):")
+        lines.extend(f"    {item}" for item in items[:5])
+        if len(items) > 5:
+            lines.append(f"    ... and {len(items) - 5} more")
+    return "the program exits without cleanup: " + "\n  ".join(lines)
+
+
+def _at_exit() -> None:
+    """Print the exit summary (warn and error modes); error mode also makes the exit status
+    non-zero, as a finding fails its call."""
+    if MODE == "off":
+        return
+    try:
+        summary = exit_summary()
+    except Exception:  # the interpreter is shutting down: never add a traceback to its exit
+        return
+    if summary is None:
+        return
+    print(f"aclnn_py sanitizer [leakcheck]: {summary}", file=sys.stderr)
+    if MODE == "error":
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(EXIT_STATUS)
+
+
+atexit.register(_at_exit)

@@ -29,6 +29,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .. import trace as _trace
+from .memory import call_chain
 
 TaskFn = Callable[[], None]
 
@@ -76,7 +77,7 @@ class Stream:
 
     __slots__ = (
         "__weakref__", "context", "cv", "destroyed", "draining", "error", "failure_mode", "flags", "ident",
-        "is_default", "lock", "priority", "queue", "site", "worker",
+        "is_default", "lock", "origin", "priority", "queue", "site", "worker",
     )  # fmt: skip
 
     _ids = itertools.count(1)
@@ -86,6 +87,7 @@ class Stream:
         self.is_default = is_default
         self.flags = flags
         self.site = site
+        self.origin = call_chain()  # the user's line through helpers, for leak reports
         self.ident = next(Stream._ids)
         self.queue: deque[Task] = deque()
         self.lock = threading.RLock()
@@ -127,6 +129,7 @@ class Event:
         "flags",
         "ident",
         "new_mode",
+        "origin",
         "site",
         "stream",
         "task",
@@ -139,6 +142,7 @@ class Event:
         self.context = context
         self.flags = flags
         self.site = site
+        self.origin = call_chain()
         self.ident = next(Event._ids)
         self.destroyed = False
         self.stream: Stream | None = None
