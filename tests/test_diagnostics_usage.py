@@ -77,3 +77,28 @@ def test_numba_asked_for_but_missing_is_refused_at_acl_init(monkeypatch):
     monkeypatch.setenv("ACLNN_PY_KERNELS", "numba")
     assert aclInit(None) == ACL_ERROR_INTERNAL_ERROR
     assert "ACLNN_PY_KERNELS=numba but numba is not installed" in (aclGetRecentErrMsg() or "")
+
+
+def test_rerunning_a_destroyed_repeatable_executor_names_the_destroy(dev):
+    import numpy as np
+
+    from aclnn_py import (
+        ACLNN_ERR_PARAM_INVALID,
+        aclDestroyAclOpExecutor,
+        aclnnHardswishBackward,
+        aclnnHardswishBackwardGetWorkspaceSize,
+        aclrtSynchronizeStream,
+        aclSetAclOpExecutorRepeatable,
+    )
+
+    g, x, o = (dev.tensor(np.ones(8, np.float32)) for _ in range(3))
+    ws, ex = Ref(0), Ref()
+    assert aclnnHardswishBackwardGetWorkspaceSize(g, x, o, ws, ex) == 0
+    assert aclSetAclOpExecutorRepeatable(ex.value) == 0
+    assert aclnnHardswishBackward(None, 0, ex.value, dev.stream) == 0
+    assert aclrtSynchronizeStream(dev.stream) == 0
+    assert aclDestroyAclOpExecutor(ex.value) == 0
+    assert aclnnHardswishBackward(None, 0, ex.value, dev.stream) == ACLNN_ERR_PARAM_INVALID
+    msg = aclGetRecentErrMsg() or ""
+    assert "was destroyed by aclDestroyAclOpExecutor at test_diagnostics_usage.py:" in msg
+    assert "aclSetAclOpExecutorRepeatable" not in msg

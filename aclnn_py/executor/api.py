@@ -12,6 +12,7 @@ to an unknown magic number).
 
 from __future__ import annotations
 
+import weakref
 from typing import Any
 
 from .. import _errmsg
@@ -20,7 +21,7 @@ from .._ref import is_out_param, store
 from .._status import aclnnStatus
 from ..runtime import api as rt
 from ..runtime import sanitizer
-from ..runtime.memory import SPACE
+from ..runtime.memory import SPACE, call_site
 from ..tensor import aclTensor
 from . import cache
 from .executor import Launch, aclOpExecutor
@@ -52,6 +53,14 @@ def _runnable(executor: object, api: str, builders: tuple[str, ...] = ()) -> acl
         )
     why = executor.check_runnable()
     if why is not None:
+        destroyed = _DESTROYED.get(executor)
+        if destroyed is not None:
+            # not the hint for a consumed one-shot executor: this one was destroyed on purpose
+            why = (
+                f"the executor made by {executor.api}GetWorkspaceSize at {executor.site} was destroyed by "
+                f"aclDestroyAclOpExecutor at {destroyed}; a destroyed executor cannot run again, repeatable "
+                "or not: run phase 1 again (or destroy it only after its last run)"
+            )
         raise fail(S.ACLNN_ERR_PARAM_INVALID, "EZ1001", f"{api} cannot run: {why}.")
     if executor.api not in (builders or (api,)):
         raise fail(
@@ -227,11 +236,17 @@ def aclSetAclOpExecutorRepeatable(executor: Any) -> int:
     return S.ACLNN_SUCCESS
 
 
+# Executors destroyed by aclDestroyAclOpExecutor, and where: phase 2 names the destroy instead of
+# suggesting aclSetAclOpExecutorRepeatable (weakly: a forgotten executor takes its entry along).
+_DESTROYED: weakref.WeakKeyDictionary[aclOpExecutor, str] = weakref.WeakKeyDictionary()
+
+
 @c_api(S.ACLNN_ERR_INNER)
 def aclDestroyAclOpExecutor(executor: Any) -> int:
     """Free an executor (meant for repeatable ones; others are freed by phase 2)."""
     ex = _executor_handle(executor, "aclDestroyAclOpExecutor")
     ex.release()
+    _DESTROYED[ex] = call_site()
     return S.ACLNN_SUCCESS
 
 
