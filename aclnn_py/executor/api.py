@@ -77,7 +77,7 @@ def _check_workspace_memory(ex: aclOpExecutor, api: str, workspace: int | None, 
     if size < ex.workspace_size:
         sanitizer.finding(
             "memcheck",
-            f"{api}: workspaceSize {size} is smaller than the {ex.workspace_size} bytes "
+            f"{api} at {call_site()}: workspaceSize {size} is smaller than the {ex.workspace_size} bytes "
             f"{api}GetWorkspaceSize returned; intermediates will run past the workspace",
             S.ACLNN_ERR_PARAM_INVALID,
         )
@@ -90,7 +90,7 @@ def _check_workspace_memory(ex: aclOpExecutor, api: str, workspace: int | None, 
         elif alloc.end - workspace < ex.workspace_size:
             sanitizer.finding(
                 "memcheck",
-                f"{api}: workspace 0x{workspace:x} has {alloc.end - workspace} bytes up to the end of its "
+                f"{api} at {call_site()}: workspace 0x{workspace:x} has {alloc.end - workspace} bytes up to the end of its "
                 f"allocation, fewer than the {ex.workspace_size} bytes phase 1 asked for ({alloc.describe()})",
                 S.ACLNN_ERR_PARAM_INVALID,
             )
