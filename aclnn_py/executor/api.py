@@ -90,8 +90,8 @@ def _check_workspace_memory(ex: aclOpExecutor, api: str, workspace: int | None, 
         elif alloc.end - workspace < ex.workspace_size:
             sanitizer.finding(
                 "memcheck",
-                f"{api} at {call_site()}: workspace 0x{workspace:x} has {alloc.end - workspace} bytes up to the end of its "
-                f"allocation, fewer than the {ex.workspace_size} bytes phase 1 asked for ({alloc.describe()})",
+                f"{api} at {call_site()}: workspace 0x{workspace:x} has {alloc.end - workspace} bytes up to the end "
+                f"of its allocation, fewer than the {ex.workspace_size} bytes phase 1 asked for ({alloc.describe()})",
                 S.ACLNN_ERR_PARAM_INVALID,
             )
 
