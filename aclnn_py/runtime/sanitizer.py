@@ -35,7 +35,7 @@ import numpy as np
 
 from .. import _errmsg
 from .._capi import fail
-from .._status import aclError
+from .._status import aclError, aclnnStatus
 from . import stream as stream_mod
 from .memory import SPACE, Allocation, call_site
 
@@ -459,6 +459,40 @@ def check_alignment(ptr: int, alignment: int, what: str, code: int) -> None:
             f"{what} 0x{ptr:x} is not {alignment}-byte aligned ({SPACE.describe_address(ptr)})",
             code,
         )
+
+
+def check_relabelled_dtype(api: str, name: str, tensor: Any, old_dtype: int, source: str) -> None:
+    """memcheck at phase 1: an operator that relabels a tensor's dtype (ScaledMaskedSoftmaxBackward
+    writes ``out`` as gradOutput's dtype) makes its kernel write the view with the new element
+    size. Said when that reaches past what the caller allocated (the bytes it asked aclrtMalloc
+    for, not the rounded size): which tensor, how many bytes the kernel writes, how many the
+    allocation holds."""
+    if MODE == "off" or tensor.dtype == old_dtype or tensor.storage.addr is None:
+        return
+    from .. import dtypes
+
+    shape, strides = tensor.view_shape, tensor.strides
+    if any(d == 0 for d in shape):
+        return
+    bits = dtypes.element_bits(tensor.dtype)
+    last = tensor.offset + sum((d - 1) * st for d, st in zip(shape, strides, strict=False) if st > 0)
+    start = tensor.storage.addr + (tensor.offset * bits) // 8
+    end = tensor.storage.addr + ((last + 1) * bits + 7) // 8
+    alloc = SPACE.find(tensor.storage.addr)
+    if alloc is None:
+        return
+    held = alloc.start + alloc.requested - start
+    if end - start <= held:
+        return
+    finding(
+        "memcheck",
+        f"{api} at {call_site()}: {name} was relabelled from {dtypes.dt_name(old_dtype)} to "
+        f"{dtypes.dt_name(tensor.dtype)} (the operator writes it with {source}'s dtype), so the kernel will write "
+        f"{end - start} bytes at 0x{start:x}, but the allocation holds {max(held, 0)} from there "
+        f"({alloc.describe()}): allocate {name} for {dtypes.dt_name(tensor.dtype)}, or pass {source} in "
+        f"{dtypes.dt_name(old_dtype)}",
+        aclnnStatus.ACLNN_ERR_PARAM_INVALID,
+    )
 
 
 # ---------------------------------------------------------------------------------------------

@@ -157,7 +157,10 @@ def aclnnScaledMaskedSoftmaxBackwardGetWorkspaceSize(
         op_loge(S.ACLNN_ERR_PARAM_INVALID, "fixTriuMask only support false")
         return S.ACLNN_ERR_PARAM_INVALID
     assert gradOutput is not None and y is not None and mask is not None and out is not None
+    relabelled_from = out.dtype
     out.dtype = gradOutput.dtype  # outXGrad->SetDataType(gradOutput->GetDataType())
+    # a wider dtype than the caller allocated for writes past its buffer: say it now, not at the sync
+    sanitizer.check_relabelled_dtype(API, "out", out, relabelled_from, "gradOutput")
     return _inner_get_workspace_size(gradOutput, y, mask, sc, False, out, workspaceSize, executor)
 
 
