@@ -20,7 +20,7 @@ timeline uses a virtual clock for the same reason (see :mod:`aclnn_py.timeline`)
 
 ``ACLNN_PY_TRACE_GRAPHS=<dir>`` (or ``tracing(graphs=<dir>)``) writes the picture of every
 executor a successful phase 1 hands out, as ``<dir>/<n>-<api>.dot`` and ``.svg`` (``n`` counts
-from 1); the SVG is drawn by :mod:`aclnn_py.executor.picture`, or by Graphviz's ``dot`` when
+from 1); the SVG is drawn by :mod:`aclnn_py.executor.picture` (through :data:`PICTURE`), or by Graphviz's ``dot`` when
 ``ACLNN_PY_GRAPHVIZ=1`` (or ``graphviz=True``) and ``dot`` is installed.
 """
 
@@ -35,7 +35,7 @@ import json
 import os
 import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import IO, Any
 
@@ -93,6 +93,12 @@ class _TimelineSink(_Sink):
             Path(self.path).write_text(json.dumps(self.recorder.document(), indent=1) + "\n", encoding="utf-8")
 
 
+# Draws an executor's picture: (executor, engine) -> (DOT text, SVG text). Set by
+# aclnn_py.executor when it loads: the trace sits below the executor (the runtime reports to
+# it) and must not import it back.
+PICTURE: Callable[[Any, str], tuple[str, str]] | None = None
+
+
 class _GraphSink(_Sink):
     """Writes the picture of every executor a successful call hands out."""
 
@@ -115,15 +121,16 @@ class _GraphSink(_Sink):
                 self._write(ex)
 
     def _write(self, ex: Any) -> None:
-        from .executor import picture
-
+        draw = PICTURE
+        if draw is None:  # no executor package loaded: nothing can hand out an executor
+            return
         with self.lock:
             self.count += 1
             stem = self.directory / f"{self.count:03d}-{ex.api}"
             try:
                 self.directory.mkdir(parents=True, exist_ok=True)
-                stem.with_suffix(".dot").write_text(picture.to_dot(ex), encoding="utf-8")
-                svg = picture.to_svg(ex, "dot" if self.graphviz else "builtin")
+                dot, svg = draw(ex, "dot" if self.graphviz else "builtin")
+                stem.with_suffix(".dot").write_text(dot, encoding="utf-8")
                 stem.with_suffix(".svg").write_text(svg, encoding="utf-8")
             except OSError as e:  # the trace must never break the program it watches
                 if not self.failed:

@@ -16,6 +16,7 @@ import weakref
 from typing import Any
 
 from .. import _errmsg
+from .. import trace as _trace
 from .._capi import UINT64_MAX, ApiError, as_int, as_pointer, c_api, fail
 from .._ref import is_out_param, store
 from .._status import aclnnStatus
@@ -23,7 +24,7 @@ from ..runtime import api as rt
 from ..runtime import sanitizer
 from ..runtime.memory import SPACE, call_site
 from ..tensor import aclTensor
-from . import cache
+from . import cache, picture
 from .executor import Launch, aclOpExecutor
 
 S = aclnnStatus
@@ -303,3 +304,11 @@ def _warn_moved_after_cache_hit(ex: aclOpExecutor, tensor: aclTensor, addr: int 
 
 aclSetInputTensorAddr = aclSetTensorAddr
 aclSetOutputTensorAddr = aclSetTensorAddr
+
+
+def _picture(ex: aclOpExecutor, engine: str) -> tuple[str, str]:
+    """An executor's picture for the call trace's ACLNN_PY_TRACE_GRAPHS (DOT, SVG)."""
+    return picture.to_dot(ex), picture.to_svg(ex, engine)
+
+
+_trace.PICTURE = _picture  # the trace cannot import the executor (it sits below it): hand it over
