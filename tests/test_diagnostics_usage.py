@@ -102,3 +102,27 @@ def test_rerunning_a_destroyed_repeatable_executor_names_the_destroy(dev):
     msg = aclGetRecentErrMsg() or ""
     assert "was destroyed by aclDestroyAclOpExecutor at test_diagnostics_usage.py:" in msg
     assert "aclSetAclOpExecutorRepeatable" not in msg
+
+
+def test_messages_point_the_right_way(dev):
+    """Issue 15 item 5: an array's .ctypes.data is named as what it is; aclrtFree of an array
+    does not print the array; a null executor is said once."""
+    import numpy as np
+
+    from aclnn_py import (
+        ACL_MEMCPY_HOST_TO_DEVICE,
+        aclnnAdd,
+        aclrtFree,
+        aclrtMemcpy,
+    )
+
+    p = dev.malloc(64)
+    host = np.ones(16, np.float32)
+    assert aclrtMemcpy(p, 64, host.ctypes.data, 64, ACL_MEMCPY_HOST_TO_DEVICE) != 0
+    msg = aclGetRecentErrMsg() or ""
+    assert "src 0x" in msg and ".ctypes.data" in msg and "device memory, src is device memory" not in msg
+    assert aclrtFree(np.zeros(1000)) != 0
+    msg = aclGetRecentErrMsg() or ""
+    assert "numpy.ndarray(shape=(1000,), dtype=float64)" in msg and len(msg) < 300
+    assert aclnnAdd(None, 0, None, None) != 0
+    assert (aclGetRecentErrMsg() or "").count("executor is nullptr.") == 1
