@@ -81,7 +81,7 @@ PROGRAM_BUGS: dict[str, str] = {
         r"    device allocation \[0x[0-9a-f]+, 0x[0-9a-f]+\) \(\d+ bytes, \d+ requested\) made by aclrtMalloc at the "
         r"C program \(never aclrtFree'd\)\n"
         r"aclnn_py sanitizer \[leakcheck\]: aclFinalize: 1 resource\(s\) of the process never released:\n"
-        r"    aclTensor created at the C program \(never aclDestroyTensor'ed\)\n"
+        r"    aclTensor \[\d+(, \d+)*\] DT_\w+ at 0x[0-9a-f]+ made at the C program \(never aclDestroyTensor'ed\)\n"
     ),
 }
 

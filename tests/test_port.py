@@ -856,3 +856,12 @@ def test_a_chain_of_reference_parameters_settles(tmp_path) -> None:
     path.write_text(port.python)
     run = subprocess.run([sys.executable, str(path)], capture_output=True, text=True, env=_env())
     assert (run.returncode, run.stdout, run.stderr) == (0, "7\n", "")
+
+
+def test_a_document_whose_fence_closes_on_the_programs_last_line_gives_the_program_only() -> None:
+    """CANN's Ne documents end their program with ``}```: not a fence line, so the program is
+    taken unfenced; the closing fence and the prose after it are not C++."""
+    doc = "Example:\n\n```Cpp\n#include <cstdio>\nint main() {\n  return 0;\n}```\n\nMore prose.\n"
+    assert extract_program(doc) == "#include <cstdio>\nint main() {\n  return 0;\n}\n"
+    port = translate(extract_program(doc) or "", "doc.cpp")
+    assert port.ok

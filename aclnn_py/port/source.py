@@ -19,7 +19,11 @@ def extract_program(text: str) -> str | None:
             return str(block)
     m = re.search(r"^#include\b", text, re.M)
     if m and re.search(r"\bint\s+main\s*\(", text[m.start() :]):
-        return text[m.start() :]
+        # a fence closed on the program's last line ("}```") is not a fence line, so the block is
+        # taken unfenced, to the end of the text: that fence and what follows it are not C++
+        program = text[m.start() :]
+        closing = re.search(r"^(.*?\S)```[ \t]*$", program, re.M)
+        return program[: closing.start() + len(closing.group(1))] + "\n" if closing else program
     return None
 
 

@@ -522,3 +522,31 @@ def test_reset_device_frees_its_memory(ctx, findings):
     assert aclrtSetDevice(0) == 0
     assert aclrtFree(p) == ACL_ERROR_RT_PARAM_INVALID
     assert "freed by aclrtResetDevice" in aclGetRecentErrMsg()
+
+
+def test_a_leak_made_in_the_programs_main_names_that_line_not_the_call_of_main(tmp_path):
+    """A port's main() is called from the script: it is the program, not a helper, so the leak
+    report names the line in main alone (a helper called from main adds 'through <helper>')."""
+    import subprocess
+    import sys
+
+    prog = tmp_path / "prog.py"
+    prog.write_text(
+        "from aclnn_py import *\n"
+        "def helper():\n"
+        "    p = Ref()\n"
+        "    aclrtMalloc(p, 8, ACL_MEM_MALLOC_HUGE_FIRST)\n"
+        "def main():\n"
+        "    aclInit(None); aclrtSetDevice(0)\n"
+        "    p = Ref()\n"
+        "    aclrtMalloc(p, 8, ACL_MEM_MALLOC_HUGE_FIRST)\n"
+        "    helper()\n"
+        "    aclrtResetDevice(0); aclFinalize()\n"
+        "main()\n",
+        encoding="utf-8",
+    )
+    env = {k: v for k, v in __import__("os").environ.items() if not k.startswith("ACLNN_PY_")}
+    done = subprocess.run([sys.executable, str(prog)], capture_output=True, text=True, env=env, timeout=120)
+    assert "made by aclrtMalloc at prog.py:8 (never aclrtFree'd)" in done.stderr, done.stderr
+    assert "made by aclrtMalloc at prog.py:4, from prog.py:9 (through helper at prog.py:4)" in done.stderr
+    assert "through main" not in done.stderr
