@@ -65,9 +65,9 @@ def call_site() -> str:
 
 def call_chain() -> str:
     """The user's line that led to the call, for leak reports. The innermost caller outside the
-    package, and when that line is inside a function of the program called from another function
-    of the program (a port's ``CreateAclTensor`` helper, say) the line that called the helper
-    comes first, so that
+    package, and when that line is inside a function of the program other than the script's
+    ``main()`` (a port's ``CreateAclTensor`` helper, say) the line that called the helper comes
+    first, so that
     three tensors made by one helper get three different lines:
     ``main.py:40 (through CreateAclTensor at main.py:12)``."""
     f = sys._getframe(1)
@@ -79,7 +79,7 @@ def call_chain() -> str:
     outer = f.f_back
     if f.f_code.co_name == "<module>" or outer is None or outer.f_code.co_filename.startswith(_PKG_DIR):
         return inner
-    if outer.f_code.co_name == "<module>":
+    if f.f_code.co_name == "main" and outer.f_code.co_name == "<module>":
         return inner  # the program's entry (a port's main()), called from the script: not a helper
     if outer.f_code.co_filename.startswith(sys.prefix) or outer.f_code.co_filename.startswith("<frozen"):
         return inner  # called by a library (pytest, runpy ...), not by the program
