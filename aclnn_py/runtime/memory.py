@@ -67,8 +67,7 @@ def call_chain() -> str:
     """The user's line that led to the call, for leak reports. The innermost caller outside the
     package, and when that line is inside a function of the program other than the script's
     ``main()`` (a port's ``CreateAclTensor`` helper, say) the line that called the helper comes
-    first, so that
-    three tensors made by one helper get three different lines:
+    first, so that three tensors made by one helper get three different lines:
     ``main.py:40 (through CreateAclTensor at main.py:12)``."""
     f = sys._getframe(1)
     while f is not None and f.f_code.co_filename.startswith(_PKG_DIR):
