@@ -392,9 +392,16 @@ class aclOpExecutor:
     def finish(self) -> int:
         """End of phase 1: plan the workspace, fix the kernel arguments, hand the executor out."""
         size = self.plan_workspace()
+        names = self.arg_names
+
+        def label(t: aclTensor, what: str) -> str:
+            # a kernel reading or writing the caller's own memory is named by the API's argument
+            name = names.get(id(t.storage))
+            return what if name is None else f"{name} ({what})"
+
         for ln in self.launches:
-            ln.in_specs = [_ArgSpec(t, f"{ln.op_type} input {i}") for i, t in enumerate(ln.inputs)]
-            ln.out_specs = [_ArgSpec(t, f"{ln.op_type} output {i}") for i, t in enumerate(ln.outputs)]
+            ln.in_specs = [_ArgSpec(t, label(t, f"{ln.op_type} input {i}")) for i, t in enumerate(ln.inputs)]
+            ln.out_specs = [_ArgSpec(t, label(t, f"{ln.op_type} output {i}")) for i, t in enumerate(ln.outputs)]
             ln.label = f"{self.api}: kernel #{ln.index} {ln.op_type}"
         self.state = "ready"
         RT.executors.add(self)
