@@ -63,8 +63,8 @@ def test_the_hand_port_prints_the_same(tmp_path):
 
 
 def test_the_tools_port_prints_the_same_and_the_walkthrough_quotes_both(tmp_path):
-    pytest.importorskip("tree_sitter", reason="needs the C++ parser: pip install 'aclnn-py[port]'")
-    pytest.importorskip("tree_sitter_cpp", reason="needs the C++ parser: pip install 'aclnn-py[port]'")
+    pytest.importorskip("tree_sitter", reason="needs the C++ parser: pip install -e '.[port]'")
+    pytest.importorskip("tree_sitter_cpp", reason="needs the C++ parser: pip install -e '.[port]'")
     from aclnn_py.port import translate
 
     port = translate(PROGRAM, "hardswish_backward.cpp").python

@@ -533,7 +533,7 @@ def test_the_package_imports_without_the_parser() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=_env())
     assert done.returncode == 0, done.stderr
-    assert "pip install 'aclnn-py[port]'" in done.stdout
+    assert "pip install tree-sitter 'tree-sitter-cpp<0.24'" in done.stdout and "pip install -e '.[port]'" in done.stdout
 
 
 # ---------------------------------------------------------------------------------------------

@@ -8,8 +8,8 @@ conversion instructions (F16C) where it has them and exact bit manipulation othe
 is bit manipulation. No whole-array casts, no temporaries: the extra memory of a call is a few
 scalars (or a few 16 KiB blocks when an input is broadcast).
 
-Only imported when numba is installed (``pip install aclnn-py[fast]``); the test-suite proves
-every kernel bit-identical to the numpy path on random data and on the edges.
+Only imported when numba is installed (``pip install numba``, or ``pip install -e '.[fast]'`` in a
+checkout); the test-suite proves every kernel bit-identical to the numpy path on random data and on the edges.
 """
 
 from __future__ import annotations

@@ -73,7 +73,9 @@ def use_numba(size: int | None = None) -> ModuleType | None:
         return None  # not worth a second of import; once it is loaded, small calls gain too
     mod = numba_kernels()
     if mod is None and want == "numba":
-        raise RuntimeError(f"{ENV_VAR}=numba but numba is not installed (pip install aclnn-py[fast])")
+        raise RuntimeError(
+            f"{ENV_VAR}=numba but numba is not installed (pip install numba, or pip install -e '.[fast]' in a checkout)"
+        )
     return mod
 
 

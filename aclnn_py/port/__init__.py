@@ -5,7 +5,7 @@ C++ program's structure line for line -- the same functions, statements, comment
 using aclnn_py as docs/porting.md teaches. What it cannot translate faithfully it refuses, naming
 the file, line and construct; it never writes a program that runs and prints something else.
 
-The C++ is parsed with tree-sitter (the ``port`` extra: ``pip install 'aclnn-py[port]'``); the
+The C++ is parsed with tree-sitter (the ``port`` extra: ``pip install -e '.[port]'`` in a checkout); the
 package imports without it.
 """
 

@@ -16,7 +16,10 @@ from .errors import ParserUnavailable
 if TYPE_CHECKING:
     from tree_sitter import Node, Parser, Tree
 
-INSTALL_HINT = "aclnn-port needs tree-sitter and its C++ grammar: pip install 'aclnn-py[port]'"
+INSTALL_HINT = (
+    "aclnn-port needs tree-sitter and its C++ grammar: pip install tree-sitter 'tree-sitter-cpp<0.24' "
+    "(or pip install -e '.[port]' in a checkout)"
+)
 
 
 @functools.lru_cache(maxsize=1)
