@@ -11,6 +11,7 @@ import functools
 import inspect
 import re
 import threading
+import warnings
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
@@ -21,6 +22,7 @@ from .._ref import Ref
 from .._status import aclError, aclnnStatus, status_name
 from ..dtypes import aclDataType, aclFormat
 from ..executor.api import aclDestroyAclOpExecutor
+from ..executor.executor import aclOpExecutor
 from ..runtime.api import (
     aclGetRecentErrMsg,
     aclInit,
@@ -127,8 +129,18 @@ class Call:
         aclGetRecentErrMsg()
         return self
 
-    def __exit__(self, *exc: object) -> None:
-        self.release()
+    def __exit__(self, exc_type: object, exc: BaseException | None, tb: object) -> None:
+        try:
+            self.release()
+        except Exception as failure:
+            if exc is None:
+                raise
+            # The call's own failure is the one to report; the release's is not lost either.
+            warnings.warn(
+                f"releasing the objects of a failed call failed too: {type(failure).__name__}: {failure}",
+                RuntimeWarning,
+                stacklevel=2,
+            )
 
     def malloc(self, nbytes: int) -> int:
         ptr: Ref[int] = Ref()
@@ -200,23 +212,38 @@ class Call:
         ws: Ref[int] = Ref(0)
         ex: Ref[Any] = Ref()
         check(api + "GetWorkspaceSize", phase1(*args, ws, ex))
+        executor = ex.value
         try:
             workspace = self.malloc(ws.value) if ws.value else None
-        except AclnnError:
-            aclDestroyAclOpExecutor(ex.value)
-            raise
-        check(api, phase2(workspace, ws.value, ex.value, None))
+            check(api, phase2(workspace, ws.value, executor, None))
+        finally:
+            # Phase 2 frees a one-shot executor when it launches it (or fails to); one it refused
+            # before that, or never got (the workspace could not be allocated, phase 2 raised), is
+            # still alive and the call's to destroy.
+            if isinstance(executor, aclOpExecutor) and executor.state == "ready":
+                aclDestroyAclOpExecutor(executor)
         check("aclrtSynchronizeStream", aclrtSynchronizeStream(None))
 
     def release(self) -> None:
-        for t in self.tensors:
-            aclDestroyTensor(t)
-        for s in self.scalars:
-            aclDestroyScalar(s)
-        for a in self.arrays:
-            aclDestroyIntArray(a)
-        for p in self.ptrs:
-            aclrtFree(p)
+        """Destroy the tensors, scalars and arrays, then free the memory: every object, even when
+        releasing one raises (the first such exception is raised once all are done). Each object
+        is released once, so a second call does nothing."""
+        first: Exception | None = None
+        steps: tuple[tuple[Callable[[Any], object], list[Any]], ...] = (
+            (aclDestroyTensor, self.tensors),
+            (aclDestroyScalar, self.scalars),
+            (aclDestroyIntArray, self.arrays),
+            (aclrtFree, self.ptrs),
+        )
+        for destroy, made in steps:
+            while made:
+                obj = made.pop(0)
+                try:
+                    destroy(obj)
+                except Exception as exc:  # one failure must not keep the rest alive
+                    first = first or exc
+        if first is not None:
+            raise first
 
 
 def broadcast_shape(*arrays: np.ndarray) -> tuple[int, ...]:
