@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import ml_dtypes
@@ -113,8 +113,27 @@ def normalise_seq(msg: str, api: str) -> str:
     return re.sub(rf"{api}_\d+_", f"{api}_<n>_", msg)
 
 
+OPEN: list[Dev] = []  # the Devs made and not yet closed, the newest last
+
+
+def own(handle: Any, destroy: Callable[[Any], int]) -> bool:
+    """Hand ``handle`` (an aclScalar or aclIntArray ...) to the newest open :class:`Dev`, whose
+    close() destroys it with ``destroy`` before aclFinalize, as a C program destroys its scalars
+    and arrays before it finalizes the runtime (else aclFinalize's leakcheck names them). False
+    when no Dev is open: the caller destroys it then."""
+    # A Dev whose stream is destroyed was never closed: the test ended early and the next test's
+    # reset of the emulator destroyed its stream. It will not release anything now.
+    while OPEN and OPEN[-1].stream.destroyed:
+        OPEN.pop()
+    if not OPEN:
+        return False
+    OPEN[-1].handles.append((handle, destroy))
+    return True
+
+
 class Dev:
-    """aclInit + device 0 + one stream; allocations and tensors are released by close()."""
+    """aclInit + device 0 + one stream; allocations, tensors, and the scalars and arrays given to
+    it by :func:`own` are released by close()."""
 
     def __init__(self, device_id: int = 0) -> None:
         assert aclInit(None) == 0
@@ -125,6 +144,8 @@ class Dev:
         self.stream = s.value
         self.ptrs: list[int] = []
         self.tensors: list[Any] = []
+        self.handles: list[tuple[Any, Callable[[Any], int]]] = []
+        OPEN.append(self)
 
     def malloc(self, nbytes: int) -> int:
         p = Ref()
@@ -220,9 +241,15 @@ class Dev:
         for t in self.tensors:
             if t.alive:
                 aclDestroyTensor(t)
+        for h, destroy in self.handles:
+            if h.alive:  # a test may have destroyed it itself
+                destroy(h)
+        self.handles.clear()
         for p in self.ptrs:
             aclrtFree(p)
         if not self.stream.destroyed:
             aclrtDestroyStream(self.stream)
         aclrtResetDevice(self.device_id)
         aclFinalize()
+        if self in OPEN:
+            OPEN.remove(self)

@@ -148,8 +148,6 @@ def test_a_string_array_gets_the_c_style_dtype_message():
         want = aclGetRecentErrMsg()
         aclDestroyScalar(alpha)
     finally:
-        while SCALARS:
-            aclDestroyScalar(SCALARS.pop())
         dev.close()
     err = failure(F.add, np.array(["a", "b"]), np.ones(2, np.float32))
     assert (err.code, err.message) == (code, want)
@@ -170,6 +168,8 @@ def _c_style(build: Callable[[Dev, Any, Any], tuple[str, tuple[Any, ...]]]) -> t
         code = getattr(aclnn_py, f"{api}GetWorkspaceSize")(*args, Ref(0), Ref())
         return int(code), normalise(aclGetRecentErrMsg())
     finally:
+        while SCALARS:  # destroyed before dev.close()'s aclFinalize, as a C program does
+            aclDestroyScalar(SCALARS.pop())
         dev.close()
 
 

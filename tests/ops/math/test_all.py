@@ -10,7 +10,7 @@ import math
 import ml_dtypes
 import numpy as np
 import pytest
-from helpers import ACL_OF, Dev
+from helpers import ACL_OF, Dev, own
 
 from aclnn_py import (
     ACL_FORMAT_NC1HWC0,
@@ -40,7 +40,8 @@ def arrays():
 
     def make(*values):
         a = aclCreateIntArray(list(values), len(values))
-        made.append(a)
+        if not own(a, aclDestroyIntArray):  # the device open now destroys it before its aclFinalize
+            made.append(a)
         return a
 
     yield make

@@ -11,7 +11,7 @@ import goldens_mul_div as gmd
 import ml_dtypes
 import numpy as np
 import pytest
-from helpers import ACL_OF, Dev, assert_bits_equal
+from helpers import ACL_OF, Dev, assert_bits_equal, own
 
 from aclnn_py import (
     ACL_BF16,
@@ -57,7 +57,8 @@ def scalars():
 
     def make(value, dtype=ACL_FLOAT):
         s = aclCreateScalar(value, dtype)
-        made.append(s)
+        if not own(s, aclDestroyScalar):  # the device open now destroys it before its aclFinalize
+            made.append(s)
         return s
 
     yield make
