@@ -537,7 +537,7 @@ def leak_check(api: str, device: int | None) -> None:
     tensors, scalars, arrays and executors."""
     if MODE == "off":
         return
-    items = leaked(device, handles=HANDLES_AT_FINALIZE)
+    items = leaked(device)
     if items:
         where = f"device {device}" if device is not None else "the process"
         finding(
@@ -547,15 +547,9 @@ def leak_check(api: str, device: int | None) -> None:
         )
 
 
-# Whether aclFinalize's report lists the scalars and arrays never destroyed. They hold no device
-# resource; until the test suites that leave theirs to the garbage collector destroy them, they
-# are named only in the summary at interpreter exit (see exit_summary).
-HANDLES_AT_FINALIZE = False
-
-
-def leaked(device: int | None, handles: bool = True) -> list[str]:
+def leaked(device: int | None) -> list[str]:
     """One line per object never released (see :func:`leak_check`); ``device`` None: the
-    process-wide objects (``handles``: with the scalars and arrays)."""
+    process-wide objects (host allocations, tensors, scalars, arrays, executors)."""
     from .device import RT
 
     items: list[str] = []
@@ -577,8 +571,7 @@ def leaked(device: int | None, handles: bool = True) -> list[str]:
             if alloc.kind == "host":
                 items.append(f"{alloc.describe()}{_through(alloc)} (never aclrtFreeHost'ed)")
         items.extend(_leaked_tensor(t) for t in list(RT.tensors) if t.alive)
-        if handles:
-            items.extend(_leaked_handle(h) for h in list(RT.handles) if h.alive)
+        items.extend(_leaked_handle(h) for h in list(RT.handles) if h.alive)
         for ex in list(RT.executors):
             if ex.state == "ready":
                 items.append(
