@@ -145,6 +145,20 @@ def peek() -> list[tuple[str, str]]:
     return [(eid, text) for eid, text, _ in _thread_buffer.items]
 
 
+def take() -> list[Item]:
+    """Remove and return the current thread's pending reports (a stream worker hands them on)."""
+    if _process_mode:
+        return []  # one buffer for the process: every thread already sees them
+    items, _thread_buffer.items = _thread_buffer.items, []
+    return items
+
+
+def give(items: list[Item]) -> None:
+    """Add reports taken from another thread to the current thread's (each identical one once)."""
+    for eid, text, title in items:
+        report(eid, text, title)
+
+
 def clear() -> None:
     """Drop the pending messages of the current buffer."""
     fetch()

@@ -15,6 +15,10 @@ import pytest
 os.environ["ACLNN_PY_RAISE_INTERNAL"] = "1"
 for var in ("ACLNN_PY_SOC", "ACLNN_PY_STREAM", "ACLNN_PY_DEVICE_COUNT", "ACLNN_PY_DEVICE_MEMORY", "ACLNN_PY_SANITIZER"):
     os.environ.pop(var, None)
+# ACLNN_PY_TEST_STREAM=eager|thread runs the whole suite under another stream policy (the tests
+# that compare the policies set theirs themselves)
+if os.environ.get("ACLNN_PY_TEST_STREAM"):
+    os.environ["ACLNN_PY_STREAM"] = os.environ["ACLNN_PY_TEST_STREAM"]
 
 import aclnn_py._capi as _capi  # noqa: E402
 from aclnn_py import testing  # noqa: E402

@@ -28,6 +28,7 @@ from collections import deque
 from collections.abc import Callable
 from typing import Any
 
+from .. import _errmsg
 from .. import trace as _trace
 from .memory import call_chain
 
@@ -77,7 +78,7 @@ class Stream:
 
     __slots__ = (
         "__weakref__", "context", "cv", "destroyed", "draining", "error", "failure_mode", "flags", "ident",
-        "is_default", "lock", "origin", "priority", "queue", "site", "worker",
+        "is_default", "lock", "origin", "priority", "queue", "reports", "site", "worker",
     )  # fmt: skip
 
     _ids = itertools.count(1)
@@ -96,6 +97,8 @@ class Stream:
         self.destroyed = False
         self.draining = False
         self.worker: threading.Thread | None = None
+        # messages a worker thread's tasks reported (thread policy), handed to the synchronizer
+        self.reports: list[Any] = []
         self.priority = 0  # as stored by aclrtCreateStreamWithConfig: clamped to [0, 7]
         self.failure_mode = 0  # ACL_CONTINUE_ON_FAILURE / ACL_STOP_ON_FAILURE
         LIVE_STREAMS.add(self)
@@ -343,7 +346,9 @@ class ThreadPolicy(Policy):
                     return
                 task = stream.queue[0]
             _run_task(stream, task)
+            reported = _errmsg.take()  # a finding's message belongs to whoever synchronizes
             with stream.cv:
+                stream.reports.extend(reported)
                 if stream.queue and stream.queue[0] is task:
                     stream.queue.popleft()
                 stream.cv.notify_all()
@@ -353,9 +358,13 @@ class ThreadPolicy(Policy):
             if until is not None:
                 while not until.done:
                     stream.cv.wait()
-                return
-            while stream.queue:
-                stream.cv.wait()
+            else:
+                while stream.queue:
+                    stream.cv.wait()
+            # what the tasks reported on the worker is reported to the synchronizing thread, as
+            # the deferred and eager policies (which run tasks on the caller's thread) do
+            reported, stream.reports = stream.reports, []
+        _errmsg.give(reported)
 
     def shutdown(self, stream: Stream) -> None:
         with stream.cv:
