@@ -12,7 +12,7 @@ from aclnn_py.kernels import hard_swish_grad as hs
 from aclnn_py.kernels import scaled_masked_softmax_grad_v2 as smsb
 from aclnn_py.kernels import smooth_l1_loss_grad_v2 as sl1
 
-pytest.importorskip("numba")
+pytest.importorskip("numba", reason="needs numba, the optional accelerator (pip install numba)")
 
 BF16 = np.dtype(ml_dtypes.bfloat16)
 DTYPES = [np.dtype(np.float32), np.dtype(np.float16), BF16]
@@ -178,7 +178,7 @@ def test_the_float16_rounding_matches_numpy_on_every_tie_pattern(path):
     for the portable branch-free code and the hardware conversion (F16C hosts)."""
     narrow = _f16_narrowers().get(path)
     if narrow is None:
-        pytest.skip("this host has no F16C")
+        pytest.skip("needs a CPU with F16C (the x86 half-precision conversion instructions)")
     high = np.arange(1 << 16, dtype=np.uint32) << np.uint32(16)
     low = np.array([0x0000, 0x0FFF, 0x1000, 0x1001, 0x1FFF, 0x2000, 0x3000, 0xFFFF], np.uint32)
     bits = (high[:, None] | low[None, :]).reshape(-1)
@@ -199,7 +199,7 @@ def test_the_float16_widening_is_exact_for_every_half(path):
     from aclnn_py.kernels import _numba as nb
 
     if path == "f16c" and not nb.HAVE_F16C:
-        pytest.skip("this host has no F16C")
+        pytest.skip("needs a CPU with F16C (the x86 half-precision conversion instructions)")
     halves = np.arange(1 << 16, dtype=np.uint32).astype(np.uint16)
     out = np.empty(halves.size, np.uint32)
     (nb._widen_f16_hw if path == "f16c" else nb._widen_f16_table)(halves, halves.size, out)
@@ -248,7 +248,7 @@ def test_the_portable_float16_conversions_run_the_kernels_bit_exactly(tmp_path):
 
     if os.environ.get(nb.F16C_ENV_VAR) == "0":
         assert not nb.HAVE_F16C
-        pytest.skip("already the portable path")
+        pytest.skip("the accelerator already uses the portable float16 conversions here: nothing to compare")
     env = {**os.environ, nb.F16C_ENV_VAR: "0", "NUMBA_CACHE_DIR": str(tmp_path)}
     tests = os.path.dirname(os.path.abspath(__file__))
     families = os.path.join(tests, "test_kernel_paths_families.py")

@@ -21,7 +21,7 @@ from aclnn_py.kernels import smooth_l1_loss_grad_v2 as sl1b
 from aclnn_py.kernels import smooth_l1_loss_v2 as sl1f
 from aclnn_py.kernels import softmax as sm
 
-pytest.importorskip("numba")
+pytest.importorskip("numba", reason="needs numba, the optional accelerator (pip install numba)")
 
 BF16 = np.dtype(ml_dtypes.bfloat16)
 F16, F32 = np.dtype(np.float16), np.dtype(np.float32)
