@@ -886,7 +886,7 @@ _RUNTIME_OUTS = {
     "canAccessPeer", "canCompatible", "cannAttrList", "deviceStatus", "eventId", "greatestPriority",
     "leastPriority", "majorVersion", "minorVersion", "patchVersion", "notifyId", "streamCount", "streamId",
     "timestamp", "versionNum", "versionStr", "utilizationInfo", "uuid", "attributes", "errorInfo",
-    "stridesValue", "stridesNum", "binHandle", "funcHandle", "argsHandle",
+    "stridesValue", "stridesNum", "binHandle", "funcHandle", "argsHandle", "paramHandle", "bufferAddr",
 }  # fmt: skip
 
 
@@ -928,6 +928,10 @@ def _draw_runtime_argument(world: World, fn_name: str, param: str, data: random.
         return _pointer(world, data, host_ok=False)
     if param in ("N", "memSize", "dpitch", "spitch", "width", "height", "argsSize", "dataLen", "length"):
         return _size(data)
+    if param in ("paramSize", "dataSize", "actualArgsSize", "userArgsSize"):  # the aclrtKernelArgs* family
+        return _size(data)
+    if param in ("param", "userHostMem"):
+        return _pointer(world, data, host_ok=True)
     if param in ("peerDeviceId",):
         return _int(data, -1, 2)
     if param in ("blockType", "level", "mode", "flags"):

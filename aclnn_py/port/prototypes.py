@@ -21,6 +21,7 @@ typedef void *aclrtBinary;
 typedef void *aclrtBinHandle;
 typedef void *aclrtFuncHandle;
 typedef void *aclrtArgsHandle;
+typedef void *aclrtParamHandle;
 typedef void (*aclrtHostFunc)(void *args);
 typedef void (*aclrtCallback)(void *userData);
 typedef struct aclrtPtrAttributes aclrtPtrAttributes;
@@ -195,6 +196,18 @@ aclError aclrtLaunchKernel(aclrtFuncHandle funcHandle, uint32_t numBlocks, const
 aclError aclrtLaunchKernelWithConfig(aclrtFuncHandle funcHandle, uint32_t numBlocks, aclrtStream stream,
     aclrtLaunchKernelCfg* cfg, aclrtArgsHandle argsHandle, void* reserve);
 aclError aclrtKernelArgsInit(aclrtFuncHandle funcHandle, aclrtArgsHandle* argsHandle);
+aclError aclrtKernelArgsGetHandleMemSize(aclrtFuncHandle funcHandle, size_t* memSize);
+aclError aclrtKernelArgsGetMemSize(aclrtFuncHandle funcHandle, size_t userArgsSize, size_t* actualArgsSize);
+aclError aclrtKernelArgsInitByUserMem(aclrtFuncHandle funcHandle, aclrtArgsHandle argsHandle, void* userHostMem,
+    size_t actualArgsSize);
+aclError aclrtKernelArgsAppend(aclrtArgsHandle argsHandle, void* param, size_t paramSize,
+    aclrtParamHandle* paramHandle);
+aclError aclrtKernelArgsAppendPlaceHolder(aclrtArgsHandle argsHandle, aclrtParamHandle* paramHandle);
+aclError aclrtKernelArgsGetPlaceHolderBuffer(aclrtArgsHandle argsHandle, aclrtParamHandle paramHandle, size_t dataSize,
+    void** bufferAddr);
+aclError aclrtKernelArgsParaUpdate(aclrtArgsHandle argsHandle, aclrtParamHandle paramHandle, void* param,
+    size_t paramSize);
+aclError aclrtKernelArgsFinalize(aclrtArgsHandle argsHandle);
 aclError aclrtGetHardwareSyncAddr(void** addr);
 aclTensor *aclCreateTensor(const int64_t *viewDims, uint64_t viewDimsNum, aclDataType dataType,
     const int64_t *stride, int64_t offset, aclFormat format, const int64_t *storageDims,

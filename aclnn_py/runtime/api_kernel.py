@@ -157,11 +157,97 @@ def aclrtLaunchKernelWithConfig(
     raise bad_object("funcHandle", "rtsLaunchKernelWithConfig")
 
 
+def _positive(api: str, value: object, name: str) -> None:
+    """ACL_REQUIRES_POSITIVE_REPORT on a ``size_t``: only 0 is refused (EH0007)."""
+    if int_arg(value, name, 0, 2**64 - 1) == 0:
+        raise ApiError(PARAM, acl_value(api, 0, name, "must be greater than 0"))
+
+
+# The kernel-argument family (aclrtKernelArgs*): CANN's aclrt_impl/kernel.cpp checks its own
+# arguments (not-null, then positive sizes, in the prototype's order) and hands the rest to
+# rtsKernelArgs* (runtime/api/api_c_kernel.cc), whose first act is the handle guard on the
+# function or argument handle. Neither kind of handle is ever issued here (no binary loads, so no
+# function, so aclrtKernelArgsInit never succeeds), hence 107017 with the guard's EE1017.
+
+
 @rt_api
 def aclrtKernelArgsInit(funcHandle: object, argsHandle: object) -> int:
     """No function handle is ever issued: 107017."""
     _require("aclrtKernelArgsInit", funcHandle=funcHandle, argsHandle=argsHandle)
     raise bad_object("funcHandle", "rtsKernelArgsInit")
+
+
+@rt_api
+def aclrtKernelArgsGetHandleMemSize(funcHandle: object, memSize: object) -> int:
+    """No function handle is ever issued: 107017 after the not-null checks."""
+    _require("aclrtKernelArgsGetHandleMemSize", funcHandle=funcHandle, memSize=memSize)
+    raise bad_object("funcHandle", "rtsKernelArgsGetHandleMemSize")
+
+
+@rt_api
+def aclrtKernelArgsGetMemSize(funcHandle: object, userArgsSize: int, actualArgsSize: object) -> int:
+    """No function handle is ever issued: 107017 after the not-null checks (CANN does not check
+    ``userArgsSize`` before the handle)."""
+    _require("aclrtKernelArgsGetMemSize", funcHandle=funcHandle, actualArgsSize=actualArgsSize)
+    int_arg(userArgsSize, "userArgsSize", 0, 2**64 - 1)
+    raise bad_object("funcHandle", "rtsKernelArgsGetMemSize")
+
+
+@rt_api
+def aclrtKernelArgsInitByUserMem(
+    funcHandle: object, argsHandle: object, userHostMem: object, actualArgsSize: int
+) -> int:
+    """No function handle is ever issued: 107017 after the not-null and size checks."""
+    api = "aclrtKernelArgsInitByUserMem"
+    _require(api, funcHandle=funcHandle, argsHandle=argsHandle, userHostMem=userHostMem)
+    _positive(api, actualArgsSize, "actualArgsSize")
+    raise bad_object("funcHandle", "rtsKernelArgsInitByUserMem")
+
+
+@rt_api
+def aclrtKernelArgsAppend(argsHandle: object, param: object, paramSize: int, paramHandle: object) -> int:
+    """No argument handle is ever issued: 107017 after the not-null and size checks."""
+    api = "aclrtKernelArgsAppend"
+    _require(api, argsHandle=argsHandle, param=param)
+    _positive(api, paramSize, "paramSize")
+    _require(api, paramHandle=paramHandle)
+    raise bad_object("argsHandle", "rtsKernelArgsAppend")
+
+
+@rt_api
+def aclrtKernelArgsAppendPlaceHolder(argsHandle: object, paramHandle: object) -> int:
+    """No argument handle is ever issued: 107017 after the not-null checks."""
+    _require("aclrtKernelArgsAppendPlaceHolder", argsHandle=argsHandle, paramHandle=paramHandle)
+    raise bad_object("argsHandle", "rtsKernelArgsAppendPlaceHolder")
+
+
+@rt_api
+def aclrtKernelArgsGetPlaceHolderBuffer(
+    argsHandle: object, paramHandle: object, dataSize: int, bufferAddr: object
+) -> int:
+    """No argument handle is ever issued: 107017 after the not-null and size checks (the
+    argument handle is validated before the parameter handle)."""
+    api = "aclrtKernelArgsGetPlaceHolderBuffer"
+    _require(api, argsHandle=argsHandle, paramHandle=paramHandle)
+    _positive(api, dataSize, "dataSize")
+    _require(api, bufferAddr=bufferAddr)
+    raise bad_object("argsHandle", "rtsKernelArgsGetPlaceHolderBuffer")
+
+
+@rt_api
+def aclrtKernelArgsParaUpdate(argsHandle: object, paramHandle: object, param: object, paramSize: int) -> int:
+    """No argument handle is ever issued: 107017 after the not-null and size checks."""
+    api = "aclrtKernelArgsParaUpdate"
+    _require(api, argsHandle=argsHandle, paramHandle=paramHandle, param=param)
+    _positive(api, paramSize, "paramSize")
+    raise bad_object("argsHandle", "rtsKernelArgsParaUpdate")
+
+
+@rt_api
+def aclrtKernelArgsFinalize(argsHandle: object) -> int:
+    """No argument handle is ever issued: 107017."""
+    _require("aclrtKernelArgsFinalize", argsHandle=argsHandle)
+    raise bad_object("argsHandle", "rtsKernelArgsFinalize")
 
 
 @rt_api
