@@ -2,10 +2,13 @@
 the documented compile line and run (issue 17).
 
 The programs are taken from the hicann/runtime mirror at test time (``ACLNN_PY_CANN_RUNTIME``: a bare
-git repository, default /work/.mirror/hicann+runtime/repo); without it the module skips. Examples that
-launch custom AscendC kernels (built with ``ascendc_library``, which needs Huawei's kernel compiler)
-or use APIs aclnn_py does not emulate (IPC, virtual memory, exception callbacks, model capture, tdt,
-profiling, dump) are not in the list.
+git repository, default /work/.mirror/hicann+runtime/repo); without it the module skips. Examples
+that use APIs aclnn_py does not emulate (IPC, virtual memory, exception callbacks, model capture, tdt,
+profiling, dump) are not in the list. Of the examples that launch custom AscendC kernels, the one
+whose host program loads its kernel binary at run time (kernel/0_launch_kernel) is compiled and run:
+it stops at the load with 207000 and the emulator's reason; the others (0_quickstart/
+4_custom_kernel_launch, kernel/1_launch_kernel_with_reslimit) call their kernels with ``<<<>>>``
+from sources only Huawei's kernel compiler builds (kernel_operator.h), so no host compiler can.
 """
 
 from __future__ import annotations
@@ -96,3 +99,76 @@ def test_cann_runtime_example_compiles_unmodified_and_runs(tmp_path, capi_flags,
     for wanted in EXAMPLES[name]:
         assert wanted.strip() in lines, f"{name}: {wanted!r} not printed:\n{done.stdout}"
     assert "[ERROR]" not in done.stdout or name == "0_quickstart/1_error_handling"
+
+
+# -- the kernel launch example: it compiles, and stops at the load ----------------------------------
+
+KERNEL_EXAMPLE = "2_advanced_features/kernel/0_launch_kernel"
+# what its CHECK_ERROR prints when aclrtBinaryLoadFromFile fails, and CANN's "not supported"
+LOAD_REFUSED = (
+    "[ERROR]  Operation failed: aclrtBinaryLoadFromFile(filePath, nullptr, &runtime->binHandle) returned error code "
+    "207000"
+)
+NO_DEVICE_CODE = (
+    "aclnn_py cannot run device code: custom AscendC kernels need Huawei's kernel compiler and an NPU, which the "
+    "emulator does not have. Compute with the aclnn operators instead."
+)
+
+
+@pytest.fixture(scope="module")
+def kernel_example(tmp_path_factory, capi_flags, examples: Path) -> Path:
+    """0_launch_kernel built as its CMakeLists builds the host program (main.cpp and ../file_ops.cpp,
+    its compile options, the example folders on the include path, libacl_rt.so): unmodified. Its
+    kernels (kernel_func/add_custom*.cpp, ascendc_fatbin_library) need Huawei's compiler and are
+    not built; main.cpp loads them from ./out/fatbin at run time."""
+    folder = examples / KERNEL_EXAMPLE
+    lib = CAPI / "build" / "lib"
+    exe = tmp_path_factory.mktemp("launch_kernel") / "ascendc_kernels_bbit"
+    cmd = [
+        "g++", "-O2", "-std=c++17", "-D_GLIBCXX_USE_CXX11_ABI=0", "-Wall", "-Werror",
+        str(folder / "main.cpp"), str(folder.parent / "file_ops.cpp"), "-o", str(exe),
+        *build.cflags(), f"-I{examples}", f"-I{folder.parent}",  # type: ignore[attr-defined]
+        f"-L{lib}", f"-Wl,-rpath,{lib}", "-lacl_rt",
+    ]  # fmt: skip
+    built = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    assert built.returncode == 0, built.stderr
+    return exe
+
+
+def _run_kernel_example(exe: Path, cwd: Path, mode: str, **env: str) -> subprocess.CompletedProcess[str]:
+    # the inputs scripts/gen_data.py writes: two float16 vectors of 8 * 2048 elements
+    (cwd / "input").mkdir(exist_ok=True)
+    (cwd / "output").mkdir(exist_ok=True)
+    for name in ("input_x.bin", "input_y.bin"):
+        (cwd / "input" / name).write_bytes(b"\x00\x3c" * (8 * 2048))
+    return subprocess.run([str(exe), mode], capture_output=True, text=True, env=_env(**env), cwd=cwd, timeout=300)
+
+
+@pytest.mark.parametrize("mode", ["simple", "placeholder"])
+def test_the_kernel_launch_example_compiles_and_stops_at_the_load_with_207000(
+    tmp_path, kernel_example: Path, mode: str
+) -> None:
+    done = _run_kernel_example(kernel_example, tmp_path, mode)
+    # main returns -1: the load's 207000 is the one failure, and everything made is released after
+    assert (done.returncode, done.stdout, done.stderr) == (255, LOAD_REFUSED + "\n", "")
+    assert not (tmp_path / "output" / "output_z.bin").exists()
+
+
+@pytest.mark.parametrize("mode", ["simple", "placeholder"])
+def test_the_kernel_launch_example_is_told_why_the_load_fails(tmp_path, kernel_example: Path, mode: str) -> None:
+    done = _run_kernel_example(kernel_example, tmp_path, mode, ACLNN_PY_TRACE="1")
+    assert (done.returncode, done.stdout) == (255, LOAD_REFUSED + "\n")
+    calls = [line.split("] ", 1)[1] for line in done.stderr.splitlines() if line.startswith("[aclnn_py #")]
+    names = [call.split("(", 1)[0] for call in calls]
+    load = names.index("aclrtBinaryLoadFromFile")
+    binary = f"./out/fatbin/ascendc_kernels_{mode}/ascendc_kernels_{mode}.o"
+    assert calls[load].endswith(
+        f"-> ACL_ERROR_RT_FEATURE_NOT_SUPPORT binHandle=None | aclrtBinaryLoadFromFile: loading the kernel binary "
+        f"{binary}: {NO_DEVICE_CODE}"
+    )
+    # every other call succeeded: the set-up before the load, the release after it
+    assert all(" -> ACL_SUCCESS" in call for i, call in enumerate(calls) if i != load)
+    assert names[load + 1 :] == [
+        *["aclrtFree"] * 3, *["aclrtFreeHost"] * 3, "aclrtDestroyStreamForce", "aclrtResetDeviceForce", "aclFinalize",
+    ]  # fmt: skip
+    assert not any(name.startswith(("aclrtKernelArgs", "aclrtLaunchKernel")) for name in names)
