@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -30,6 +31,7 @@ import numpy as np
 from . import testing, timeline, trace
 from ._ref import Ref
 from .executor import picture
+from .kernels import accel
 
 DEFAULT_DIR = Path(__file__).resolve().parent.parent / "docs" / "pictures"
 
@@ -156,10 +158,20 @@ PICTURES: dict[str, Callable[[], dict[str, str]]] = {
 
 
 def produce() -> dict[str, str]:
-    """Every picture file (name -> text), made now."""
+    """Every picture file (name -> text), made now. The timeline notes which kernel path ran each
+    kernel, and under ``ACLNN_PY_KERNELS=auto`` that depends on what the process did before
+    (numba is loaded by the first large call): the pictures are made on the numpy path."""
     files: dict[str, str] = {}
-    for make in PICTURES.values():
-        files.update(make())
+    saved = os.environ.get(accel.ENV_VAR)
+    os.environ[accel.ENV_VAR] = "numpy"
+    try:
+        for make in PICTURES.values():
+            files.update(make())
+    finally:
+        if saved is None:
+            del os.environ[accel.ENV_VAR]
+        else:
+            os.environ[accel.ENV_VAR] = saved
     return files
 
 

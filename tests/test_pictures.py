@@ -318,3 +318,19 @@ def test_docs_pages_show_the_pictures():
         for image in images:
             assert f"]({image})" in text
             assert (ROOT / "docs" / image).exists()
+
+
+def test_the_pictures_do_not_depend_on_what_the_process_ran_before(monkeypatch):
+    """Under ACLNN_PY_KERNELS=auto a large call loads the accelerator and later kernels note the
+    numba path; the pictures are made on the numpy path whatever ran before."""
+    import numpy as np
+
+    from aclnn_py import functional as F
+
+    monkeypatch.setenv("ACLNN_PY_KERNELS", "auto")
+    F.add(np.ones(1 << 16, np.float32), np.ones(1 << 16, np.float32))
+    made = docs_pictures.produce()
+    assert made["stream-timeline.json"] == (ROOT / "docs" / "pictures" / "stream-timeline.json").read_text(
+        encoding="utf-8"
+    )
+    assert __import__("os").environ["ACLNN_PY_KERNELS"] == "auto"
