@@ -26,9 +26,9 @@ run: $(RUN_STAMP)
 		$(PY) $$s || exit $$?; \
 	done
 
-## test: the whole test suite
+## test: the whole test suite, one worker per core (pytest-xdist; a test file stays on one worker)
 test: $(DEV_STAMP)
-	$(PY) -m pytest
+	$(PY) -m pytest -n auto --dist loadfile
 
 ## capi: the C ABI (capi/build/lib/libascendcl.so & co.) for compiling C++ aclnn programs; see docs/c-api.md
 capi: $(RUN_STAMP)
