@@ -928,9 +928,9 @@ def _draw_runtime_argument(world: World, fn_name: str, param: str, data: random.
         return _pointer(world, data, host_ok=False)
     if param in ("N", "memSize", "dpitch", "spitch", "width", "height", "argsSize", "dataLen", "length"):
         return _size(data)
-    if param in ("paramSize", "dataSize", "actualArgsSize", "userArgsSize"):  # the aclrtKernelArgs* family
+    if param in ("paramSize", "dataSize", "actualArgsSize", "userArgsSize", "placeHolderNum"):  # kernel arguments
         return _size(data)
-    if param in ("param", "userHostMem"):
+    if param in ("param", "userHostMem", "hostArgs"):
         return _pointer(world, data, host_ok=True)
     if param in ("peerDeviceId",):
         return _int(data, -1, 2)

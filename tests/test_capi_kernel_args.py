@@ -1,7 +1,8 @@
 """The aclrtKernelArgs* family through the C ABI (issue 17): the calls hicann/runtime's kernel launch
 example (example/2_advanced_features/kernel/0_launch_kernel) makes after a load. No load succeeds, so
 a program can only hold handles it made up: each call checks its arguments as CANN does, then
-refuses the handle with 107017, writing no out-parameter."""
+refuses the handle with 107017, writing no out-parameter; so do aclrtLaunchKernelV2 and
+aclrtLaunchKernelWithHostArgs (arguments as bytes, placeholders as aclrtPlaceHolderInfo)."""
 
 from __future__ import annotations
 
@@ -46,6 +47,9 @@ int main()
     SHOW(aclrtKernelArgsGetPlaceHolderBuffer(args, para, sizeof(int32_t), &buffer));
     SHOW(aclrtKernelArgsParaUpdate(args, para, &dev, sizeof(uintptr_t)));
     SHOW(aclrtKernelArgsFinalize(args));
+    aclrtPlaceHolderInfo holders[1] = {{0, 8}};
+    SHOW(aclrtLaunchKernelV2(func, 8, &dev, sizeof(uintptr_t), nullptr, nullptr));
+    SHOW(aclrtLaunchKernelWithHostArgs(func, 8, nullptr, nullptr, made, sizeof(made), holders, 1));
     SHOW(aclrtKernelArgsAppend(args, &dev, 0, &paraOut));
     SHOW(aclrtKernelArgsGetPlaceHolderBuffer(args, para, sizeof(int32_t), nullptr));
     SHOW(aclrtKernelArgsFinalize(nullptr));
@@ -67,6 +71,7 @@ def test_the_kernel_args_family_through_the_c_abi(tmp_path, capi_flags) -> None:
     assert firsts == [
         *[guard.format("funcHandle")] * 4,
         *[guard.format("argsHandle")] * 5,
+        *[guard.format("funcHandle")] * 2,
         "100000 Invalid_Argument(EH0007): aclrtKernelArgsAppend failed because value 0 for parameter paramSize is "
         "invalid. Expected value: must be greater than 0.",
         "100000 Invalid_Argument_Null_Pointer(EH0008): aclrtKernelArgsGetPlaceHolderBuffer failed because bufferAddr "
@@ -79,5 +84,5 @@ def test_the_kernel_args_family_through_the_c_abi(tmp_path, capi_flags) -> None:
     assert rt_fns == [
         "rtsKernelArgsInit", "rtsKernelArgsGetHandleMemSize", "rtsKernelArgsGetMemSize", "rtsKernelArgsInitByUserMem",
         "rtsKernelArgsAppend", "rtsKernelArgsAppendPlaceHolder", "rtsKernelArgsGetPlaceHolderBuffer",
-        "rtsKernelArgsParaUpdate", "rtsKernelArgsFinalize",
+        "rtsKernelArgsParaUpdate", "rtsKernelArgsFinalize", "rtsLaunchKernelWithDevArgs", "rtsLaunchKernelWithHostArgs",
     ]  # fmt: skip

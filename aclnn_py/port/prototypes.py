@@ -35,6 +35,7 @@ typedef struct aclrtStreamConfigHandle aclrtStreamConfigHandle;
 typedef struct aclrtErrorInfo aclrtErrorInfo;
 typedef struct aclrtBinaryLoadOptions aclrtBinaryLoadOptions;
 typedef struct aclrtLaunchKernelCfg aclrtLaunchKernelCfg;
+typedef struct aclrtPlaceHolderInfo aclrtPlaceHolderInfo;
 typedef struct aclOpExecutor aclOpExecutor;
 typedef struct aclTensor aclTensor;
 typedef struct aclScalar aclScalar;
@@ -195,6 +196,11 @@ aclError aclrtLaunchKernel(aclrtFuncHandle funcHandle, uint32_t numBlocks, const
     size_t argsSize, aclrtStream stream);
 aclError aclrtLaunchKernelWithConfig(aclrtFuncHandle funcHandle, uint32_t numBlocks, aclrtStream stream,
     aclrtLaunchKernelCfg* cfg, aclrtArgsHandle argsHandle, void* reserve);
+aclError aclrtLaunchKernelV2(aclrtFuncHandle funcHandle, uint32_t numBlocks, const void* argsData, size_t argsSize,
+    aclrtLaunchKernelCfg* cfg, aclrtStream stream);
+aclError aclrtLaunchKernelWithHostArgs(aclrtFuncHandle funcHandle, uint32_t numBlocks, aclrtStream stream,
+    aclrtLaunchKernelCfg* cfg, void* hostArgs, size_t argsSize, aclrtPlaceHolderInfo* placeHolderArray,
+    size_t placeHolderNum);
 aclError aclrtKernelArgsInit(aclrtFuncHandle funcHandle, aclrtArgsHandle* argsHandle);
 aclError aclrtKernelArgsGetHandleMemSize(aclrtFuncHandle funcHandle, size_t* memSize);
 aclError aclrtKernelArgsGetMemSize(aclrtFuncHandle funcHandle, size_t userArgsSize, size_t* actualArgsSize);

@@ -122,7 +122,9 @@ from .api_kernel import (
     aclrtKernelArgsInitByUserMem,
     aclrtKernelArgsParaUpdate,
     aclrtLaunchKernel,
+    aclrtLaunchKernelV2,
     aclrtLaunchKernelWithConfig,
+    aclrtLaunchKernelWithHostArgs,
 )
 from .api_memcpy import (
     aclrtMemcpy,
@@ -284,7 +286,9 @@ __all__ = [
     "aclrtLaunchCallback",
     "aclrtLaunchHostFunc",
     "aclrtLaunchKernel",
+    "aclrtLaunchKernelV2",
     "aclrtLaunchKernelWithConfig",
+    "aclrtLaunchKernelWithHostArgs",
     "aclrtMalloc",
     "aclrtMallocAlign32",
     "aclrtMallocCached",

@@ -157,6 +157,39 @@ def aclrtLaunchKernelWithConfig(
     raise bad_object("funcHandle", "rtsLaunchKernelWithConfig")
 
 
+@rt_api
+def aclrtLaunchKernelV2(
+    funcHandle: object, numBlocks: int, argsData: object, argsSize: int, cfg: object, stream: object
+) -> int:
+    """No function handle is ever issued: 107017 after the not-null checks, as
+    rtsLaunchKernelWithDevArgs's handle guard reports it (numBlocks and argsSize are not checked
+    before it)."""
+    _require("aclrtLaunchKernelV2", funcHandle=funcHandle, argsData=argsData)
+    int_arg(numBlocks, "numBlocks", 0, 2**32 - 1)
+    int_arg(argsSize, "argsSize", 0, 2**64 - 1)
+    raise bad_object("funcHandle", "rtsLaunchKernelWithDevArgs")
+
+
+@rt_api
+def aclrtLaunchKernelWithHostArgs(
+    funcHandle: object,
+    numBlocks: int,
+    stream: object,
+    cfg: object,
+    hostArgs: object,
+    argsSize: int,
+    placeHolderArray: object,
+    placeHolderNum: int,
+) -> int:
+    """No function handle is ever issued: 107017 after the not-null checks, as
+    rtsLaunchKernelWithHostArgs's handle guard reports it (before the stream is looked at)."""
+    _require("aclrtLaunchKernelWithHostArgs", funcHandle=funcHandle, hostArgs=hostArgs)
+    int_arg(numBlocks, "numBlocks", 0, 2**32 - 1)
+    int_arg(argsSize, "argsSize", 0, 2**64 - 1)
+    int_arg(placeHolderNum, "placeHolderNum", 0, 2**64 - 1)
+    raise bad_object("funcHandle", "rtsLaunchKernelWithHostArgs")
+
+
 def _positive(api: str, value: object, name: str) -> None:
     """ACL_REQUIRES_POSITIVE_REPORT on a ``size_t``: only 0 is refused (EH0007)."""
     if int_arg(value, name, 0, 2**64 - 1) == 0:

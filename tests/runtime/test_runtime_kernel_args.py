@@ -1,4 +1,5 @@
-"""The kernel-argument family of acl_rt.h (aclrtKernelArgs*): CANN's own argument checks of
+"""The kernel-argument family of acl_rt.h (aclrtKernelArgs*, and the launches that take their
+arguments as bytes, aclrtLaunchKernelV2 / WithHostArgs): CANN's own argument checks of
 src/acl/aclrt_impl/kernel.cpp in their order (not-null, then positive sizes, as the prototype
 lists them), then the runtime's handle guard (src/runtime/api/api_c_kernel.cc): no function or
 argument handle is ever issued here (no kernel binary loads), so every call that gets that far is
@@ -28,6 +29,8 @@ from aclnn_py import (
     aclrtKernelArgsInit,
     aclrtKernelArgsInitByUserMem,
     aclrtKernelArgsParaUpdate,
+    aclrtLaunchKernelV2,
+    aclrtLaunchKernelWithHostArgs,
     aclrtResetDevice,
     aclrtSetDevice,
 )
@@ -67,6 +70,14 @@ CASES: list[Case] = [
     (aclrtKernelArgsParaUpdate, {"argsHandle": FAKE, "paramHandle": FAKE, "param": PARAM, "paramSize": 8},
      ("argsHandle", "paramHandle", "param"), "paramSize", "argsHandle", "rtsKernelArgsParaUpdate"),
     (aclrtKernelArgsFinalize, {"argsHandle": FAKE}, ("argsHandle",), None, "argsHandle", "rtsKernelArgsFinalize"),
+    # the launches that take their arguments as bytes: only the two pointers are checked before the handle
+    (aclrtLaunchKernelV2,
+     {"funcHandle": FAKE, "numBlocks": 8, "argsData": PARAM, "argsSize": 8, "cfg": None, "stream": None},
+     ("funcHandle", "argsData"), None, "funcHandle", "rtsLaunchKernelWithDevArgs"),
+    (aclrtLaunchKernelWithHostArgs,
+     {"funcHandle": FAKE, "numBlocks": 8, "stream": None, "cfg": None, "hostArgs": PARAM, "argsSize": 8,
+      "placeHolderArray": None, "placeHolderNum": 0},
+     ("funcHandle", "hostArgs"), None, "funcHandle", "rtsLaunchKernelWithHostArgs"),
 ]  # fmt: skip
 IDS = [c[0].__name__ for c in CASES]
 
@@ -112,6 +123,14 @@ def test_a_zero_size_is_refused_before_the_handle(dev0, case: Case) -> None:
         assert "parameter " + size in aclGetRecentErrMsg()
     assert fn(**(args | {size: 0, before[-1]: None})) == ACL_ERROR_INVALID_PARAM
     assert aclGetRecentErrMsg().startswith(null(fn.__name__, before[-1]))
+
+
+def test_the_byte_argument_launches_do_not_check_blocks_or_sizes_before_the_handle(dev0) -> None:
+    # CANN's aclrtLaunchKernelV2Impl / WithHostArgsImpl check only funcHandle and the argument bytes
+    assert aclrtLaunchKernelV2(FAKE, 0, PARAM, 0, None, None) == ACL_ERROR_RT_INVALID_HANDLE
+    assert aclGetRecentErrMsg() == bad_handle("funcHandle", "rtsLaunchKernelWithDevArgs")
+    assert aclrtLaunchKernelWithHostArgs(FAKE, 0, None, None, PARAM, 0, None, 0) == ACL_ERROR_RT_INVALID_HANDLE
+    assert aclGetRecentErrMsg() == bad_handle("funcHandle", "rtsLaunchKernelWithHostArgs")
 
 
 def test_get_mem_size_does_not_check_user_args_size_before_the_handle(dev0) -> None:

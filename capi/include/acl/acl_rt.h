@@ -378,6 +378,11 @@ typedef struct aclrtLaunchKernelCfg {
     size_t numAttrs;
 } aclrtLaunchKernelCfg;
 
+typedef struct aclrtPlaceHolderInfo {
+    uint32_t addrOffset;
+    uint32_t dataOffset;
+} aclrtPlaceHolderInfo;
+
 /* aclrtGetDeviceInfo */
 typedef enum {
     ACL_DEV_ATTR_AICPU_CORE_NUM = 1,
@@ -600,6 +605,13 @@ ACL_FUNC_VISIBILITY aclError aclrtLaunchKernel(aclrtFuncHandle funcHandle, uint3
 ACL_FUNC_VISIBILITY aclError aclrtLaunchKernelWithConfig(aclrtFuncHandle funcHandle, uint32_t numBlocks,
                                                          aclrtStream stream, aclrtLaunchKernelCfg* cfg,
                                                          aclrtArgsHandle argsHandle, void* reserve);
+ACL_FUNC_VISIBILITY aclError aclrtLaunchKernelV2(aclrtFuncHandle funcHandle, uint32_t numBlocks, const void* argsData,
+                                                 size_t argsSize, aclrtLaunchKernelCfg* cfg, aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclrtLaunchKernelWithHostArgs(aclrtFuncHandle funcHandle, uint32_t numBlocks,
+                                                           aclrtStream stream, aclrtLaunchKernelCfg* cfg,
+                                                           void* hostArgs, size_t argsSize,
+                                                           aclrtPlaceHolderInfo* placeHolderArray,
+                                                           size_t placeHolderNum);
 ACL_FUNC_VISIBILITY aclError aclrtKernelArgsInit(aclrtFuncHandle funcHandle, aclrtArgsHandle* argsHandle);
 ACL_FUNC_VISIBILITY aclError aclrtKernelArgsGetHandleMemSize(aclrtFuncHandle funcHandle, size_t* memSize);
 ACL_FUNC_VISIBILITY aclError aclrtKernelArgsGetMemSize(aclrtFuncHandle funcHandle, size_t userArgsSize,
