@@ -76,15 +76,6 @@ from aclnn_py import (
 )
 from aclnn_py.runtime.device import RT
 
-
-@pytest.fixture
-def dev0():
-    assert aclInit(None) == 0 and aclrtSetDevice(0) == 0
-    yield
-    aclrtResetDevice(0)
-    aclFinalize()
-
-
 # -- capabilities and resources ------------------------------------------------------------------
 
 

@@ -17,9 +17,7 @@ from aclnn_py import (
     ACL_ERROR_INVALID_PARAM,
     ACL_ERROR_RT_INVALID_HANDLE,
     Ref,
-    aclFinalize,
     aclGetRecentErrMsg,
-    aclInit,
     aclrtKernelArgsAppend,
     aclrtKernelArgsAppendPlaceHolder,
     aclrtKernelArgsFinalize,
@@ -31,20 +29,10 @@ from aclnn_py import (
     aclrtKernelArgsParaUpdate,
     aclrtLaunchKernelV2,
     aclrtLaunchKernelWithHostArgs,
-    aclrtResetDevice,
-    aclrtSetDevice,
 )
 
 FAKE = object()  # a handle CANN never issued
 PARAM = b"\x00" * 8  # host bytes of one pointer argument
-
-
-@pytest.fixture
-def dev0():
-    assert aclInit(None) == 0 and aclrtSetDevice(0) == 0
-    yield
-    aclrtResetDevice(0)
-    aclFinalize()
 
 
 # (function, valid arguments, the parameters CANN checks for nullptr in order, the size parameter

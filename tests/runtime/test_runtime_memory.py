@@ -83,14 +83,6 @@ def ctx(policy):
     aclFinalize()
 
 
-@pytest.fixture
-def dev0():
-    assert aclInit(None) == 0 and aclrtSetDevice(0) == 0
-    yield
-    aclrtResetDevice(0)
-    aclFinalize()
-
-
 def _stream():
     s = Ref()
     assert aclrtCreateStream(s) == 0

@@ -80,23 +80,6 @@ from aclnn_py.runtime.device import RT
 from aclnn_py.runtime.memory import SPACE
 
 
-@pytest.fixture(params=["deferred", "eager", "thread"])
-def ctx(request, monkeypatch):
-    monkeypatch.setenv("ACLNN_PY_STREAM", request.param)
-    assert aclInit(None) == 0 and aclrtSetDevice(0) == 0
-    yield request.param
-    aclrtResetDevice(0)
-    aclFinalize()
-
-
-@pytest.fixture
-def dev0():
-    assert aclInit(None) == 0 and aclrtSetDevice(0) == 0
-    yield
-    aclrtResetDevice(0)
-    aclFinalize()
-
-
 def _stream(flag=None, priority=0):
     s = Ref()
     assert (aclrtCreateStream(s) if flag is None else aclrtCreateStreamWithConfig(s, priority, flag)) == 0
