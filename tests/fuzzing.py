@@ -91,6 +91,12 @@ SILENT = {
     if name.startswith("aclGet") and name not in ("aclGetRawTensorAddr", "aclGetRecentErrMsg")
 } | {("aclInitTensor", 161001)} | {
     ("aclrtGetDevice", 107002),  # rtGetDevice and rtCtxGetCurrent return it without a report
+    # the same rtGetDevice under ACL_REQUIRES_RTS_OK, which logs without reporting
+    # (hicann/runtime src/acl/aclrt_impl/memory.cpp aclrtDeviceEnablePeerAccessImpl/DisablePeerAccessImpl)
+    ("aclrtDeviceEnablePeerAccess", 107002),
+    ("aclrtDeviceDisablePeerAccess", 107002),
+    # rtsNotifyCreate returns rtGetDevice's code as it is (src/runtime/api/api_c_event.cc:126-129)
+    ("aclrtCreateNotify", 107002),
     ("aclrtGetCurrentContext", 107002),
     ("aclrtMemcpyAsync", 207000),  # HOST_TO_HOST on a host+card system
     ("aclrtSynchronizeEvent", 207000),  # an ACL_EVENT_EXTERNAL event
@@ -984,6 +990,13 @@ def snapshot() -> dict[int, np.ndarray]:
     return {a.start: a.buf.copy() for a in SPACE.live()}
 
 
+def _address(p: Any) -> int | None:
+    """A pointer argument as the C surface reads it (None: not an address)."""
+    if isinstance(p, ctypes.c_void_p):
+        p = p.value
+    return p if isinstance(p, int) and not isinstance(p, bool) else None
+
+
 def declared_writes(name: str, args: dict[str, Any]) -> list[tuple[int, int]]:
     """Byte ranges a call may change: its destination, or what queued work it lets run declared."""
     ranges: list[tuple[int, int]] = []
@@ -995,6 +1008,15 @@ def declared_writes(name: str, args: dict[str, Any]) -> list[tuple[int, int]]:
             dst = dst.value
         if isinstance(dst, int) and not isinstance(dst, bool) and dst and n is not None and n > 0:
             ranges.append((dst, dst + n))
+    if name == "aclrtMemsetD32":  # N 32-bit values from ptr
+        dst, n = _address(args.get("ptr")), _plain_int(args.get("N"))
+        if dst and n is not None and n > 0:
+            ranges.append((dst, dst + 4 * n))
+    if name == "aclrtMemcpy2d":  # height rows of width bytes, dpitch apart
+        dst = _address(args.get("dst"))
+        pitch, width, height = (_plain_int(args.get(k)) for k in ("dpitch", "width", "height"))
+        if dst and pitch is not None and width is not None and height is not None and width > 0 and height > 0:
+            ranges.extend((dst + r * pitch, dst + r * pitch + width) for r in range(min(height, 1 << 16)))
     if name in RUNS_QUEUED_WORK:
         with sanitizer._lock:
             for use in sanitizer._pending.values():
