@@ -31,7 +31,6 @@ from ._checks import (
     rt_value,
     silent,
     stream_handle,
-    submit,
 )
 from .api_stream import check_stopped
 from .device import RT, Device
@@ -382,7 +381,9 @@ def aclrtValueWrite(devAddr: object, value: int, flag: int, stream: object) -> i
             raise TaskFault(E.ACL_ERROR_RT_SYS_DMA, f"{api} task failed: {fault.message}") from None
         sanitizer.after_write(ptr, 8, api)
 
-    submit(target, f"{api}(0x{ptr:x}, {v})", run)
+    task = Task(target, f"{api}(0x{ptr:x}, {v})", run)
+    sanitizer.track(task, [], [(ptr, ptr + 8)])  # the host must not read or reuse the word before it is ordered
+    RT.policy.submit(target, task)
     return E.ACL_SUCCESS
 
 

@@ -149,6 +149,23 @@ def test_dvpp_free_refuses_host_memory(dev0):
 # -- aclrtValueWrite / aclrtValueWait ------------------------------------------------------------
 
 
+def test_regression_fuzz_a_queued_value_write_is_a_declared_write(dev0, findings):
+    """Fuzz campaign (seed 1795482668, example 4691): a queued aclrtValueWrite's 8 bytes were not
+    known to the sanitizer, so the synchronize that ran it changed undeclared bytes, and a host
+    read of the word before any synchronize went unreported."""
+    s = _stream()
+    word = _word(0)
+    assert aclrtValueWrite(word, 9, 0, s) == 0
+    host = np.zeros(1, np.uint64)
+    assert aclrtMemcpy(host, 8, word, 8, ACL_MEMCPY_DEVICE_TO_HOST) == 0
+    assert findings.refresh().checks() == ["synccheck"] and "aclrtValueWrite" in findings.text()
+    aclGetRecentErrMsg()
+    assert aclrtSynchronizeStream(s) == 0
+    assert _read_word(word) == 9 and findings.refresh().checks() == ["synccheck"]
+    assert aclrtDestroyStream(s) == 0
+    aclrtFree(word)
+
+
 def test_value_write_then_wait_on_two_streams(ctx):
     a, b = _stream(), _stream()
     word, out = _word(0), _word(0)
@@ -166,13 +183,16 @@ def test_value_write_then_wait_on_two_streams(ctx):
     aclrtFree(out)
 
 
-def test_a_wait_holds_later_work_of_its_stream_until_the_write(ctx):
+def test_a_wait_holds_later_work_of_its_stream_until_the_write(ctx, findings):
     a, b = _stream(), _stream()
     word, target = _word(0), _word(0)
     assert aclrtValueWait(word, 1, ACL_STREAM_WAIT_VALUE_GEQ, a) == 0
     assert aclrtValueWrite(target, 42, 0, a) == 0  # queued behind the wait
     if ctx == "eager":  # eager runs what it can at once: the wait is not met, so a stays blocked
         assert _read_word(target) == 0
+        # reading the word a queued ValueWrite writes, before any synchronize, is the hazard
+        assert findings.refresh().checks() == ["synccheck"] and "aclrtValueWrite" in findings.text()
+        aclGetRecentErrMsg()
     assert aclrtValueWrite(word, 3, 0, b) == 0
     assert aclrtSynchronizeStream(a) == 0
     assert _read_word(target) == 42
