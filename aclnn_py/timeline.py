@@ -444,7 +444,7 @@ class Recorder:
                 c = self.calls[-1 - dst]
                 flow(cat, name, at_task(src), (max(c.start, self.tasks[src].end), HOST_PID, threads[c.thread]))
         return {
-            "traceEvents": events,
+            "traceEvents": _canonical(events),
             "displayTimeUnit": "ns",
             "otherData": {
                 "generator": "aclnn_py",
@@ -587,3 +587,23 @@ def svg(doc: dict[str, Any], title: str = "") -> str:
         )
     out.append("</svg>")
     return "\n".join(out) + "\n"
+
+
+def _canonical(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The events in an order that depends on the timeline only: the metadata, then the slices by
+    row and time, then the flows by their two ends, numbered in that order. Tasks reach the
+    recorder in the order they finished, which under the thread policy is the machine's timing."""
+    meta = [e for e in events if e["ph"] == "M"]
+    slices = sorted(
+        (e for e in events if e["ph"] == "X"), key=lambda e: (e["pid"], e["tid"], e["ts"], e["dur"], e["name"])
+    )
+    ends = {e["id"]: e for e in events if e["ph"] == "f"}
+    pairs = sorted(
+        ((e, ends[e["id"]]) for e in events if e["ph"] == "s"),
+        key=lambda p: (p[0]["ts"], p[0]["pid"], p[0]["tid"], p[1]["ts"], p[1]["pid"], p[1]["tid"], p[0]["cat"],
+                       p[0]["name"]),
+    )  # fmt: skip
+    flows: list[dict[str, Any]] = []
+    for n, (start, end) in enumerate(pairs, 1):
+        flows += [{**start, "id": n}, {**end, "id": n}]
+    return meta + slices + flows
