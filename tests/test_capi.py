@@ -63,7 +63,11 @@ def test_the_extractor_finds_the_sample_of_each_document_format() -> None:
     assert extract_program("```Cpp\naclnnStatus aclnnFoo(int x);\n```\n") is None
 
 
-@pytest.mark.skipif(not SEED_PROGRAMS, reason=f"no seed documents at {SEEDS} (set ACLNN_PY_SEEDS)")
+@pytest.mark.skipif(
+    not SEED_PROGRAMS,
+    reason=f"needs CANN's sample documents, which the repository does not ship: set ACLNN_PY_SEEDS to their folder "
+    f"(looked in {SEEDS})",
+)
 @pytest.mark.parametrize(("doc", "program", "port"), SEED_PROGRAMS, ids=[s[0] for s in SEED_PROGRAMS])
 def test_seed_sample_prints_what_its_python_port_prints(tmp_path, capi_flags, doc, program, port):
     exe = compile_cpp(program, tmp_path / "sample", capi_flags)

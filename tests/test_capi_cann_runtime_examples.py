@@ -28,7 +28,11 @@ if (why := missing_toolchain()) is not None:
 
 CANN_RUNTIME = Path(os.environ.get("ACLNN_PY_CANN_RUNTIME", "/work/.mirror/hicann+runtime/repo"))
 if not CANN_RUNTIME.is_dir():
-    pytest.skip(f"no hicann/runtime mirror at {CANN_RUNTIME} (set ACLNN_PY_CANN_RUNTIME)", allow_module_level=True)
+    pytest.skip(
+        f"needs a git mirror of hicann/runtime (CANN's runtime sources, not shipped): set ACLNN_PY_CANN_RUNTIME "
+        f"(looked in {CANN_RUNTIME})",
+        allow_module_level=True,
+    )
 
 build = load_build()
 

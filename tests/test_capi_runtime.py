@@ -34,7 +34,10 @@ build = load_build()
 
 def _cann(path: str) -> str:
     if not CANN_RUNTIME.is_dir():
-        pytest.skip(f"no hicann/runtime mirror at {CANN_RUNTIME} (set ACLNN_PY_CANN_RUNTIME)")
+        pytest.skip(
+            f"needs a git mirror of hicann/runtime (CANN's runtime sources, not shipped): set ACLNN_PY_CANN_RUNTIME "
+            f"(looked in {CANN_RUNTIME})"
+        )
     done = subprocess.run(
         ["git", f"--git-dir={CANN_RUNTIME}", "show", f"HEAD:include/external/acl/{path}"],
         capture_output=True,
