@@ -563,12 +563,14 @@ def _a_kernel_queued_on_one_buffer(m: Lifecycle) -> tuple[object, int]:
     return s, b
 
 
-def test_regression_lifecycle_free_while_queued_work_uses_the_buffer():
+def test_regression_lifecycle_free_while_queued_work_uses_the_buffer(monkeypatch):
     """A long random run (not the derandomized one above) found the model expecting a clean
     synchronize after the host freed a buffer a queued kernel still used. The emulator was right:
     the kernel runs at the synchronize and faults on the freed memory (507015, as on hardware
     when it hits unmapped memory); the sanitizer's synccheck names the free when it is on. The
-    model now treats such a race as unpredictable, for synchronize, destroy and download alike."""
+    model now treats such a race as unpredictable, for synchronize, destroy and download alike.
+    The deferred policy is pinned: the kernel must still be queued at the free."""
+    monkeypatch.setenv("ACLNN_PY_STREAM", "deferred")  # read by aclInit in start()
     for last in ("synchronize", "destroy_stream", "download"):
         m = Lifecycle()
         try:
@@ -589,11 +591,13 @@ def test_regression_lifecycle_free_while_queued_work_uses_the_buffer():
             m.teardown()
 
 
-def test_regression_lifecycle_upload_while_queued_work_reads_the_buffer():
+def test_regression_lifecycle_upload_while_queued_work_reads_the_buffer(monkeypatch):
     """The same long run found the model computing a queued kernel's result from the inputs at
     phase 2. Under the deferred stream policy the kernel reads its inputs when it runs, after an
     aclrtMemcpy the host made meanwhile (aclrtMemcpy does not wait for streams, as in CANN): a
-    race, so the model now learns the contents from the device instead of predicting them."""
+    race, so the model now learns the contents from the device instead of predicting them.
+    The deferred policy is pinned: the kernel must still be queued at the upload."""
+    monkeypatch.setenv("ACLNN_PY_STREAM", "deferred")  # read by aclInit in start()
     m = Lifecycle()
     try:
         s, b1 = _a_kernel_queued_on_one_buffer(m)

@@ -76,6 +76,13 @@ def _stream():
     return s.value
 
 
+@pytest.fixture
+def deferred(monkeypatch):
+    """Pin the deferred stream policy (the default) before the device fixture's aclInit reads it,
+    for a test about work that is still queued (under eager and, by timing, thread it already ran)."""
+    monkeypatch.setenv("ACLNN_PY_STREAM", "deferred")
+
+
 def _event(flag=None):
     e = Ref()
     assert (aclrtCreateEvent(e) if flag is None else aclrtCreateEventWithFlag(e, flag)) == 0
@@ -126,7 +133,8 @@ def aclrtLaunch_sleep(stream, seconds):
     return aclrtLaunchHostFunc(stream, time.sleep, seconds)
 
 
-def test_timestamp_of_an_unrecorded_or_pending_event(dev0):
+def test_timestamp_of_an_unrecorded_or_pending_event(deferred, dev0):
+    """Deferred (pinned): the recorded event is still pending until the synchronize."""
     e = _event()
     stamp = Ref()
     assert aclrtEventGetTimestamp(e, None) == ACL_ERROR_INVALID_PARAM  # timestamp is checked first

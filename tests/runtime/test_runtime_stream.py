@@ -98,10 +98,18 @@ def _read(ptr, n):
     return host
 
 
+@pytest.fixture
+def deferred(monkeypatch):
+    """Pin the deferred stream policy (the default) before the device fixture's aclInit reads it,
+    for a test about work that is still queued (under eager and, by timing, thread it already ran)."""
+    monkeypatch.setenv("ACLNN_PY_STREAM", "deferred")
+
+
 # -- aclrtDestroyStreamForce ---------------------------------------------------------------------
 
 
-def test_destroy_stream_force_drops_queued_work_under_the_deferred_policy(dev0, findings):
+def test_destroy_stream_force_drops_queued_work_under_the_deferred_policy(deferred, dev0, findings):
+    """The fill is still queued at the force-destroy only under the deferred policy (pinned)."""
     s = _stream()
     p = _alloc(16)
     assert aclrtMemcpy(p, 16, np.zeros(16, np.uint8), 16, ACL_MEMCPY_HOST_TO_DEVICE) == 0
@@ -141,7 +149,8 @@ def _failing_copy(stream):
     assert aclrtFree(p) == 0
 
 
-def test_stop_on_failure_stops_every_stream_of_the_context(dev0, findings):
+def test_stop_on_failure_stops_every_stream_of_the_context(deferred, dev0, findings):
+    """Deferred (pinned): the copy fails when it runs, after the free, and b's fill is still queued then."""
     a, b = _stream(), _stream()
     assert aclrtSetStreamFailureMode(a, ACL_STOP_ON_FAILURE) == 0
     p = _alloc(16)
@@ -160,7 +169,8 @@ def test_stop_on_failure_stops_every_stream_of_the_context(dev0, findings):
     aclrtFree(p)
 
 
-def test_continue_on_failure_keeps_other_streams_running(dev0, findings):
+def test_continue_on_failure_keeps_other_streams_running(deferred, dev0, findings):
+    """Deferred (pinned): the copy fails when it runs, after the free (eager ran it before)."""
     a, b = _stream(), _stream()
     p = _alloc(16)
     _failing_copy(a)
@@ -393,7 +403,8 @@ def test_callback_checks(dev0):
 # -- abort, stop, exception callbacks ----------------------------------------------------------------
 
 
-def test_abort_and_stop_discard_queued_work(dev0):
+def test_abort_and_stop_discard_queued_work(deferred, dev0):
+    """Deferred (pinned): the fills are still queued when the stream is aborted or stopped."""
     s = _stream()
     p = _alloc(16)
     assert aclrtMemcpy(p, 16, np.zeros(16, np.uint8), 16, ACL_MEMCPY_HOST_TO_DEVICE) == 0
@@ -413,7 +424,8 @@ def test_abort_and_stop_discard_queued_work(dev0):
     aclrtFree(p)
 
 
-def test_exception_callbacks_see_a_failed_task(dev0, findings):
+def test_exception_callbacks_see_a_failed_task(deferred, dev0, findings):
+    """Deferred (pinned): the copy fails when it runs, after the free (eager ran it before)."""
     s = _stream()
     seen, legacy = [], []
     record = seen.append
