@@ -22,6 +22,7 @@ Signature string: ``<return>:<param>,<param>...`` with
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -160,6 +161,14 @@ def return_kind(ret: str) -> str:
     raise ValueError(f"no C wrapper for a function returning {ret}")
 
 
+@functools.cache
+def enum_names() -> frozenset[str]:
+    """The enum types the headers declare (``typedef enum ... {...} aclXxx;``): a pointer to one
+    is an out-parameter; a pointer to any other acl type is a struct the function reads."""
+    text = "".join(path.read_text(encoding="utf-8") for path in sorted(INCLUDE.rglob("*.h")))
+    return frozenset(re.findall(r"typedef\s+enum\s*\w*\s*\{[^}]*\}\s*(\w+)\s*;", text))
+
+
 def param_kind(func: str, p: Param) -> str:
     t = p.ctype
     if func in ADAPTED:
@@ -184,7 +193,7 @@ def param_kind(func: str, p: Param) -> str:
         return "H"
     if t.endswith("*") and t[:-1] in OUT_NUMBERS:
         return "o:" + OUT_NUMBERS[t[:-1]]
-    if t.endswith("*") and re.fullmatch(r"acl\w+", t[:-1]):
+    if t.endswith("*") and t[:-1] in enum_names():
         return "o:i32"  # an enum out-parameter
     if t.endswith("*"):
         return "p"  # a struct the function reads (aclrtLaunchKernelCfg* ...): its address

@@ -521,3 +521,20 @@ def test_a_failed_task_reaches_the_c_exception_callback(tmp_path, capi_flags) ->
     assert done.stdout == (
         "register: 0\nsynchronize: 507013\ncallback: 1 call(s), code 507013, own stream yes, device 0\nunregister: 0\n"
     )
+
+
+def test_a_pointer_to_an_enum_is_an_out_parameter_and_to_a_struct_its_address():
+    """The wrapper generator tells `aclrtRunMode *` (an enum the function writes) from
+    `aclrtLaunchKernelCfg *` (a struct the function reads) by the headers' enum declarations,
+    not by the acl prefix both names share."""
+    kinds = {
+        (f.name, p.name): gen_rt.param_kind(f.name, p)
+        for f in gen_rt.header_functions()
+        for p in f.params
+        if f.name in ("aclrtGetRunMode", "aclrtLaunchKernelWithConfig", "aclrtBinaryLoadFromFile")
+    }
+    assert kinds[("aclrtGetRunMode", "runMode")] == "o:i32"
+    assert kinds[("aclrtLaunchKernelWithConfig", "cfg")] == "p"
+    assert kinds[("aclrtBinaryLoadFromFile", "options")] == "p"
+    assert {"aclrtRunMode", "aclDataType", "aclrtMemcpyKind"} <= gen_rt.enum_names()
+    assert "aclrtLaunchKernelCfg" not in gen_rt.enum_names()
