@@ -9,6 +9,7 @@ Anything whose Python reading could differ from C's is refused.
 
 from __future__ import annotations
 
+import abc
 import math
 from dataclasses import replace
 from typing import TYPE_CHECKING
@@ -85,18 +86,21 @@ def refuse(node: Node, reason: str) -> Refused:
     return Refused(cparse.line(node), cparse.snippet(node), reason)
 
 
-class Exprs(Context):
-    """Expression translation (calls are :class:`~.calls.Calls`')."""
+class Exprs(Context, abc.ABC):
+    """Expression translation. The three abstract methods belong to the next layer up
+    (:class:`~.calls.Calls`), which expressions reach for calls, ``sizeof`` and braced lists."""
 
-    # implemented by the Calls layer
+    @abc.abstractmethod
     def call(self, node: Node, discard: bool = False) -> PyExpr:
-        raise NotImplementedError
+        """A function call (``discard``: its value is not used)."""
 
+    @abc.abstractmethod
     def sizeof_type(self, t: CType, node: Node) -> PyExpr:
-        raise NotImplementedError
+        """``sizeof`` of a type."""
 
+    @abc.abstractmethod
     def container_literal(self, node: Node, t: CType, kind: str, length: int | None = None) -> PyExpr:
-        raise NotImplementedError
+        """A braced initializer list for a container of type ``t``."""
 
     # -- dispatch --------------------------------------------------------------------------------
     def expr(self, node: Node, expect: CType | None = None) -> PyExpr:
