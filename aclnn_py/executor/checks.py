@@ -183,6 +183,32 @@ def broadcast_and_infer_shape(t1: aclTensor, t2: aclTensor, name1: str, name2: s
     return shape
 
 
+def broadcast_self_ref(self_ref: aclTensor, other: aclTensor) -> tuple[int, ...] | None:
+    """The broadcast check of the in-place ``CheckInplace`` functions that write their own text
+    (aclnn_div.cpp, aclnn_eq_tensor.cpp) instead of OP_CHECK_BROADCAST_AND_INFER_SHAPE's."""
+    shape = broadcast_infer_shape(self_ref.view_shape, other.view_shape)
+    if shape is None:
+        op_loge(
+            S.ACLNN_ERR_PARAM_INVALID,
+            f"Shape of selfRef and other can't broadcast, got {dtypes.shape_str(self_ref.view_shape)}, "
+            f"{dtypes.shape_str(other.view_shape)}.",
+        )
+    return shape
+
+
+def check_self_ref_shape(self_ref: aclTensor, shape: Sequence[int]) -> bool:
+    """``CheckInplace``'s last check: selfRef has the broadcast shape (an in-place result cannot
+    grow). CANN logs it with ACLNN_ERR_PARAM_NULLPTR; the caller returns ACLNN_ERR_PARAM_INVALID."""
+    if tuple(self_ref.view_shape) != tuple(shape):
+        op_loge(
+            S.ACLNN_ERR_PARAM_NULLPTR,
+            f"Expected shape of selfRef should be {dtypes.shape_str(shape)}, but got "
+            f"{dtypes.shape_str(self_ref.view_shape)}.",
+        )
+        return False
+    return True
+
+
 def check_shape_equal_expected(t: aclTensor, expected: Sequence[int], name: str) -> bool:
     """``OP_CHECK_SHAPE_NOT_EQUAL_WITH_EXPECTED_SIZE``."""
     if tuple(t.view_shape) != tuple(expected):

@@ -403,14 +403,7 @@ def _check_inplace(selfRef: Any, other: Any) -> int:
     if not (checks.check_null(selfRef, "selfRef") and checks.check_null(other, "other")):
         return S.ACLNN_ERR_PARAM_NULLPTR
     shape = checks.broadcast_and_infer_shape(selfRef, other, "selfRef", "other")
-    if shape is None:
-        return S.ACLNN_ERR_PARAM_INVALID
-    if shape != selfRef.view_shape:
-        op_loge(  # logged with ACLNN_ERR_PARAM_NULLPTR, returns ACLNN_ERR_PARAM_INVALID
-            S.ACLNN_ERR_PARAM_NULLPTR,
-            f"Expected shape of selfRef should be {dtypes.shape_str(shape)}, but got "
-            f"{dtypes.shape_str(selfRef.view_shape)}.",
-        )
+    if shape is None or not checks.check_self_ref_shape(selfRef, shape):
         return S.ACLNN_ERR_PARAM_INVALID
     return S.ACLNN_SUCCESS
 

@@ -267,20 +267,8 @@ def _check_inplace(selfRef: aclTensor | None, other: aclTensor | None) -> int:
     if other is None:
         op_loge(S.ACLNN_ERR_PARAM_NULLPTR, "Expected other not to be null.")
         return S.ACLNN_ERR_PARAM_NULLPTR
-    shape = checks.broadcast_infer_shape(selfRef.view_shape, other.view_shape)
-    if shape is None:
-        op_loge(
-            S.ACLNN_ERR_PARAM_INVALID,
-            f"Shape of selfRef and other can't broadcast, got {dtypes.shape_str(selfRef.view_shape)}, "
-            f"{dtypes.shape_str(other.view_shape)}.",
-        )
-        return S.ACLNN_ERR_PARAM_INVALID
-    if tuple(selfRef.view_shape) != tuple(shape):
-        op_loge(  # logged with ACLNN_ERR_PARAM_NULLPTR, returns ACLNN_ERR_PARAM_INVALID
-            S.ACLNN_ERR_PARAM_NULLPTR,
-            f"Expected shape of selfRef should be {dtypes.shape_str(shape)}, but got "
-            f"{dtypes.shape_str(selfRef.view_shape)}.",
-        )
+    shape = checks.broadcast_self_ref(selfRef, other)
+    if shape is None or not checks.check_self_ref_shape(selfRef, shape):
         return S.ACLNN_ERR_PARAM_INVALID
     return S.ACLNN_SUCCESS
 
