@@ -21,7 +21,10 @@ from typing import Any
 import ml_dtypes
 import numpy as np
 
-ENV_VAR = "ACLNN_PY_KERNELS"
+from .. import _settings
+from .._settings import KERNEL_PATHS, KERNELS_ENV
+
+ENV_VAR = KERNELS_ENV
 _BF16 = np.dtype(ml_dtypes.bfloat16)
 _module: ModuleType | None = None
 _tried = False
@@ -45,9 +48,9 @@ def _environment_value() -> str:
 def requested() -> str:
     """The path asked for by ``ACLNN_PY_KERNELS``."""
     value = _environment_value() or "auto"
-    if value not in ("numpy", "numba", "auto"):
-        raise ValueError(f"unknown kernel path {value!r} in {ENV_VAR}; expected numpy, numba or auto")
-    return value
+    if value in KERNEL_PATHS:  # the usual case, at every launch
+        return value
+    return _settings.choice(ENV_VAR, KERNEL_PATHS, "auto", "kernel path", value)  # raises
 
 
 def numba_kernels() -> ModuleType | None:

@@ -17,7 +17,9 @@ import threading
 import time
 from typing import Any
 
+from .. import _settings
 from .. import soc as _soc
+from .._settings import KERNEL_PATHS, KERNELS_ENV
 from .memory import SPACE, Allocation
 from .stream import DeferredPolicy, Event, Policy, Stream, policy_from_environment
 
@@ -38,17 +40,11 @@ def parse_size(text: str) -> int:
     return int(m.group(1)) * scale
 
 
-# The kernel path setting (read at every launch by aclnn_py.kernels.accel, which owns it): aclInit
+# The kernel path setting (read at every launch by aclnn_py.kernels.accel): aclInit
 # refuses a bad value naming the variable, like the other settings, instead of the first
 # synchronize failing with an internal error.
-KERNELS_ENV = "ACLNN_PY_KERNELS"
-KERNEL_PATHS = ("numpy", "numba", "auto")
-
-
 def _check_kernel_path() -> None:
-    value = os.environ.get(KERNELS_ENV, "") or "auto"
-    if value not in KERNEL_PATHS:
-        raise ValueError(f"unknown kernel path {value!r} in {KERNELS_ENV}; expected one of {', '.join(KERNEL_PATHS)}")
+    value = _settings.choice(KERNELS_ENV, KERNEL_PATHS, "auto", "kernel path")
     if value == "numba" and importlib.util.find_spec("numba") is None:
         raise ValueError(f"{KERNELS_ENV}=numba but numba is not installed (pip install numba, or unset {KERNELS_ENV})")
 

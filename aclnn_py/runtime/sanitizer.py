@@ -33,7 +33,7 @@ from typing import Any
 
 import numpy as np
 
-from .. import _errmsg
+from .. import _errmsg, _settings
 from .._capi import fail
 from .._status import aclError, aclnnStatus
 from . import stream as stream_mod
@@ -44,10 +44,7 @@ MODES = ("off", "warn", "error")
 
 
 def _mode_from_env() -> str:
-    mode = os.environ.get(ENV_VAR, "") or "warn"
-    if mode not in MODES:
-        raise ValueError(f"unknown sanitizer mode {mode!r} in {ENV_VAR}; expected one of {', '.join(MODES)}")
-    return mode
+    return _settings.choice(ENV_VAR, MODES, "warn", "sanitizer mode")
 
 
 MODE = _mode_from_env()

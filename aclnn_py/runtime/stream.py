@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import abc
 import itertools
-import os
 import threading
 import time
 import weakref
@@ -28,7 +27,7 @@ from collections import deque
 from collections.abc import Callable
 from typing import Any
 
-from .. import _errmsg
+from .. import _errmsg, _settings
 from .. import trace as _trace
 from .memory import call_chain
 
@@ -377,11 +376,7 @@ ENV_VAR = "ACLNN_PY_STREAM"
 
 def policy_from_environment() -> Policy:
     """The policy named by ``ACLNN_PY_STREAM`` (default ``deferred``)."""
-    name = os.environ.get(ENV_VAR, "") or "deferred"
-    cls = POLICIES.get(name)
-    if cls is None:
-        raise ValueError(f"unknown stream policy {name!r} in {ENV_VAR}; expected one of {', '.join(POLICIES)}")
-    return cls()
+    return POLICIES[_settings.choice(ENV_VAR, tuple(POLICIES), "deferred", "stream policy")]()
 
 
 # How long a waiting task (aclrtValueWait, aclrtWaitAndResetNotify) waits for its condition when
