@@ -76,8 +76,8 @@ class Stream:
     """An ``aclrtStream``: an in-order queue of tasks bound to a context."""
 
     __slots__ = (
-        "__weakref__", "context", "cv", "destroyed", "draining", "error", "failure_mode", "flags", "ident",
-        "is_default", "lock", "origin", "priority", "queue", "reports", "site", "worker",
+        "__weakref__", "capture", "context", "cv", "destroyed", "draining", "error", "failure_mode", "flags",
+        "ident", "is_default", "lock", "origin", "priority", "queue", "reports", "site", "worker",
     )  # fmt: skip
 
     _ids = itertools.count(1)
@@ -100,6 +100,9 @@ class Stream:
         self.reports: list[Any] = []
         self.priority = 0  # as stored by aclrtCreateStreamWithConfig: clamped to [0, 7]
         self.failure_mode = 0  # ACL_CONTINUE_ON_FAILURE / ACL_STOP_ON_FAILURE
+        # While the stream captures into a model (aclmdlRICaptureBegin) or is bound to one
+        # (aclmdlRIBindStream), the recorder its submitted tasks go to instead of the queue.
+        self.capture: Recorder | None = None
         LIVE_STREAMS.add(self)
 
     def __repr__(self) -> str:
@@ -115,6 +118,20 @@ class Stream:
     @property
     def pending(self) -> int:
         return len(self.unfinished())
+
+
+class Recorder(abc.ABC):
+    """What a capturing stream hands its submitted tasks to (model_ri.Capture implements it)."""
+
+    @abc.abstractmethod
+    def take(self, task: Task) -> bool:
+        """Record ``task`` into the model instead of queueing it; False lets it queue as usual."""
+
+
+def _captured(stream: Stream, task: Task) -> bool:
+    """Whether a capturing stream's recorder took the task (then no policy queues or runs it)."""
+    recorder = stream.capture
+    return recorder is not None and recorder.take(task)
 
 
 # Every stream not yet collected: where a waiting task looks for work that may unblock it.
@@ -251,6 +268,8 @@ class DeferredPolicy(Policy):
     name = "deferred"
 
     def submit(self, stream: Stream, task: Task) -> None:
+        if _captured(stream, task):
+            return
         with stream.lock:
             stream.queue.append(task)
 
@@ -312,6 +331,8 @@ class EagerPolicy(DeferredPolicy):
     name = "eager"
 
     def submit(self, stream: Stream, task: Task) -> None:
+        if _captured(stream, task):
+            return
         super().submit(stream, task)
         if not self.run_ready(stream) and stream.queue and stream.queue[0].ready is None:
             self.drain(stream)  # another thread holds the stream: wait for it, as before
@@ -327,6 +348,8 @@ class ThreadPolicy(Policy):
     name = "thread"
 
     def submit(self, stream: Stream, task: Task) -> None:
+        if _captured(stream, task):
+            return
         with stream.cv:
             stream.queue.append(task)
             if stream.worker is None:

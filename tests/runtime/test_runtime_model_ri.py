@@ -1,0 +1,414 @@
+"""Model runtime instances (aclmdlRI*): capture, replay, task groups, built models, conditions."""
+
+from __future__ import annotations
+
+import json
+import threading
+
+import numpy as np
+import pytest
+
+from aclnn_py import (
+    ACL_FLOAT,
+    ACL_MEMCPY_DEVICE_TO_HOST,
+    ACL_MEMCPY_HOST_TO_DEVICE,
+    aclCreateScalar,
+    aclCreateTensor,
+    aclDestroyScalar,
+    aclDestroyTensor,
+    aclGetRecentErrMsg,
+    aclnnAdd,
+    aclnnAddGetWorkspaceSize,
+    aclrtCreateEvent,
+    aclrtCreateStream,
+    aclrtDestroyEvent,
+    aclrtDestroyStream,
+    aclrtFree,
+    aclrtMalloc,
+    aclrtMemcpy,
+    aclrtMemcpyAsync,
+    aclrtRecordEvent,
+    aclrtSynchronizeStream,
+)
+from aclnn_py._ref import Ref
+from aclnn_py.runtime import api_model_ri as A
+from aclnn_py.runtime import model_ri as M
+
+N = 8
+NB = N * 4
+
+
+class Bench:
+    """Device buffers, add executors and streams for one test; released by close()."""
+
+    def __init__(self) -> None:
+        self.ptrs: list[int] = []
+        self.tensors: list[object] = []
+        self.scalars: list[object] = []
+        self.streams: list[object] = []
+
+    def buf(self, values: np.ndarray | None = None) -> int:
+        p = Ref()
+        assert aclrtMalloc(p, NB, 0) == 0
+        self.ptrs.append(p.value)
+        if values is not None:
+            self.put(p.value, values)
+        return p.value
+
+    def put(self, ptr: int, values: np.ndarray) -> None:
+        assert aclrtMemcpy(ptr, NB, np.asarray(values, np.float32), NB, ACL_MEMCPY_HOST_TO_DEVICE) == 0
+
+    def get(self, ptr: int) -> np.ndarray:
+        host = np.zeros(N, np.float32)
+        assert aclrtMemcpy(host, NB, ptr, NB, ACL_MEMCPY_DEVICE_TO_HOST) == 0, aclGetRecentErrMsg()
+        return host
+
+    def tensor(self, ptr: int) -> object:
+        t = aclCreateTensor([N], 1, ACL_FLOAT, [1], 0, 2, [N], 1, ptr)
+        self.tensors.append(t)
+        return t
+
+    def add(self, a: int, b: int, out: int, alpha: float) -> tuple[int, object]:
+        """Phase 1 of out = a + alpha * b: (workspace size, executor)."""
+        s = aclCreateScalar(np.float32(alpha), ACL_FLOAT)
+        self.scalars.append(s)
+        ws, ex = Ref(0), Ref()
+        assert aclnnAddGetWorkspaceSize(self.tensor(a), self.tensor(b), s, self.tensor(out), ws, ex) == 0
+        assert ws.value == 0
+        return ws.value, ex.value
+
+    def stream(self) -> object:
+        s = Ref()
+        assert aclrtCreateStream(s) == 0
+        self.streams.append(s.value)
+        return s.value
+
+    def close(self) -> None:
+        for s in self.streams:
+            aclrtSynchronizeStream(s)
+            aclrtDestroyStream(s)
+        for t in self.tensors:
+            aclDestroyTensor(t)
+        for s in self.scalars:
+            aclDestroyScalar(s)
+        for p in self.ptrs:
+            aclrtFree(p)
+
+
+@pytest.fixture
+def bench(ctx):
+    b = Bench()
+    yield b
+    b.close()
+
+
+def _capture_add(bench: Bench, st: object, a: int, b: int, out: int, alpha: float) -> object:
+    ws, ex = bench.add(a, b, out, alpha)
+    assert A.aclmdlRICaptureBegin(st, M.MODE_GLOBAL) == 0
+    assert aclnnAdd(None, ws, ex, st) == 0
+    m = Ref()
+    assert A.aclmdlRICaptureEnd(st, m) == 0
+    return m.value
+
+
+def test_captured_work_does_not_run_and_each_replay_reads_the_buffers_anew(bench):
+    st = bench.stream()
+    a, b, out = bench.buf(np.arange(N)), bench.buf(np.full(N, 2)), bench.buf(np.zeros(N))
+    model = _capture_add(bench, st, a, b, out, 1.5)
+    assert aclrtSynchronizeStream(st) == 0
+    np.testing.assert_array_equal(bench.get(out), np.zeros(N))  # captured, not run
+    for base in (0.0, 10.0):
+        bench.put(a, np.arange(N) + base)
+        assert A.aclmdlRIExecuteAsync(model, st) == 0
+        assert aclrtSynchronizeStream(st) == 0
+        np.testing.assert_allclose(bench.get(out), np.arange(N) + base + 3.0)
+    assert A.aclmdlRIDestroy(model) == 0
+
+
+def test_replay_of_an_async_copy_and_two_kernels_in_order(bench):
+    st = bench.stream()
+    host = np.arange(N, dtype=np.float32)
+    a, b, tmp, out = bench.buf(), bench.buf(np.full(N, 2)), bench.buf(), bench.buf()
+    ws1, ex1 = bench.add(a, b, tmp, 1.0)
+    ws2, ex2 = bench.add(tmp, b, out, 1.0)
+    assert A.aclmdlRICaptureBegin(st, M.MODE_RELAXED) == 0
+    assert aclrtMemcpyAsync(a, NB, host, NB, ACL_MEMCPY_HOST_TO_DEVICE, st) == 0
+    assert aclnnAdd(None, ws1, ex1, st) == 0
+    assert aclnnAdd(None, ws2, ex2, st) == 0
+    m = Ref()
+    assert A.aclmdlRICaptureEnd(st, m) == 0
+    streams, n = [None] * 4, Ref(4)
+    assert A.aclmdlRIGetStreams(m.value, streams, n) == 0 and n.value == 1
+    tasks, k = [None] * 8, Ref(8)
+    assert A.aclmdlRIGetTasksByStream(streams[0], tasks, k) == 0 and k.value == 3
+    types = []
+    for t in tasks[:3]:
+        ty = Ref()
+        assert A.aclmdlRITaskGetType(t, ty) == 0
+        types.append(ty.value)
+    assert types == [M.TASK_DEFAULT, M.TASK_KERNEL, M.TASK_KERNEL]
+    seq = Ref()
+    assert A.aclmdlRITaskGetSeqId(tasks[2], seq) == 0 and seq.value == 2
+    small = Ref(2)
+    assert A.aclmdlRIGetTasksByStream(streams[0], [None] * 2, small) == 107039
+    assert A.aclmdlRIExecute(m.value, -1) == 0
+    np.testing.assert_allclose(bench.get(out), host + 4)
+    assert A.aclmdlRIDestroy(m.value) == 0
+
+
+def test_global_capture_refuses_an_unsafe_call_until_the_thread_exchanges_to_relaxed(bench):
+    st = bench.stream()
+    assert A.aclmdlRICaptureBegin(st, M.MODE_GLOBAL) == 0
+    assert A.check_capture_mode  # the hook the synchronous calls reach
+    with pytest.raises(Exception) as info:
+        from aclnn_py._capi import ApiError
+
+        try:
+            A.check_capture_mode("Synchronous memory copy")
+        except ApiError as e:
+            raise RuntimeError(e.code, e.messages[0][1]) from None
+    code, text = info.value.args
+    assert code == 107030
+    assert "is in the capture state" in text and "RT_STREAM_CAPTURE_MODE_GLOBAL" in text
+    mode = Ref(M.MODE_RELAXED)
+    assert A.aclmdlRICaptureThreadExchangeMode(mode) == 0 and mode.value == M.MODE_GLOBAL
+    A.check_capture_mode("Synchronous memory copy")  # allowed now
+    assert A.aclmdlRICaptureThreadExchangeMode(mode) == 0 and mode.value == M.MODE_RELAXED
+    status, model = Ref(), Ref()
+    assert A.aclmdlRICaptureGetInfo(st, status, model) == 0 and status.value == 1
+    assert A.aclmdlRICaptureEnd(st, Ref()) == 0
+    assert A.aclmdlRICaptureGetInfo(st, status, None) == 0 and status.value == 0
+    assert A.aclmdlRIDestroy(model.value) == 0
+
+
+def test_argument_checks_and_state_refusals(bench):
+    st = bench.stream()
+    assert A.aclmdlRICaptureBegin(None, 0) == 100000
+    assert "aclmdlRICaptureBegin failed because stream cannot be a NULL pointer" in aclGetRecentErrMsg()
+    assert A.aclmdlRICaptureBegin(st, 3) == 107000
+    assert A.aclmdlRICaptureEnd(st, Ref()) == 107029
+    assert "is not in the capture stage" in aclGetRecentErrMsg()
+    assert A.aclmdlRICaptureGetInfo(st, None, None) == 100000
+    assert A.aclmdlRICaptureTaskGrpBegin(st) == 107029
+    assert A.aclmdlRICaptureBegin(st, 0) == 0
+    assert A.aclmdlRICaptureBegin(st, 0) == 107027
+    m = Ref()
+    status = Ref()
+    assert A.aclmdlRICaptureGetInfo(st, status, m) == 0
+    assert A.aclmdlRIExecuteAsync(m.value, bench.stream()) == 107000  # still capturing
+    assert A.aclmdlRIExecuteAsync(m.value, st) == 107027
+    assert A.aclmdlRICaptureEnd(st, m) == 0
+    assert A.aclmdlRIExecute(m.value, 0) == 107000
+    assert A.aclmdlRIDestroy(None) == 100000
+    assert A.aclmdlRIDestroy(m.value) == 0
+    assert A.aclmdlRIDestroy(m.value) == 107017
+
+
+def test_task_group_update_replaces_the_kernel_of_later_replays(bench):
+    st, upd = bench.stream(), bench.stream()
+    a, b, tmp, out = bench.buf(np.arange(N)), bench.buf(np.full(N, 2)), bench.buf(), bench.buf()
+    ws1, ex1 = bench.add(a, b, tmp, 1.0)
+    ws2, ex2 = bench.add(tmp, b, out, 1.0)
+    ws3, ex3 = bench.add(tmp, b, out, 3.0)
+    assert A.aclmdlRICaptureBegin(st, M.MODE_RELAXED) == 0
+    assert aclnnAdd(None, ws1, ex1, st) == 0
+    assert A.aclmdlRICaptureTaskGrpBegin(st) == 0
+    assert aclnnAdd(None, ws2, ex2, st) == 0
+    grp = Ref()
+    assert A.aclmdlRICaptureTaskGrpEnd(st, grp) == 0
+    m = Ref()
+    assert A.aclmdlRICaptureEnd(st, m) == 0
+    assert A.aclmdlRIExecuteAsync(m.value, st) == 0
+    assert aclrtSynchronizeStream(st) == 0
+    np.testing.assert_allclose(bench.get(out), np.arange(N) + 4)
+    assert A.aclmdlRICaptureTaskUpdateBegin(upd, None) == 100000
+    assert A.aclmdlRICaptureBegin(upd, M.MODE_RELAXED) == 0
+    assert A.aclmdlRICaptureTaskUpdateBegin(upd, grp.value) == 107027  # a capturing stream cannot update
+    other = Ref()
+    assert A.aclmdlRICaptureEnd(upd, other) == 0 and A.aclmdlRIDestroy(other.value) == 0
+    assert A.aclmdlRICaptureTaskUpdateBegin(upd, grp.value) == 0
+    assert aclnnAdd(None, ws3, ex3, upd) == 0
+    assert A.aclmdlRICaptureTaskUpdateEnd(upd) == 0
+    assert aclrtSynchronizeStream(upd) == 0
+    assert A.aclmdlRIExecuteAsync(m.value, st) == 0
+    assert aclrtSynchronizeStream(st) == 0
+    np.testing.assert_allclose(bench.get(out), np.arange(N) + 8)
+    # an update must keep the number of tasks
+    assert A.aclmdlRICaptureTaskUpdateBegin(upd, grp.value) == 0
+    assert A.aclmdlRICaptureTaskUpdateEnd(upd) == 107040
+    assert A.aclmdlRIDestroy(m.value) == 0
+
+
+def test_conditional_if_while_switch_read_the_condition_word_when_they_run(bench):
+    st, sub = bench.stream(), bench.stream()
+    a, b, out = bench.buf(np.arange(N)), bench.buf(np.ones(N)), bench.buf(np.zeros(N))
+    zero = bench.buf(np.zeros(N))
+    execs = [bench.add(a, b, out, alpha) for alpha in (1.0, 2.0, 3.0)]
+    assert A.aclmdlRICaptureBegin(st, M.MODE_THREAD_LOCAL) == 0
+    parent = Ref()
+    assert A.aclmdlRICaptureGetInfo(st, None, parent) == 0
+    h = Ref()
+    assert A.aclmdlRICondHandleCreate(parent.value, 0, 0, h) == 0
+    ptr = Ref()
+    assert A.aclmdlRICondHandleGetCondPtr(h.value, ptr) == 0
+    subs: list[object] = [None] * 3
+    assert (
+        A.aclmdlRIAddCondTask({"handle": h.value, "type": M.COND_SWITCH, "size": 3, "modelRIArray": subs}, st, 0) == 0
+    )
+    for i, (ws, ex) in enumerate(execs):
+        assert A.aclmdlRICaptureToModelRIBegin(sub, subs[i], M.MODE_THREAD_LOCAL) == 0
+        assert aclnnAdd(None, ws, ex, sub) == 0
+        m = Ref()
+        assert A.aclmdlRICaptureEnd(sub, m) == 0 and m.value is subs[i]
+    assert A.aclmdlRICaptureToModelRIBegin(sub, subs[0], 0) == 107026
+    assert A.aclmdlRICaptureEnd(st, parent) == 0
+    for case in (2, 0, 1):
+        word = np.array([case], np.uint64)
+        assert aclrtMemcpy(ptr.value, 8, word, 8, ACL_MEMCPY_HOST_TO_DEVICE) == 0
+        assert A.aclmdlRIExecuteAsync(parent.value, st) == 0
+        assert aclrtSynchronizeStream(st) == 0
+        np.testing.assert_allclose(bench.get(out), np.arange(N) + case + 1)
+    assert A.aclmdlRIExecuteAsync(subs[0], st) == 207000  # a sub-model does not run by itself
+    assert A.aclmdlRIDestroy(parent.value) == 0
+
+    # WHILE with ASSIGN_DEFAULT: the word is reset to its default (0) when each execution starts
+    assert A.aclmdlRICaptureBegin(st, M.MODE_RELAXED) == 0
+    assert A.aclmdlRICaptureGetInfo(st, None, parent) == 0
+    assert A.aclmdlRICondHandleCreate(parent.value, 1, 1, h) == 0
+    assert A.aclmdlRICondHandleGetCondPtr(h.value, ptr) == 0
+    body: list[object] = [None]
+    assert A.aclmdlRIAddCondTask({"handle": h.value, "type": M.COND_WHILE, "size": 1, "modelRIArray": body}, st, 0) == 0
+    assert A.aclmdlRICaptureToModelRIBegin(sub, body[0], M.MODE_RELAXED) == 0
+    ws, ex = bench.add(a, b, out, 3.0)
+    assert aclnnAdd(None, ws, ex, sub) == 0
+    assert aclrtMemcpyAsync(ptr.value, 8, zero, 8, 3, sub) == 0  # the body clears the word: one pass
+    assert A.aclmdlRICaptureEnd(sub, Ref()) == 0
+    assert A.aclmdlRICaptureEnd(st, parent) == 0
+    bench.put(out, np.zeros(N))
+    assert A.aclmdlRIExecuteAsync(parent.value, st) == 0
+    assert aclrtSynchronizeStream(st) == 0
+    np.testing.assert_allclose(bench.get(out), np.arange(N) + 3)
+    assert A.aclmdlRIDestroy(parent.value) == 0
+
+
+def test_built_model_switches_and_activates_streams_on_device_values(bench):
+    s1, s2, s3 = bench.stream(), bench.stream(), bench.stream()
+    a, b, out2, out3 = bench.buf(np.arange(N)), bench.buf(np.ones(N)), bench.buf(np.zeros(N)), bench.buf(np.zeros(N))
+    flag, one = bench.buf(np.zeros(N)), bench.buf()
+    assert aclrtMemcpy(one, 4, np.array([1], np.int32), 4, ACL_MEMCPY_HOST_TO_DEVICE) == 0
+    ws2, ex2 = bench.add(a, b, out2, 2.0)
+    ws3, ex3 = bench.add(a, b, out3, 3.0)
+    m = Ref()
+    assert A.aclmdlRIBuildBegin(m, 0) == 0
+    assert A.aclmdlRIBindStream(m.value, s1, A.ACL_MODEL_STREAM_FLAG_HEAD) == 0
+    assert A.aclmdlRIBindStream(m.value, s2, A.ACL_MODEL_STREAM_FLAG_DEFAULT) == 0
+    assert A.aclmdlRIBindStream(m.value, s3, A.ACL_MODEL_STREAM_FLAG_DEFAULT) == 0
+    assert A.aclrtSwitchStream(flag, 0, one, 0, s3, None, s1) == 0  # *flag == 1: s3
+    assert A.aclrtActiveStream(s2, s1) == 0  # always s2
+    assert aclnnAdd(None, ws2, ex2, s2) == 0
+    assert aclnnAdd(None, ws3, ex3, s3) == 0
+    assert A.aclmdlRIEndTask(m.value, s1) == 0
+    assert A.aclmdlRIBuildEnd(m.value, None) == 0
+    ex_st = bench.stream()
+    assert A.aclmdlRIExecuteAsync(m.value, s1) == 107000  # a model stream cannot run its model
+    assert A.aclmdlRIExecuteAsync(m.value, ex_st) == 0
+    assert aclrtSynchronizeStream(ex_st) == 0
+    np.testing.assert_allclose(bench.get(out2), np.arange(N) + 2)
+    np.testing.assert_allclose(bench.get(out3), np.zeros(N))
+    assert aclrtMemcpy(flag, 4, np.array([1], np.int32), 4, ACL_MEMCPY_HOST_TO_DEVICE) == 0
+    assert A.aclmdlRIExecuteAsync(m.value, ex_st) == 0
+    assert aclrtSynchronizeStream(ex_st) == 0
+    np.testing.assert_allclose(bench.get(out3), np.arange(N) + 3)
+    for s in (s1, s2, s3):
+        assert A.aclmdlRIUnbindStream(m.value, s) == 0
+    assert A.aclmdlRIDestroy(m.value) == 0
+
+
+def test_event_recorded_in_a_model_completes_with_each_replay(bench):
+    st, other = bench.stream(), bench.stream()
+    a, b, out = bench.buf(np.arange(N)), bench.buf(np.ones(N)), bench.buf(np.zeros(N))
+    ws, ex = bench.add(a, b, out, 1.0)
+    ev = Ref()
+    assert aclrtCreateEvent(ev) == 0
+    assert A.aclmdlRICaptureBegin(st, M.MODE_RELAXED) == 0
+    assert aclnnAdd(None, ws, ex, st) == 0
+    assert aclrtRecordEvent(ev.value, st) == 0
+    m = Ref()
+    assert A.aclmdlRICaptureEnd(st, m) == 0
+    tasks, k = [None] * 4, Ref(4)
+    streams, n = [None], Ref(1)
+    assert A.aclmdlRIGetStreams(m.value, streams, n) == 0
+    assert A.aclmdlRIGetTasksByStream(streams[0], tasks, k) == 0
+    ty = Ref()
+    assert A.aclmdlRITaskGetType(tasks[1], ty) == 0 and ty.value == M.TASK_EVENT_RECORD
+    assert A.aclmdlRIExecuteAsync(m.value, st) == 0
+    assert ev.value.task is not None and ev.value.stream is st
+    host = np.zeros(N, np.float32)
+    from aclnn_py import aclrtStreamWaitEvent
+
+    assert aclrtStreamWaitEvent(other, ev.value) == 0
+    assert aclrtMemcpyAsync(host, NB, out, NB, ACL_MEMCPY_DEVICE_TO_HOST, other) == 0
+    assert aclrtSynchronizeStream(other) == 0
+    np.testing.assert_allclose(host, np.arange(N) + 1)
+    assert aclrtSynchronizeStream(st) == 0
+    assert A.aclmdlRIDestroy(m.value) == 0
+    assert aclrtDestroyEvent(ev.value) == 0
+
+
+def test_names_ids_listing_json_disable_abort_and_destroy_callbacks(bench, tmp_path, capsys):
+    st = bench.stream()
+    a, b, out = bench.buf(np.arange(N)), bench.buf(np.ones(N)), bench.buf(np.zeros(N))
+    model = _capture_add(bench, st, a, b, out, 1.0)
+    assert A.aclmdlRISetName(model, "adder") == 0
+    name = Ref()
+    assert A.aclmdlRIGetName(model, 6, name) == 0 and name.value == "adder"
+    assert A.aclmdlRIGetName(model, 5, name) == 107000
+    ident = Ref()
+    assert A.aclmdlRIGetId(model, ident) == 0 and ident.value == model.ident
+    assert A.aclmdlRIDebugPrint(model) == 0
+    listing = capsys.readouterr().out
+    assert "'adder'" in listing and "KERNEL" in listing and "aclnnAdd: kernel #0" in listing
+    path = tmp_path / "m.json"
+    assert A.aclmdlRIDebugJsonPrint(model, str(path), 0) == 0
+    data = json.loads(path.read_text())
+    assert data["name"] == "adder" and data["streams"][0]["tasks"][0]["type"] == "KERNEL"
+    streams, n = [None], Ref(1)
+    assert A.aclmdlRIGetStreams(model, streams, n) == 0
+    tasks, k = [None], Ref(1)
+    assert A.aclmdlRIGetTasksByStream(streams[0], tasks, k) == 0
+    assert A.aclmdlRITaskDisable(tasks[0]) == 0
+    assert A.aclmdlRIUpdate(model) == 0
+    assert A.aclmdlRIExecuteAsync(model, st) == 0
+    assert aclrtSynchronizeStream(st) == 0
+    np.testing.assert_array_equal(bench.get(out), np.zeros(N))  # the only task is disabled
+    tasks[0].disabled = False
+    assert A.aclmdlRIExecuteAsync(model, st) == 0
+    assert A.aclmdlRIAbort(model) == 0  # queued, not yet run (deferred) or already run
+    assert aclrtSynchronizeStream(st) == 0
+    seen: list[object] = []
+    assert A.aclmdlRIDestroyRegisterCallback(model, seen.append, "bye") == 0
+    assert A.aclmdlRIDestroyRegisterCallback(model, print, "never") == 0
+    assert A.aclmdlRIDestroyUnregisterCallback(model, print) == 0
+    assert A.aclmdlRIDestroy(model) == 0
+    assert seen == ["bye"]
+
+
+def test_capture_end_from_another_thread_is_refused_unless_relaxed(bench):
+    st = bench.stream()
+    assert A.aclmdlRICaptureBegin(st, M.MODE_GLOBAL) == 0
+    codes: list[int] = []
+    from aclnn_py import aclrtSetCurrentContext
+
+    ctx_obj = st.context
+
+    def end() -> None:
+        aclrtSetCurrentContext(ctx_obj)
+        codes.append(A.aclmdlRICaptureEnd(st, Ref()))
+
+    t = threading.Thread(target=end)
+    t.start()
+    t.join()
+    assert codes == [107038]
+    m = Ref()
+    assert A.aclmdlRICaptureEnd(st, m) == 0
+    assert A.aclmdlRIDestroy(m.value) == 0
