@@ -30,6 +30,7 @@ from ._checks import (
     rt_value,
     stream_error,
 )
+from .api_device_config import release_overflow_area
 from .device import RT, Context, Device
 from .enums import aclrtDeviceStatus
 from .memory import SPACE, call_site
@@ -110,6 +111,7 @@ def _release_context(ctx: Context, api: str) -> int:
         stream.destroyed = True
         RT.policy.shutdown(stream)
     ctx.streams.clear()
+    release_overflow_area(ctx)
     ctx.destroyed = True
     return first
 
@@ -120,6 +122,8 @@ def _release_device(dev: Device, api: str) -> None:
     The leak check runs first (while everything still exists); in ``error`` mode its finding
     fails the call only after the release is complete."""
     leak: ApiError | None = None
+    for ctx in ([dev.primary] if dev.primary else []) + dev.contexts:
+        release_overflow_area(ctx)  # the runtime's own memory is not the program's leak
     try:
         sanitizer.leak_check(api, dev.ident)
     except ApiError as e:
@@ -162,9 +166,26 @@ def aclrtResetDevice(deviceId: int) -> int:
     return E.ACL_SUCCESS
 
 
+def _release_primary(dev: Device, api: str) -> None:
+    """Tear down the device's primary context only (its streams, then its events); the
+    explicit contexts, and with them the device and its memory, stay."""
+    primary = dev.primary
+    if primary is not None:
+        _release_context(primary, api)
+        for ev in list(RT.events):
+            if ev.context is primary:
+                ev.destroyed = True
+                RT.events.discard(ev)
+    dev.primary = None
+    dev.refcount = 0
+
+
 @rt_api
 def aclrtResetDeviceForce(deviceId: int) -> int:
-    """Release the device whatever its reference count."""
+    """Release the device's primary context whatever its reference count (CANN's
+    ``DecideForcePrimaryReleaseAction`` drains the retain count, then tears the primary context
+    down). Contexts made by aclrtCreateContext survive and keep the device open; without any,
+    the device is released with its memory as by aclrtResetDevice."""
     dev_id = _device_arg(deviceId)
     _check_device_id(dev_id, "rtDeviceResetForce", "DeviceResetForce", 6724)
     with RT.lock:
@@ -180,7 +201,10 @@ def aclrtResetDeviceForce(deviceId: int) -> int:
                 ),
                 fb_inner("rtDeviceResetForce", "context release error"),
             )
-        _release_device(dev, "aclrtResetDeviceForce")
+        if dev.contexts:
+            _release_primary(dev, "aclrtResetDeviceForce")
+        else:
+            _release_device(dev, "aclrtResetDeviceForce")
     return E.ACL_SUCCESS
 
 
@@ -575,6 +599,7 @@ def aclrtSetOpWaitTimeout(timeout: int) -> int:
 def aclrtSetOpExecuteTimeOut(timeout: int) -> int:
     """Keep the operator execution timeout (seconds; 0: the maximum). Kernels here never hang."""
     RT.op_execute_timeout = int_arg(timeout, "timeout", 0, 2**32 - 1)
+    RT.op_timeout_us = RT.op_execute_timeout * 1_000_000  # rtSetOpExecuteTimeOut: seconds
     return E.ACL_SUCCESS
 
 

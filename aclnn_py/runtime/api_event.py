@@ -423,22 +423,49 @@ def aclrtStreamWaitEventWithTimeout(stream: object, event: object, timeout: int)
 # -- notifies (acl_rt.h:3863-3922, 4649) -----------------------------------------------------------
 
 
+class NotifyState:
+    """The hardware flag behind a notify: shared by the notify that exported it and every notify
+    imported from its key (aclrtNotifyImportByKey), so a record on one is seen by a wait on another."""
+
+    __slots__ = ("is_set",)
+
+    def __init__(self) -> None:
+        self.is_set = False
+
+
 class aclrtNotify:
     """An ``aclrtNotify``: a flag one stream sets (aclrtRecordNotify) and another waits for and
-    clears (aclrtWaitAndResetNotify)."""
+    clears (aclrtWaitAndResetNotify). ``key``, ``pids`` and ``export_flags`` are set once it is
+    exported (aclrtNotifyGetExportKey); ``imported`` marks a notify opened from a key."""
 
-    __slots__ = ("__weakref__", "context", "destroyed", "flag", "ident", "is_set", "site")
+    __slots__ = (
+        "__weakref__", "context", "destroyed", "export_flags", "flag", "ident", "imported", "key", "pids",
+        "server_pids", "site", "state",
+    )  # fmt: skip
 
     _ids = 0
 
-    def __init__(self, context: Context, flag: int, site: str) -> None:
+    def __init__(self, context: Context, flag: int, site: str, state: NotifyState | None = None) -> None:
         aclrtNotify._ids += 1
         self.ident = aclrtNotify._ids - 1  # notify ids count from 0, as the hardware's do
         self.context = context
         self.flag = flag
-        self.is_set = False
+        self.state = state if state is not None else NotifyState()
         self.destroyed = False
         self.site = site
+        self.key: str | None = None
+        self.pids: set[int] = set()
+        self.server_pids: set[tuple[int, int]] = set()
+        self.export_flags = 0
+        self.imported = state is not None
+
+    @property
+    def is_set(self) -> bool:
+        return self.state.is_set
+
+    @is_set.setter
+    def is_set(self, value: bool) -> None:
+        self.state.is_set = value
 
     def __repr__(self) -> str:
         return f"<aclrtNotify #{self.ident}>"

@@ -60,9 +60,11 @@ class Context:
         "failure",
         "ident",
         "is_primary",
+        "overflow",
         "site",
         "stop_on_failure",
         "streams",
+        "sys_params",
     )
 
     _next = 1
@@ -78,6 +80,8 @@ class Context:
         self.failure: tuple[int, str] | None = None  # the first task failure once stopped
         self.default_stream = Stream(self, True, 0, site)
         self.streams: list[Stream] = []
+        self.sys_params: dict[int, int] = {}  # aclrtCtxSetSysParamOpt: option -> value
+        self.overflow: Allocation | None = None  # the overflow status area (made on first use)
 
     def __repr__(self) -> str:
         kind = "primary context" if self.is_primary else "context"
@@ -133,6 +137,7 @@ class Runtime:
         self.init_refcount = 0
         self.first_config: str | None = None  # digest of the first successful aclInit's config
         self.first_config_path = ""  # its path ("" when it had none), named by a later mismatch
+        self.config_text = ""  # the current aclInit's configuration (what init callbacks receive)
         self.default_device: int | None = None
         self.device_count = DEFAULT_DEVICE_COUNT
         self.capacity = DEFAULT_DEVICE_MEMORY  # per device, and for pinned host memory as a whole
@@ -152,6 +157,12 @@ class Runtime:
         self.start_ns = time.perf_counter_ns()  # "device start": what event timestamps count from
         self.op_wait_timeout = 0  # aclrtSetOpWaitTimeout (seconds; 0: never)
         self.op_execute_timeout = 0  # aclrtSetOpExecuteTimeOut (seconds; 0: the maximum)
+        # The operator execution timeout every aclrtSetOpExecuteTimeOut* call sets, in
+        # microseconds (None: never set, the chip's default applies; 0: the maximum).
+        self.op_timeout_us: int | None = None
+        self.sat_mode: int | None = None  # aclrtSetDeviceSatMode (None: the chip's default)
+        self.limits: dict[int, int] = {}  # aclrtDeviceSetLimit: runtime limit type -> value
+        self.sys_params: dict[int, int] = {}  # aclrtSetSysParamOpt: option -> value (0 unless set)
 
     def reset(self) -> None:
         """Forget every device, context, stream and setting (test isolation; not a CANN call)."""

@@ -1,0 +1,390 @@
+"""IPC events and notifies, and the counting notifies of ``acl_rt.h``.
+
+* IPC events (aclrtIpcGetEventHandle / aclrtIpcOpenEventHandle): an event made with
+  ACL_EVENT_IPC exports a 64-byte handle; opening it gives an event of the current context that
+  shares the exported event's record, so a stream can wait for work recorded elsewhere.
+* IPC notifies (aclrtNotifyGetExportKey / aclrtNotifyImportByKey / aclrtNotifySetImportPid ...):
+  an exported notify gets a key; importing the key gives a notify sharing the exporter's flag.
+* Counting notifies (aclrtCntNotify*, Ascend950 only): a 32-bit count that a record sets, adds
+  to, ORs or ANDs on one stream and a wait on another stream compares against.
+
+There is one process here: an import works within it, and its pid must be on the exporter's
+trustlist (or the export disabled the pid check), as the driver requires of another process.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+from collections.abc import Sequence
+
+from .. import soc as _soc
+from .._capi import ApiError, describe
+from .._ref import store
+from ._checks import (
+    PARAM,
+    RT_PARAM,
+    E,
+    Message,
+    acl_null,
+    bad_object,
+    emu,
+    event_handle,
+    fb_inner,
+    fb_invalid,
+    int_arg,
+    is_null_handle,
+    need_context,
+    out_arg,
+    rt_api,
+    rt_inner,
+    rt_value,
+    silent,
+)
+from .api_event import aclrtNotify
+from .device import RT, Context
+from .memory import call_site
+from .stream import Event, Stream, Task
+
+_IPC_CHIPS = ("Ascend910B", "Ascend910_93", "Ascend950")  # RT_FEATURE_IPC_EVENT (dev_info_reg.cc)
+_RT_EVENT_IPC = 0x40
+ACL_IPC_EVENT_HANDLE_SIZE = 64
+
+
+def fb_unsupported(rt_fn: str) -> Message:
+    """``FuncErrorReason`` of RT_ERROR_FEATURE_NOT_SUPPORT."""
+    return ("EE1001", f"The argument is invalid. Reason: {rt_fn} execution failed, the feature is not supported.")
+
+
+def null_param(desc: str, param: str, rt_fn: str) -> ApiError:
+    """``NULL_PTR_RETURN_MSG_OUTER_WITH_FUNC_DESC``: EE1004, then the wrapper's EE1001 (107000)."""
+    return ApiError(RT_PARAM, ("EE1004", f"{desc} failed because {param} cannot be a NULL pointer."), fb_invalid(rt_fn))
+
+
+def bad_value(desc: str, value: object, param: str, expect: str, rt_fn: str) -> ApiError:
+    """An EE1003 value check of the runtime's decorator, then the wrapper's EE1001 (107000)."""
+    return ApiError(RT_PARAM, rt_value(desc, value, param, expect), fb_invalid(rt_fn))
+
+
+# ---------------------------------------------------------------------------------------------
+# events: how many are left, IPC handles
+# ---------------------------------------------------------------------------------------------
+
+# DevProperties.stubEventCount of each family (runtime config dev_info_reg.cc): the event ids a
+# device offers.
+_EVENT_IDS = {"Ascend910B": 65536, "Ascend910_93": 65536, "Ascend950": 131072, "Ascend910": 65536, "Ascend310P": 1024}
+
+
+@rt_api
+def aclrtGetEventAvailNum(eventCount: object) -> int:
+    """How many more events the current device can create: its event ids less the live events
+    of its contexts. Needs a current context."""
+    out = out_arg(eventCount, "aclrtGetEventAvailNum", "eventCount")
+    dev = need_context("rtGetAvailEventNum").device
+    live = sum(1 for ev in RT.events if not ev.destroyed and ev.context.device is dev)
+    store(out, max(0, _EVENT_IDS.get(_soc.current().family, 65536) - live))
+    return E.ACL_SUCCESS
+
+
+class aclrtIpcEventHandle:
+    """``aclrtIpcEventHandle``: 64 opaque bytes (``reserved``) naming an exported IPC event."""
+
+    __slots__ = ("reserved",)
+
+    def __init__(self, reserved: bytes | None = None) -> None:
+        self.reserved = bytes(reserved or b"").ljust(ACL_IPC_EVENT_HANDLE_SIZE, b"\0")[:ACL_IPC_EVENT_HANDLE_SIZE]
+
+    def __repr__(self) -> str:
+        return f"aclrtIpcEventHandle({self.reserved[:8].hex()}...)"
+
+
+_ipc_ids = itertools.count(0x10001)  # the shareable handles the emulated driver hands out (never 0)
+_ipc_events: dict[int, Event] = {}  # shareable handle -> the exported event
+
+
+class IpcOpenedEvent(Event):
+    """An event opened from an IPC handle: its record is the exported event's (a wait on it waits
+    for the exporter's stream; a record on it records the shared event)."""
+
+    __slots__ = ("source",)
+
+    def __init__(self, source: Event, context: Context, site: str) -> None:
+        # Event.__init__ would clear the shared record: set the event's own fields only.
+        self.source = source
+        self.context = context
+        self.flags = _RT_EVENT_IPC
+        self.site = site
+        self.origin = source.origin
+        self.ident = next(Event._ids)
+        self.destroyed = False
+        self.new_mode = True  # made through the Ex path: aclrtResetEvent refuses it
+
+    @property
+    def task(self) -> Task | None:
+        return self.source.task
+
+    @task.setter
+    def task(self, value: Task | None) -> None:
+        self.source.task = value
+
+    @property
+    def stream(self) -> Stream | None:
+        return self.source.stream
+
+    @stream.setter
+    def stream(self, value: Stream | None) -> None:
+        self.source.stream = value
+
+    @property
+    def timestamp_ns(self) -> int | None:
+        return self.source.timestamp_ns
+
+    @timestamp_ns.setter
+    def timestamp_ns(self, value: int | None) -> None:
+        self.source.timestamp_ns = value
+
+
+def _handle_of(ev: Event) -> int:
+    for key, exported in _ipc_events.items():
+        if exported is ev:
+            return key
+    key = next(_ipc_ids)
+    _ipc_events[key] = ev
+    return key
+
+
+@rt_api
+def aclrtIpcGetEventHandle(event: object, handle: object) -> int:
+    """Export an ACL_EVENT_IPC event (aclrtCreateEventExWithFlag): ``handle`` (an
+    :class:`aclrtIpcEventHandle`) receives its shareable handle. Ascend910B/910_93/950 only."""
+    api, rt_fn = "aclrtIpcGetEventHandle", "rtIpcGetEventHandle"
+    if handle is None:
+        raise ApiError(PARAM, acl_null(api, "handle"))
+    if is_null_handle(event):
+        raise ApiError(PARAM, acl_null(api, "event"))
+    if _soc.current().family not in _IPC_CHIPS:
+        raise silent(E.ACL_ERROR_RT_FEATURE_NOT_SUPPORT)  # a WARN only (api_c_standard_soc.cc)
+    ev = event_handle(event, rt_fn)
+    if not isinstance(handle, aclrtIpcEventHandle):
+        raise ApiError(PARAM, emu(f"{api}: handle must be an aclrtIpcEventHandle, got {describe(handle)}."))
+    if ev.flags != _RT_EVENT_IPC:
+        raise ApiError(
+            RT_PARAM,
+            (
+                "EE1006",
+                f"Obtaining the IPC event handle failed. Parameter evt.eventFlag_ value {ev.flags} is not supported. "
+                "Reason: Only IPC events are supported.",
+            ),
+            fb_invalid(rt_fn),
+        )
+    source = ev.source if isinstance(ev, IpcOpenedEvent) else ev
+    handle.reserved = _handle_of(source).to_bytes(8, "little").ljust(ACL_IPC_EVENT_HANDLE_SIZE, b"\0")
+    return E.ACL_SUCCESS
+
+
+@rt_api
+def aclrtIpcOpenEventHandle(handle: object, event: object) -> int:
+    """Open an exported IPC event in the current context (``event`` receives it)."""
+    api, rt_fn = "aclrtIpcOpenEventHandle", "rtIpcOpenEventHandle"
+    out = out_arg(event, api, "event", numeric=False)
+    if _soc.current().family not in _IPC_CHIPS:
+        raise silent(E.ACL_ERROR_RT_FEATURE_NOT_SUPPORT)
+    raw = handle.reserved if isinstance(handle, aclrtIpcEventHandle) else handle
+    if not isinstance(raw, (bytes, bytearray)):
+        raise ApiError(PARAM, emu(f"{api}: handle must be an aclrtIpcEventHandle, got {describe(handle)}."))
+    ctx = need_context(rt_fn)
+    key = int.from_bytes(bytes(raw)[:8], "little")
+    source = _ipc_events.get(key)
+    if source is None or source.destroyed:
+        raise ApiError(
+            E.ACL_ERROR_RT_PARAM_INVALID,
+            emu(
+                f"{api}: no live IPC event was exported under handle 0x{key:x} in this process "
+                "(aclrtIpcGetEventHandle of an ACL_EVENT_IPC event makes one)."
+            ),
+        )
+    opened = IpcOpenedEvent(source, ctx, call_site())
+    RT.events.add(opened)
+    store(out, opened)
+    return E.ACL_SUCCESS
+
+
+# ---------------------------------------------------------------------------------------------
+# IPC notifies
+# ---------------------------------------------------------------------------------------------
+
+_RT_NOTIFY_EXPORT_FLAG_DISABLE_PID_VALIDATION = 0x2
+_RT_NOTIFY_IMPORT_FLAGS_MAX = 0x1 | 0x2  # RT_NOTIFY_FLAG_DOWNLOAD_TO_DEV | ..._ENABLE_PEER_ACCESS
+_exported: dict[str, aclrtNotify] = {}  # key -> the exporting notify
+
+
+def _notify_arg(notify: object, api: str, rt_fn: str) -> aclrtNotify:
+    if is_null_handle(notify):
+        raise ApiError(PARAM, acl_null(api, "notify"))
+    if not isinstance(notify, aclrtNotify) or notify.destroyed:
+        raise bad_object("notify", rt_fn)
+    return notify
+
+
+@rt_api
+def aclrtNotifyGetExportKey(notify: object, key: object, len: int, flags: int) -> int:
+    """Export the notify: ``key`` (an out-parameter, a C buffer of ``len`` bytes) receives the
+    key another process (here: this one) imports. ``flags``: ACL_RT_NOTIFY_EXPORT_FLAG_DEFAULT
+    or ..._DISABLE_PID_VALIDATION (no trustlist needed)."""
+    api, rt_fn = "aclrtNotifyGetExportKey", "rtsNotifyGetExportKey"
+    desc = "Setting a Notify as an IPC Notify"
+    if is_null_handle(notify):
+        raise ApiError(PARAM, acl_null(api, "notify"))
+    out = out_arg(key, api, "key", numeric=False)
+    n = int_arg(len, "len", 0, 2**64 - 1) & 0xFFFFFFFF  # the runtime takes it as uint32_t
+    f = int_arg(flags, "flags", 0, 2**64 - 1)
+    nt = _notify_arg(notify, api, rt_fn)
+    if n == 0:
+        raise bad_value(desc, 0, "len", "not equal to 0", rt_fn)
+    if f not in (0, _RT_NOTIFY_EXPORT_FLAG_DISABLE_PID_VALIDATION):
+        raise bad_value(desc, f, "flag", "0 or 2", rt_fn)
+    if nt.key is not None or nt.imported:
+        raise ApiError(
+            E.ACL_ERROR_RT_INTERNAL_ERROR,
+            rt_inner("Create ipc notify failed, ipc notify flag cannot be true", "CreateIpcNotify", "notify.cc", 385),
+            fb_inner(rt_fn, "notify type error"),
+        )
+    name = f"aclnn_py_notify_{os.getpid()}_{nt.ident}"
+    len_name = name.encode().__len__()
+    if n < len_name + 1:
+        raise ApiError(
+            RT_PARAM,
+            emu(f"{api}: len is {n}, the key {name!r} needs {len_name + 1} bytes with its NUL."),
+        )
+    nt.key = name
+    nt.export_flags = f
+    _exported[name] = nt
+    store(out, name)
+    return E.ACL_SUCCESS
+
+
+@rt_api
+def aclrtNotifySetImportPid(notify: object, pid: Sequence[int] | None, num: int) -> int:
+    """Put the first ``num`` pids on the exported notify's trustlist (the processes that may
+    import it). Needs a current context."""
+    api, rt_fn = "aclrtNotifySetImportPid", "rtsNotifySetImportPid"
+    if is_null_handle(notify):
+        raise ApiError(PARAM, acl_null(api, "notify"))
+    if pid is None:
+        raise ApiError(PARAM, acl_null(api, "pid"))
+    k = int_arg(num, "num", 0, 2**64 - 1)
+    nt = _notify_arg(notify, api, rt_fn)
+    signed = k & 0xFFFFFFFF
+    signed = signed - 2**32 if signed >= 2**31 else signed  # static_cast<int32_t>(num)
+    if signed <= 0:
+        raise bad_value(
+            "Setting the trustlist of processes that can share a Notify object", signed, "num", "(0, 2147483647]", rt_fn
+        )
+    need_context(rt_fn)
+    pids = _int_list(pid, signed, api, "pid")
+    if nt.key is None:
+        raise ApiError(RT_PARAM, emu(f"{api}: {nt!r} has no export key yet; call aclrtNotifyGetExportKey first."))
+    nt.pids.update(pids)
+    return E.ACL_SUCCESS
+
+
+def _int_list(values: object, n: int, api: str, name: str) -> list[int]:
+    try:
+        items = [int(v) for v in list(values)[:n]]  # type: ignore[call-overload]
+    except (TypeError, ValueError):
+        raise ApiError(PARAM, emu(f"{api}: {name} is {describe(values)}, not a sequence of integers.")) from None
+    if len(items) < n:
+        raise ApiError(PARAM, emu(f"{api}: num is {n} but {name} holds {len(items)}."))
+    return items
+
+
+class aclrtServerPid:
+    """``aclrtServerPid``: a server (``sdid``) and the pids (``pid``, ``num`` of them) on it."""
+
+    __slots__ = ("num", "pid", "sdid")
+
+    def __init__(self, sdid: int = 0, pid: Sequence[int] | None = None, num: int = 0) -> None:
+        self.sdid = sdid
+        self.pid = pid
+        self.num = num
+
+
+@rt_api
+def aclrtNotifySetImportPidInterServer(notify: object, serverPids: Sequence[object] | None, num: int) -> int:
+    """Trust processes of other servers of the super pod (``serverPids[i].num`` must be 1). The
+    emulator has one server: the pairs are kept, and only aclrtNotifySetImportPid's list
+    admits imports of this process."""
+    rt_fn = "rtNotifySetImportPidInterServer"
+    if is_null_handle(notify):
+        raise ApiError(RT_PARAM, ("EE1004", f"{rt_fn} failed because notify cannot be a NULL pointer."))
+    if serverPids is None:
+        raise ApiError(RT_PARAM, ("EE1004", f"{rt_fn} failed because serverPids cannot be a NULL pointer."))
+    k = int_arg(num, "num", 0, 2**64 - 1)
+    if k == 0:
+        raise ApiError(RT_PARAM, rt_value(rt_fn, 0, "num", "not equal to 0"))
+    if not isinstance(notify, aclrtNotify) or notify.destroyed:
+        raise bad_object("notify", rt_fn)
+    items = list(serverPids)
+    if len(items) < k:
+        raise ApiError(PARAM, emu(f"aclrtNotifySetImportPidInterServer: num is {k} but serverPids holds {len(items)}."))
+    pairs = []
+    for i, sp in enumerate(items[:k]):
+        if not isinstance(sp, aclrtServerPid):
+            raise ApiError(PARAM, emu(f"aclrtNotifySetImportPidInterServer: serverPids[{i}] is {describe(sp)}."))
+        if sp.pid is None:
+            raise ApiError(
+                RT_PARAM, ("EE1004", f"{rt_fn} failed because serverPids[{i}].pid cannot be a NULL pointer.")
+            )
+        if sp.num != 1:
+            raise ApiError(RT_PARAM, rt_value(rt_fn, sp.num, f"serverPids[{i}].num", "1"))
+        pairs.append((int(sp.sdid), _int_list(sp.pid, 1, "aclrtNotifySetImportPidInterServer", "pid")[0]))
+    if notify.key is None:
+        raise ApiError(RT_PARAM, emu(f"{rt_fn}: {notify!r} has no export key yet; call aclrtNotifyGetExportKey first."))
+    notify.server_pids.update(pairs)
+    return E.ACL_SUCCESS
+
+
+@rt_api
+def aclrtNotifyImportByKey(notify: object, key: str | None, flags: int) -> int:
+    """Import an exported notify (``notify`` receives a notify of the current device sharing the
+    exporter's flag). This process's pid must be on the exporter's trustlist unless the export
+    disabled the check."""
+    api, rt_fn = "aclrtNotifyImportByKey", "rtIpcOpenNotifyWithFlag"
+    out = out_arg(notify, api, "notify", numeric=False)
+    if key is None:
+        raise ApiError(PARAM, acl_null(api, "key"))
+    f = int_arg(flags, "flags", 0, 2**64 - 1) & 0xFFFFFFFF
+    if f > _RT_NOTIFY_IMPORT_FLAGS_MAX:
+        raise bad_value("Enabling IPC Notify", f, "flag", f"[0, {_RT_NOTIFY_IMPORT_FLAGS_MAX}]", rt_fn)
+    ctx = need_context(rt_fn)
+    name = key.decode(errors="replace") if isinstance(key, (bytes, bytearray)) else str(key)
+    source = _exported.get(name)
+    if source is None or source.destroyed:
+        raise ApiError(RT_PARAM, emu(f"{api}: no live notify was exported under key {name!r} in this process."))
+    pid = os.getpid()
+    if not source.export_flags & _RT_NOTIFY_EXPORT_FLAG_DISABLE_PID_VALIDATION and pid not in source.pids:
+        raise ApiError(
+            E.ACL_ERROR_RT_NO_PERMISSION,
+            emu(
+                f"{api}: process {pid} is not on the trustlist of key {name!r}: the exporter calls "
+                "aclrtNotifySetImportPid with this pid, or exports with "
+                "ACL_RT_NOTIFY_EXPORT_FLAG_DISABLE_PID_VALIDATION."
+            ),
+        )
+    imported = aclrtNotify(ctx, f & 0x1, call_site(), state=source.state)
+    RT.notifies.add(imported)
+    store(out, imported)
+    return E.ACL_SUCCESS
+
+
+__all__ = [
+    "aclrtGetEventAvailNum",
+    "aclrtIpcEventHandle",
+    "aclrtIpcGetEventHandle",
+    "aclrtIpcOpenEventHandle",
+    "aclrtNotifyGetExportKey",
+    "aclrtNotifyImportByKey",
+    "aclrtNotifySetImportPid",
+    "aclrtNotifySetImportPidInterServer",
+    "aclrtServerPid",
+]
