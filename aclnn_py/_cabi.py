@@ -928,3 +928,7 @@ _ADAPTORS: dict[str, Any] = {
     "aclrtMallocWithCfg": _malloc_with_cfg,
     "aclrtMallocHostWithCfg": _malloc_host_with_cfg,
 }
+
+from ._cabi_model_ri import ADAPTORS as _MODEL_RI_ADAPTORS  # noqa: E402 - it imports this module's helpers
+
+_ADAPTORS.update(_MODEL_RI_ADAPTORS)

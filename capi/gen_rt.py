@@ -40,7 +40,7 @@ HANDLES = frozenset(
         "aclrtBinHandle", "aclrtFuncHandle", "aclrtArgsHandle", "aclrtParamHandle", "aclDataBuffer*",
         "aclrtStreamConfigHandle*", "aclrtLabel", "aclrtLabelList", "aclrtExceptionInfo*", "aclTensor*",
         "aclScalar*", "aclIntArray*", "aclFloatArray*", "aclBoolArray*", "aclTensorList*", "aclScalarList*",
-        "aclOpExecutor*",
+        "aclOpExecutor*", "aclmdlRI", "aclmdlRITask", "aclmdlRICondHandle", "aclrtTaskGrp",
     )
 )  # fmt: skip
 FUNCTION_POINTERS = frozenset(("aclrtHostFunc", "aclrtCallback", "aclrtExceptionInfoCallback"))
@@ -66,6 +66,9 @@ ADAPTED = frozenset(
         "aclrtMemcpy2dAsync", "aclrtLaunchCallback", "aclrtPointerGetAttributes", "aclrtSetExceptionInfoCallback",
         "aclrtExceptionInfoCallbackRegister", "aclrtExceptionInfoCallbackUnregister",
         "aclrtGetDeviceUtilizationRate", "aclrtDeviceGetUuid", "aclrtMallocWithCfg", "aclrtMallocHostWithCfg",
+        "aclmdlRIGetStreams", "aclmdlRIGetTasksByStream", "aclmdlRIGetName", "aclmdlRICondHandleGetCondPtr",
+        "aclmdlRIDestroyRegisterCallback", "aclmdlRIDestroyUnregisterCallback", "aclmdlRITaskGetParams",
+        "aclmdlRITaskSetParams", "aclmdlRIKernelTaskGetAttribute",
     )
 )  # fmt: skip
 # Declared in acl_rt.h as CANN declares them, but not defined: CANN's libacl_rt.so does not export

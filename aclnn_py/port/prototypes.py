@@ -44,6 +44,14 @@ typedef struct aclFloatArray aclFloatArray;
 typedef struct aclBoolArray aclBoolArray;
 typedef struct aclTensorList aclTensorList;
 typedef struct aclScalarList aclScalarList;
+typedef void *aclmdlRI;
+typedef void *aclmdlRITask;
+typedef void *aclmdlRICondHandle;
+typedef void *aclrtTaskGrp;
+typedef struct aclmdlRITaskParams aclmdlRITaskParams;
+typedef struct tagAclmdlRICondTaskParams aclmdlRICondTaskParams;
+typedef int aclrtLaunchKernelAttrId;
+typedef struct aclrtLaunchKernelAttrValue aclrtLaunchKernelAttrValue;
 """
 
 # as capi/include declares them (ACL_FUNC_VISIBILITY and ACL_DEPRECATED_MESSAGE dropped), header order
@@ -215,6 +223,51 @@ aclError aclrtKernelArgsParaUpdate(aclrtArgsHandle argsHandle, aclrtParamHandle 
     size_t paramSize);
 aclError aclrtKernelArgsFinalize(aclrtArgsHandle argsHandle);
 aclError aclrtGetHardwareSyncAddr(void** addr);
+aclError aclmdlRICaptureBegin(aclrtStream stream, aclmdlRICaptureMode mode);
+aclError aclmdlRICaptureGetInfo(
+    aclrtStream stream, aclmdlRICaptureStatus* status, aclmdlRI* modelRI);
+aclError aclmdlRICaptureEnd(aclrtStream stream, aclmdlRI* modelRI);
+aclError aclmdlRIDebugPrint(aclmdlRI modelRI);
+aclError aclmdlRIDebugJsonPrint(aclmdlRI modelRI, const char* path, uint32_t flags);
+aclError aclmdlRICaptureThreadExchangeMode(aclmdlRICaptureMode* mode);
+aclError aclmdlRIExecuteAsync(aclmdlRI modelRI, aclrtStream stream);
+aclError aclmdlRIExecute(aclmdlRI modelRI, int32_t timeout);
+aclError aclmdlRIDestroy(aclmdlRI modelRI);
+aclError aclmdlRICaptureTaskGrpBegin(aclrtStream stream);
+aclError aclmdlRICaptureTaskGrpEnd(aclrtStream stream, aclrtTaskGrp* handle);
+aclError aclmdlRICaptureTaskUpdateBegin(aclrtStream stream, aclrtTaskGrp handle);
+aclError aclmdlRICaptureTaskUpdateEnd(aclrtStream stream);
+aclError aclmdlRIBuildBegin(aclmdlRI* modelRI, uint32_t flag);
+aclError aclmdlRIBindStream(aclmdlRI modelRI, aclrtStream stream, uint32_t flag);
+aclError aclmdlRIEndTask(aclmdlRI modelRI, aclrtStream stream);
+aclError aclmdlRIBuildEnd(aclmdlRI modelRI, void* reserve);
+aclError aclmdlRIUnbindStream(aclmdlRI modelRI, aclrtStream stream);
+aclError aclmdlRISetName(aclmdlRI modelRI, const char* name);
+aclError aclmdlRIGetName(aclmdlRI modelRI, uint32_t maxLen, char* name);
+aclError aclmdlRIGetId(aclmdlRI modelRI, uint32_t* modelRIId);
+aclError aclmdlRIDestroyRegisterCallback(aclmdlRI modelRI, aclrtCallback func, void* userData);
+aclError aclmdlRIDestroyUnregisterCallback(aclmdlRI modelRI, aclrtCallback func);
+aclError aclmdlRIGetStreams(aclmdlRI modelRI, aclrtStream* streams, uint32_t* numStreams);
+aclError aclmdlRIGetTasksByStream(aclrtStream stream, aclmdlRITask* tasks, uint32_t* numTasks);
+aclError aclmdlRITaskGetType(aclmdlRITask task, aclmdlRITaskType* type);
+aclError aclmdlRITaskGetSeqId(aclmdlRITask task, uint32_t* id);
+aclError aclmdlRIAbort(aclmdlRI modelRI);
+aclError aclmdlRICondHandleCreate(
+    aclmdlRI modelRI, uint32_t defaultLaunchValue, aclmdlRICondHandleFlag flag, aclmdlRICondHandle* handle);
+aclError aclmdlRICondHandleGetCondPtr(aclmdlRICondHandle handle, uint64_t** ptr);
+aclError aclmdlRIAddCondTask(aclmdlRICondTaskParams params, aclrtStream stream, uint32_t flags);
+aclError aclmdlRICaptureToModelRIBegin(
+    aclrtStream stream, aclmdlRI modelRI, aclmdlRICaptureMode mode);
+aclError aclmdlRITaskGetParams(aclmdlRITask task, aclmdlRITaskParams* params);
+aclError aclmdlRITaskSetParams(aclmdlRITask task, aclmdlRITaskParams* params);
+aclError aclmdlRIKernelTaskGetAttribute(
+    aclmdlRITask task, aclrtLaunchKernelAttrId attrId, aclrtLaunchKernelAttrValue* attrValue);
+aclError aclmdlRIUpdate(aclmdlRI modelRI);
+aclError aclmdlRITaskDisable(aclmdlRITask task);
+aclError aclrtActiveStream(aclrtStream activeStream, aclrtStream stream);
+aclError aclrtSwitchStream(
+    void* leftValue, aclrtCondition cond, void* rightValue, aclrtCompareDataType dataType, aclrtStream trueStream,
+    aclrtStream falseStream, aclrtStream stream);
 aclTensor *aclCreateTensor(const int64_t *viewDims, uint64_t viewDimsNum, aclDataType dataType,
     const int64_t *stride, int64_t offset, aclFormat format, const int64_t *storageDims,
     uint64_t storageDimsNum, void *tensorData);

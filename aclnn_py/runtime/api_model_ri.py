@@ -995,6 +995,43 @@ def aclmdlRITaskGetParams(task: object, params: object) -> int:
 
 
 @rt_api
+def aclmdlRITaskSetParams(task: object, params: object) -> int:
+    """Changing a recorded task's parameters: the emulator records a task as its body, not its
+    parameters, so the call is refused (207000); a task group update
+    (aclmdlRICaptureTaskUpdateBegin/End) replaces a kernel instead."""
+    _task(task, "rtModelTaskSetParams")
+    if params is None:
+        raise _rt_null("Setting the task parameters", "params", "rtModelTaskSetParams")
+    raise ApiError(
+        E.ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+        emu(
+            "aclmdlRITaskSetParams: the emulator keeps a captured task as the work it does, not as kernel "
+            "parameters that could be changed; capture the new work in a task group update "
+            "(aclmdlRICaptureTaskUpdateBegin/End) instead."
+        ),
+    )
+
+
+@rt_api
+def aclmdlRIKernelTaskGetAttribute(task: object, attrId: int, attrValue: object) -> int:
+    """A kernel task's launch attribute: an aclnn kernel is launched by the executor, not by
+    aclrtLaunchKernelWithConfig, so it has no launch attributes to read (207000)."""
+    t = _task(task, "rtModelKernelTaskGetAttribute")
+    int_arg(attrId, "attrId", -(2**31), 2**31 - 1)
+    if attrValue is None:
+        raise _rt_null("Obtaining the kernel task attribute", "attrValue", "rtModelKernelTaskGetAttribute")
+    if t.type != M.TASK_KERNEL:
+        raise ApiError(RT_PARAM, emu(f"aclmdlRIKernelTaskGetAttribute: {t!r} is not a kernel task."))
+    raise ApiError(
+        E.ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+        emu(
+            "aclmdlRIKernelTaskGetAttribute: the kernels of aclnn operators are launched by their executor, "
+            "without aclrtLaunchKernelWithConfig attributes."
+        ),
+    )
+
+
+@rt_api
 def aclmdlRIDebugPrint(modelRI: object) -> int:
     """Print the model's streams and tasks (CANN logs them; the emulator prints to stdout)."""
     mdl = _model(modelRI, "aclmdlRIDebugPrint", "rtModelDebugDotPrint")
@@ -1051,11 +1088,13 @@ __all__ = [
     "aclmdlRIGetName",
     "aclmdlRIGetStreams",
     "aclmdlRIGetTasksByStream",
+    "aclmdlRIKernelTaskGetAttribute",
     "aclmdlRISetName",
     "aclmdlRITaskDisable",
     "aclmdlRITaskGetParams",
     "aclmdlRITaskGetSeqId",
     "aclmdlRITaskGetType",
+    "aclmdlRITaskSetParams",
     "aclmdlRIUnbindStream",
     "aclmdlRIUpdate",
     "aclrtActiveStream",

@@ -201,6 +201,52 @@ class aclDeviceInfo(_CEnum):
     ACL_DEVICE_INFO_L2_SIZE = 2
 
 
+class aclmdlRICaptureMode(_CEnum):
+    ACL_MODEL_RI_CAPTURE_MODE_GLOBAL = 0
+    ACL_MODEL_RI_CAPTURE_MODE_THREAD_LOCAL = 1
+    ACL_MODEL_RI_CAPTURE_MODE_RELAXED = 2
+
+
+class aclmdlRICaptureStatus(_CEnum):
+    ACL_MODEL_RI_CAPTURE_STATUS_NONE = 0
+    ACL_MODEL_RI_CAPTURE_STATUS_ACTIVE = 1
+    ACL_MODEL_RI_CAPTURE_STATUS_INVALIDATED = 2
+
+
+class aclmdlRITaskType(_CEnum):
+    ACL_MODEL_RI_TASK_DEFAULT = 0
+    ACL_MODEL_RI_TASK_KERNEL = 1
+    ACL_MODEL_RI_TASK_EVENT_RECORD = 2
+    ACL_MODEL_RI_TASK_EVENT_WAIT = 3
+    ACL_MODEL_RI_TASK_EVENT_RESET = 4
+    ACL_MODEL_RI_TASK_VALUE_WRITE = 5
+    ACL_MODEL_RI_TASK_VALUE_WAIT = 6
+
+
+class aclmdlRICondHandleFlag(_CEnum):
+    ACL_MODEL_RI_COND_HANDLE_ASSIGN_DEFAULT = 1
+
+
+class aclmdlRICondTaskType(_CEnum):
+    ACL_MODEL_RI_COND_TYPE_IF = 0
+    ACL_MODEL_RI_COND_TYPE_WHILE = 1
+    ACL_MODEL_RI_COND_TYPE_SWITCH = 2
+
+
+class aclrtCondition(_CEnum):
+    ACL_RT_EQUAL = 0
+    ACL_RT_NOT_EQUAL = 1
+    ACL_RT_GREATER = 2
+    ACL_RT_GREATER_OR_EQUAL = 3
+    ACL_RT_LESS = 4
+    ACL_RT_LESS_OR_EQUAL = 5
+
+
+class aclrtCompareDataType(_CEnum):
+    ACL_RT_SWITCH_INT32 = 0
+    ACL_RT_SWITCH_INT64 = 1
+
+
 # #defines of acl_rt.h (values at acl_rt.h:25-57, 100-103, 958-959)
 ACL_MAJOR_VERSION = 1
 ACL_MINOR_VERSION = 17
@@ -221,6 +267,8 @@ ACL_EVENT_WAIT_DEFAULT = 0x0
 ACL_EVENT_WAIT_EXTERNAL = 0x1
 ACL_PKG_VERSION_MAX_SIZE = 128
 ACL_PKG_VERSION_PARTS_MAX_SIZE = 64
+ACL_MDLRI_DEBUG_JSON_PRINT_SUMMARY = 0x0  # aclmdlRIDebugJsonPrint's flags (acl_rt.h:80-82)
+ACL_MDLRI_DEBUG_JSON_PRINT_VERBOSE = 0x1
 
 # The enums whose members are also module constants of the package (as C enumerators are).
 ENUMS: tuple[type[_CEnum], ...] = (
@@ -245,6 +293,13 @@ ENUMS: tuple[type[_CEnum], ...] = (
     aclrtDevAttr,
     aclCannAttr,
     aclDeviceInfo,
+    aclmdlRICaptureMode,
+    aclmdlRICaptureStatus,
+    aclmdlRITaskType,
+    aclmdlRICondHandleFlag,
+    aclmdlRICondTaskType,
+    aclrtCondition,
+    aclrtCompareDataType,
 )
 
 __all__ = [
@@ -262,6 +317,8 @@ __all__ = [
     "ACL_EVENT_WAIT_DEFAULT",
     "ACL_EVENT_WAIT_EXTERNAL",
     "ACL_MAJOR_VERSION",
+    "ACL_MDLRI_DEBUG_JSON_PRINT_SUMMARY",
+    "ACL_MDLRI_DEBUG_JSON_PRINT_VERBOSE",
     "ACL_MINOR_VERSION",
     "ACL_NOTIFY_DEFAULT",
     "ACL_NOTIFY_DEVICE_USE_ONLY",
@@ -284,8 +341,15 @@ __all__ = [
     "aclDeviceInfo",
     "aclLogLevel",
     "aclMemType",
+    "aclmdlRICaptureMode",
+    "aclmdlRICaptureStatus",
+    "aclmdlRICondHandleFlag",
+    "aclmdlRICondTaskType",
+    "aclmdlRITaskType",
     "aclrtAicoreErrorType",
     "aclrtCallbackBlockType",
+    "aclrtCompareDataType",
+    "aclrtCondition",
     "aclrtDevAttr",
     "aclrtDevFeatureType",
     "aclrtDevResLimitType",

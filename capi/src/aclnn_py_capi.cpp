@@ -426,6 +426,14 @@ aclFloat16 aclFloatToFloat16(float value) {
     return sign;
 }
 
+// aclmdlRIAddCondTask takes its struct by value: its fields go to the adaptor one by one
+// (aclnn_py/_cabi_model_ri.py), which writes the sub-models into params.modelRIArray.
+aclError aclmdlRIAddCondTask(aclmdlRICondTaskParams params, aclrtStream stream, uint32_t flags) {
+    return Status(ACL_ERROR_INTERNAL_ERROR, "rt_call", "(ssKLKKKK)", "aclmdlRIAddCondTask", "e:x,x,x,x,x,x",
+                  P(params.handle), static_cast<long long>(params.type), static_cast<unsigned long long>(params.size),
+                  P(params.modelRIArray), P(stream), static_cast<unsigned long long>(flags));
+}
+
 // ---- aclnn/acl_meta.h ------------------------------------------------------------------------
 
 aclTensor *aclCreateTensor(const int64_t *viewDims, uint64_t viewDimsNum, aclDataType dataType, const int64_t *stride,

@@ -630,6 +630,174 @@ ACL_FUNC_VISIBILITY aclError aclrtKernelArgsParaUpdate(aclrtArgsHandle argsHandl
 ACL_FUNC_VISIBILITY aclError aclrtKernelArgsFinalize(aclrtArgsHandle argsHandle);
 ACL_FUNC_VISIBILITY aclError aclrtGetHardwareSyncAddr(void** addr);
 
+// ---- model runtime instances (aclmdlRI): stream capture and replay ------------------------------
+
+// flags for aclmdlRIDebugJsonPrint
+#define ACL_MDLRI_DEBUG_JSON_PRINT_SUMMARY 0x0UL
+#define ACL_MDLRI_DEBUG_JSON_PRINT_VERBOSE 0x1UL
+
+typedef void* aclmdlRI;
+
+typedef enum {
+    ACL_MODEL_RI_CAPTURE_MODE_GLOBAL = 0,
+    ACL_MODEL_RI_CAPTURE_MODE_THREAD_LOCAL,
+    ACL_MODEL_RI_CAPTURE_MODE_RELAXED,
+} aclmdlRICaptureMode;
+
+typedef enum {
+    ACL_MODEL_RI_CAPTURE_STATUS_NONE = 0,
+    ACL_MODEL_RI_CAPTURE_STATUS_ACTIVE,
+    ACL_MODEL_RI_CAPTURE_STATUS_INVALIDATED,
+} aclmdlRICaptureStatus;
+
+typedef enum aclmdlRITaskType {
+    ACL_MODEL_RI_TASK_DEFAULT,
+    ACL_MODEL_RI_TASK_KERNEL,
+    ACL_MODEL_RI_TASK_EVENT_RECORD,
+    ACL_MODEL_RI_TASK_EVENT_WAIT,
+    ACL_MODEL_RI_TASK_EVENT_RESET,
+    ACL_MODEL_RI_TASK_VALUE_WRITE,
+    ACL_MODEL_RI_TASK_VALUE_WAIT,
+} aclmdlRITaskType;
+
+typedef struct aclmdlRIKernelTaskParams {
+    aclrtFuncHandle funcHandle;
+    aclrtLaunchKernelCfg* cfg;
+    void* args;
+    uint32_t isHostArgs;
+    size_t argsSize;
+    uint32_t numBlocks;
+    uint32_t rsv[10];
+} aclmdlRIKernelTaskParams;
+
+typedef struct aclmdlRIEventRecordTaskParams {
+    aclrtEvent event;
+    uint32_t eventFlag;
+    uint32_t recordFlag;
+} aclmdlRIEventRecordTaskParams;
+
+typedef struct aclmdlRIEventWaitTaskParams {
+    aclrtEvent event;
+    uint32_t eventFlag;
+    uint32_t waitFlag;
+} aclmdlRIEventWaitTaskParams;
+
+typedef struct aclmdlRIEventResetTaskParams {
+    aclrtEvent event;
+    uint32_t eventFlag;
+    uint32_t resetFlag;
+} aclmdlRIEventResetTaskParams;
+
+typedef struct aclmdlRIValueWriteTaskParams {
+    void* devAddr;
+    uint64_t value;
+} aclmdlRIValueWriteTaskParams;
+
+typedef struct aclmdlRIValueWaitTaskParams {
+    void* devAddr;
+    uint64_t value;
+    uint32_t flag;
+} aclmdlRIValueWaitTaskParams;
+
+typedef struct aclmdlRITaskParams {
+    aclmdlRITaskType type;
+    uint32_t rsv0[3];
+    aclrtTaskGrp taskGrp;
+    void* opInfoPtr;
+    size_t opInfoSize;
+    uint8_t rsv1[32];
+
+    union {
+        uint8_t rsv2[128];
+        struct aclmdlRIKernelTaskParams kernelTaskParams;
+        struct aclmdlRIEventRecordTaskParams eventRecordTaskParams;
+        struct aclmdlRIEventWaitTaskParams eventWaitTaskParams;
+        struct aclmdlRIEventResetTaskParams eventResetTaskParams;
+        struct aclmdlRIValueWriteTaskParams valueWriteTaskParams;
+        struct aclmdlRIValueWaitTaskParams valueWaitTaskParams;
+    };
+} aclmdlRITaskParams;
+
+typedef void* aclmdlRICondHandle;
+
+typedef enum {
+    ACL_MODEL_RI_COND_HANDLE_ASSIGN_DEFAULT = 1,
+} aclmdlRICondHandleFlag;
+
+typedef enum {
+    ACL_MODEL_RI_COND_TYPE_IF = 0,
+    ACL_MODEL_RI_COND_TYPE_WHILE = 1,
+    ACL_MODEL_RI_COND_TYPE_SWITCH = 2,
+} aclmdlRICondTaskType;
+
+typedef struct tagAclmdlRICondTaskParams {
+    aclmdlRICondHandle handle;
+    aclmdlRICondTaskType type;
+    uint32_t size;
+    aclmdlRI* modelRIArray;
+} aclmdlRICondTaskParams;
+
+typedef enum {
+    ACL_RT_EQUAL = 0,
+    ACL_RT_NOT_EQUAL,
+    ACL_RT_GREATER,
+    ACL_RT_GREATER_OR_EQUAL,
+    ACL_RT_LESS,
+    ACL_RT_LESS_OR_EQUAL
+} aclrtCondition;
+
+typedef enum {
+    ACL_RT_SWITCH_INT32 = 0,
+    ACL_RT_SWITCH_INT64 = 1,
+} aclrtCompareDataType;
+
+ACL_FUNC_VISIBILITY aclError aclmdlRICaptureBegin(aclrtStream stream, aclmdlRICaptureMode mode);
+ACL_FUNC_VISIBILITY aclError aclmdlRICaptureGetInfo(
+    aclrtStream stream, aclmdlRICaptureStatus* status, aclmdlRI* modelRI);
+ACL_FUNC_VISIBILITY aclError aclmdlRICaptureEnd(aclrtStream stream, aclmdlRI* modelRI);
+ACL_DEPRECATED_MESSAGE("aclmdlRIDebugPrint is deprecated, use aclmdlRIDebugJsonPrint instead")
+ACL_FUNC_VISIBILITY aclError aclmdlRIDebugPrint(aclmdlRI modelRI);
+ACL_FUNC_VISIBILITY aclError aclmdlRIDebugJsonPrint(aclmdlRI modelRI, const char* path, uint32_t flags);
+ACL_FUNC_VISIBILITY aclError aclmdlRICaptureThreadExchangeMode(aclmdlRICaptureMode* mode);
+ACL_FUNC_VISIBILITY aclError aclmdlRIExecuteAsync(aclmdlRI modelRI, aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclmdlRIExecute(aclmdlRI modelRI, int32_t timeout);
+ACL_FUNC_VISIBILITY aclError aclmdlRIDestroy(aclmdlRI modelRI);
+ACL_FUNC_VISIBILITY aclError aclmdlRICaptureTaskGrpBegin(aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclmdlRICaptureTaskGrpEnd(aclrtStream stream, aclrtTaskGrp* handle);
+ACL_FUNC_VISIBILITY aclError aclmdlRICaptureTaskUpdateBegin(aclrtStream stream, aclrtTaskGrp handle);
+ACL_FUNC_VISIBILITY aclError aclmdlRICaptureTaskUpdateEnd(aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclmdlRIBuildBegin(aclmdlRI* modelRI, uint32_t flag);
+ACL_FUNC_VISIBILITY aclError aclmdlRIBindStream(aclmdlRI modelRI, aclrtStream stream, uint32_t flag);
+ACL_FUNC_VISIBILITY aclError aclmdlRIEndTask(aclmdlRI modelRI, aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclmdlRIBuildEnd(aclmdlRI modelRI, void* reserve);
+ACL_FUNC_VISIBILITY aclError aclmdlRIUnbindStream(aclmdlRI modelRI, aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclmdlRISetName(aclmdlRI modelRI, const char* name);
+ACL_FUNC_VISIBILITY aclError aclmdlRIGetName(aclmdlRI modelRI, uint32_t maxLen, char* name);
+ACL_FUNC_VISIBILITY aclError aclmdlRIGetId(aclmdlRI modelRI, uint32_t* modelRIId);
+ACL_FUNC_VISIBILITY aclError aclmdlRIDestroyRegisterCallback(aclmdlRI modelRI, aclrtCallback func, void* userData);
+ACL_FUNC_VISIBILITY aclError aclmdlRIDestroyUnregisterCallback(aclmdlRI modelRI, aclrtCallback func);
+ACL_FUNC_VISIBILITY aclError aclmdlRIGetStreams(aclmdlRI modelRI, aclrtStream* streams, uint32_t* numStreams);
+ACL_FUNC_VISIBILITY aclError aclmdlRIGetTasksByStream(aclrtStream stream, aclmdlRITask* tasks, uint32_t* numTasks);
+ACL_FUNC_VISIBILITY aclError aclmdlRITaskGetType(aclmdlRITask task, aclmdlRITaskType* type);
+ACL_FUNC_VISIBILITY aclError aclmdlRITaskGetSeqId(aclmdlRITask task, uint32_t* id);
+ACL_FUNC_VISIBILITY aclError aclmdlRIAbort(aclmdlRI modelRI);
+ACL_FUNC_VISIBILITY aclError aclmdlRICondHandleCreate(
+    aclmdlRI modelRI, uint32_t defaultLaunchValue, aclmdlRICondHandleFlag flag, aclmdlRICondHandle* handle);
+ACL_FUNC_VISIBILITY aclError aclmdlRICondHandleGetCondPtr(aclmdlRICondHandle handle, uint64_t** ptr);
+ACL_FUNC_VISIBILITY aclError aclmdlRIAddCondTask(aclmdlRICondTaskParams params, aclrtStream stream, uint32_t flags);
+ACL_FUNC_VISIBILITY aclError aclmdlRICaptureToModelRIBegin(
+    aclrtStream stream, aclmdlRI modelRI, aclmdlRICaptureMode mode);
+ACL_FUNC_VISIBILITY aclError aclmdlRITaskGetParams(aclmdlRITask task, aclmdlRITaskParams* params);
+ACL_FUNC_VISIBILITY aclError aclmdlRITaskSetParams(aclmdlRITask task, aclmdlRITaskParams* params);
+ACL_FUNC_VISIBILITY aclError aclmdlRIKernelTaskGetAttribute(
+    aclmdlRITask task, aclrtLaunchKernelAttrId attrId, aclrtLaunchKernelAttrValue* attrValue);
+ACL_FUNC_VISIBILITY aclError aclmdlRIUpdate(aclmdlRI modelRI);
+ACL_FUNC_VISIBILITY aclError aclmdlRITaskDisable(aclmdlRITask task);
+ACL_FUNC_VISIBILITY aclError aclrtActiveStream(aclrtStream activeStream, aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclrtSwitchStream(
+    void* leftValue, aclrtCondition cond, void* rightValue, aclrtCompareDataType dataType, aclrtStream trueStream,
+    aclrtStream falseStream, aclrtStream stream);
+
 #ifdef __cplusplus
 }
 #endif
