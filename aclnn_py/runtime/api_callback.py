@@ -373,3 +373,53 @@ def aclrtGetDeviceIdFromExceptionInfo(info: object) -> int:
 def aclrtGetErrorCodeFromExceptionInfo(info: object) -> int:
     """The failed task's error code (0xFFFFFFFF for NULL)."""
     return _info_field(info, "retcode", "aclrtGetErrorCodeFromExceptionInfo")
+
+
+def _info(info: object, api: str) -> aclrtExceptionInfo | None:
+    """ACL_REQUIRES_NOT_NULL_RET_INPUT_REPORT: a NULL info is EH0008 and 0xFFFFFFFF."""
+    if info is None or (isinstance(info, int) and info == 0):
+        _errmsg.report(*acl_null(api, "info"))
+        return None
+    if not isinstance(info, aclrtExceptionInfo):
+        _errmsg.report(*emu(f"{api}: info is {describe(info)}, not an aclrtExceptionInfo."))
+        return None
+    return info
+
+
+@rt_api
+def aclrtGetArgsFromExceptionInfo(info: object, devArgsPtr: object, devArgsLen: object) -> int:
+    """The failed kernel's argument block: aclnn_py's kernels have none in device memory (their
+    arguments are Python objects), so the call is refused after CANN's checks."""
+    api = "aclrtGetArgsFromExceptionInfo"
+    if _info(info, api) is None:
+        return _INVALID_EXCEPTION_INFO_CODE
+    if devArgsPtr is None:
+        raise ApiError(PARAM, acl_null(api, "devArgsPtr"))
+    if devArgsLen is None:
+        raise ApiError(PARAM, acl_null(api, "devArgsLen"))
+    raise ApiError(
+        _INVALID_EXCEPTION_INFO_CODE,
+        emu(
+            f"{api}: the failed task is an aclnn_py kernel, whose arguments are not laid out in device memory; there "
+            "is no argument block to return."
+        ),
+    )
+
+
+@rt_api
+def aclrtGetFuncHandleFromExceptionInfo(info: object, func: object) -> int:
+    """The failed kernel's function handle: aclnn_py's kernels have none (no aclrtFuncHandle is
+    ever issued), so the call is refused (207000) after CANN's checks."""
+    api = "aclrtGetFuncHandleFromExceptionInfo"
+    if _info(info, api) is None:
+        return _INVALID_EXCEPTION_INFO_CODE
+    if func is None:
+        raise ApiError(PARAM, acl_null(api, "func"))
+    raise ApiError(
+        E.ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+        emu(f"{api}: the failed task is an aclnn_py kernel, which has no aclrtFuncHandle (none is ever issued)."),
+    )
+
+
+# ACL_ERROR_INVALID_EXCEPTION_INFO (callback.cpp): 0xFFFFFFFF returned as an aclError, i.e. -1
+_INVALID_EXCEPTION_INFO_CODE = -1

@@ -10,6 +10,7 @@ CANN itself would return 100003 there.
 
 from __future__ import annotations
 
+import ctypes
 import os
 import re
 
@@ -382,3 +383,79 @@ def aclFloatToFloat16(value: float) -> int:
     if exp == 102 and man != 0:
         return sign | 0x0001
     return sign
+
+
+# ---------------------------------------------------------------------------------------------
+# aclsysGetCANNVersion (deprecated in favour of aclsysGetVersionStr / Num, still exported)
+# ---------------------------------------------------------------------------------------------
+
+ACL_PKG_VERSION_PARTS_MAX_SIZE = 64
+# aclCANNPackageName -> the package directory read (acl.cpp's kMapToPkgName)
+_CANN_PACKAGES = {
+    0: "runtime",
+    1: "runtime",
+    2: "bisheng-compiler",
+    3: "hccl",
+    4: "oam-tools",
+    5: "ops-legacy",
+    6: "ops-legacy",
+    7: "driver",
+}
+
+
+class aclCANNPackageVersion(ctypes.Structure):
+    """``aclCANNPackageVersion``: the version and its four parts, as C strings."""
+
+    _fields_ = [
+        ("version", ctypes.c_char * ACL_PKG_VERSION_MAX_SIZE),
+        ("majorVersion", ctypes.c_char * ACL_PKG_VERSION_PARTS_MAX_SIZE),
+        ("minorVersion", ctypes.c_char * ACL_PKG_VERSION_PARTS_MAX_SIZE),
+        ("releaseVersion", ctypes.c_char * ACL_PKG_VERSION_PARTS_MAX_SIZE),
+        ("patchVersion", ctypes.c_char * ACL_PKG_VERSION_PARTS_MAX_SIZE),
+        ("reserved", ctypes.c_char * ACL_PKG_VERSION_MAX_SIZE),
+    ]
+
+
+def _fill_version(text: str) -> aclCANNPackageVersion | None:
+    """FillinPackageVersion: ``a.b[.c[.d]]`` (a ``-suffix`` joined as one more part, its dots
+    removed: ConvertVersion); fewer than two parts is a failure."""
+    head, dash, tail = text.partition("-")
+    text = f"{head}.{tail.replace('.', '')}" if dash else text
+    parts = text.split(".")
+    if len(parts) < 2:
+        return None
+    parts += ["0"] * (4 - len(parts))
+    if not all(parts[:4]):
+        return None  # std::string::copy of an empty part copies nothing: CANN fails
+    out = aclCANNPackageVersion()
+    out.version = text.encode()[: ACL_PKG_VERSION_MAX_SIZE - 1]
+    out.majorVersion = parts[0].encode()[: ACL_PKG_VERSION_PARTS_MAX_SIZE - 1]
+    out.minorVersion = parts[1].encode()[: ACL_PKG_VERSION_PARTS_MAX_SIZE - 1]
+    out.releaseVersion = parts[2].encode()[: ACL_PKG_VERSION_PARTS_MAX_SIZE - 1]
+    out.patchVersion = parts[3].encode()[: ACL_PKG_VERSION_PARTS_MAX_SIZE - 1]
+    return out
+
+
+@rt_api
+def aclsysGetCANNVersion(name: int, version: object) -> int:
+    """The version of a CANN package by enum (deprecated): 100003 when the package cannot be
+    found or its version cannot be split, 100000 for an unknown name (both logged only)."""
+    if version is None or (isinstance(version, int) and version == 0):
+        raise ApiError(PARAM, acl_null("aclsysGetCANNVersion", "version"))
+    which = int_arg(name, "name", -(2**31), 2**31 - 1)
+    pkg = _CANN_PACKAGES.get(which)
+    if pkg is None:
+        return E.ACL_ERROR_INVALID_PARAM
+    text = package_version(pkg)
+    if text is None:
+        return E.ACL_ERROR_INVALID_FILE
+    filled = _fill_version(text)
+    if filled is None:
+        return E.ACL_ERROR_INVALID_FILE
+    if isinstance(version, int):  # the C ABI passes the caller's struct by address
+        ctypes.memmove(version, ctypes.addressof(filled), ctypes.sizeof(filled))
+    elif isinstance(version, aclCANNPackageVersion):
+        ctypes.memmove(ctypes.addressof(version), ctypes.addressof(filled), ctypes.sizeof(filled))
+    else:
+        store(out_arg(version, "aclsysGetCANNVersion", "version", numeric=False), filled)
+    return E.ACL_SUCCESS

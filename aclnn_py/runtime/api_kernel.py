@@ -19,11 +19,15 @@ from ._checks import (
     acl_value,
     bad_object,
     emu,
+    fb_handle,
+    fb_inner,
     fb_invalid,
     int_arg,
     is_null_handle,
+    need_context,
     rt_api,
     rt_value,
+    stream_handle,
 )
 
 _NO_DEVICE_CODE = (
@@ -287,3 +291,303 @@ def aclrtKernelArgsFinalize(argsHandle: object) -> int:
 def aclrtGetHardwareSyncAddr(addr: object) -> int:
     """Asked for by the AscendC host runtime when it registers kernels: refused (207000)."""
     raise _refuse("aclrtGetHardwareSyncAddr", "the hardware synchronisation address serves device code")
+
+
+# ---------------------------------------------------------------------------------------------
+# the rest of the kernel chapter: launches by argument array, function and binary queries, device
+# symbols. Each checks its arguments as aclrt_impl/kernel.cpp (or memory.cpp) does, then fails as
+# the rt function fails for a handle or symbol it never issued or registered.
+# ---------------------------------------------------------------------------------------------
+
+_COPY_DESC = "Checking the synchronous memory copy parameter"
+_KIND_NAMES = {
+    0: "ACL_MEMCPY_HOST_TO_HOST",
+    1: "ACL_MEMCPY_HOST_TO_DEVICE",
+    2: "ACL_MEMCPY_DEVICE_TO_HOST",
+    3: "ACL_MEMCPY_DEVICE_TO_DEVICE",
+    4: "ACL_MEMCPY_DEFAULT",
+    5: "ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE",
+    6: "ACL_MEMCPY_INNER_DEVICE_TO_DEVICE",
+    7: "ACL_MEMCPY_INTER_DEVICE_TO_DEVICE",
+}
+
+
+def _func_not_found(rt_fn: str) -> ApiError:
+    """ConvertFuncToKernel: ``func`` is no registered kernel symbol, so the runtime takes it for a
+    function handle, which its guard refuses (FuncErrorReason's EE1017 only). The lookup needs a
+    current context first (107002, EE1018)."""
+    need_context()
+    return ApiError(E.ACL_ERROR_RT_INVALID_HANDLE, fb_handle(rt_fn))
+
+
+def _symbol_lookup(rt_fn: str = "rtSymbolLookup") -> ApiError:
+    """rtSymbolLookup: no device variable is ever registered (no binary loads), so the symbol
+    table does not know the symbol: EE1017, then the wrapper's inner report (107043)."""
+    need_context("rtSymbolLookup")
+    return ApiError(
+        E.ACL_ERROR_RT_INVALID_SYMBOL,
+        (
+            "EE1017",
+            "Looking up symbol table failed. Parameter symbol is invalid. Reason: The corresponding device variable "
+            "cannot be found through the symbol.",
+        ),
+        fb_inner(rt_fn, "invalid device symbol"),
+    )
+
+
+def _kind_name(kind: int) -> str:
+    return _KIND_NAMES.get(kind, "unknown")
+
+
+@rt_api
+def aclrtLaunchKernelWithArgsArray(func: object, numBlocks: int, stream: object, cfg: object, args: object) -> int:
+    """Launch a kernel by its symbol (or handle) with an array of argument pointers: 107017
+    after CANN's checks, no kernel being registered or loaded."""
+    api = "aclrtLaunchKernelWithArgsArray"
+    _require(api, func=func)
+    _positive_u32(api, numBlocks, "numBlocks")
+    stream_handle(stream, "rtLaunchKernelWithArgsArray")
+    raise _func_not_found("rtLaunchKernelWithArgsArray")
+
+
+def _positive_u32(api: str, value: object, name: str) -> None:
+    if int_arg(value, name, 0, 2**32 - 1) == 0:
+        raise ApiError(PARAM, acl_value(api, 0, name, "must be greater than 0"))
+
+
+@rt_api
+def aclrtLaunchSIMTKernelWithArgsArray(
+    func: object, gridDim: object, blockDim: object, dynUbufSize: int, stream: object, cfg: object, args: object
+) -> int:
+    """A SIMT launch (grid and block dimensions) with an argument array: 107017 after CANN's check."""
+    _require("aclrtLaunchSIMTKernelWithArgsArray", func=func)
+    int_arg(dynUbufSize, "dynUbufSize", 0, 2**64 - 1)
+    stream_handle(stream, "rtLaunchSIMTKernelWithArgsArray")
+    raise _func_not_found("rtLaunchSIMTKernelWithArgsArray")
+
+
+@rt_api
+def aclrtLaunchSIMTKernelWithHostArgs(
+    func: object,
+    gridDim: object,
+    blockDim: object,
+    dynUbufSize: int,
+    stream: object,
+    cfg: object,
+    hostArgs: object,
+    argsSize: int,
+    placeHolderArray: object,
+    placeHolderNum: int,
+) -> int:
+    """A SIMT launch with its arguments in host memory: 107017 after CANN's checks."""
+    api = "aclrtLaunchSIMTKernelWithHostArgs"
+    _require(api, func=func, hostArgs=hostArgs)
+    _positive(api, argsSize, "argsSize")
+    int_arg(dynUbufSize, "dynUbufSize", 0, 2**64 - 1)
+    int_arg(placeHolderNum, "placeHolderNum", 0, 2**64 - 1)
+    stream_handle(stream, "rtLaunchSIMTKernelWithHostArgs")
+    raise _func_not_found("rtLaunchSIMTKernelWithHostArgs")
+
+
+@rt_api
+def aclrtGetFuncBySymbol(symbol: object, funcHandle: object) -> int:
+    """The function of a registered kernel symbol: none is ever registered (107044)."""
+    _require("aclrtGetFuncBySymbol", symbol=symbol, funcHandle=funcHandle)
+    need_context("rtGetFuncBySymbol")
+    raise ApiError(
+        E.ACL_ERROR_RT_INVALID_DEVICE_FUNCTION,
+        (
+            "EE1017",
+            "rtGetFuncBySymbol failed. Parameter symbol is invalid. Reason: The corresponding kernel function cannot "
+            "be found through the symbol.",
+        ),
+    )
+
+
+@rt_api
+def aclrtGetFunctionAddr(funcHandle: object, aicAddr: object, aivAddr: object) -> int:
+    """No function handle is ever issued: 107017 after the not-null checks."""
+    _require("aclrtGetFunctionAddr", funcHandle=funcHandle, aicAddr=aicAddr, aivAddr=aivAddr)
+    raise bad_object("funcHandle", "rtsFuncGetAddr")
+
+
+@rt_api
+def aclrtGetFunctionName(funcHandle: object, maxLen: int, name: object) -> int:
+    """No function handle is ever issued: 107017 (CANN checks only ``name`` first)."""
+    _require("aclrtGetFunctionName", name=name)
+    int_arg(maxLen, "maxLen", 0, 2**32 - 1)
+    raise bad_object("funcHandle", "rtsFuncGetName")
+
+
+@rt_api
+def aclrtGetFunctionSize(funcHandle: object, aicSize: object, aivSize: object) -> int:
+    """No function handle is ever issued: 107017 (no ACL-layer check)."""
+    raise bad_object("funcHandle", "rtFuncGetSize")
+
+
+@rt_api
+def aclrtGetFunctionAttribute(funcHandle: object, attrType: int, attrValue: object) -> int:
+    """No function handle is ever issued: 107017 after the not-null checks."""
+    _require("aclrtGetFunctionAttribute", funcHandle=funcHandle, attrValue=attrValue)
+    int_arg(attrType, "attrType", -(2**31), 2**31 - 1)
+    raise bad_object("funcHandle", "rtFunctionGetAttribute")
+
+
+@rt_api
+def aclrtFunctionGetBinary(funcHandle: object, binHandle: object) -> int:
+    """No function handle is ever issued: 107017 (no ACL-layer check)."""
+    raise bad_object("funcHandle", "rtFunctionGetBinary")
+
+
+@rt_api
+def aclrtFunctionGetParamCount(func: object, paramCount: object) -> int:
+    """No function handle is ever issued: 107017 after the not-null checks."""
+    _require("aclrtFunctionGetParamCount", func=func, paramCount=paramCount)
+    raise bad_object("func", "rtFunctionGetParamCount")
+
+
+@rt_api
+def aclrtFunctionGetParamInfo(func: object, paramIndex: int, paramOffset: object, paramSize: object) -> int:
+    """No function handle is ever issued: 107017 after the checks (both outputs NULL: EH0014)."""
+    api = "aclrtFunctionGetParamInfo"
+    _require(api, func=func)
+    int_arg(paramIndex, "paramIndex", 0, 2**64 - 1)
+    if paramOffset is None and paramSize is None:
+        raise ApiError(
+            PARAM,
+            ("EH0014", f"{api} failed because paramOffset and paramSize cannot be NULL pointers at the same time."),
+        )
+    raise bad_object("func", "rtFunctionGetParamInfo")
+
+
+@rt_api
+def aclrtFunctionGetAvailDynUbufPerBlock(func: object, flags: int, dynamicUbufSize: object) -> int:
+    """No function handle is ever issued: 107017 after the checks (``flags`` must be 0)."""
+    api = "aclrtFunctionGetAvailDynUbufPerBlock"
+    _require(api, func=func, dynamicUbufSize=dynamicUbufSize)
+    value = int_arg(flags, "flags", 0, 2**32 - 1)
+    if value != 0:
+        raise ApiError(PARAM, acl_value(api, value, "flags", "0U"))
+    raise bad_object("func", "rtFunctionGetAvailDynUbufPerBlock")
+
+
+@rt_api
+def aclrtBinaryGetDevAddress(binHandle: object, binAddr: object, binSize: object) -> int:
+    """No binary is ever loaded: 107017 after the not-null check."""
+    _require("aclrtBinaryGetDevAddress", binHandle=binHandle)
+    raise bad_object("binHandle", "rtGetBinBuffer")
+
+
+@rt_api
+def aclrtBinaryGetGlobal(binHandle: object, name: object, dptr: object, size: object) -> int:
+    """No binary is ever loaded: 107017 after the checks (both outputs NULL: EH0014)."""
+    api = "aclrtBinaryGetGlobal"
+    _require(api, binHandle=binHandle, name=name)
+    if dptr is None and size is None:
+        raise ApiError(
+            PARAM, ("EH0014", f"{api} failed because dptr and size cannot be NULL pointers at the same time.")
+        )
+    raise bad_object("binHandle", "rtBinaryGetGlobal")
+
+
+@rt_api
+def aclrtBinarySetExceptionCallback(binHandle: object, callback: object, userData: object) -> int:
+    """No binary is ever loaded: 107017 after the not-null checks."""
+    _require("aclrtBinarySetExceptionCallback", binHandle=binHandle, callback=callback)
+    raise bad_object("binHandle", "rtBinarySetExceptionCallback")
+
+
+@rt_api
+def aclrtRegisterCpuFunc(handle: object, funcName: object, kernelName: object, funcHandle: object) -> int:
+    """No binary is ever loaded: 107017 after the not-null checks."""
+    _require("aclrtRegisterCpuFunc", handle=handle, funcName=funcName, kernelName=kernelName, funcHandle=funcHandle)
+    raise bad_object("binHandle", "rtsRegisterCpuFunc")
+
+
+@rt_api
+def aclrtGetSymbolAddress(symbol: object, devPtr: object) -> int:
+    """The device address of a device variable: none is ever registered (107043)."""
+    _require("aclrtGetSymbolAddress", symbol=symbol, devPtr=devPtr)
+    raise _symbol_lookup()
+
+
+@rt_api
+def aclrtGetSymbolSize(symbol: object, size: object) -> int:
+    """The size of a device variable: none is ever registered (107043)."""
+    _require("aclrtGetSymbolSize", symbol=symbol, size=size)
+    raise _symbol_lookup()
+
+
+def _copy_null(value: object, name: str) -> None:
+    """ACL_REQUIRES_NOT_NULL_WITH_INPUT_REPORT_AND_FUNC_DESC: EH0008 naming the check, not the API."""
+    if is_null_handle(value) or value is None:
+        raise ApiError(PARAM, acl_null(_COPY_DESC, name))
+
+
+def _kind_check(kind: object, allowed: int) -> None:
+    k = int_arg(kind, "kind", -(2**31), 2**31 - 1)
+    if k not in (allowed, 4):
+        raise ApiError(
+            PARAM, acl_value(_COPY_DESC, _kind_name(k), "kind", f"{_KIND_NAMES[allowed]} or ACL_MEMCPY_DEFAULT")
+        )
+
+
+def _to_symbol(symbol: object, src: object, count: object, offset: object, kind: object) -> bool:
+    """CheckMemcpyToSymbol, after the count-0 shortcut (True: nothing to copy)."""
+    n = int_arg(count, "count", 0, 2**64 - 1)
+    int_arg(offset, "offset", 0, 2**64 - 1)
+    if n == 0:
+        return True
+    _copy_null(symbol, "symbol")
+    _copy_null(src, "src")
+    _kind_check(kind, 1)
+    return False
+
+
+def _from_symbol(dst: object, dstMax: object, symbol: object, count: object, offset: object, kind: object) -> bool:
+    """CheckMemcpyFromSymbol, after the count-0 shortcut (True: nothing to copy)."""
+    n = int_arg(count, "count", 0, 2**64 - 1)
+    limit = int_arg(dstMax, "dstMax", 0, 2**64 - 1)
+    int_arg(offset, "offset", 0, 2**64 - 1)
+    if n == 0:
+        return True
+    _copy_null(symbol, "symbol")
+    _copy_null(dst, "dst")
+    if n > limit:
+        raise ApiError(PARAM, ("EH0001", f"Value {n} for count is invalid. Reason: must not be greater than dstMax."))
+    _kind_check(kind, 2)
+    return False
+
+
+@rt_api
+def aclrtMemcpyToSymbol(symbol: object, src: object, count: int, offset: int, kind: int) -> int:
+    """Copy host data to a device variable: none is ever registered (107043); count 0 succeeds."""
+    if _to_symbol(symbol, src, count, offset, kind):
+        return E.ACL_SUCCESS
+    raise _symbol_lookup()
+
+
+@rt_api
+def aclrtMemcpyToSymbolAsync(symbol: object, src: object, count: int, offset: int, kind: int, stream: object) -> int:
+    """Asynchronous aclrtMemcpyToSymbol: the same checks, the same 107043."""
+    if _to_symbol(symbol, src, count, offset, kind):
+        return E.ACL_SUCCESS
+    raise _symbol_lookup()
+
+
+@rt_api
+def aclrtMemcpyFromSymbol(dst: object, dstMax: int, symbol: object, count: int, offset: int, kind: int) -> int:
+    """Copy a device variable to the host: none is ever registered (107043); count 0 succeeds."""
+    if _from_symbol(dst, dstMax, symbol, count, offset, kind):
+        return E.ACL_SUCCESS
+    raise _symbol_lookup()
+
+
+@rt_api
+def aclrtMemcpyFromSymbolAsync(
+    dst: object, dstMax: int, symbol: object, count: int, offset: int, kind: int, stream: object
+) -> int:
+    """Asynchronous aclrtMemcpyFromSymbol: the same checks, the same 107043."""
+    if _from_symbol(dst, dstMax, symbol, count, offset, kind):
+        return E.ACL_SUCCESS
+    raise _symbol_lookup()

@@ -14,7 +14,7 @@ from .. import _errmsg
 from .. import soc as _soc
 from .._capi import ApiError, c_api, describe
 from .._ref import store
-from . import sanitizer
+from . import api_dump, sanitizer
 from ._checks import (
     INTERNAL,
     NO_CONTEXT,
@@ -183,6 +183,8 @@ def aclInit(configPath: str | None = None) -> int:
             profile = RT.configure_from_environment()
         except ValueError as e:
             raise ApiError(INTERNAL, emu(f"aclInit: {e}.")) from None
+        if path:  # AclDump::HandleDumpConfig: the file's "dump" section
+            api_dump.configure_from_init(path, content)
         if RT.first_config is None:
             RT.first_config, RT.first_config_path = digest, path
         RT.default_device = default_device
@@ -216,6 +218,7 @@ def aclFinalize() -> int:
         RT.handles.clear()
         RT.executors.clear()
         RT.tls.context = None
+        api_dump.finalize()  # the dump server stops with the runtime
         RT.initialized = False
         RT.finalized = True
         RT.init_refcount = 0
