@@ -849,7 +849,7 @@ def _utilization_rate(fn: Any, deviceId: int, utilizationInfo: int) -> int:
     # in and out, as C's struct: the engine's object carries the reserved pointer in, the figures out
     if utilizationInfo == 0:
         return int(fn(deviceId, None))
-    from .runtime.api_device import aclrtUtilizationInfo
+    from .runtime.api_device_info import aclrtUtilizationInfo
 
     c_info = _UtilizationInfo.from_address(utilizationInfo)
     info = aclrtUtilizationInfo()

@@ -2,11 +2,12 @@
 re-exported under their C names.
 
 The functions live in one module per chapter of CANN's ``acl_rt.h``: devices and contexts
-(:mod:`.api_device`), streams (:mod:`.api_stream`, host callbacks in :mod:`.api_callback`),
-events and notifies (:mod:`.api_event`), memory (:mod:`.api_memory`, copies and fills in
-:mod:`.api_memcpy`), errors and system information (:mod:`.api_system`, :mod:`.api_info`),
-kernel launches (:mod:`.api_kernel`), model runtime instances (:mod:`.api_model_ri`) and the
-``aclDataBuffer`` family of ``acl_base.h`` (:mod:`.api_buffer`); what they share is in :mod:`._checks`.
+(:mod:`.api_device`, queries in :mod:`.api_device_info`), streams (:mod:`.api_stream`, host
+callbacks in :mod:`.api_callback`), events and notifies (:mod:`.api_event`), memory
+(:mod:`.api_memory`, copies and fills in :mod:`.api_memcpy`), errors and system information
+(:mod:`.api_system`, :mod:`.api_info`), kernel launches (:mod:`.api_kernel`), model runtime
+instances (:mod:`.api_model_ri`) and the ``aclDataBuffer`` family of ``acl_base.h``
+(:mod:`.api_buffer`); what they share is in :mod:`._checks`.
 """
 
 from __future__ import annotations
@@ -38,29 +39,31 @@ from .api_callback import (
 )
 from .api_device import (
     aclrtCreateContext,
-    aclrtCtxGetCurrentDefaultStream,
     aclrtDestroyContext,
-    aclrtDeviceGetStreamPriorityRange,
-    aclrtDeviceGetUuid,
     aclrtGetCurrentContext,
     aclrtGetDevice,
-    aclrtGetDeviceCapability,
     aclrtGetDeviceCount,
+    aclrtResetDevice,
+    aclrtResetDeviceForce,
+    aclrtSetCurrentContext,
+    aclrtSetDevice,
+    aclrtSynchronizeDevice,
+    aclrtSynchronizeDeviceWithTimeout,
+)
+from .api_device_info import (
+    aclrtCtxGetCurrentDefaultStream,
+    aclrtDeviceGetStreamPriorityRange,
+    aclrtDeviceGetUuid,
+    aclrtGetDeviceCapability,
     aclrtGetDeviceInfo,
     aclrtGetDeviceResLimit,
     aclrtGetDeviceUtilizationRate,
     aclrtGetResInCurrentThread,
     aclrtQueryDeviceStatus,
-    aclrtResetDevice,
-    aclrtResetDeviceForce,
     aclrtResetDeviceResLimit,
-    aclrtSetCurrentContext,
-    aclrtSetDevice,
     aclrtSetDeviceResLimit,
     aclrtSetOpExecuteTimeOut,
     aclrtSetOpWaitTimeout,
-    aclrtSynchronizeDevice,
-    aclrtSynchronizeDeviceWithTimeout,
     aclrtUtilizationInfo,
 )
 from .api_event import (

@@ -4,11 +4,8 @@ the device queries, aclrtSynchronizeDevice, and the context calls.
 
 from __future__ import annotations
 
-import hashlib
-
 from .. import _errmsg
-from .. import soc as _soc
-from .._capi import ApiError, describe
+from .._capi import ApiError
 from .._ref import store
 from . import sanitizer
 from ._checks import (
@@ -18,7 +15,6 @@ from ._checks import (
     acl_null,
     acl_value,
     drain,
-    emu,
     fb_inner,
     fb_invalid,
     fb_no_context,
@@ -31,14 +27,18 @@ from ._checks import (
     stream_error,
 )
 from .api_device_config import release_overflow_area
+from .api_device_query import device_state_changed
 from .device import RT, Context, Device
-from .enums import aclrtDeviceStatus
 from .memory import SPACE, call_site
 from .stream import Stream
 
 # ---------------------------------------------------------------------------------------------
 # devices
 # ---------------------------------------------------------------------------------------------
+
+# aclrtDeviceState: what the device-state callbacks (aclrtRegDeviceStateCallback) are told
+ACL_RT_DEVICE_STATE_SET_PRE, ACL_RT_DEVICE_STATE_SET_POST = 0, 1
+ACL_RT_DEVICE_STATE_RESET_PRE, ACL_RT_DEVICE_STATE_RESET_POST = 2, 3
 
 
 def _device_arg(deviceId: object) -> int:
@@ -87,12 +87,17 @@ def aclrtSetDevice(deviceId: int) -> int:
             ),
             fb_inner("rtSetDevice", "device id error"),
         )
+    opening = RT.device(dev_id).primary is None
+    if opening:
+        device_state_changed(dev_id, ACL_RT_DEVICE_STATE_SET_PRE)
     with RT.lock:
         dev = RT.device(dev_id)
         dev.refcount += 1
         if dev.primary is None:
             dev.primary = Context(dev, True, call_site())
         RT.tls.context = dev.primary
+    if opening:
+        device_state_changed(dev_id, ACL_RT_DEVICE_STATE_SET_POST)
     return E.ACL_SUCCESS
 
 
@@ -160,9 +165,16 @@ def aclrtResetDevice(deviceId: int) -> int:
                 ),
                 fb_inner("rtDeviceReset", "context release error"),
             )
-        dev.refcount -= 1
-        if dev.refcount == 0:
-            _release_device(dev, "aclrtResetDevice")
+        closing = dev.refcount == 1
+    if closing:  # the callbacks run outside the runtime's lock: they may call the runtime
+        device_state_changed(dev_id, ACL_RT_DEVICE_STATE_RESET_PRE)
+    with RT.lock:
+        if dev.refcount > 0:  # another thread may have released it meanwhile
+            dev.refcount -= 1
+            if dev.refcount == 0:
+                _release_device(dev, "aclrtResetDevice")
+    if closing:
+        device_state_changed(dev_id, ACL_RT_DEVICE_STATE_RESET_POST)
     return E.ACL_SUCCESS
 
 
@@ -357,304 +369,4 @@ def aclrtGetCurrentContext(context: object) -> int:
     if ctx is None:
         return E.ACL_ERROR_RT_CONTEXT_NULL  # rtCtxGetCurrent returns it without a report
     store(out, ctx)
-    return E.ACL_SUCCESS
-
-
-# ---------------------------------------------------------------------------------------------
-# device queries
-# ---------------------------------------------------------------------------------------------
-
-_FEATURE_DESC = {
-    1: "FEATURE_TSCPU_TASK_UPDATE_SUPPORT_AIC_AIV(1)",
-    21: "FEATURE_SYSTEM_MEMQ_EVENT_CROSS_DEV(21)",
-    10001: "FEATURE_AICPU_SCHEDULE_TYPE(10001)",
-    20001: "FEATURE_SYSTEM_TASKID_BIT_WIDTH(20001)",
-}
-_RT_DEV_FEATURE_MAX = 20002
-# Chips with RT_FEATURE_KERNEL_TILING_KEY_SINK (runtime config dev_info_reg.cc): all but Ascend910.
-_TILING_KEY_SINK = ("Ascend910B", "Ascend910_93", "Ascend950", "Ascend310P")
-
-
-@rt_api
-def aclrtGetDeviceCapability(deviceId: int, devFeatureType: int, value: object) -> int:
-    """Whether the device supports a feature: ACL_FEATURE_TSCPU_TASK_UPDATE_SUPPORT_AIC_AIV (1;
-    needs a current context) answers ACL_DEV_FEATURE_SUPPORT on the chips with the tiling-key
-    sink; ACL_FEATURE_SYSTEM_MEMQ_EVENT_CROSS_DEV (21) and the runtime's internal types answer 0:
-    the emulator has no such driver feature."""
-    rt_fn = "rtsDeviceGetCapability"
-    out = out_arg(value, "aclrtGetDeviceCapability", "value")
-    dev_id = _device_arg(deviceId)
-    ftype = int_arg(devFeatureType, "devFeatureType", -(2**31), 2**31 - 1)
-    desc = _FEATURE_DESC.get(ftype, f"UNKNOWN({ftype})")
-    if not 0 <= ftype < _RT_DEV_FEATURE_MAX:
-        raise ApiError(
-            E.ACL_ERROR_RT_PARAM_INVALID, rt_value(rt_fn, desc, "devFeatureType", f"[0, {_RT_DEV_FEATURE_MAX})")
-        )
-    if ftype not in _FEATURE_DESC:  # reported, but returned without setting the last error
-        _errmsg.report(*rt_value(rt_fn, desc, "devFeatureType", f"[1, {_RT_DEV_FEATURE_MAX})"))
-        return E.ACL_ERROR_RT_PARAM_INVALID
-    _check_device_id(dev_id, rt_fn, "GetDeviceCapability", 4912)
-    if ftype == 1:
-        need_context(rt_fn)
-        store(out, 1 if _soc.current().family in _TILING_KEY_SINK else 0)
-    else:
-        store(out, 0)
-    return E.ACL_SUCCESS
-
-
-_RES_DESC = {2: "DEV_RES_TYPE_MAX(2)"}
-
-
-def _res_type(type_: object, rt_fn: str, desc: str) -> int:
-    t = int_arg(type_, "type", -(2**31), 2**31 - 1)
-    if not 0 <= t < 2:
-        raise ApiError(
-            E.ACL_ERROR_RT_PARAM_INVALID,
-            rt_value(desc, _RES_DESC.get(t, f"UNKNOWN({t})"), "type", "[0, 2)"),
-            fb_invalid(rt_fn),
-        )
-    return t
-
-
-def _hardware_cores(t: int) -> int:
-    """The SoC's cores of a resource type: cube cores (the AI Cores where the ini has no cube
-    count) or vector cores."""
-    soc = _soc.current()
-    return (soc.cube_core_cnt or soc.ai_core_cnt) if t == 0 else soc.vector_core_cnt
-
-
-@rt_api
-def aclrtGetResInCurrentThread(type: int, value: object) -> int:
-    """The cores of ``type`` the calling thread may use: the device's limit
-    (aclrtSetDeviceResLimit) or the SoC's count. Needs a current context."""
-    rt_fn = "rtsGetResInCurrentThread"
-    out = out_arg(value, "aclrtGetResInCurrentThread", "value")
-    t = _res_type(type, rt_fn, "Obtaining the device resources that can be used by the current thread")
-    dev = need_context(rt_fn).device
-    store(out, dev.res_limits.get(t, _hardware_cores(t)))
-    return E.ACL_SUCCESS
-
-
-def _known_device(deviceId: object, api: str) -> int:
-    """A device id the emulator offers (its own check where CANN's driver answers)."""
-    dev_id = _device_arg(deviceId)
-    if not 0 <= dev_id < RT.device_count:
-        raise ApiError(
-            E.ACL_ERROR_RT_INVALID_DEVICEID,
-            emu(f"{api}: device {dev_id} does not exist; the emulator offers devices 0 to {RT.device_count - 1}."),
-        )
-    return dev_id
-
-
-@rt_api
-def aclrtGetDeviceResLimit(deviceId: int, type: int, value: object) -> int:
-    """The device's core limit of ``type`` (the SoC's count unless aclrtSetDeviceResLimit set one)."""
-    out = out_arg(value, "aclrtGetDeviceResLimit", "value")
-    dev_id = _known_device(deviceId, "aclrtGetDeviceResLimit")
-    t = _res_type(type, "rtsGetDeviceResLimit", "Obtaining the device resource limit")
-    store(out, RT.device(dev_id).res_limits.get(t, _hardware_cores(t)))
-    return E.ACL_SUCCESS
-
-
-@rt_api
-def aclrtSetDeviceResLimit(deviceId: int, type: int, value: int) -> int:
-    """Limit the cores of ``type`` the process uses on the device (1 .. the SoC's count)."""
-    dev_id = _known_device(deviceId, "aclrtSetDeviceResLimit")
-    t = _res_type(type, "rtsSetDeviceResLimit", "Setting the device resource limit")
-    v = int_arg(value, "value", 0, 2**32 - 1)
-    most = _hardware_cores(t)
-    if not 1 <= v <= most:
-        raise ApiError(
-            E.ACL_ERROR_RT_PARAM_INVALID,
-            emu(
-                f"aclrtSetDeviceResLimit: value {v} is outside [1, {most}], the cores of that type on "
-                f"{_soc.current().name}."
-            ),
-        )
-    RT.device(dev_id).res_limits[t] = v
-    return E.ACL_SUCCESS
-
-
-@rt_api
-def aclrtResetDeviceResLimit(deviceId: int) -> int:
-    """Back to the SoC's core counts."""
-    dev_id = _known_device(deviceId, "aclrtResetDeviceResLimit")
-    RT.device(dev_id).res_limits.clear()
-    return E.ACL_SUCCESS
-
-
-@rt_api
-def aclrtCtxGetCurrentDefaultStream(stream: object) -> int:
-    """The current context's default stream (a handle the other stream calls accept)."""
-    out = out_arg(stream, "aclrtCtxGetCurrentDefaultStream", "stream", numeric=False)
-    store(out, need_context("rtCtxGetCurrentDefaultStream").default_stream)
-    return E.ACL_SUCCESS
-
-
-_DEV_ATTR_NAMES = {
-    102: "DEV_ATTR_CUBE_CORE_NUM", 202: "DEV_ATTR_WARP_SIZE", 203: "DEV_ATTR_MAX_THREAD_PER_VECTOR_CORE",
-    204: "DEV_ATTR_UBUF_PER_VECTOR_CORE", 205: "DEV_ATTR_MAX_GRID_DIM_X", 206: "DEV_ATTR_MAX_GRID_DIM_Y",
-    207: "DEV_ATTR_MAX_GRID_DIM_Z", 208: "DEV_ATTR_MAX_BLOCK_PER_GRID", 209: "DEV_ATTR_MAX_THREADS_PER_BLOCK",
-    210: "DEV_ATTR_MAX_BLOCK_DIM_X", 211: "DEV_ATTR_MAX_BLOCK_DIM_Y", 212: "DEV_ATTR_MAX_BLOCK_DIM_Z",
-    301: "DEV_ATTR_TOTAL_GLOBAL_MEM_SIZE", 302: "DEV_ATTR_L2_CACHE_SIZE", 601: "DEV_ATTR_NPU_ARCH",
-    501: "DEV_ATTR_IS_VIRTUAL",
-}  # fmt: skip
-_DEV_ATTR_EXPECT = (
-    ", ".join(f"{n}({v})" for v, n in _DEV_ATTR_NAMES.items() if v != 501) + ", or DEV_ATTR_IS_VIRTUAL(501)"
-)
-
-
-def _device_attr(attr: int) -> int | None:
-    """The value of a device attribute on the emulated SoC (None: not an attribute CANN knows)."""
-    soc = _soc.current()
-    values = {
-        1: soc.ai_cpu_cnt,
-        101: soc.ai_core_cnt,
-        201: soc.vector_core_cnt,
-        301: RT.capacity,
-        501: 0,
-        601: soc.npu_arch_number,
-    }
-    values.update({a: 0 for a in range(202, 213)})  # SIMT properties: 0 outside Ascend950 (not modelled)
-    values.update({a: 0 for a in range(401, 410)})  # one host, one server, PCIe: ids and types 0
-    if attr in values:
-        return values[attr]
-    return None
-
-
-@rt_api
-def aclrtGetDeviceInfo(deviceId: int, attr: int, value: object) -> int:
-    """One attribute of a device (core counts and L2 size of the SoC's platform ini, the device
-    memory, the NPU architecture; SIMT properties and topology ids 0)."""
-    rt_fn = "rtsDeviceGetInfo"
-    out = out_arg(value, "aclrtGetDeviceInfo", "value")
-    dev_id = int_arg(deviceId, "deviceId", 0, 2**32 - 1)
-    a = int_arg(attr, "attr", -(2**31), 2**31 - 1)
-    if dev_id >= RT.device_count:
-        raise ApiError(
-            E.ACL_ERROR_RT_PARAM_INVALID,
-            rt_value(
-                "Querying device information based on the specified attribute",
-                dev_id,
-                "realDeviceId",
-                f"[0, {RT.device_count})",
-            ),
-            fb_invalid(rt_fn),
-        )
-    soc = _soc.current()
-    if a in (102, 302):
-        key, v = ("cube_core_cnt", soc.cube_core_cnt) if a == 102 else ("l2_size", soc.l2_size)
-        if not v:
-            raise ApiError(
-                E.ACL_ERROR_RT_PARAM_INVALID,
-                rt_inner(
-                    f"get platform res failed, label=SoCInfo, key={key} socVersion={soc.name}",
-                    "GetDeviceInfoFromPlatformInfo",
-                    "api_impl_standard_soc.cc",
-                    339,
-                ),
-                fb_invalid(rt_fn),
-            )
-        store(out, v)
-        return E.ACL_SUCCESS
-    found = _device_attr(a)
-    if found is None:
-        name = f"{_DEV_ATTR_NAMES[a]}({a})" if a in _DEV_ATTR_NAMES else f"UNKNOWN({a})"
-        raise ApiError(
-            E.ACL_ERROR_RT_PARAM_INVALID,
-            rt_value("Getting the device attributes", name, "attr", _DEV_ATTR_EXPECT),
-            fb_invalid(rt_fn),
-        )
-    store(out, found)
-    return E.ACL_SUCCESS
-
-
-@rt_api
-def aclrtDeviceGetStreamPriorityRange(leastPriority: object, greatestPriority: object) -> int:
-    """Least priority 7, greatest 0; either out-parameter may be None."""
-    if leastPriority is not None:
-        store(out_arg(leastPriority, "aclrtDeviceGetStreamPriorityRange", "leastPriority"), 7)
-    if greatestPriority is not None:
-        store(out_arg(greatestPriority, "aclrtDeviceGetStreamPriorityRange", "greatestPriority"), 0)
-    return E.ACL_SUCCESS
-
-
-@rt_api
-def aclrtQueryDeviceStatus(deviceId: int, deviceStatus: object) -> int:
-    """ACL_RT_DEVICE_STATUS_NORMAL for every device the emulator offers."""
-    out = out_arg(deviceStatus, "aclrtQueryDeviceStatus", "deviceStatus")
-    _known_device(deviceId, "aclrtQueryDeviceStatus")
-    store(out, aclrtDeviceStatus.ACL_RT_DEVICE_STATUS_NORMAL)
-    return E.ACL_SUCCESS
-
-
-@rt_api
-def aclrtSetOpWaitTimeout(timeout: int) -> int:
-    """Keep the event-wait timeout (seconds; 0: never). The emulator's waits do not time out by it."""
-    RT.op_wait_timeout = int_arg(timeout, "timeout", 0, 2**32 - 1)
-    return E.ACL_SUCCESS
-
-
-@rt_api
-def aclrtSetOpExecuteTimeOut(timeout: int) -> int:
-    """Keep the operator execution timeout (seconds; 0: the maximum). Kernels here never hang."""
-    RT.op_execute_timeout = int_arg(timeout, "timeout", 0, 2**32 - 1)
-    RT.op_timeout_us = RT.op_execute_timeout * 1_000_000  # rtSetOpExecuteTimeOut: seconds
-    return E.ACL_SUCCESS
-
-
-class aclrtUtilizationInfo:
-    """``aclrtUtilizationInfo``: percentages, -1 where the device cannot tell; ``utilizationExtend``
-    is reserved (it must be None)."""
-
-    __slots__ = ("aicpuUtilization", "cubeUtilization", "memoryUtilization", "utilizationExtend", "vectorUtilization")
-
-    def __init__(self) -> None:
-        self.cubeUtilization = -1
-        self.vectorUtilization = -1
-        self.aicpuUtilization = -1
-        self.memoryUtilization = -1
-        self.utilizationExtend: object = None
-
-    def __repr__(self) -> str:
-        return (
-            f"aclrtUtilizationInfo(cube={self.cubeUtilization}, vector={self.vectorUtilization}, "
-            f"aicpu={self.aicpuUtilization}, memory={self.memoryUtilization})"
-        )
-
-
-@rt_api
-def aclrtGetDeviceUtilizationRate(deviceId: int, utilizationInfo: object) -> int:
-    """Fills ``utilizationInfo`` (an :class:`aclrtUtilizationInfo`, in and out as C's struct).
-    The emulated device has no utilisation counters: every figure is -1, CANN's value when the
-    driver cannot answer (memoryUtilization is always -1 in CANN); the call succeeds."""
-    api = "aclrtGetDeviceUtilizationRate"
-    if utilizationInfo is None:
-        raise ApiError(E.ACL_ERROR_INVALID_PARAM, acl_null(api, "utilizationInfo"))
-    if not isinstance(utilizationInfo, aclrtUtilizationInfo):
-        raise ApiError(
-            E.ACL_ERROR_INVALID_PARAM,
-            emu(f"{api}: utilizationInfo must be an aclrtUtilizationInfo, got {describe(utilizationInfo)}."),
-        )
-    if utilizationInfo.utilizationExtend not in (None, 0):
-        raise ApiError(
-            E.ACL_ERROR_INVALID_PARAM,
-            (
-                "EH0012",
-                f"{api} failed. Parameter utilizationInfo->utilizationExtend is invalid. Reason: utilizationExtend is "
-                "a reserved parameter and must be nullptr.",
-            ),
-        )
-    int_arg(deviceId, "deviceId", -(2**31), 2**31 - 1)
-    for field in ("cubeUtilization", "vectorUtilization", "aicpuUtilization", "memoryUtilization"):
-        setattr(utilizationInfo, field, -1)
-    return E.ACL_SUCCESS
-
-
-@rt_api
-def aclrtDeviceGetUuid(deviceId: int, uuid: object) -> int:
-    """A 16-byte id of the device, the same from run to run (bytes)."""
-    out = out_arg(uuid, "aclrtDeviceGetUuid", "uuid", numeric=False)
-    dev_id = _known_device(deviceId, "aclrtDeviceGetUuid")
-    store(out, hashlib.md5(f"aclnn_py device {dev_id}".encode(), usedforsecurity=False).digest())
     return E.ACL_SUCCESS

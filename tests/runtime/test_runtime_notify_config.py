@@ -15,6 +15,7 @@ from aclnn_py import (
     ACL_ERROR_RT_CONTEXT_RELEASE_ERROR,
     ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
     ACL_ERROR_RT_INTERNAL_ERROR,
+    ACL_ERROR_RT_INVALID_DEVICEID,
     ACL_ERROR_RT_INVALID_HANDLE,
     ACL_ERROR_RT_NO_PERMISSION,
     ACL_ERROR_RT_PARAM_INVALID,
@@ -35,6 +36,7 @@ from aclnn_py import (
     aclrtDestroyEvent,
     aclrtDestroyNotify,
     aclrtDestroyStream,
+    aclrtDeviceEnablePeerAccess,
     aclrtFree,
     aclrtGetCurrentContext,
     aclrtLaunchHostFunc,
@@ -82,6 +84,25 @@ from aclnn_py.runtime.api_device_config import (
     aclrtSetOpExecuteTimeOutV2,
     aclrtSetOpExecuteTimeOutWithMs,
     aclrtSetSysParamOpt,
+)
+from aclnn_py.runtime.api_device_query import (
+    aclrtDeviceGetBareTgid,
+    aclrtDeviceGetByPCIBusId,
+    aclrtDeviceGetPCIBusId,
+    aclrtDeviceL2CacheFlush,
+    aclrtDevicePeerAccessStatus,
+    aclrtDeviceTaskAbort,
+    aclrtGetDevicesTopo,
+    aclrtGetLogicDevIdByPhyDevId,
+    aclrtGetLogicDevIdByUserDevId,
+    aclrtGetPhyDevIdByLogicDevId,
+    aclrtGetPhyDevIdByUserDevId,
+    aclrtGetPrimaryCtxState,
+    aclrtGetUserDevIdByLogicDevId,
+    aclrtGetUserDevIdByPhyDevId,
+    aclrtRegDeviceStateCallback,
+    aclrtSetDeviceTaskAbortCallback,
+    aclrtSetTsDevice,
 )
 from aclnn_py.runtime.api_init_callback import (
     aclFinalizeCallbackRegister,
@@ -590,3 +611,100 @@ def test_reset_device_force_releases_only_the_primary_context():
     assert aclrtFree(buf.value) == 0
     assert aclrtDestroyStream(explicit_stream.value) == 0 and aclrtDestroyContext(explicit.value) == 0
     aclFinalize()
+
+
+# -- device ids, topology, callbacks -----------------------------------------------------------------
+
+
+def test_device_id_mappings_agree_on_one_host(dev0):
+    for fn in (
+        aclrtGetLogicDevIdByPhyDevId,
+        aclrtGetPhyDevIdByLogicDevId,
+        aclrtGetLogicDevIdByUserDevId,
+        aclrtGetUserDevIdByLogicDevId,
+        aclrtGetUserDevIdByPhyDevId,
+        aclrtGetPhyDevIdByUserDevId,
+    ):
+        out = Ref()
+        assert fn(3, out) == 0 and out.value == 3, fn.__name__
+        assert fn(-1, out) == ACL_ERROR_RT_PARAM_INVALID
+        assert "for parameter" in aclGetRecentErrMsg()
+        assert fn(8, out) == ACL_ERROR_RT_INVALID_DEVICEID
+        assert "device 8 does not exist" in aclGetRecentErrMsg()
+    assert aclrtGetLogicDevIdByPhyDevId(-1, Ref()) == ACL_ERROR_RT_PARAM_INVALID
+    assert aclGetRecentErrMsg().startswith(
+        "Invalid_Argument(EE1003): rtsGetLogicDevIdByPhyDevId failed because value -1 for parameter phyDevId is "
+        "invalid. Expected value: greater than or equal to 0."
+    )
+    assert aclrtGetLogicDevIdByPhyDevId(0, None) == ACL_ERROR_INVALID_PARAM
+    assert aclGetRecentErrMsg().startswith(null("aclrtGetLogicDevIdByPhyDevId", "logicDevId"))
+    pid = Ref()
+    assert aclrtDeviceGetBareTgid(pid) == 0 and pid.value == os.getpid()
+
+
+def test_pci_bus_ids_round_trip(dev0):
+    bus = Ref()
+    assert aclrtDeviceGetPCIBusId(2, bus, 13) == 0 and bus.value == "0000:03:00.0"
+    dev = Ref()
+    assert aclrtDeviceGetByPCIBusId(bus.value, dev) == 0 and dev.value == 2
+    assert aclrtDeviceGetPCIBusId(2, bus, 12) == ACL_ERROR_RT_PARAM_INVALID
+    assert aclGetRecentErrMsg().startswith(
+        "Invalid_Argument(EE1003): Obtaining the device PCI bus id failed because value 12 for parameter len is "
+        "invalid. Expected value: greater than or equal to 13."
+    )
+    assert aclrtDeviceGetPCIBusId(-1, bus, 13) == ACL_ERROR_RT_INVALID_DEVICEID
+    assert aclrtDeviceGetByPCIBusId("0000:99:00.0", dev) == ACL_ERROR_RT_PARAM_INVALID
+    assert "no device has PCI bus id" in aclGetRecentErrMsg()
+    assert aclrtDeviceGetByPCIBusId(None, dev) == ACL_ERROR_INVALID_PARAM
+    aclGetRecentErrMsg()
+
+
+def test_topology_peers_and_primary_context_state(dev0):
+    topo = Ref()
+    assert aclrtGetDevicesTopo(0, 1, topo) == 0 and topo.value == 0x01  # ACL_RT_DEVS_TOPOLOGY_HCCS
+    status = Ref()
+    assert aclrtDevicePeerAccessStatus(0, 1, status) == 0 and status.value == 0
+    assert aclrtDeviceEnablePeerAccess(1, 0) == 0
+    assert aclrtDevicePeerAccessStatus(0, 1, status) == 0 and status.value == 1
+    assert aclrtDevicePeerAccessStatus(0, 64, status) == ACL_ERROR_RT_PARAM_INVALID
+    assert "Obtaining the P2P status failed because value 64 for parameter phyIdSrc" in aclGetRecentErrMsg()
+    active = Ref()
+    assert aclrtGetPrimaryCtxState(0, None, active) == 0 and active.value == 1
+    assert aclrtGetPrimaryCtxState(1, None, active) == 0 and active.value == 0
+    assert aclrtGetPrimaryCtxState(0, Ref(), active) == ACL_ERROR_INVALID_PARAM
+    assert "Reason: flags is a reserved parameter and must be nullptr." in aclGetRecentErrMsg()
+    assert aclrtSetTsDevice(1) == 0 and aclrtSetTsDevice(2) == ACL_ERROR_INVALID_PARAM
+    assert "value TS_ID_RESERVED(2) for parameter tsId" in aclGetRecentErrMsg()
+    assert aclrtDeviceL2CacheFlush(None) == 0 and aclrtDeviceL2CacheFlush(1) == ACL_ERROR_INVALID_PARAM
+    aclGetRecentErrMsg()
+
+
+def test_device_state_and_task_abort_callbacks(monkeypatch):
+    from aclnn_py.runtime import api_device_query
+
+    monkeypatch.setenv("ACLNN_PY_STREAM", "deferred")  # the abort finds the work still queued
+    seen: list[tuple[int, ...]] = []
+    try:
+        assert aclrtRegDeviceStateCallback("watch", lambda d, s, a: seen.append((d, s)), None) == 0
+        assert aclInit(None) == 0 and aclrtSetDevice(1) == 0 and aclrtSetDevice(1) == 0
+        assert seen == [(1, 0), (1, 1)]  # SET_PRE, SET_POST when the device opens, not on the second set
+        aborted: list[tuple[int, int, int]] = []
+        assert aclrtSetDeviceTaskAbortCallback("abort", lambda d, st, t, a: aborted.append((d, st, t)) or 0, None) == 0
+        (s,) = streams(1)
+        ran: list[int] = []
+        assert aclrtLaunchHostFunc(s, lambda _: ran.append(1), None) == 0
+        assert aclrtDeviceTaskAbort(1, 1000) == 0
+        assert aborted == [(1, 0, 1000), (1, 1, 1000)] and aclrtSynchronizeStream(s) == 0 and ran == []
+        assert aclrtDeviceTaskAbort(1, 36 * 60 * 1000 + 1) == ACL_ERROR_RT_PARAM_INVALID
+        assert "Stopping all tasks running on the current device failed because value 2160001" in aclGetRecentErrMsg()
+        assert aclrtDestroyStream(s) == 0
+        assert aclrtResetDevice(1) == 0 and aclrtResetDevice(1) == 0
+        assert seen[2:] == [(1, 2), (1, 3)]  # RESET_PRE, RESET_POST when it closes
+        assert aclrtRegDeviceStateCallback("watch", None, None) == 0  # taken back
+        assert aclrtSetDevice(1) == 0 and len(seen) == 4
+        assert aclrtResetDevice(1) == 0
+        assert aclrtRegDeviceStateCallback(None, None, None) == ACL_ERROR_INVALID_PARAM
+        aclGetRecentErrMsg()
+        aclFinalize()
+    finally:
+        api_device_query.reset()

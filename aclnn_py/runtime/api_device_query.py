@@ -1,0 +1,369 @@
+"""Device identity and topology queries of ``acl_rt.h`` and the device-level callbacks.
+
+One host with ``ACLNN_PY_DEVICE_COUNT`` devices, no ASCEND_RT_VISIBLE_DEVICES: a device's user,
+logical and physical ids are the same number, its PCI bus id is ``0000:<id>:00.0``, and any two
+devices are linked by HCCS. The runtime's own checks (negative ids, short buffers, timeouts)
+answer with CANN's codes and texts; an id past the devices the emulator offers is refused as
+the driver would, with the emulator's wording.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import threading
+from collections.abc import Callable
+from typing import Any
+
+from .. import soc as _soc
+from .._capi import ApiError, describe
+from .._ref import store
+from ._checks import (
+    PARAM,
+    RT_PARAM,
+    E,
+    acl_null,
+    acl_value,
+    emu,
+    fb_inner,
+    fb_invalid,
+    int_arg,
+    need_context,
+    out_arg,
+    rt_api,
+    rt_value,
+)
+from .api_stream import _discard_queue
+from .device import RT
+
+RT_MAX_DEV_NUM = 64
+RT_PCI_BUS_ID_MIN_LEN = 13  # "0000:00:00.0" and its NUL
+TASK_ABORT_TIMEOUT_MAX = 36 * 60 * 1000  # ms (api_error.cc)
+_FAST_RECOVER_CHIPS = ("Ascend910B", "Ascend910_93", "Ascend950")  # RT_FEATURE_DFX_FAST_RECOVER
+ACL_RT_DEVS_TOPOLOGY_HCCS = 0x01
+
+
+def _device_id_error(rt_fn: str, dev: int) -> ApiError:
+    """An id the emulator does not offer: 107001 (the driver's refusal), then the wrapper's report."""
+    return ApiError(
+        E.ACL_ERROR_RT_INVALID_DEVICEID,
+        emu(f"{rt_fn}: device {dev} does not exist; the emulator offers devices 0 to {RT.device_count - 1}."),
+        fb_inner(rt_fn, "device id error"),
+    )
+
+
+def _negative(rt_fn: str, value: int, param: str) -> ApiError:
+    """``RT_LOG_OUTER_MSG_INVALID_PARAM``: EE1003 under the rts function's own name (107000)."""
+    return ApiError(RT_PARAM, rt_value(rt_fn, value, param, "greater than or equal to 0"))
+
+
+# ---------------------------------------------------------------------------------------------
+# ids
+# ---------------------------------------------------------------------------------------------
+
+
+def _map_id(api: str, value: object, out: object, rt_fn: str, param: str, out_name: str) -> int:
+    """One of the six id mappings: all three ids agree on this host."""
+    o = out_arg(out, api, out_name)
+    v = int_arg(value, param, -(2**31), 2**31 - 1)
+    if v < 0:
+        raise _negative(rt_fn, v, param)
+    if v >= RT.device_count:
+        raise _device_id_error(rt_fn, v)
+    store(o, v)
+    return E.ACL_SUCCESS
+
+
+@rt_api
+def aclrtGetLogicDevIdByPhyDevId(phyDevId: int, logicDevId: object) -> int:
+    """The logical id of a physical device (the same number here)."""
+    return _map_id(
+        "aclrtGetLogicDevIdByPhyDevId", phyDevId, logicDevId, "rtsGetLogicDevIdByPhyDevId", "phyDevId", "logicDevId"
+    )
+
+
+@rt_api
+def aclrtGetPhyDevIdByLogicDevId(logicDevId: int, phyDevId: object) -> int:
+    """The physical id of a logical device (the same number here)."""
+    return _map_id(
+        "aclrtGetPhyDevIdByLogicDevId", logicDevId, phyDevId, "rtsGetPhyDevIdByLogicDevId", "logicDevId", "phyDevId"
+    )
+
+
+@rt_api
+def aclrtGetLogicDevIdByUserDevId(userDevid: int, logicDevId: object) -> int:
+    """The logical id of a user device id (no ASCEND_RT_VISIBLE_DEVICES: the same number)."""
+    return _map_id(
+        "aclrtGetLogicDevIdByUserDevId", userDevid, logicDevId, "rtsGetLogicDevIdByUserDevId", "userDevId", "logicDevId"
+    )
+
+
+@rt_api
+def aclrtGetUserDevIdByLogicDevId(logicDevId: int, userDevid: object) -> int:
+    """The user device id of a logical device (the same number here)."""
+    return _map_id(
+        "aclrtGetUserDevIdByLogicDevId", logicDevId, userDevid, "rtsGetUserDevIdByLogicDevId", "logicDevId", "userDevid"
+    )
+
+
+@rt_api
+def aclrtGetUserDevIdByPhyDevId(phyDevId: int, userDevId: object) -> int:
+    """The user device id of a physical device (CANN maps it through the logical id)."""
+    return _map_id(
+        "aclrtGetUserDevIdByPhyDevId", phyDevId, userDevId, "rtsGetLogicDevIdByPhyDevId", "phyDevId", "userDevId"
+    )
+
+
+@rt_api
+def aclrtGetPhyDevIdByUserDevId(userDevId: int, phyDevId: object) -> int:
+    """The physical id of a user device id."""
+    return _map_id(
+        "aclrtGetPhyDevIdByUserDevId", userDevId, phyDevId, "rtsGetPhyDevIdByLogicDevId", "userDevId", "phyDevId"
+    )
+
+
+@rt_api
+def aclrtDeviceGetBareTgid(pid: object) -> int:
+    """The process id the device knows the process by (this process's pid)."""
+    store(out_arg(pid, "aclrtDeviceGetBareTgid", "pid"), os.getpid())
+    return E.ACL_SUCCESS
+
+
+def _bus_id(dev: int) -> str:
+    return f"0000:{dev + 1:02x}:00.0"
+
+
+@rt_api
+def aclrtDeviceGetPCIBusId(deviceId: int, pciBusId: object, len: int) -> int:
+    """The device's PCI bus id, ``0000:<bus>:00.0`` (the emulator numbers buses from 1); ``len``
+    is the caller's buffer, at least 13 bytes."""
+    rt_fn, desc = "rtDeviceGetPCIBusId", "Obtaining the device PCI bus id"
+    out = out_arg(pciBusId, "aclrtDeviceGetPCIBusId", "pciBusId", numeric=False)
+    dev = int_arg(deviceId, "deviceId", -(2**31), 2**31 - 1)
+    n = int_arg(len, "len", -(2**31), 2**31 - 1)
+    if dev < 0:
+        raise ApiError(
+            E.ACL_ERROR_RT_INVALID_DEVICEID,
+            rt_value(desc, dev, "devId", "greater than or equal to 0"),
+            fb_inner(rt_fn, "device id error"),
+        )
+    if n < RT_PCI_BUS_ID_MIN_LEN:
+        raise ApiError(
+            RT_PARAM, rt_value(desc, n, "len", f"greater than or equal to {RT_PCI_BUS_ID_MIN_LEN}"), fb_invalid(rt_fn)
+        )
+    if dev >= RT.device_count:
+        raise _device_id_error(rt_fn, dev)
+    store(out, _bus_id(dev))
+    return E.ACL_SUCCESS
+
+
+@rt_api
+def aclrtDeviceGetByPCIBusId(pciBusId: str | None, deviceId: object) -> int:
+    """The device with this PCI bus id (``domain:bus:device.function``, hexadecimal)."""
+    api, rt_fn = "aclrtDeviceGetByPCIBusId", "rtDeviceGetByPCIBusId"
+    if pciBusId is None:
+        raise ApiError(PARAM, acl_null(api, "pciBusId"))
+    out = out_arg(deviceId, api, "deviceId")
+    text = pciBusId.decode(errors="replace") if isinstance(pciBusId, (bytes, bytearray)) else str(pciBusId)
+    m = re.fullmatch(r"\s*([0-9a-fA-F]{1,8}):([0-9a-fA-F]{1,2}):([0-9a-fA-F]{1,2})\.([0-7])\s*", text)
+    found = [d for d in range(RT.device_count) if m and (int(m.group(2), 16) == d + 1) and int(m.group(1), 16) == 0]
+    if not found or m is None or int(m.group(3), 16) != 0 or m.group(4) != "0":
+        raise ApiError(
+            RT_PARAM,
+            emu(f"{api}: no device has PCI bus id {text!r}; the emulator's devices are {_bus_id(0)} onwards."),
+            fb_invalid(rt_fn),
+        )
+    store(out, found[0])
+    return E.ACL_SUCCESS
+
+
+# ---------------------------------------------------------------------------------------------
+# topology, peers, the primary context, the task scheduler
+# ---------------------------------------------------------------------------------------------
+
+
+def _check_user_device(dev: int, rt_fn: str) -> None:
+    if not 0 <= dev < RT.device_count:
+        raise _device_id_error(rt_fn, dev)
+
+
+@rt_api
+def aclrtGetDevicesTopo(deviceId: int, otherDeviceId: int, value: object) -> int:
+    """How two devices are linked: ACL_RT_DEVS_TOPOLOGY_HCCS for every pair of this host."""
+    rt_fn = "rtsGetPairDevicesInfo"
+    out = out_arg(value, "aclrtGetDevicesTopo", "value")
+    dev = int_arg(deviceId, "deviceId", 0, 2**32 - 1)
+    other = int_arg(otherDeviceId, "otherDeviceId", 0, 2**32 - 1)
+    _check_user_device(dev, rt_fn)
+    _check_user_device(other, rt_fn)
+    store(out, ACL_RT_DEVS_TOPOLOGY_HCCS)
+    return E.ACL_SUCCESS
+
+
+@rt_api
+def aclrtDevicePeerAccessStatus(deviceId: int, peerDeviceId: int, status: object) -> int:
+    """1 when aclrtDeviceEnablePeerAccess made ``peerDeviceId`` reachable from ``deviceId``, else 0."""
+    rt_fn, desc = "rtGetP2PStatus", "Obtaining the P2P status"
+    out = out_arg(status, "aclrtDevicePeerAccessStatus", "status")
+    dev = int_arg(deviceId, "deviceId", -(2**31), 2**31 - 1) & 0xFFFFFFFF
+    peer = int_arg(peerDeviceId, "peerDeviceId", -(2**31), 2**31 - 1) & 0xFFFFFFFF
+    _check_user_device(dev, rt_fn)
+    if peer >= RT_MAX_DEV_NUM:
+        raise ApiError(RT_PARAM, rt_value(desc, peer, "phyIdSrc", f"[0, {RT_MAX_DEV_NUM})"), fb_invalid(rt_fn))
+    store(out, 1 if (dev, peer) in RT.peer_access else 0)
+    return E.ACL_SUCCESS
+
+
+@rt_api
+def aclrtGetPrimaryCtxState(deviceId: int, flags: object, active: object) -> int:
+    """``active``: 1 while the device's primary context exists (aclrtSetDevice), else 0;
+    ``flags`` is reserved and must be NULL."""
+    api = "aclrtGetPrimaryCtxState"
+    out = out_arg(active, api, "active")
+    if flags is not None:
+        raise ApiError(
+            PARAM,
+            (
+                "EH0012",
+                f"{api} failed. Parameter flags is invalid. Reason: flags is a reserved parameter and must be nullptr.",
+            ),
+        )
+    dev = int_arg(deviceId, "deviceId", -(2**31), 2**31 - 1)
+    _check_user_device(dev, "rtsGetPrimaryCtxState")
+    device = RT.devices.get(dev)
+    store(out, 1 if device is not None and device.primary is not None and not device.primary.destroyed else 0)
+    return E.ACL_SUCCESS
+
+
+_TS_NAMES = ("TS_ID_AICORE(0)", "TS_ID_AIVECTOR(1)", "TS_ID_RESERVED(2)")
+
+
+@rt_api
+def aclrtSetTsDevice(tsId: int) -> int:
+    """Choose the task scheduler (ACL_TS_ID_AICORE or ACL_TS_ID_AIVECTOR). The emulated chips
+    have one scheduler, so either is accepted and nothing changes (``rtSetTSDevice``)."""
+    t = int_arg(tsId, "tsId", -(2**31), 2**31 - 1)
+    if t not in (0, 1):
+        name = _TS_NAMES[t] if 0 <= t < 3 else f"UNKNOWN({t})"
+        raise ApiError(PARAM, acl_value("aclrtSetTsDevice", name, "tsId", "ACL_TS_ID_AICORE or ACL_TS_ID_AIVECTOR"))
+    return E.ACL_SUCCESS
+
+
+@rt_api
+def aclrtDeviceL2CacheFlush(rsv: object) -> int:
+    """Flush the current device's L2 cache (``rsv`` must be NULL). The simulated memory has no
+    cache: the flush has nothing to write back."""
+    api = "aclrtDeviceL2CacheFlush"
+    if rsv is not None and rsv != 0:
+        raise ApiError(PARAM, ("EH0012", f"{api} failed. Parameter rsv is invalid. Reason: rsv must be nullptr."))
+    need_context("rtDeviceL2CacheFlush")
+    return E.ACL_SUCCESS
+
+
+# ---------------------------------------------------------------------------------------------
+# device state and task-abort callbacks, aclrtDeviceTaskAbort
+# ---------------------------------------------------------------------------------------------
+
+_lock = threading.RLock()
+_state_callbacks: dict[str, tuple[Callable[..., Any], object]] = {}
+_abort_callbacks: dict[str, tuple[Callable[..., Any], object]] = {}
+
+
+def _register(
+    table: dict[str, tuple[Callable[..., Any], object]], api: str, regName: object, cb: object, args: object
+) -> int:
+    if regName is None:
+        raise ApiError(PARAM, acl_null(api, "regName"))
+    name = regName.decode() if isinstance(regName, (bytes, bytearray)) else str(regName)
+    with _lock:
+        if cb is None:
+            table.pop(name, None)  # a NULL callback takes the registration back
+        elif not callable(cb):
+            raise ApiError(PARAM, emu(f"{api}: callback must be callable, got {describe(cb)}."))
+        else:
+            table[name] = (cb, args)
+    return E.ACL_SUCCESS
+
+
+@rt_api
+def aclrtRegDeviceStateCallback(regName: str | None, callback: Callable[..., Any] | None, args: object) -> int:
+    """Register ``callback(deviceId, state, args)`` under ``regName``: it is called with
+    ACL_RT_DEVICE_STATE_SET_PRE/_POST when aclrtSetDevice opens a device and _RESET_PRE/_POST
+    when aclrtResetDevice closes it. A NULL callback removes the registration."""
+    return _register(_state_callbacks, "aclrtRegDeviceStateCallback", regName, callback, args)
+
+
+@rt_api
+def aclrtSetDeviceTaskAbortCallback(regName: str | None, callback: Callable[..., Any] | None, args: object) -> int:
+    """Register ``callback(deviceId, stage, timeout, args)``: aclrtDeviceTaskAbort calls it with
+    ACL_RT_DEVICE_TASK_ABORT_PRE before and _POST after discarding the device's work."""
+    return _register(_abort_callbacks, "aclrtSetDeviceTaskAbortCallback", regName, callback, args)
+
+
+def device_state_changed(device: int, state: int) -> None:
+    """Tell the device-state callbacks (called by aclrtSetDevice and aclrtResetDevice)."""
+    with _lock:
+        entries = list(_state_callbacks.values())
+    for cb, args in entries:
+        cb(device, state, args)
+
+
+@rt_api
+def aclrtDeviceTaskAbort(deviceId: int, timeout: int) -> int:
+    """Discard every task still queued on the device's streams (they stay usable), between the
+    abort callbacks' PRE and POST calls. ``timeout`` in ms, at most 36 minutes. Ascend910B,
+    910_93 and 950 only (elsewhere 207000 without a report)."""
+    rt_fn, desc = "rtDeviceTaskAbort", "Stopping all tasks running on the current device"
+    dev = int_arg(deviceId, "deviceId", -(2**31), 2**31 - 1)
+    t = int_arg(timeout, "timeout", 0, 2**32 - 1)
+    if _soc.current().family not in _FAST_RECOVER_CHIPS:
+        return E.ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+    if t > TASK_ABORT_TIMEOUT_MAX:
+        raise ApiError(RT_PARAM, rt_value(desc, t, "timeout", f"[0, {TASK_ABORT_TIMEOUT_MAX}]"), fb_invalid(rt_fn))
+    if not 0 <= dev < RT.device_count:
+        raise ApiError(
+            E.ACL_ERROR_RT_INVALID_DEVICEID,
+            rt_value(desc, dev, "realDeviceId", f"[0, {RT.device_count})"),
+            fb_inner(rt_fn, "device id error"),
+        )
+    with _lock:
+        entries = list(_abort_callbacks.values())
+    for cb, args in entries:
+        cb(dev, 0, t, args)
+    device = RT.devices.get(dev)
+    if device is not None:
+        ctxs = ([device.primary] if device.primary else []) + device.contexts
+        for stream in [s for c in ctxs for s in c.all_streams()]:
+            _discard_queue(stream)
+    for cb, args in entries:
+        cb(dev, 1, t, args)
+    return E.ACL_SUCCESS
+
+
+def reset() -> None:
+    """Forget every registration (test isolation; not a CANN call)."""
+    with _lock:
+        _state_callbacks.clear()
+        _abort_callbacks.clear()
+
+
+__all__ = [
+    "aclrtDeviceGetBareTgid",
+    "aclrtDeviceGetByPCIBusId",
+    "aclrtDeviceGetPCIBusId",
+    "aclrtDeviceL2CacheFlush",
+    "aclrtDevicePeerAccessStatus",
+    "aclrtDeviceTaskAbort",
+    "aclrtGetDevicesTopo",
+    "aclrtGetLogicDevIdByPhyDevId",
+    "aclrtGetLogicDevIdByUserDevId",
+    "aclrtGetPhyDevIdByLogicDevId",
+    "aclrtGetPhyDevIdByUserDevId",
+    "aclrtGetPrimaryCtxState",
+    "aclrtGetUserDevIdByLogicDevId",
+    "aclrtGetUserDevIdByPhyDevId",
+    "aclrtRegDeviceStateCallback",
+    "aclrtSetDeviceTaskAbortCallback",
+    "aclrtSetTsDevice",
+    "device_state_changed",
+]
