@@ -119,6 +119,14 @@ def check_capture_mode(desc: str) -> None:
         raise ApiError(E.ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT, ("EE1016", f"{desc} failed. Reason: {why}."))
 
 
+def refuse_if_capturing(stream: Stream | None, desc: str) -> None:
+    """The refusal of an operation on a capturing stream (a synchronize, a query, a destroy:
+    107027, EE1016 ``<desc> failed. Reason: Stream (stream_id=N) during the capture stage is not
+    supported.``), for the stream chapter to call first (see docs/runtime.md)."""
+    if stream is not None and M.capturing(stream):
+        raise _captured(stream, desc)
+
+
 # ---------------------------------------------------------------------------------------------
 # capture
 # ---------------------------------------------------------------------------------------------
@@ -1100,4 +1108,5 @@ __all__ = [
     "aclrtActiveStream",
     "aclrtSwitchStream",
     "check_capture_mode",
+    "refuse_if_capturing",
 ]

@@ -412,3 +412,63 @@ def test_capture_end_from_another_thread_is_refused_unless_relaxed(bench):
     m = Ref()
     assert A.aclmdlRICaptureEnd(st, m) == 0
     assert A.aclmdlRIDestroy(m.value) == 0
+
+
+def test_the_event_hook_records_waits_and_resets_that_replays_honour(bench):
+    """model_ri.record_event_op, the hook the event chapter calls on a capturing stream: a wait
+    captured on an event not yet recorded waits, at each replay, for the event's next record; a
+    captured reset makes the next replay wait again (hicann/runtime's 1_model_update pattern)."""
+    st, upd = bench.stream(), bench.stream()
+    a, b, out = bench.buf(np.arange(N)), bench.buf(np.ones(N)), bench.buf(np.zeros(N))
+    ev = Ref()
+    assert aclrtCreateEvent(ev) == 0
+    ws, ex = bench.add(a, b, out, 1.0)
+    assert A.aclmdlRICaptureBegin(st, M.MODE_RELAXED) == 0
+    assert M.record_event_op(st, M.TASK_EVENT_WAIT, ev.value)
+    assert M.record_event_op(st, M.TASK_EVENT_RESET, ev.value)
+    assert aclnnAdd(None, ws, ex, st) == 0
+    m = Ref()
+    assert A.aclmdlRICaptureEnd(st, m) == 0
+    assert not M.record_event_op(st, M.TASK_EVENT_WAIT, ev.value)  # no longer capturing
+    streams, n = [None], Ref(1)
+    assert A.aclmdlRIGetStreams(m.value, streams, n) == 0
+    tasks, k = [None] * 3, Ref(3)
+    assert A.aclmdlRIGetTasksByStream(streams[0], tasks, k) == 0
+    kinds = []
+    for t in tasks:
+        ty = Ref()
+        assert A.aclmdlRITaskGetType(t, ty) == 0
+        kinds.append(ty.value)
+    assert kinds == [M.TASK_EVENT_WAIT, M.TASK_EVENT_RESET, M.TASK_KERNEL]
+    for base in (0.0, 5.0):
+        bench.put(a, np.arange(N) + base)
+        assert A.aclmdlRIExecuteAsync(m.value, st) == 0  # blocked at the wait until the record
+        assert ev.value.task is None  # nothing has recorded the event since the last reset
+        assert aclrtRecordEvent(ev.value, upd) == 0
+        assert aclrtSynchronizeStream(upd) == 0
+        assert aclrtSynchronizeStream(st) == 0
+        np.testing.assert_allclose(bench.get(out), np.arange(N) + base + 1)
+        assert ev.value.task is None  # the model's reset ran after its wait
+    assert A.aclmdlRIDestroy(m.value) == 0
+    assert aclrtDestroyEvent(ev.value) == 0
+
+
+def test_refusals_the_stream_and_copy_chapters_call(bench):
+    from aclnn_py._capi import ApiError
+
+    st = bench.stream()
+    A.refuse_if_capturing(st, "Synchronizing a stream")  # not capturing: nothing
+    assert A.aclmdlRICaptureBegin(st, M.MODE_THREAD_LOCAL) == 0
+    with pytest.raises(ApiError) as info:
+        A.refuse_if_capturing(st, "Synchronizing a stream")
+    assert info.value.code == 107027
+    assert info.value.messages[0][1] == (
+        f"Synchronizing a stream failed. Reason: Stream (stream_id={st.ident}) during the capture stage is not supported."
+    )
+    with pytest.raises(ApiError) as info:
+        A.check_capture_mode("Synchronous memory copy")
+    assert info.value.code == 107030  # a THREAD_LOCAL capture of this thread refuses unsafe calls here
+    m = Ref()
+    assert A.aclmdlRICaptureEnd(st, m) == 0
+    A.check_capture_mode("Synchronous memory copy")
+    assert A.aclmdlRIDestroy(m.value) == 0
