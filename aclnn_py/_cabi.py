@@ -932,3 +932,8 @@ _ADAPTORS: dict[str, Any] = {
 from ._cabi_model_ri import ADAPTORS as _MODEL_RI_ADAPTORS  # noqa: E402 - it imports this module's helpers
 
 _ADAPTORS.update(_MODEL_RI_ADAPTORS)
+
+# the memory chapter's adaptors (batch copies, IPC keys ...) live with their functions
+from .runtime.cabi_memory import ADAPTORS as _MEMORY_ADAPTORS  # noqa: E402
+
+_ADAPTORS.update(_MEMORY_ADAPTORS)

@@ -44,6 +44,8 @@ HANDLES = frozenset(
     )
 )  # fmt: skip
 FUNCTION_POINTERS = frozenset(("aclrtHostFunc", "aclrtCallback", "aclrtExceptionInfoCallback"))
+# ``typedef void* X`` types that are not handles of the engine: passed as the address they hold
+POINTER_TYPEDEFS = frozenset(("aclrtDrvMemHandle",))
 SIGNED = frozenset(("int", "int8_t", "int16_t", "int32_t", "int64_t"))
 UNSIGNED = frozenset(("uint8_t", "uint16_t", "uint32_t", "uint64_t", "size_t", "aclFloat16", "bool"))
 FLOATS = frozenset(("float", "double"))
@@ -188,7 +190,7 @@ def param_kind(func: str, p: Param) -> str:
         return "u"
     if t == "char*":
         return "s"
-    if t == "void*":
+    if t == "void*" or t in POINTER_TYPEDEFS:
         return "p"
     if t == "void**":
         return "P"

@@ -28,6 +28,14 @@ typedef struct aclrtPtrAttributes aclrtPtrAttributes;
 typedef struct aclrtUuid aclrtUuid;
 typedef struct aclrtUtilizationInfo aclrtUtilizationInfo;
 typedef struct aclrtMallocConfig aclrtMallocConfig;
+typedef void *aclrtDrvMemHandle;
+typedef struct aclrtPhysicalMemProp aclrtPhysicalMemProp;
+typedef struct aclrtMemLocation aclrtMemLocation;
+typedef struct aclrtMemAccessDesc aclrtMemAccessDesc;
+typedef struct aclrtMemcpyBatchAttr aclrtMemcpyBatchAttr;
+typedef struct aclrtMemUsageInfo aclrtMemUsageInfo;
+typedef struct aclrtServerPid aclrtServerPid;
+typedef struct aclrtMemManagedLocation aclrtMemManagedLocation;
 typedef struct aclrtExceptionInfo aclrtExceptionInfo;
 typedef void (*aclrtExceptionInfoCallback)(aclrtExceptionInfo *exceptionInfo);
 typedef struct aclDataBuffer aclDataBuffer;
@@ -188,6 +196,85 @@ aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t* free, size_t* total);
 aclError aclrtPointerGetAttributes(const void* ptr, aclrtPtrAttributes* attributes);
 aclError aclrtValueWrite(void* devAddr, uint64_t value, uint32_t flag, aclrtStream stream);
 aclError aclrtValueWait(void* devAddr, uint64_t value, uint32_t flag, aclrtStream stream);
+aclError aclrtMallocForTaskScheduler(void** devPtr, size_t size, aclrtMemMallocPolicy policy,
+    aclrtMallocConfig* cfg);
+aclError aclrtFreeWithDevSync(void* devPtr);
+aclError aclrtFreeHostWithDevSync(void* hostPtr);
+aclError aclrtMemFlush(void* devPtr, size_t size);
+aclError aclrtMemInvalidate(void* devPtr, size_t size);
+aclError aclrtHostRegister(void* ptr, uint64_t size, aclrtHostRegisterType type, void** devPtr);
+aclError aclrtHostRegisterV2(void* ptr, uint64_t size, uint32_t flag);
+aclError aclrtHostGetDevicePointer(void* pHost, void** pDevice, uint32_t flag);
+aclError aclrtHostUnregister(void* ptr);
+aclError aclrtHostMemMapCapabilities(uint32_t deviceId, aclrtHacType hacType, aclrtHostMemMapCapability*
+    capabilities);
+aclError aclrtMemAllocManaged(void** ptr, uint64_t size, uint32_t flag);
+aclError aclrtMemManagedPrefetchBatchAsync(const void** ptrs, size_t* sizes, size_t count,
+    aclrtMemManagedLocation* prefetchLocs, size_t* prefetchLocIdxs, size_t numPrefetchLocs, uint64_t flags,
+    aclrtStream stream);
+aclError aclrtMemManagedGetAttr(aclrtMemManagedRangeAttribute attribute, const void* ptr, size_t size, void*
+    data, size_t dataSize);
+aclError aclrtMemManagedGetAttrs(aclrtMemManagedRangeAttribute* attributes, size_t numAttributes, const void*
+    ptr, size_t size, void** data, size_t* dataSizes);
+aclError aclrtGetMemUsageInfo(int32_t deviceId, aclrtMemUsageInfo* memUsageInfo, size_t inputNum, size_t*
+    outputNum);
+aclError aclrtCheckMemType(void** addrList, uint32_t size, uint32_t memType, uint32_t* checkResult, uint32_t
+    reserve);
+aclError aclrtMemP2PMap(void* devPtr, size_t size, int32_t dstDevId, uint64_t flags);
+aclError aclrtMemcpyAsyncWithCondition(void* dst, size_t destMax, const void* src, size_t count,
+    aclrtMemcpyKind kind, aclrtStream stream);
+aclError aclrtMemcpyBatch(void** dsts, size_t* destMaxs, void** srcs, size_t* sizes, size_t numBatches,
+    aclrtMemcpyBatchAttr* attrs, size_t* attrsIndexes, size_t numAttrs, size_t* failIndex);
+aclError aclrtMemcpyBatchV2(void** dsts, size_t* destMaxs, void** srcs, size_t* sizes, size_t numBatches,
+    aclrtMemcpyBatchAttr* attrs, size_t* attrsIndexes, size_t numAttrs);
+aclError aclrtMemcpyBatchAsync(void** dsts, size_t* destMaxs, void** srcs, size_t* sizes, size_t numBatches,
+    aclrtMemcpyBatchAttr* attrs, size_t* attrsIndexes, size_t numAttrs, size_t* failIndex, aclrtStream
+    stream);
+aclError aclrtMemcpyBatchAsyncV2(void** dsts, size_t* destMaxs, void** srcs, size_t* sizes, size_t numBatches,
+    aclrtMemcpyBatchAttr* attrs, size_t* attrsIndexes, size_t numAttrs, aclrtStream stream);
+aclError aclrtMemcpyAsyncWithOffset(void** dst, size_t destMax, size_t dstDataOffset, const void** src, size_t
+    count, size_t srcDataOffset, aclrtMemcpyKind kind, aclrtStream stream);
+aclError aclrtGetMemcpyDescSize(aclrtMemcpyKind kind, size_t* descSize);
+aclError aclrtSetMemcpyDesc(void* desc, aclrtMemcpyKind kind, void* srcAddr, void* dstAddr, size_t count,
+    void* config);
+aclError aclrtMemcpyAsyncWithDesc(void* desc, aclrtMemcpyKind kind, aclrtStream stream);
+aclError aclrtReduceAsync(void* dst, const void* src, uint64_t count, aclrtReduceKind kind, aclDataType type,
+    aclrtStream stream, void* reserve);
+aclError aclrtCmoAsync(void* src, size_t size, aclrtCmoType cmoType, aclrtStream stream);
+aclError aclrtReserveMemAddress(void** virPtr, size_t size, size_t alignment, void* expectPtr, uint64_t
+    flags);
+aclError aclrtReserveMemAddressNoUCMemory(void** virPtr, size_t size, size_t alignment, void* expectPtr,
+    uint64_t flags);
+aclError aclrtReleaseMemAddress(void* virPtr);
+aclError aclrtMallocPhysical(aclrtDrvMemHandle* handle, size_t size, const aclrtPhysicalMemProp* prop,
+    uint64_t flags);
+aclError aclrtFreePhysical(aclrtDrvMemHandle handle);
+aclError aclrtMapMem(void* virPtr, size_t size, size_t offset, aclrtDrvMemHandle handle, uint64_t flags);
+aclError aclrtUnmapMem(void* virPtr);
+aclError aclrtMemGetAllocationGranularity(aclrtPhysicalMemProp* prop, aclrtMemGranularityOptions option,
+    size_t* granularity);
+aclError aclrtMemSetAccess(void* virPtr, size_t size, aclrtMemAccessDesc* desc, size_t count);
+aclError aclrtMemGetAccess(void* virPtr, aclrtMemLocation* location, uint64_t* flag);
+aclError aclrtMemGetAddressRange(void* ptr, void** pbase, size_t* psize);
+aclError aclrtMemGetAllocationPropertiesFromHandle(aclrtDrvMemHandle handle, aclrtPhysicalMemProp* prop);
+aclError aclrtMemRetainAllocationHandle(void* virPtr, aclrtDrvMemHandle* handle);
+aclError aclrtMemExportToShareableHandle(aclrtDrvMemHandle handle, aclrtMemHandleType handleType, uint64_t
+    flags, uint64_t* shareableHandle);
+aclError aclrtMemExportToShareableHandleV2(aclrtDrvMemHandle handle, uint64_t flags, aclrtMemSharedHandleType
+    shareType, void* shareableHandle);
+aclError aclrtMemImportFromShareableHandle(uint64_t shareableHandle, int32_t deviceId, aclrtDrvMemHandle*
+    handle);
+aclError aclrtMemImportFromShareableHandleV2(void* shareableHandle, aclrtMemSharedHandleType shareType,
+    uint64_t flags, aclrtDrvMemHandle* handle);
+aclError aclrtMemSetPidToShareableHandle(uint64_t shareableHandle, int32_t* pid, size_t pidNum);
+aclError aclrtMemSetPidToShareableHandleV2(void* shareableHandle, aclrtMemSharedHandleType shareType, int32_t*
+    pid, size_t pidNum);
+aclError aclrtIpcMemGetExportKey(void* devPtr, size_t size, char* key, size_t len, uint64_t flags);
+aclError aclrtIpcMemSetImportPid(const char* key, int32_t* pid, size_t num);
+aclError aclrtIpcMemImportPidInterServer(const char* key, aclrtServerPid* serverPids, size_t num);
+aclError aclrtIpcMemSetAttr(const char* key, aclrtIpcMemAttrType type, uint64_t attr);
+aclError aclrtIpcMemImportByKey(void** devPtr, const char* key, uint64_t flags);
+aclError aclrtIpcMemClose(const char* key);
 aclError aclrtBinaryLoadFromFile(const char* binPath, aclrtBinaryLoadOptions* options,
     aclrtBinHandle* binHandle);
 aclError aclrtBinaryLoadFromData(const void* data, size_t length, const aclrtBinaryLoadOptions* options,

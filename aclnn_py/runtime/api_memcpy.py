@@ -77,7 +77,7 @@ class _Side:
 
     @property
     def is_device(self) -> bool:
-        return self.kind == "device"
+        return self.kind in ("device", "mapped")
 
 
 def _region(ptr: int) -> str:
@@ -158,7 +158,11 @@ def _side(api: str, obj: object, name: str, writable: bool) -> _Side:
         raise _not_a_buffer(api, name, obj)
     alloc = SPACE.find(ptr)
     kind = alloc.kind if alloc is not None else _region(ptr)
-    what = {"device": "device memory", "host": "pinned host memory (aclrtMallocHost)"}.get(kind, "")
+    what = {
+        "device": "device memory",
+        "mapped": "device memory (a mapped range)",
+        "host": "pinned host memory (aclrtMallocHost)",
+    }.get(kind, "")
     return _Side(kind, what, ptr, None, alloc)
 
 
@@ -208,6 +212,14 @@ def _check_direction(api: str, k: int, d: _Side, s: _Side) -> int:
         if side.kind == "unknown":
             assert side.ptr is not None
             raise _unknown_address(api, name, side.ptr, _PASS_THE_BUFFER)
+        if side.alloc is not None and side.alloc.alloc_api.startswith("aclrtHostRegister"):
+            raise ApiError(
+                RT_PARAM,
+                emu(
+                    f"{api}: {name} 0x{side.ptr:x} is the device address of registered host memory, which CANN's "
+                    "documentation reserves for kernels (not memory copies); copy the host memory itself."
+                ),
+            )
     actual = _KIND_OF[(d.is_device, s.is_device)]
     if k != 4 and _KINDS[k] != (d.is_device, s.is_device):
         raise ApiError(

@@ -32,9 +32,10 @@ from ._checks import (
     silent,
     stream_handle,
 )
+from ._structs import aclrtMemLocation
 from .api_stream import check_stopped
 from .device import RT, Device
-from .memory import SPACE, MemoryFault, call_site
+from .memory import SPACE, MemoryFault, call_site, on_reset
 from .stream import Stream, Task, TaskFault, wait_until
 
 # ---------------------------------------------------------------------------------------------
@@ -86,8 +87,18 @@ def _allocate_device(dev: Device, rounded: int, n: int, api: str) -> int:
                 emu(f"{api}: the host cannot back {rounded} bytes of simulated device memory."),
             ) from None
         dev.used += rounded
+        _PEAK[dev.ident] = max(_PEAK.get(dev.ident, 0), dev.used)
     sanitizer.on_alloc(alloc)
     return alloc.start
+
+
+_PEAK: dict[int, int] = {}  # the most device memory each device's allocations held at once
+on_reset(_PEAK.clear)
+
+
+def peak_used(device: int) -> int:
+    """The most bytes the device's aclrtMalloc-family allocations have held at once."""
+    return _PEAK.get(device, 0)
 
 
 @rt_api
@@ -163,6 +174,15 @@ def aclrtMallocWithCfg(devPtr: object, size: int, policy: int, cfg: object) -> i
     return _device_malloc(devPtr, size, policy, func, "aclrtMallocWithCfg", aligned32=True)
 
 
+# how the memory behind a mapped range is given back, by the API that made the range
+_RELEASE_MAPPED = {
+    "aclrtMapMem": "aclrtUnmapMem",
+    "aclrtHostRegister": "aclrtHostUnregister",
+    "aclrtHostRegisterV2": "aclrtHostUnregister",
+    "aclrtIpcMemImportByKey": "aclrtIpcMemClose",
+}
+
+
 def free_memory(ptr_arg: object, name: str, kind: str, api: str) -> int:
     maker = "aclrtMalloc" if kind == "device" else "aclrtMallocHost"
     ptr = as_pointer(ptr_arg)
@@ -173,6 +193,14 @@ def free_memory(ptr_arg: object, name: str, kind: str, api: str) -> int:
             PARAM, emu(f"{api}: {name} must be a pointer (the int {maker} returned), got {describe(ptr_arg)}.")
         )
     alloc = SPACE.find(ptr)
+    if alloc is not None and alloc.kind == "mapped":
+        raise ApiError(
+            RT_PARAM,
+            emu(
+                f"{api}: {alloc.describe()}: that memory is released with "
+                f"{_RELEASE_MAPPED.get(alloc.alloc_api, 'its own API')}, not {api}."
+            ),
+        )
     if alloc is not None and alloc.kind != kind:
         if kind == "host":  # rtFreeHost asks the driver where the address lives
             raise ApiError(
@@ -416,19 +444,6 @@ def aclrtValueWait(devAddr: object, value: int, flag: int, stream: object) -> in
 # ---------------------------------------------------------------------------------------------
 
 
-class aclrtMemLocation:
-    """``aclrtMemLocation``: ``{uint32_t id; aclrtMemLocationType type;}``."""
-
-    __slots__ = ("id", "type")
-
-    def __init__(self, id: int, type: int) -> None:
-        self.id = id
-        self.type = type
-
-    def __repr__(self) -> str:
-        return f"aclrtMemLocation(id={self.id}, type={self.type})"
-
-
 class aclrtPtrAttributes:
     """``aclrtPtrAttributes``: where a pointer's memory lives, and its page size."""
 
@@ -461,7 +476,7 @@ def aclrtPointerGetAttributes(ptr: object, attributes: object) -> int:
     alloc = SPACE.find(p)
     if alloc is None:
         attrs = aclrtPtrAttributes(aclrtMemLocation(0, _LOC_UNREGISTERED), _PAGE)
-    elif alloc.kind == "device":
+    elif alloc.kind in ("device", "mapped"):
         attrs = aclrtPtrAttributes(aclrtMemLocation(alloc.device, _LOC_DEVICE), _HUGE_PAGE)
     else:
         attrs = aclrtPtrAttributes(aclrtMemLocation(0, _LOC_HOST), _PAGE)

@@ -270,6 +270,117 @@ ACL_PKG_VERSION_PARTS_MAX_SIZE = 64
 ACL_MDLRI_DEBUG_JSON_PRINT_SUMMARY = 0x0  # aclmdlRIDebugJsonPrint's flags (acl_rt.h:80-82)
 ACL_MDLRI_DEBUG_JSON_PRINT_VERBOSE = 0x1
 
+
+# -- the memory chapter: virtual memory, host registration, IPC, batch and reduce copies, caches --
+
+
+class aclrtMemLocationType(_CEnum):
+    ACL_MEM_LOCATION_TYPE_HOST = 0
+    ACL_MEM_LOCATION_TYPE_DEVICE = 1
+    ACL_MEM_LOCATION_TYPE_UNREGISTERED = 2
+    ACL_MEM_LOCATION_TYPE_MANAGED = 3
+    ACL_MEM_LOCATION_TYPE_HOST_NUMA = 4
+
+
+class aclrtHostRegisterType(_CEnum):
+    ACL_HOST_REGISTER_MAPPED = 0
+    ACL_HOST_REGISTER_IOMEMORY = 0x04
+    ACL_HOST_REGISTER_READONLY = 0x08
+
+
+class aclrtIpcMemAttrType(_CEnum):
+    ACL_RT_IPC_MEM_ATTR_ACCESS_LINK = 0
+
+
+class aclrtMemManagedRangeAttribute(_CEnum):
+    ACL_MEM_RANGE_ATTRIBUTE_READ_MOSTLY = 1
+    ACL_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION = 2
+    ACL_MEM_RANGE_ATTRIBUTE_ACCESSED_BY = 3
+    ACL_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION_TYPE = 4
+    ACL_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION_ID = 5
+    ACL_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION = 6
+    ACL_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION_TYPE = 7
+    ACL_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION_ID = 8
+
+
+class aclrtMemAllocationType(_CEnum):
+    ACL_MEM_ALLOCATION_TYPE_PINNED = 0
+
+
+class aclrtMemHandleType(_CEnum):
+    ACL_MEM_HANDLE_TYPE_NONE = 0
+    ACL_MEM_HANDLE_TYPE_POSIX = 2
+
+
+class aclrtMemSharedHandleType(_CEnum):
+    ACL_MEM_SHARE_HANDLE_TYPE_DEFAULT = 0x1
+    ACL_MEM_SHARE_HANDLE_TYPE_FABRIC = 0x2
+
+
+class aclrtMemGranularityOptions(_CEnum):
+    ACL_RT_MEM_ALLOC_GRANULARITY_MINIMUM = 0
+    ACL_RT_MEM_ALLOC_GRANULARITY_RECOMMENDED = 1
+    ACL_RT_MEM_ALLOC_GRANULARITY_UNDEF = 0xFFFF
+
+
+class aclrtCmoType(_CEnum):
+    ACL_RT_CMO_TYPE_PREFETCH = 0
+    ACL_RT_CMO_TYPE_WRITEBACK = 1
+    ACL_RT_CMO_TYPE_INVALID = 2
+    ACL_RT_CMO_TYPE_FLUSH = 3
+
+
+class aclrtReduceKind(_CEnum):
+    ACL_RT_MEMCPY_SDMA_AUTOMATIC_SUM = 10
+    ACL_RT_MEMCPY_SDMA_AUTOMATIC_MAX = 11
+    ACL_RT_MEMCPY_SDMA_AUTOMATIC_MIN = 12
+    ACL_RT_MEMCPY_SDMA_AUTOMATIC_EQUAL = 13
+
+
+class aclrtMemAccessFlags(_CEnum):
+    ACL_RT_MEM_ACCESS_FLAGS_NONE = 0x0
+    ACL_RT_MEM_ACCESS_FLAGS_READ = 0x1
+    ACL_RT_MEM_ACCESS_FLAGS_READWRITE = 0x3
+
+
+class aclrtHacType(_CEnum):
+    ACL_RT_HAC_TYPE_STARS = 0
+    ACL_RT_HAC_TYPE_AICPU = 1
+    ACL_RT_HAC_TYPE_AIC = 2
+    ACL_RT_HAC_TYPE_AIV = 3
+    ACL_RT_HAC_TYPE_PCIEDMA = 4
+    ACL_RT_HAC_TYPE_RDMA = 5
+    ACL_RT_HAC_TYPE_SDMA = 6
+    ACL_RT_HAC_TYPE_DVPP = 7
+    ACL_RT_HAC_TYPE_UDMA = 8
+    ACL_RT_HAC_TYPE_CCU = 9
+
+
+class aclrtHostMemMapCapability(_CEnum):
+    ACL_RT_HOST_MEM_MAP_NOT_SUPPORTED = 0
+    ACL_RT_HOST_MEM_MAP_SUPPORTED = 1
+
+
+ACL_RT_IPC_MEM_EXPORT_FLAG_DEFAULT = 0x0
+ACL_RT_IPC_MEM_EXPORT_FLAG_DISABLE_PID_VALIDATION = 0x1
+ACL_RT_IPC_MEM_IMPORT_FLAG_DEFAULT = 0x0
+ACL_RT_IPC_MEM_IMPORT_FLAG_ENABLE_PEER_ACCESS = 0x1
+ACL_RT_VMM_EXPORT_FLAG_DEFAULT = 0x0
+ACL_RT_VMM_EXPORT_FLAG_DISABLE_PID_VALIDATION = 0x1
+ACL_HOST_REG_MAPPED = 0x2
+ACL_HOST_REG_IOMEMORY = 0x4
+ACL_HOST_REG_READONLY = 0x8
+ACL_HOST_REG_PINNED = 0x10000000
+ACL_RT_MEM_ATTACH_GLOBAL = 0x01
+ACL_RT_IPC_MEM_ATTR_ACCESS_LINK_SIO = 0
+ACL_RT_IPC_MEM_ATTR_ACCESS_LINK_HCCS = 1
+ACL_RT_IPC_MEM_ATTR_ACCESS_LINK_UB_ONE_PORT_PATH = 2
+ACL_RT_IPC_MEM_ATTR_ACCESS_LINK_UB_MULTI_PORT_PATH = 3
+ACL_RT_MEM_TYPE_DEV = 0x2
+ACL_RT_MEM_TYPE_DVPP = 0x8
+ACL_RT_MEM_TYPE_RSVD = 0x10
+
+
 # The enums whose members are also module constants of the package (as C enumerators are).
 ENUMS: tuple[type[_CEnum], ...] = (
     aclrtMemMallocPolicy,
@@ -300,6 +411,19 @@ ENUMS: tuple[type[_CEnum], ...] = (
     aclmdlRICondTaskType,
     aclrtCondition,
     aclrtCompareDataType,
+    aclrtMemLocationType,
+    aclrtHostRegisterType,
+    aclrtIpcMemAttrType,
+    aclrtMemManagedRangeAttribute,
+    aclrtMemAllocationType,
+    aclrtMemHandleType,
+    aclrtMemSharedHandleType,
+    aclrtMemGranularityOptions,
+    aclrtCmoType,
+    aclrtReduceKind,
+    aclrtMemAccessFlags,
+    aclrtHacType,
+    aclrtHostMemMapCapability,
 )
 
 __all__ = [
@@ -316,6 +440,10 @@ __all__ = [
     "ACL_EVENT_TIME_LINE",
     "ACL_EVENT_WAIT_DEFAULT",
     "ACL_EVENT_WAIT_EXTERNAL",
+    "ACL_HOST_REG_IOMEMORY",
+    "ACL_HOST_REG_MAPPED",
+    "ACL_HOST_REG_PINNED",
+    "ACL_HOST_REG_READONLY",
     "ACL_MAJOR_VERSION",
     "ACL_MDLRI_DEBUG_JSON_PRINT_SUMMARY",
     "ACL_MDLRI_DEBUG_JSON_PRINT_VERBOSE",
@@ -325,6 +453,20 @@ __all__ = [
     "ACL_PATCH_VERSION",
     "ACL_PKG_VERSION_MAX_SIZE",
     "ACL_PKG_VERSION_PARTS_MAX_SIZE",
+    "ACL_RT_IPC_MEM_ATTR_ACCESS_LINK_HCCS",
+    "ACL_RT_IPC_MEM_ATTR_ACCESS_LINK_SIO",
+    "ACL_RT_IPC_MEM_ATTR_ACCESS_LINK_UB_MULTI_PORT_PATH",
+    "ACL_RT_IPC_MEM_ATTR_ACCESS_LINK_UB_ONE_PORT_PATH",
+    "ACL_RT_IPC_MEM_EXPORT_FLAG_DEFAULT",
+    "ACL_RT_IPC_MEM_EXPORT_FLAG_DISABLE_PID_VALIDATION",
+    "ACL_RT_IPC_MEM_IMPORT_FLAG_DEFAULT",
+    "ACL_RT_IPC_MEM_IMPORT_FLAG_ENABLE_PEER_ACCESS",
+    "ACL_RT_MEM_ATTACH_GLOBAL",
+    "ACL_RT_MEM_TYPE_DEV",
+    "ACL_RT_MEM_TYPE_DVPP",
+    "ACL_RT_MEM_TYPE_RSVD",
+    "ACL_RT_VMM_EXPORT_FLAG_DEFAULT",
+    "ACL_RT_VMM_EXPORT_FLAG_DISABLE_PID_VALIDATION",
     "ACL_STOP_ON_FAILURE",
     "ACL_STREAM_CPU_SCHEDULE",
     "ACL_STREAM_DEVICE_USE_ONLY",
@@ -348,6 +490,7 @@ __all__ = [
     "aclmdlRITaskType",
     "aclrtAicoreErrorType",
     "aclrtCallbackBlockType",
+    "aclrtCmoType",
     "aclrtCompareDataType",
     "aclrtCondition",
     "aclrtDevAttr",
@@ -358,10 +501,22 @@ __all__ = [
     "aclrtEventRecordedStatus",
     "aclrtEventStatus",
     "aclrtEventWaitStatus",
+    "aclrtHacType",
+    "aclrtHostMemMapCapability",
+    "aclrtHostRegisterType",
+    "aclrtIpcMemAttrType",
     "aclrtLastErrLevel",
+    "aclrtMemAccessFlags",
+    "aclrtMemAllocationType",
     "aclrtMemAttr",
+    "aclrtMemGranularityOptions",
+    "aclrtMemHandleType",
+    "aclrtMemLocationType",
     "aclrtMemMallocPolicy",
+    "aclrtMemManagedRangeAttribute",
+    "aclrtMemSharedHandleType",
     "aclrtMemcpyKind",
+    "aclrtReduceKind",
     "aclrtRunMode",
     "aclrtStreamConfigAttr",
     "aclrtStreamStatus",

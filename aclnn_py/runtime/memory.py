@@ -19,6 +19,7 @@ import os
 import sys
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -42,6 +43,12 @@ def set_foreign_caller(name: str) -> None:
     """Name the caller for calls that arrive with no Python frame of their own (e.g. from C)."""
     global _foreign_caller
     _foreign_caller = name
+
+
+def called_from_c() -> bool:
+    """True when the calls come from a C program (the C ABI named the caller): a struct or array
+    argument that arrives as an int is then that program's memory, read and written in place."""
+    return _foreign_caller != "<unknown>"
 
 
 _basenames: dict[str, str] = {}  # a caller's file name -> its base name (few files call us)
@@ -142,8 +149,42 @@ class Allocation:
         return where
 
 
+class MappedAllocation(Allocation):
+    """Addresses whose bytes belong to another object: a reserved virtual range mapped onto a
+    physical allocation (aclrtMapMem), host memory registered for the device (aclrtHostRegister),
+    or memory imported through an IPC key. ``buf`` aliases the backing bytes, so two mappings of one
+    physical allocation see each other's writes; there are no canaries of its own."""
+
+    __slots__ = ("backing",)
+
+    def __init__(
+        self, start: int, buf: np.ndarray, kind: str, device: int, api: str, site: str, backing: object
+    ) -> None:
+        self.start = start
+        self.size = self.requested = int(buf.size)
+        self.kind = kind  # "mapped": device-side addresses the device pool does not count
+        self.device = device
+        self.alloc_api, self.alloc_site, self.origin = api, site, site
+        self.free_api = self.free_site = ""
+        self.freed = False
+        self.raw = self.buf = buf
+        self.init = None
+        self.backing = backing  # the physical handle, registration or import behind the range
+
+    def canaries_intact(self) -> bool:
+        return True  # the backing object keeps the canaries (if it has any)
+
+
 def _align_up(n: int, a: int) -> int:
     return (n + a - 1) // a * a
+
+
+_RESET_HOOKS: list[Callable[[], None]] = []
+
+
+def on_reset(hook: Callable[[], None]) -> None:
+    """Run ``hook`` whenever the address space is reset (a module's tables of its addresses)."""
+    _RESET_HOOKS.append(hook)
 
 
 class AddressSpace:
@@ -155,10 +196,14 @@ class AddressSpace:
         self._starts: list[int] = []
         self._freed: OrderedDict[int, Allocation] = OrderedDict()
         self._bump: dict[tuple[str, int], int] = {}
+        self._reserved: dict[int, int] = {}  # virtual ranges (aclrtReserveMemAddress): start -> end
 
     def reset(self) -> None:
-        """Drop every allocation (test isolation; not a CANN call)."""
+        """Drop every allocation (test isolation; not a CANN call), and the tables of the modules
+        that keep their own view of it (mappings, registrations, IPC keys)."""
         self.__init__()  # type: ignore[misc]
+        for hook in _RESET_HOOKS:
+            hook()
 
     # -- allocation --------------------------------------------------------------------------
 
@@ -190,12 +235,65 @@ class AddressSpace:
         for s in self._starts[bisect.bisect_left(self._starts, lo) :]:
             if s >= hi:
                 break
+            cursor = self._past_reserved(cursor, footprint)
             if cursor + footprint <= s:
                 return cursor
-            cursor = _align_up(self._live[s].end + GUARD, START_ALIGN)
+            cursor = max(cursor, _align_up(self._live[s].end + GUARD, START_ALIGN))
+        cursor = self._past_reserved(cursor, footprint)
         if cursor + footprint <= hi:
             return cursor
         raise MemoryFault("exhausted", "the simulated address space of this device is exhausted")
+
+    def _past_reserved(self, cursor: int, footprint: int) -> int:
+        """The first start at or after ``cursor`` whose footprint misses every reserved range."""
+        moved = True
+        while moved:
+            moved = False
+            for lo, hi in self._reserved.items():
+                if cursor < hi and lo < cursor + footprint:
+                    cursor, moved = _align_up(hi + GUARD, START_ALIGN), True
+        return cursor
+
+    # -- virtual ranges (reserved, then mapped piece by piece) ---------------------------------
+
+    def reserve(self, size: int, alignment: int, device: int) -> int:
+        """Set aside ``size`` bytes of the device's address space, ``alignment``-aligned: nothing is
+        addressable there until a mapping is inserted (:meth:`insert`)."""
+        with self._lock:
+            lo, hi = self.region("device", device)
+            start = _align_up(self._bump.get(("device", device), lo), alignment)
+            if start + size + GUARD > hi:
+                raise MemoryFault("exhausted", "the simulated address space of this device is exhausted")
+            self._bump[("device", device)] = _align_up(start + size + GUARD, START_ALIGN)
+            self._reserved[start] = start + size
+            return start
+
+    def unreserve(self, start: int) -> None:
+        """Give a reserved range back (the caller has unmapped everything in it)."""
+        with self._lock:
+            self._reserved.pop(start, None)
+
+    def reservation(self, ptr: int) -> tuple[int, int] | None:
+        """The reserved range ``[start, end)`` that contains ``ptr``, if any."""
+        with self._lock:
+            for lo, hi in self._reserved.items():
+                if lo <= ptr < hi:
+                    return lo, hi
+            return None
+
+    def insert(self, alloc: Allocation) -> None:
+        """Make ``alloc`` addressable at its own start (a mapping); it must not overlap live memory."""
+        with self._lock:
+            i = bisect.bisect_left(self._starts, alloc.start)
+            for j in (i - 1, i):
+                if 0 <= j < len(self._starts):
+                    other = self._live[self._starts[j]]
+                    if other.start < alloc.end and alloc.start < other.end:
+                        span = f"[0x{alloc.start:x}, 0x{alloc.end:x})"
+                        raise MemoryFault("overlap", f"{span} overlaps {other.describe()}")
+            self._live[alloc.start] = alloc
+            self._starts.insert(i, alloc.start)
+            self._freed.pop(alloc.start, None)
 
     def free(self, ptr: int, api: str, site: str) -> Allocation:
         """Release the allocation that starts at ``ptr``; raises MemoryFault otherwise."""
@@ -291,9 +389,14 @@ class AddressSpace:
                     "use-after-free",
                     f"{who}: {access} of {nbytes} bytes at 0x{ptr:x} touches freed memory: {old.describe()}",
                 )
-            raise MemoryFault(
-                "unmapped", f"{who}: {access} of {nbytes} bytes at 0x{ptr:x} is not inside any allocation"
-            )
+            where = "is not inside any allocation"
+            reserved = self.reservation(ptr)
+            if reserved is not None:
+                where = (
+                    f"lies in the virtual range [0x{reserved[0]:x}, 0x{reserved[1]:x}) reserved by "
+                    "aclrtReserveMemAddress, but no physical memory is mapped there"
+                )
+            raise MemoryFault("unmapped", f"{who}: {access} of {nbytes} bytes at 0x{ptr:x} {where}")
         off = ptr - alloc.start
         if off + nbytes > alloc.size:
             raise MemoryFault(
