@@ -17,6 +17,7 @@ finding, as for any queued work.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import threading
 from collections.abc import Callable
@@ -156,11 +157,14 @@ class CondHandle:
         return f"<aclmdlRICondHandle #{self.ident} at 0x{self.ptr:x}>"
 
     def value(self) -> int:
-        return int.from_bytes(SPACE.read(self.ptr, 8, "conditional task").tobytes(), "little")
+        """The word as a conditional task reads it when it runs (freed memory fails the task)."""
+        return read_word(self.ptr, 8, "conditional task") & 0xFFFF_FFFF_FFFF_FFFF
 
     def release(self) -> None:
         if self.alloc is not None:
-            SPACE.free(self.ptr, "aclmdlRIDestroy", call_site())
+            # (already gone if its device was reset before aclmdlRIDestroy)
+            with contextlib.suppress(MemoryFault):
+                SPACE.free(self.ptr, "aclmdlRIDestroy", call_site())
             self.alloc = None  # type: ignore[assignment]
 
 

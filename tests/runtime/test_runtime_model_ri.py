@@ -472,3 +472,25 @@ def test_refusals_the_stream_and_copy_chapters_call(bench):
     assert A.aclmdlRICaptureEnd(st, m) == 0
     A.check_capture_mode("Synchronous memory copy")
     assert A.aclmdlRIDestroy(m.value) == 0
+
+
+def test_a_conditional_task_whose_condition_word_is_gone_fails_when_it_runs(ctx):
+    s = Ref()
+    assert aclrtCreateStream(s) == 0
+    assert A.aclmdlRICaptureBegin(s.value, M.MODE_RELAXED) == 0
+    model = Ref()
+    assert A.aclmdlRICaptureGetInfo(s.value, None, model) == 0
+    h = Ref()
+    assert A.aclmdlRICondHandleCreate(model.value, 0, 0, h) == 0
+    body: list[object] = [None]
+    assert (
+        A.aclmdlRIAddCondTask({"handle": h.value, "type": M.COND_WHILE, "size": 1, "modelRIArray": body}, s.value, 0)
+        == 0
+    )
+    assert A.aclmdlRICaptureEnd(s.value, model) == 0
+    h.value.release()  # the word is gone: the conditional task fails when it runs, as a bad read does
+    assert A.aclmdlRIExecuteAsync(model.value, s.value) == 0
+    assert aclrtSynchronizeStream(s.value) == 507015
+    assert "conditional task failed" in aclGetRecentErrMsg()
+    assert aclrtDestroyStream(s.value) == 0
+    assert A.aclmdlRIDestroy(model.value) == 0  # the word's second release is a no-op
