@@ -907,6 +907,163 @@ def _memcpy2d_async(
     return int(fn(d, dpitch, s, spitch, width, height, kind, H.obj(stream)))
 
 
+# -- IPC notifies and events, counting notifies, PCI bus ids, device and init callbacks ---------------
+
+
+def _text_out(addr: int, ref: Ref[Any] | None, size: int) -> None:
+    """Copy a text the engine stored into the caller's char[size] (cut to fit, NUL-terminated)."""
+    if ref is not None and isinstance(ref.value, str) and size > 0:
+        data = ref.value.encode("utf-8")[: size - 1] + b"\0"
+        ctypes.memmove(addr, data, len(data))
+
+
+def _notify_export_key(fn: Any, notify: int, key: int, size: int, flags: int) -> int:
+    ref = _ref(key)
+    rc = int(fn(H.obj(notify), ref, size, flags))
+    _text_out(key, ref, size & 0xFFFFFFFF)
+    return rc
+
+
+def _device_pci_bus_id(fn: Any, deviceId: int, pciBusId: int, size: int) -> int:
+    ref = _ref(pciBusId)
+    rc = int(fn(deviceId, ref, size))
+    _text_out(pciBusId, ref, size)
+    return rc
+
+
+def _notify_set_import_pid(fn: Any, notify: int, pid: int, num: int) -> int:
+    pids = None if pid == 0 else list((ctypes.c_int32 * min(num, 1 << 16)).from_address(pid))
+    return int(fn(H.obj(notify), pids, num))
+
+
+class _ServerPid(ctypes.Structure):
+    """acl_rt.h's aclrtServerPid."""
+
+    _fields_ = [("sdid", ctypes.c_uint32), ("pid", ctypes.c_void_p), ("num", ctypes.c_size_t)]
+
+
+def _notify_set_import_pid_inter_server(fn: Any, notify: int, serverPids: int, num: int) -> int:
+    from .runtime.api_notify import aclrtServerPid
+
+    items = None
+    if serverPids != 0:
+        items = []
+        for c in (_ServerPid * min(num, 1 << 16)).from_address(serverPids):
+            pids = None if not c.pid else list((ctypes.c_int32 * max(1, min(c.num, 1 << 16))).from_address(c.pid))
+            items.append(aclrtServerPid(c.sdid, pids, c.num))
+    return int(fn(H.obj(notify), items, num))
+
+
+def _ipc_get_event_handle(fn: Any, event: int, handle: int) -> int:
+    from .runtime.api_notify import aclrtIpcEventHandle
+
+    py = None if handle == 0 else aclrtIpcEventHandle()
+    rc = int(fn(H.obj(event), py))
+    if rc == 0 and py is not None:
+        ctypes.memmove(handle, py.reserved, len(py.reserved))
+    return rc
+
+
+class _CntNotifyRecordInfo(ctypes.Structure):
+    _fields_ = [("mode", ctypes.c_int32), ("value", ctypes.c_uint32)]
+
+
+class _CntNotifyWaitInfo(ctypes.Structure):
+    _fields_ = [
+        ("mode", ctypes.c_int32),
+        ("value", ctypes.c_uint32),
+        ("timeout", ctypes.c_uint32),
+        ("isClear", ctypes.c_uint8),
+        ("rsv", ctypes.c_uint8 * 3),
+    ]
+
+
+def _cnt_notify_record(fn: Any, cntNotify: int, stream: int, info: int) -> int:
+    from .runtime.api_cnt_notify import aclrtCntNotifyRecordInfo
+
+    py = None
+    if info != 0:
+        c = _CntNotifyRecordInfo.from_address(info)
+        py = aclrtCntNotifyRecordInfo(c.mode, c.value)
+    return int(fn(H.obj(cntNotify), H.obj(stream), py))
+
+
+def _cnt_notify_wait(fn: Any, cntNotify: int, stream: int, info: int) -> int:
+    from .runtime.api_cnt_notify import aclrtCntNotifyWaitInfo
+
+    py = None
+    if info != 0:
+        c = _CntNotifyWaitInfo.from_address(info)
+        py = aclrtCntNotifyWaitInfo(c.mode, c.value, c.timeout, c.isClear)
+    return int(fn(H.obj(cntNotify), H.obj(stream), py))
+
+
+# A C function pointer becomes one Python callable, kept for the process: registering and
+# unregistering the same C function reach the engine as the same object.
+_C_CALLBACKS: dict[tuple[str, int], Any] = {}
+_INIT_FUNC = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_char_p, ctypes.c_size_t, ctypes.c_void_p)
+_FINALIZE_FUNC = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p)
+_STATE_FUNC = ctypes.CFUNCTYPE(None, ctypes.c_int32, ctypes.c_int32, ctypes.c_void_p)
+_ABORT_FUNC = ctypes.CFUNCTYPE(ctypes.c_int32, ctypes.c_int32, ctypes.c_int32, ctypes.c_uint32, ctypes.c_void_p)
+
+
+def _c_callback(kind: str, func: int) -> Any:
+    if func == 0:
+        return None
+    wrapper = _C_CALLBACKS.get((kind, func))
+    if wrapper is None:
+        if kind == "init":
+            c_init = _INIT_FUNC(func)
+
+            def wrapper(text: str, size: int, data: object, c: Any = c_init) -> int:
+                return int(c(text.encode("utf-8"), size, data))
+
+        elif kind == "finalize":
+            c_fin = _FINALIZE_FUNC(func)
+
+            def wrapper(data: object, c: Any = c_fin) -> int:
+                return int(c(data))
+
+        elif kind == "state":
+            c_state = _STATE_FUNC(func)
+
+            def wrapper(device: int, state: int, data: object, c: Any = c_state) -> None:
+                c(device, state, data)
+
+        else:
+            c_abort = _ABORT_FUNC(func)
+
+            def wrapper(device: int, stage: int, timeout: int, data: object, c: Any = c_abort) -> int:
+                return int(c(device, stage, timeout, data))
+
+        _C_CALLBACKS[(kind, func)] = wrapper
+    return wrapper
+
+
+def _init_callback_register(fn: Any, type_: int, cbFunc: int, userData: int) -> int:
+    return int(fn(type_, _c_callback("init", cbFunc), userData or None))
+
+
+def _init_callback_unregister(fn: Any, type_: int, cbFunc: int) -> int:
+    return int(fn(type_, _c_callback("init", cbFunc)))
+
+
+def _finalize_callback_register(fn: Any, type_: int, cbFunc: int, userData: int) -> int:
+    return int(fn(type_, _c_callback("finalize", cbFunc), userData or None))
+
+
+def _finalize_callback_unregister(fn: Any, type_: int, cbFunc: int) -> int:
+    return int(fn(type_, _c_callback("finalize", cbFunc)))
+
+
+def _device_state_callback(fn: Any, regName: int, callback: int, args: int) -> int:
+    return int(fn(_cstr(regName), _c_callback("state", callback), args or None))
+
+
+def _task_abort_callback(fn: Any, regName: int, callback: int, args: int) -> int:
+    return int(fn(_cstr(regName), _c_callback("abort", callback), args or None))
+
+
 # The functions whose C arguments need more than the generic conversion (capi/gen_rt.py ADAPTED).
 _ADAPTORS: dict[str, Any] = {
     "aclsysGetVersionStr": _version_str,
@@ -927,6 +1084,19 @@ _ADAPTORS: dict[str, Any] = {
     "aclrtDeviceGetUuid": _device_uuid,
     "aclrtMallocWithCfg": _malloc_with_cfg,
     "aclrtMallocHostWithCfg": _malloc_host_with_cfg,
+    "aclrtNotifyGetExportKey": _notify_export_key,
+    "aclrtNotifySetImportPid": _notify_set_import_pid,
+    "aclrtNotifySetImportPidInterServer": _notify_set_import_pid_inter_server,
+    "aclrtIpcGetEventHandle": _ipc_get_event_handle,
+    "aclrtCntNotifyRecord": _cnt_notify_record,
+    "aclrtCntNotifyWaitWithTimeout": _cnt_notify_wait,
+    "aclrtDeviceGetPCIBusId": _device_pci_bus_id,
+    "aclInitCallbackRegister": _init_callback_register,
+    "aclInitCallbackUnRegister": _init_callback_unregister,
+    "aclFinalizeCallbackRegister": _finalize_callback_register,
+    "aclFinalizeCallbackUnRegister": _finalize_callback_unregister,
+    "aclrtRegDeviceStateCallback": _device_state_callback,
+    "aclrtSetDeviceTaskAbortCallback": _task_abort_callback,
 }
 
 from ._cabi_model_ri import ADAPTORS as _MODEL_RI_ADAPTORS  # noqa: E402 - it imports this module's helpers

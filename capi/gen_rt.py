@@ -43,7 +43,12 @@ HANDLES = frozenset(
         "aclOpExecutor*", "aclmdlRI", "aclmdlRITask", "aclmdlRICondHandle", "aclrtTaskGrp",
     )
 )  # fmt: skip
-FUNCTION_POINTERS = frozenset(("aclrtHostFunc", "aclrtCallback", "aclrtExceptionInfoCallback"))
+FUNCTION_POINTERS = frozenset(
+    (
+        "aclrtHostFunc", "aclrtCallback", "aclrtExceptionInfoCallback", "aclrtDeviceStateCallback",
+        "aclrtDeviceTaskAbortCallback", "aclInitCallbackFunc", "aclFinalizeCallbackFunc",
+    )
+)  # fmt: skip
 # ``typedef void* X`` types that are not handles of the engine: passed as the address they hold
 POINTER_TYPEDEFS = frozenset(("aclrtDrvMemHandle",))
 SIGNED = frozenset(("int", "int8_t", "int16_t", "int32_t", "int64_t"))
@@ -68,6 +73,10 @@ ADAPTED = frozenset(
         "aclrtMemcpy2dAsync", "aclrtLaunchCallback", "aclrtPointerGetAttributes", "aclrtSetExceptionInfoCallback",
         "aclrtExceptionInfoCallbackRegister", "aclrtExceptionInfoCallbackUnregister",
         "aclrtGetDeviceUtilizationRate", "aclrtDeviceGetUuid", "aclrtMallocWithCfg", "aclrtMallocHostWithCfg",
+        "aclrtNotifyGetExportKey", "aclrtNotifySetImportPid", "aclrtNotifySetImportPidInterServer",
+        "aclrtIpcGetEventHandle", "aclrtCntNotifyRecord", "aclrtCntNotifyWaitWithTimeout", "aclrtDeviceGetPCIBusId",
+        "aclInitCallbackRegister", "aclInitCallbackUnRegister", "aclFinalizeCallbackRegister",
+        "aclFinalizeCallbackUnRegister", "aclrtRegDeviceStateCallback", "aclrtSetDeviceTaskAbortCallback",
         "aclmdlRIGetStreams", "aclmdlRIGetTasksByStream", "aclmdlRIGetName", "aclmdlRICondHandleGetCondPtr",
         "aclmdlRIDestroyRegisterCallback", "aclmdlRIDestroyUnregisterCallback", "aclmdlRITaskGetParams",
         "aclmdlRITaskSetParams", "aclmdlRIKernelTaskGetAttribute",

@@ -59,6 +59,14 @@ typedef void *aclrtTaskGrp;
 typedef struct aclmdlRITaskParams aclmdlRITaskParams;
 typedef struct tagAclmdlRICondTaskParams aclmdlRICondTaskParams;
 typedef int aclrtLaunchKernelAttrId;
+typedef void *aclrtCntNotify;
+typedef struct aclrtCntNotifyRecordInfo aclrtCntNotifyRecordInfo;
+typedef struct aclrtCntNotifyWaitInfo aclrtCntNotifyWaitInfo;
+typedef struct aclrtIpcEventHandle aclrtIpcEventHandle;
+typedef void (*aclrtDeviceStateCallback)(int32_t deviceId, int32_t state, void *args);
+typedef int32_t (*aclrtDeviceTaskAbortCallback)(int32_t deviceId, int32_t stage, uint32_t timeout, void *args);
+typedef aclError (*aclInitCallbackFunc)(const char *configStr, size_t len, void *userData);
+typedef aclError (*aclFinalizeCallbackFunc)(void *userData);
 typedef struct aclrtLaunchKernelAttrValue aclrtLaunchKernelAttrValue;
 """
 
@@ -393,6 +401,58 @@ aclnnStatus aclSetInputTensorAddr(aclOpExecutor *executor, const size_t index, a
 aclnnStatus aclSetOutputTensorAddr(aclOpExecutor *executor, const size_t index, aclTensor *tensor,
     void *addr);
 aclnnStatus aclSetTensorAddr(aclOpExecutor *executor, const size_t index, aclTensor *tensor, void *addr);
+aclError aclrtDeviceSetLimit(aclrtDeviceLimit limit, size_t value);
+aclError aclrtDeviceGetLimit(aclrtDeviceLimit limit, size_t* value);
+aclError aclrtSetDeviceSatMode(aclrtFloatOverflowMode mode);
+aclError aclrtGetDeviceSatMode(aclrtFloatOverflowMode* mode);
+aclError aclrtGetOverflowStatus(void* outputAddr, size_t outputSize, aclrtStream stream);
+aclError aclrtResetOverflowStatus(aclrtStream stream);
+aclError aclrtGetFloatOverflowStatus(void* outputAddr, uint64_t outputSize, aclrtStream stream);
+aclError aclrtResetFloatOverflowStatus(aclrtStream stream);
+aclError aclrtNpuGetFloatOverFlowStatus(void* outputAddr, uint64_t outputSize, uint32_t checkMode, aclrtStream stream);
+aclError aclrtNpuClearFloatOverFlowStatus(uint32_t checkMode, aclrtStream stream);
+aclError aclrtCtxGetFloatOverflowAddr(void** overflowAddr);
+aclError aclrtSetSysParamOpt(aclSysParamOpt opt, int64_t value);
+aclError aclrtGetSysParamOpt(aclSysParamOpt opt, int64_t* value);
+aclError aclrtCtxSetSysParamOpt(aclSysParamOpt opt, int64_t value);
+aclError aclrtCtxGetSysParamOpt(aclSysParamOpt opt, int64_t* value);
+aclError aclrtSetTsDevice(aclrtTsId tsId);
+aclError aclrtGetOpExecuteTimeout(uint32_t* const timeoutMs);
+aclError aclrtSetOpExecuteTimeOutV2(uint64_t timeout, uint64_t* actualTimeout);
+aclError aclrtSetOpExecuteTimeOutWithMs(uint32_t timeout);
+aclError aclrtGetOpTimeOutInterval(uint64_t* interval);
+aclError aclrtGetDevicesTopo(uint32_t deviceId, uint32_t otherDeviceId, uint64_t* value);
+aclError aclrtDeviceGetPCIBusId(int32_t deviceId, char* pciBusId, int32_t len);
+aclError aclrtDeviceGetByPCIBusId(const char* pciBusId, int32_t* deviceId);
+aclError aclrtGetLogicDevIdByPhyDevId(const int32_t phyDevId, int32_t* const logicDevId);
+aclError aclrtGetPhyDevIdByLogicDevId(const int32_t logicDevId, int32_t* const phyDevId);
+aclError aclrtGetLogicDevIdByUserDevId(const int32_t userDevid, int32_t* const logicDevId);
+aclError aclrtGetUserDevIdByLogicDevId(const int32_t logicDevId, int32_t* const userDevid);
+aclError aclrtGetUserDevIdByPhyDevId(const int32_t phyDevId, int32_t* const userDevId);
+aclError aclrtGetPhyDevIdByUserDevId(const int32_t userDevId, int32_t* const phyDevId);
+aclError aclrtDeviceGetBareTgid(int32_t* pid);
+aclError aclrtGetPrimaryCtxState(int32_t deviceId, uint32_t* flags, int32_t* active);
+aclError aclrtDevicePeerAccessStatus(int32_t deviceId, int32_t peerDeviceId, int32_t* status);
+aclError aclrtRegDeviceStateCallback(const char* regName, aclrtDeviceStateCallback callback, void* args);
+aclError aclrtSetDeviceTaskAbortCallback(const char* regName, aclrtDeviceTaskAbortCallback callback, void* args);
+aclError aclrtDeviceTaskAbort(int32_t deviceId, uint32_t timeout);
+aclError aclrtDeviceL2CacheFlush(void* rsv);
+aclError aclInitCallbackRegister(aclRegisterCallbackType type, aclInitCallbackFunc cbFunc, void* userData);
+aclError aclInitCallbackUnRegister(aclRegisterCallbackType type, aclInitCallbackFunc cbFunc);
+aclError aclFinalizeCallbackRegister(aclRegisterCallbackType type, aclFinalizeCallbackFunc cbFunc, void* userData);
+aclError aclFinalizeCallbackUnRegister(aclRegisterCallbackType type, aclFinalizeCallbackFunc cbFunc);
+aclError aclrtGetEventAvailNum(uint32_t* eventCount);
+aclError aclrtIpcGetEventHandle(aclrtEvent event, aclrtIpcEventHandle* handle);
+aclError aclrtNotifyGetExportKey(aclrtNotify notify, char* key, size_t len, uint64_t flags);
+aclError aclrtNotifyImportByKey(aclrtNotify* notify, const char* key, uint64_t flags);
+aclError aclrtNotifySetImportPid(aclrtNotify notify, int32_t* pid, size_t num);
+aclError aclrtNotifySetImportPidInterServer(aclrtNotify notify, aclrtServerPid* serverPids, size_t num);
+aclError aclrtCntNotifyCreate(aclrtCntNotify* cntNotify, uint64_t flag);
+aclError aclrtCntNotifyDestroy(aclrtCntNotify cntNotify);
+aclError aclrtCntNotifyRecord(aclrtCntNotify cntNotify, aclrtStream stream, aclrtCntNotifyRecordInfo* info);
+aclError aclrtCntNotifyWaitWithTimeout(aclrtCntNotify cntNotify, aclrtStream stream, aclrtCntNotifyWaitInfo* info);
+aclError aclrtCntNotifyReset(aclrtCntNotify cntNotify, aclrtStream stream);
+aclError aclrtCntNotifyGetId(aclrtCntNotify cntNotify, uint32_t* notifyId);
 """
 
 # aclnn_py implements these too: acl/ops/acl_dvpp.h's memory calls (the C ABI exports them, from a

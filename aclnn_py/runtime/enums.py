@@ -248,6 +248,72 @@ class aclrtCompareDataType(_CEnum):
 
 
 # #defines of acl_rt.h (values at acl_rt.h:25-57, 100-103, 958-959)
+class aclrtFloatOverflowMode(_CEnum):
+    ACL_RT_OVERFLOW_MODE_SATURATION = 0
+    ACL_RT_OVERFLOW_MODE_INFNAN = 1
+    ACL_RT_OVERFLOW_MODE_UNDEF = 2
+
+
+class aclrtDeviceLimit(_CEnum):
+    ACL_RT_DEV_LIMIT_SIMT_STACK_SIZE = 0
+    ACL_RT_DEV_LIMIT_SIMT_DVG_WARP_STACK_SIZE = 1
+    ACL_RT_DEV_LIMIT_SIMD_STACK_SIZE = 2
+    ACL_RT_DEV_LIMIT_SIMD_PRINTF_FIFO_SIZE_PER_CORE = 3
+    ACL_RT_DEV_LIMIT_SIMT_PRINTF_FIFO_SIZE = 4
+
+
+class aclSysParamOpt(_CEnum):
+    ACL_OPT_DETERMINISTIC = 0
+    ACL_OPT_ENABLE_DEBUG_KERNEL = 1
+    ACL_OPT_STRONG_CONSISTENCY = 2  # deprecated: ACL_OPT_DETERMINISTIC with value 2
+    ACL_OPT_ENABLE_KERNEL_EARLY_START = 3
+
+
+class aclrtCntNotifyRecordMode(_CEnum):
+    ACL_RT_CNT_NOTIFY_RECORD_SET_VALUE_MODE = 0
+    ACL_RT_CNT_NOTIFY_RECORD_ADD_MODE = 1
+    ACL_RT_CNT_NOTIFY_RECORD_BIT_OR_MODE = 2
+    ACL_RT_CNT_NOTIFY_RECORD_BIT_AND_MODE = 4
+
+
+class aclrtCntNotifyWaitMode(_CEnum):
+    ACL_RT_CNT_NOTIFY_WAIT_LESS_MODE = 0
+    ACL_RT_CNT_NOTIFY_WAIT_EQUAL_MODE = 1
+    ACL_RT_CNT_NOTIFY_WAIT_BIGGER_MODE = 2
+    ACL_RT_CNT_NOTIFY_WAIT_BIGGER_OR_EQUAL_MODE = 3
+    ACL_RT_CNT_NOTIFY_WAIT_EQUAL_WITH_BITMASK_MODE = 4
+
+
+class aclrtDeviceTaskAbortStage(_CEnum):
+    ACL_RT_DEVICE_TASK_ABORT_PRE = 0
+    ACL_RT_DEVICE_TASK_ABORT_POST = 1
+
+
+class aclrtDeviceState(_CEnum):
+    ACL_RT_DEVICE_STATE_SET_PRE = 0
+    ACL_RT_DEVICE_STATE_SET_POST = 1
+    ACL_RT_DEVICE_STATE_RESET_PRE = 2
+    ACL_RT_DEVICE_STATE_RESET_POST = 3
+
+
+class aclRegisterCallbackType(_CEnum):
+    ACL_REG_TYPE_ACL_MODEL = 0
+    ACL_REG_TYPE_ACL_OP_EXECUTOR = 1
+    ACL_REG_TYPE_ACL_OP_CBLAS = 2
+    ACL_REG_TYPE_ACL_OP_COMPILER = 3
+    ACL_REG_TYPE_ACL_TDT_CHANNEL = 4
+    ACL_REG_TYPE_ACL_TDT_QUEUE = 5
+    ACL_REG_TYPE_ACL_DVPP = 6
+    ACL_REG_TYPE_ACL_RETR = 7
+    ACL_REG_TYPE_OTHER = 0xFFFF
+
+
+class aclrtTsId(_CEnum):
+    ACL_TS_ID_AICORE = 0
+    ACL_TS_ID_AIVECTOR = 1
+    ACL_TS_ID_RESERVED = 2
+
+
 ACL_MAJOR_VERSION = 1
 ACL_MINOR_VERSION = 17
 ACL_PATCH_VERSION = 0
@@ -269,6 +335,13 @@ ACL_PKG_VERSION_MAX_SIZE = 128
 ACL_PKG_VERSION_PARTS_MAX_SIZE = 64
 ACL_MDLRI_DEBUG_JSON_PRINT_SUMMARY = 0x0  # aclmdlRIDebugJsonPrint's flags (acl_rt.h:80-82)
 ACL_MDLRI_DEBUG_JSON_PRINT_VERBOSE = 0x1
+ACL_RT_DEVS_TOPOLOGY_HCCS = 0x01  # aclrtGetDevicesTopo's answers (acl_rt.h:746-752)
+ACL_RT_DEVS_TOPOLOGY_PIX = 0x02
+ACL_RT_DEVS_TOPOLOGY_PIB = 0x04
+ACL_RT_DEVS_TOPOLOGY_PHB = 0x08
+ACL_RT_DEVS_TOPOLOGY_SYS = 0x10
+ACL_RT_DEVS_TOPOLOGY_SIO = 0x20
+ACL_RT_DEVS_TOPOLOGY_HCCS_SW = 0x40
 
 
 # -- the memory chapter: virtual memory, host registration, IPC, batch and reduce copies, caches --
@@ -383,6 +456,15 @@ ACL_RT_MEM_TYPE_RSVD = 0x10
 
 # The enums whose members are also module constants of the package (as C enumerators are).
 ENUMS: tuple[type[_CEnum], ...] = (
+    aclrtFloatOverflowMode,
+    aclrtDeviceLimit,
+    aclSysParamOpt,
+    aclrtCntNotifyRecordMode,
+    aclrtCntNotifyWaitMode,
+    aclrtDeviceTaskAbortStage,
+    aclrtDeviceState,
+    aclRegisterCallbackType,
+    aclrtTsId,
     aclrtMemMallocPolicy,
     aclrtMemcpyKind,
     aclrtMemAttr,
@@ -453,6 +535,13 @@ __all__ = [
     "ACL_PATCH_VERSION",
     "ACL_PKG_VERSION_MAX_SIZE",
     "ACL_PKG_VERSION_PARTS_MAX_SIZE",
+    "ACL_RT_DEVS_TOPOLOGY_HCCS",
+    "ACL_RT_DEVS_TOPOLOGY_HCCS_SW",
+    "ACL_RT_DEVS_TOPOLOGY_PHB",
+    "ACL_RT_DEVS_TOPOLOGY_PIB",
+    "ACL_RT_DEVS_TOPOLOGY_PIX",
+    "ACL_RT_DEVS_TOPOLOGY_SIO",
+    "ACL_RT_DEVS_TOPOLOGY_SYS",
     "ACL_RT_IPC_MEM_ATTR_ACCESS_LINK_HCCS",
     "ACL_RT_IPC_MEM_ATTR_ACCESS_LINK_SIO",
     "ACL_RT_IPC_MEM_ATTR_ACCESS_LINK_UB_MULTI_PORT_PATH",
@@ -483,6 +572,8 @@ __all__ = [
     "aclDeviceInfo",
     "aclLogLevel",
     "aclMemType",
+    "aclRegisterCallbackType",
+    "aclSysParamOpt",
     "aclmdlRICaptureMode",
     "aclmdlRICaptureStatus",
     "aclmdlRICondHandleFlag",
@@ -491,16 +582,22 @@ __all__ = [
     "aclrtAicoreErrorType",
     "aclrtCallbackBlockType",
     "aclrtCmoType",
+    "aclrtCntNotifyRecordMode",
+    "aclrtCntNotifyWaitMode",
     "aclrtCompareDataType",
     "aclrtCondition",
     "aclrtDevAttr",
     "aclrtDevFeatureType",
     "aclrtDevResLimitType",
+    "aclrtDeviceLimit",
+    "aclrtDeviceState",
     "aclrtDeviceStatus",
+    "aclrtDeviceTaskAbortStage",
     "aclrtErrorType",
     "aclrtEventRecordedStatus",
     "aclrtEventStatus",
     "aclrtEventWaitStatus",
+    "aclrtFloatOverflowMode",
     "aclrtHacType",
     "aclrtHostMemMapCapability",
     "aclrtHostRegisterType",
@@ -520,4 +617,5 @@ __all__ = [
     "aclrtRunMode",
     "aclrtStreamConfigAttr",
     "aclrtStreamStatus",
+    "aclrtTsId",
 ]
