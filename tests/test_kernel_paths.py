@@ -238,8 +238,8 @@ def test_the_portable_float16_conversions_run_the_kernels_bit_exactly(tmp_path):
     """On an F16C host the kernels use the hardware conversions; compile them again without
     (ACLNN_PY_F16C=0, a fresh numba cache) and run the float16 path comparisons in a child: this
     file's, and of the newer families' kernels the float casts, every half to and from every
-    float type (the conversions are shared by every kernel; compiling them all again would take
-    a minute)."""
+    float type, and TBE float16 Axpy's one rounding on every half (the conversions are shared by
+    every kernel; compiling them all again would take a minute)."""
     import os
     import subprocess
     import sys
@@ -255,6 +255,7 @@ def test_the_portable_float16_conversions_run_the_kernels_bit_exactly(tmp_path):
     done = subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-x", os.path.join(tests, "test_kernel_paths.py"),
          f"{families}::test_float_cast_paths_agree_on_every_half_and_every_tie[float16]",
+         f"{families}::test_axpy_float16_round_to_odd_on_every_half",
          "-k", "float16", "--rootdir", os.path.dirname(tests)],
         capture_output=True, text=True, env=env, timeout=600,
     )  # fmt: skip

@@ -304,6 +304,103 @@ def test_axpy_float16_one_rounding_on_every_half(monkeypatch):
                 agree(monkeypatch, elementwise.axpy("tbe", alpha), [x1, every], every.shape, F16)
 
 
+def _axpy_once_spec(alpha: np.float16, x1: np.ndarray, x2: np.ndarray) -> np.ndarray:
+    """The float16 bits the specification gives for TBE float16 Axpy (elementwise.fma in float64,
+    rounded to odd, then once to float16; NaN canonical as the store writes it)."""
+    with np.errstate(all="ignore"):
+        r = elementwise.fma(np.full((), alpha, F16), x2, x1, F16)
+    return np.where(np.isnan(r), np.uint16(0x7E00), r.view(np.uint16))
+
+
+def _axpy_once_kernel(alpha: np.float16, x1: np.ndarray, x2: np.ndarray) -> np.ndarray:
+    from aclnn_py.kernels import _numba as nb
+
+    out = np.empty(np.broadcast_shapes(x1.shape, x2.shape), np.uint16)
+    nb.ew.axpy(nb.ew.AXPY_F16_ONCE, nb.KIND_F16, np.float32(alpha), x1.view(np.uint16), x2.view(np.uint16), out)
+    return out
+
+
+# alphas after TBE's rounding to float16: ties-prone (1.5, 1 + 2^-10), small, large, subnormal,
+# the largest half, infinity (a float alpha above 65504 rounds to it)
+_ONCE_ALPHAS = [1.5, -0.3, 1e-3, 3.0e4, 1.0009765625, -(2.0**-24), 65504.0, np.inf, 2.0, -1.0]
+
+
+def test_axpy_float16_round_to_odd_on_every_half():
+    """The compiled TBE float16 Axpy (float32 sum rounded to odd, then one rounding to float16)
+    against the float64 specification: every float16 as x2 (NaN payloads, infinities, zeros,
+    subnormals) with x1 every half (in four shifts), the tiniest subnormals of both signs (the
+    sums that sit next to a float16 midpoint), ones, the largest half, for every alpha above."""
+    every = np.arange(1 << 16, dtype=np.uint32).astype(np.uint16).view(F16)
+    partners = [np.roll(every, k) for k in (1, 12345, 32768, 54321)]
+    partners += [np.full_like(every, v) for v in (2.0**-24, -(2.0**-24), 1.0, -1.0, 65504.0, -(2.0**-14), 0.0, -0.0)]
+    for alpha in _ONCE_ALPHAS:
+        a16 = np.float16(alpha)
+        for x1 in partners:
+            np.testing.assert_array_equal(_axpy_once_kernel(a16, x1, every), _axpy_once_spec(a16, x1, every))
+            np.testing.assert_array_equal(_axpy_once_kernel(a16, every, x1), _axpy_once_spec(a16, every, x1))
+
+
+def test_axpy_float16_round_to_odd_on_random_pairs_and_midpoints():
+    """Millions of random bit pairs (every exponent equally likely), and pairs built so that
+    alpha * x2 is a float16 midpoint and x1 pushes the exact sum just off it either way, or
+    cancels most of it (the cases a wrong rounding of the float32 sum would get wrong)."""
+    rng = np.random.default_rng(2026)
+    n = 1 << 21
+    for alpha in _ONCE_ALPHAS[:6]:
+        a16 = np.float16(alpha)
+        x1 = rng.integers(0, 1 << 16, n, dtype=np.uint32).astype(np.uint16).view(F16)
+        x2 = rng.integers(0, 1 << 16, n, dtype=np.uint32).astype(np.uint16).view(F16)
+        np.testing.assert_array_equal(_axpy_once_kernel(a16, x1, x2), _axpy_once_spec(a16, x1, x2))
+    # 1.5 * (odd integer) is a multiple of 0.5 with an odd last bit: a float16 midpoint above 1024
+    x2 = np.arange(683, 2048, 2, dtype=np.float32).astype(F16)
+    tiny = np.array([2.0**-24, -(2.0**-24), 2.0**-14, -(2.0**-14), 2.0**-10, -(2.0**-10), 0.25, -0.25], F16)
+    x2s, x1s = np.repeat(x2, tiny.size), np.tile(tiny, x2.size)
+    np.testing.assert_array_equal(
+        _axpy_once_kernel(np.float16(1.5), x1s, x2s), _axpy_once_spec(np.float16(1.5), x1s, x2s)
+    )
+    # cancellation: x1 close to -alpha * x2 (the sum's low bits decide everything)
+    x2 = rng.standard_normal(n).astype(F16)
+    x1 = (-(x2.astype(np.float32) * np.float32(np.float16(1.7))) * (1 + rng.integers(-8, 9, n) * 2.0**-11)).astype(F16)
+    np.testing.assert_array_equal(_axpy_once_kernel(np.float16(1.7), x1, x2), _axpy_once_spec(np.float16(1.7), x1, x2))
+
+
+def _edge_layouts(dtype: np.dtype, seed: int) -> list[tuple[np.ndarray, np.ndarray]]:
+    """A full operand of edge values, rounding ties and random values against every edge value
+    as a scalar (either side) and against a row of edge values (either side, [C] and [1, C]):
+    the broadcast operand widened once into a float32 block (``_numba.tile_f32``)."""
+    edges = np.array(EDGES[dtype], BITS[dtype]).view(dtype)
+    c = edges.size
+    t1, t2 = ties(dtype, 40 * c, seed)
+    full = np.concatenate([np.tile(edges, 10), t1, values(dtype, 200 * c, seed + 1)])
+    full = full[: (full.size // c) * c].reshape(-1, c)
+    cases = []
+    for v in edges:
+        cases += [(full, np.array(v, dtype)), (np.array(v, dtype), full)]
+    cases += [(full, edges), (edges.reshape(1, c), full), (full, t2[:c]), (t2[:c], full)]
+    return cases
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=str)
+def test_broadcast_operands_of_edge_values_agree(monkeypatch, dtype):
+    """Every edge value (NaN payloads, infinities, signed zeros, subnormals, extremes) as the
+    scalar or row operand of Add, Sub, Mul, Div (both recipes), the comparisons and Axpy (TBE's
+    one rounding for float16, float32 then the half type otherwise), on either side and in
+    place: both paths give the same bits."""
+    kernels = [elementwise.add("tbe"), elementwise.sub("arch35"), elementwise.mul("tbe"), div.real_div("tbe"),
+               div.real_div("arch35"), elementwise.axpy("tbe", 1.5), elementwise.axpy("arch35", -0.3),
+               elementwise.axpy("tbe", 3.0e4)]  # fmt: skip
+    with np.errstate(all="ignore"):
+        for x, y in _edge_layouts(dtype, 60):
+            shape = out_shape_of(x, y)
+            for compute in kernels:
+                agree(monkeypatch, compute, [x, y], shape, dtype)
+            full = 0 if x.shape == shape else 1
+            agree(monkeypatch, kernels[0], [x, y], shape, dtype, inplace=full)
+            agree(monkeypatch, kernels[5], [x, y], shape, dtype, inplace=full)
+            for op in compare.OPS:
+                agree(monkeypatch, compare.make(op), [x, y], shape, np.bool_)
+
+
 @pytest.mark.parametrize("dtype", DTYPES, ids=str)
 def test_axpy_v2_paths_agree(monkeypatch, dtype):
     """Ascend950's AxpyV2 (alpha a tensor; the compiled path takes a one-element alpha)."""

@@ -21,7 +21,7 @@ import numpy as np
 from numba import types
 from numba.extending import intrinsic
 
-from ._numba import BLOCK, F32, KIND_F16, KIND_F32, _canon, _jit, _narrow16, _widen16, block_len, tile
+from ._numba import BLOCK, F32, KIND_F16, KIND_F32, _canon, _jit, _narrow16, _widen16, block_len, tile, tile_f32, value
 
 ADD, SUB, MUL, DIV, DIV_FTZ = 0, 1, 2, 3, 4
 EQ, NE, GT, GE, LT, LE = 0, 1, 2, 3, 4, 5
@@ -32,10 +32,9 @@ TINY = F32(2.0**-126)  # the smallest normal float32
 # One small function per operation, each a plain loop over equal-size arrays: LLVM inlines the
 # conversions and vectorises it (a loop that also branched on the operation, or a function
 # holding many loops, was not vectorised: 3-10x slower). A scalar or row-broadcast operand is
-# repeated into a block of about 4096 elements (:func:`._numba.tile`) and the same loop runs
-# block by block.
-
-SCALAR_BLOCK = 4096
+# repeated into a block of about 4096 elements (:func:`._numba.tile`; for float16/bfloat16 widened
+# to float32 once, :func:`._numba.tile_f32`, which :func:`._numba.value` reads as it is) and the
+# same loop runs block by block.
 
 
 @_jit
@@ -52,7 +51,7 @@ def _add(kind, a, b, out):
             fo[i] = _canon(fa[i] + fb[i])
     else:
         for i in range(out.size):
-            out[i] = _narrow16(kind, _widen16(kind, a[i]) + _widen16(kind, b[i]))
+            out[i] = _narrow16(kind, value(kind, a[i]) + value(kind, b[i]))
 
 
 @_jit
@@ -63,7 +62,7 @@ def _sub(kind, a, b, out):
             fo[i] = _canon(fa[i] - fb[i])
     else:
         for i in range(out.size):
-            out[i] = _narrow16(kind, _widen16(kind, a[i]) - _widen16(kind, b[i]))
+            out[i] = _narrow16(kind, value(kind, a[i]) - value(kind, b[i]))
 
 
 @_jit
@@ -74,7 +73,7 @@ def _mul(kind, a, b, out):
             fo[i] = _canon(fa[i] * fb[i])
     else:
         for i in range(out.size):
-            out[i] = _narrow16(kind, _widen16(kind, a[i]) * _widen16(kind, b[i]))
+            out[i] = _narrow16(kind, value(kind, a[i]) * value(kind, b[i]))
 
 
 @_jit
@@ -85,7 +84,7 @@ def _div(kind, a, b, out):
             fo[i] = _canon(fa[i] / fb[i])
     else:
         for i in range(out.size):
-            out[i] = _narrow16(kind, _widen16(kind, a[i]) / _widen16(kind, b[i]))
+            out[i] = _narrow16(kind, value(kind, a[i]) / value(kind, b[i]))
 
 
 @_jit
@@ -96,7 +95,7 @@ def _div_ftz(kind, a, b, out):
             fo[i] = _canon(_ftz(_ftz(fa[i]) / _ftz(fb[i])))
     else:
         for i in range(out.size):
-            out[i] = _narrow16(kind, _ftz(_ftz(_widen16(kind, a[i])) / _ftz(_widen16(kind, b[i]))))
+            out[i] = _narrow16(kind, _ftz(_ftz(value(kind, a[i])) / _ftz(value(kind, b[i]))))
 
 
 @_jit
@@ -138,18 +137,39 @@ def binary_arith(op, kind, a, b, out):
     """``out = a op b`` (ADD, SUB, MUL, DIV, DIV_FTZ) in float32, rounded once to the kind."""
     n = out.size
     ia, ib = aliased(a, out), aliased(b, out)
-    if a.size == n and b.size == n and not (ia or ib):
-        _arith_same_size(op, kind, a, b, out)
+    if a.size == n and b.size == n:
+        if not (ia or ib):
+            _arith_same_size(op, kind, a, b, out)
+            return
+        blk = min(n, BLOCK)
+        tmp = np.empty(blk, out.dtype)
+        for start in range(0, n, blk):
+            cnt = min(blk, n - start)
+            x, y = staged(a, start, cnt, tmp, ia), staged(b, start, cnt, tmp, ib)
+            _arith_same_size(op, kind, x, y, out[start : start + cnt])
         return
-    m = max(a.size if a.size != n else 1, b.size if b.size != n else 1)
-    blk = block_len(n, m)
-    ra, rb = tile(a, blk), tile(b, blk)
+    blk = block_len(n, b.size if a.size == n else a.size)
     tmp = np.empty(blk if (ia or ib) else 0, out.dtype)
-    for start in range(0, n, blk):
-        cnt = min(blk, n - start)
-        x = staged(a, start, cnt, tmp, ia) if a.size == n else ra[:cnt]
-        y = staged(b, start, cnt, tmp, ib) if b.size == n else rb[:cnt]
-        _arith_same_size(op, kind, x, y, out[start : start + cnt])
+    if kind == KIND_F32:
+        ra, rb = tile(a, blk), tile(b, blk)
+        for start in range(0, n, blk):
+            cnt = min(blk, n - start)
+            x = staged(a, start, cnt, tmp, ia) if a.size == n else ra[:cnt]
+            y = staged(b, start, cnt, tmp, ib) if b.size == n else rb[:cnt]
+            _arith_same_size(op, kind, x, y, out[start : start + cnt])
+        return
+    # a half kind with a scalar or row operand: that operand widened once into a float32 block
+    # (the loop then widens only the other operand); separate loops, as the operand order matters
+    if a.size == n:
+        wb = tile_f32(kind, b, blk)
+        for start in range(0, n, blk):
+            cnt = min(blk, n - start)
+            _arith_same_size(op, kind, staged(a, start, cnt, tmp, ia), wb[:cnt], out[start : start + cnt])
+    else:
+        wa = tile_f32(kind, a, blk)
+        for start in range(0, n, blk):
+            cnt = min(blk, n - start)
+            _arith_same_size(op, kind, wa[:cnt], staged(b, start, cnt, tmp, ib), out[start : start + cnt])
 
 
 @_jit
@@ -186,7 +206,7 @@ def _eq(kind, a, b, out):
             out[i] = np.uint8(fa[i] == fb[i])
     else:
         for i in range(out.size):
-            out[i] = np.uint8(_widen16(kind, a[i]) == _widen16(kind, b[i]))
+            out[i] = np.uint8(value(kind, a[i]) == value(kind, b[i]))
 
 
 @_jit
@@ -197,7 +217,7 @@ def _ne(kind, a, b, out):
             out[i] = np.uint8(fa[i] != fb[i])
     else:
         for i in range(out.size):
-            out[i] = np.uint8(_widen16(kind, a[i]) != _widen16(kind, b[i]))
+            out[i] = np.uint8(value(kind, a[i]) != value(kind, b[i]))
 
 
 @_jit
@@ -208,7 +228,7 @@ def _gt(kind, a, b, out):
             out[i] = np.uint8(fa[i] > fb[i])
     else:
         for i in range(out.size):
-            out[i] = np.uint8(_widen16(kind, a[i]) > _widen16(kind, b[i]))
+            out[i] = np.uint8(value(kind, a[i]) > value(kind, b[i]))
 
 
 @_jit
@@ -219,7 +239,7 @@ def _ge(kind, a, b, out):
             out[i] = np.uint8(fa[i] >= fb[i])
     else:
         for i in range(out.size):
-            out[i] = np.uint8(_widen16(kind, a[i]) >= _widen16(kind, b[i]))
+            out[i] = np.uint8(value(kind, a[i]) >= value(kind, b[i]))
 
 
 @_jit
@@ -248,13 +268,22 @@ def compare(op, kind, a, b, out):
         return
     small = b if a.size == n else a
     blk = block_len(n, small.size)
-    rep = tile(small, blk)
+    if kind == KIND_F32:
+        rep = tile(small, blk)
+        for start in range(0, n, blk):
+            cnt = min(blk, n - start)
+            if a.size == n:
+                _cmp_same_size(op, kind, a[start : start + cnt], rep[:cnt], out[start : start + cnt])
+            else:
+                _cmp_same_size(op, kind, rep[:cnt], b[start : start + cnt], out[start : start + cnt])
+        return
+    wide = tile_f32(kind, small, blk)  # the scalar or row widened once (see binary_arith)
     for start in range(0, n, blk):
         cnt = min(blk, n - start)
         if a.size == n:
-            _cmp_same_size(op, kind, a[start : start + cnt], rep[:cnt], out[start : start + cnt])
+            _cmp_same_size(op, kind, a[start : start + cnt], wide[:cnt], out[start : start + cnt])
         else:
-            _cmp_same_size(op, kind, rep[:cnt], b[start : start + cnt], out[start : start + cnt])
+            _cmp_same_size(op, kind, wide[:cnt], b[start : start + cnt], out[start : start + cnt])
 
 
 # -- Maximum / Minimum (maxNum / minNum, -0 below +0) ------------------------------------------------
@@ -349,45 +378,6 @@ def maxmin(is_max, kind, a, b, out):
 AXPY_F32, AXPY_F16_ONCE, AXPY_TWICE = 0, 1, 2
 
 
-@_jit
-def _fma_odd(a, b, c):
-    """``a * b + c`` of float32-representable float64 values: the product is exact, the sum made
-    exact by TwoSum and rounded to odd (53 >= p + 2 bits, so one more rounding is correct) —
-    :func:`aclnn_py.kernels.elementwise.fma` step by step."""
-    p = a * b
-    s = p + c
-    bb = s - p
-    e = (p - (s - bb)) + (c - bb)
-    bits = np.float64(s).view(np.int64)
-    # inexact, s finite, last bit even: nextafter(s, +-inf by e's sign), one step in the magnitude
-    fix = (e != 0) & (s - s == 0) & ((bits & 1) == 0)
-    step = np.int64(1) if (e > 0) == (s > 0) else np.int64(-1)
-    return np.int64(bits + step).view(np.float64) if fix else s
-
-
-@_jit
-def _f64_to_f32_odd(s):
-    """float64 -> float32 rounded to odd (truncate, then set the last bit if anything was lost)."""
-    f = np.float32(s)
-    wide = np.float64(f)
-    back = np.int64(1) if abs(wide) > abs(s) else np.int64(0)  # rounded up in magnitude: one step back
-    odd = np.uint32((np.int64(f.view(np.uint32)) - back) | 1).view(np.float32)  # (inf -> the largest)
-    return odd if (f == f) & (wide != s) else f
-
-
-@_jit
-def _axpy_one(mode, kind, alpha, x1, x2):
-    """One element of ``x1 + alpha * x2`` the exact way: the float32 values in, the float32 to
-    store out (AXPY_F16_ONCE: rounded to odd, so that the float16 store rounds once)."""
-    s = _fma_odd(np.float64(alpha), np.float64(x2), np.float64(x1))
-    if mode == AXPY_F16_ONCE:
-        return _f64_to_f32_odd(s)
-    return np.float32(s)
-
-
-_F16_LOWEST_BITS, _F16_HIGHEST_BITS = 0x38800000, 0x477FE000  # float32 bits of 2^-14 and 65504
-
-
 @intrinsic
 def _fma32(typingctx, a, b, c):
     """``a * b + c`` rounded once to float32 (IEEE fusedMultiplyAdd: LLVM's llvm.fma, the CPU's
@@ -409,89 +399,109 @@ def _axpy_f32(alpha, x1, x2, fo):
 @_jit
 def _axpy_twice(kind, alpha, x1, x2, out):
     for i in range(out.size):
-        out[i] = _narrow16(kind, _fma32(alpha, _widen16(kind, x2[i]), _widen16(kind, x1[i])))  # type: ignore[call-arg]
+        out[i] = _narrow16(kind, _fma32(alpha, value(kind, x2[i]), value(kind, x1[i])))  # type: ignore[call-arg]
 
 
 @_jit
-def _axpy_once_sum(alpha, x1, x2, out, flag):
-    """TBE float16, stored straight away: p = alpha * x2 is exact in float32 (two halves: 22
-    bits), so s = p + x1 is the float32 sum and TwoSum gives its exact error e. s rounded to
-    float16 is the one rounding's result unless e is not 0 and s is a midpoint of the float16
-    grid (every float16 value and normal midpoint is a float32 value and rounding is monotonic,
-    so the exact sum lies on s's side of every other midpoint) or s is outside float16's normal
-    range (infinities and NaN included): those elements are flagged for the exact redo. (Sums
-    of halves land on midpoints often, exactly: the error test keeps them off the slow path.)"""
+def _sum_to_odd(p, c):
+    """``p + c`` rounded to odd in float32: truncated towards zero, then the last bit set when
+    anything was lost (so an inexact result is the odd one of the two float32 numbers around
+    the exact sum). s = p + c rounded to nearest and TwoSum's error e (exact: binary arithmetic,
+    round to nearest, no overflow) give it: e of the other sign than s means s was rounded up
+    in magnitude, so the truncation is one step below s; e != 0 implies s != 0 (a nonzero sum
+    of floats never rounds to zero). An infinite or NaN s gives a NaN e, which ``e > 0 or e < 0``
+    does not let through. Branch-free: integer selects on the bits."""
+    s = p + c
+    bb = s - p
+    e = (p - (s - bb)) + (c - bb)
+    sb = np.float32(s).view(np.uint32)
+    inexact = (e > 0) | (e < 0)
+    down = np.uint32(np.uint32(0) - ((np.float32(e).view(np.uint32) ^ sb) >> np.uint32(31)))  # -1: the signs differ
+    low = np.uint32(1) if inexact else np.uint32(0)
+    return np.uint32((sb + (down if inexact else np.uint32(0))) | low).view(np.float32)
+
+
+@_jit
+def _axpy_once(alpha, x1, x2, out):
+    """TBE float16: ``alpha * x2 + x1`` rounded once to float16, by an exact argument in float32
+    (the specification, :func:`aclnn_py.kernels.elementwise.fma`, computes in float64):
+
+    1. alpha (already rounded to float16) and x2 are float16 values: p = alpha * x2 has at most
+       11 + 11 = 22 significant bits and 2^-48 <= |p| < 2^32 (or is 0), so float32 holds it
+       exactly, away from its subnormals and its overflow (an infinite alpha or x2 gives an
+       infinite or NaN p, and both paths then follow IEEE's rules for the specials).
+    2. r = p + x1 rounded to odd in float32 (:func:`_sum_to_odd`; |p + x1| < 2^33: no overflow).
+    3. Rounding to odd at 24 bits, then to nearest even at float16's 11, is the one correct
+       rounding of the exact sum, since 24 >= 11 + 2 (Boldo and Melquiond, "Emulation of a FMA
+       and correctly-rounded sums: proved algorithms using rounding to odd", IEEE TC 2008):
+       every float16 number and midpoint is a float32 number with its last bit 0, so an odd r
+       is never on one and lies on the exact sum's side of each. float16's subnormals (a grid
+       of 2^-24) and its overflow threshold 65520 (a midpoint of the extended grid) are float32
+       numbers with their last bits 0 too, so they are covered.
+    4. The float16 store rounds half to even (F16C's vcvtps2ph, or :func:`._numba._f16_soft`),
+       NaN written canonical; an exact zero sum keeps IEEE's sign (-0 only for -0 + -0).
+
+    One branch-free pass that LLVM vectorises (the earlier version flagged inexact midpoints
+    and redid them in float64: 2-4x the copy bound); ``test_axpy_float16_round_to_odd_*``
+    checks it against the float64 specification on every float16 x2, millions of random
+    pairs and the midpoint cases."""
     for i in range(out.size):
-        p = alpha * _widen16(KIND_F16, x2[i])
-        c = _widen16(KIND_F16, x1[i])
-        s = p + c
-        bb = s - p
-        e = (p - (s - bb)) + (c - bb)
-        u = np.float32(s).view(np.uint32) & np.uint32(0x7FFFFFFF)
-        mid = (u & np.uint32(0x1FFF)) == np.uint32(0x1000)
-        # |s| < 2^-14 or >= 65504, in one unsigned comparison
-        outside = np.uint32(u - np.uint32(_F16_LOWEST_BITS)) >= np.uint32(_F16_HIGHEST_BITS - _F16_LOWEST_BITS)
-        out[i] = _narrow16(KIND_F16, s)
-        flag[i] = np.uint16((mid | outside) & (e != 0))
+        p = alpha * value(KIND_F16, x2[i])
+        out[i] = _narrow16(KIND_F16, _sum_to_odd(p, value(KIND_F16, x1[i])))
 
 
 @_jit
-def _count_flags(flag):
-    """How many flags are set (a loop of its own: a plain byte sum vectorises)."""
-    count = 0
-    for i in range(flag.size):
-        count += flag[i]
-    return count
+def _axpy_same_size(mode, kind, alpha, x1, x2, out):
+    """Axpy / AxpyV2 (scalar alpha, x1 and x2 of out's size, or a widened block of it):
+    AXPY_F32 (float32, one rounding: the CPU's fused multiply-add, which is the correctly
+    rounded ``alpha * x2 + x1`` the recipe's float64 rounded to odd computes), AXPY_F16_ONCE
+    (TBE float16: alpha already rounded to float16, one rounding to float16: :func:`_axpy_once`),
+    AXPY_TWICE (the float32 fused multiply-add, then rounded to the half type)."""
+    if kind == KIND_F32:
+        _axpy_f32(alpha, x1.view(np.float32), x2.view(np.float32), out.view(np.float32))
+    elif mode == AXPY_F16_ONCE:
+        _axpy_once(alpha, x1, x2, out)
+    else:
+        _axpy_twice(kind, alpha, x1, x2, out)
 
 
 @_jit
 def axpy(mode, kind, alpha, x1, x2, out):
-    """Axpy / AxpyV2 with a scalar alpha; x1 or x2 may be a single element (repeated)."""
+    """Axpy / AxpyV2 with a scalar alpha; x1 or x2 may be a single element or a row (repeated:
+    for the half kinds widened once into a float32 block, see :func:`binary_arith`)."""
     n = out.size
     i1, i2 = aliased(x1, out), aliased(x2, out)
-    # the flags of AXPY_F16_ONCE, allocated once per call (not per block: 4096 allocations made
-    # a broadcast call 3x its bound)
-    flag = np.empty(min(n, SCALAR_BLOCK) if mode == AXPY_F16_ONCE else 0, np.uint16)
-    if x1.size == n and x2.size == n and not (i1 or i2):
-        _axpy_same_size(mode, kind, alpha, x1, x2, out, flag)
+    if x1.size == n and x2.size == n:
+        if not (i1 or i2):
+            _axpy_same_size(mode, kind, alpha, x1, x2, out)
+            return
+        blk = min(n, BLOCK)
+        tmp = np.empty(blk, out.dtype)
+        for start in range(0, n, blk):
+            cnt = min(blk, n - start)
+            a, b = staged(x1, start, cnt, tmp, i1), staged(x2, start, cnt, tmp, i2)
+            _axpy_same_size(mode, kind, alpha, a, b, out[start : start + cnt])
         return
-    blk = block_len(n, max(x1.size if x1.size != n else 1, x2.size if x2.size != n else 1))
-    r1, r2 = tile(x1, blk), tile(x2, blk)
+    blk = block_len(n, x2.size if x1.size == n else x1.size)
     tmp = np.empty(blk if (i1 or i2) else 0, out.dtype)
-    for start in range(0, n, blk):
-        cnt = min(blk, n - start)
-        a = staged(x1, start, cnt, tmp, i1) if x1.size == n else r1[:cnt]
-        b = staged(x2, start, cnt, tmp, i2) if x2.size == n else r2[:cnt]
-        _axpy_same_size(mode, kind, alpha, a, b, out[start : start + cnt], flag)
-
-
-@_jit
-def _axpy_same_size(mode, kind, alpha, x1, x2, out, flag):
-    """Axpy / AxpyV2 (scalar alpha, x1 and x2 of out's size): AXPY_F32 (float32, one rounding),
-    AXPY_F16_ONCE (TBE float16: alpha already rounded to float16, one rounding to float16),
-    AXPY_TWICE (float32 result, then rounded to the half type).
-
-    The recipe's float64 emulation (rounded to odd) gives the correctly rounded ``alpha * x2 +
-    x1``, which is what an IEEE fused multiply-add computes: float32 results use the CPU's.
-    For AXPY_F16_ONCE the float32 sum rounded to float16 is the answer but for the flagged
-    elements (:func:`_axpy_once_sum`), which are redone the float64 way (:func:`_fma_odd`)."""
-    n = out.size
     if kind == KIND_F32:
-        _axpy_f32(alpha, x1.view(np.float32), x2.view(np.float32), out.view(np.float32))
+        r1, r2 = tile(x1, blk), tile(x2, blk)
+        for start in range(0, n, blk):
+            cnt = min(blk, n - start)
+            a = staged(x1, start, cnt, tmp, i1) if x1.size == n else r1[:cnt]
+            b = staged(x2, start, cnt, tmp, i2) if x2.size == n else r2[:cnt]
+            _axpy_same_size(mode, kind, alpha, a, b, out[start : start + cnt])
         return
-    if mode != AXPY_F16_ONCE:
-        _axpy_twice(kind, alpha, x1, x2, out)
-        return
-    blk = min(n, SCALAR_BLOCK)  # flag: uint16, the width of the stores beside it (the loop vectorises)
-    for start in range(0, n, blk):
-        cnt = min(blk, n - start)
-        o, fl = out[start : start + cnt], flag[:cnt]
-        _axpy_once_sum(alpha, x1[start : start + cnt], x2[start : start + cnt], o, fl)
-        if _count_flags(fl):  # rare: a block without flags is not scanned
-            for i in range(cnt):
-                if fl[i]:
-                    w1, w2 = _widen16(kind, x1[start + i]), _widen16(kind, x2[start + i])
-                    o[i] = _narrow16(kind, _axpy_one(mode, kind, alpha, w1, w2))
+    if x1.size == n:
+        w2 = tile_f32(kind, x2, blk)
+        for start in range(0, n, blk):
+            cnt = min(blk, n - start)
+            _axpy_same_size(mode, kind, alpha, staged(x1, start, cnt, tmp, i1), w2[:cnt], out[start : start + cnt])
+    else:
+        w1 = tile_f32(kind, x1, blk)
+        for start in range(0, n, blk):
+            cnt = min(blk, n - start)
+            _axpy_same_size(mode, kind, alpha, w1[:cnt], staged(x2, start, cnt, tmp, i2), out[start : start + cnt])
 
 
 # -- Cast between float types -----------------------------------------------------------------------
