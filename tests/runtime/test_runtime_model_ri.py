@@ -10,6 +10,7 @@ import pytest
 
 from aclnn_py import (
     ACL_FLOAT,
+    ACL_MEMCPY_DEVICE_TO_DEVICE,
     ACL_MEMCPY_DEVICE_TO_HOST,
     ACL_MEMCPY_HOST_TO_DEVICE,
     aclCreateScalar,
@@ -20,6 +21,8 @@ from aclnn_py import (
     aclnnAdd,
     aclnnAddGetWorkspaceSize,
     aclrtCreateEvent,
+    aclrtCreateEventExWithFlag,
+    aclrtCreateEventWithFlag,
     aclrtCreateStream,
     aclrtDestroyEvent,
     aclrtDestroyStream,
@@ -28,6 +31,11 @@ from aclnn_py import (
     aclrtMemcpy,
     aclrtMemcpyAsync,
     aclrtRecordEvent,
+    aclrtRecordEventWithFlag,
+    aclrtResetEvent,
+    aclrtStreamQuery,
+    aclrtStreamWaitEvent,
+    aclrtStreamWaitEventWithFlag,
     aclrtSynchronizeStream,
 )
 from aclnn_py._ref import Ref
@@ -494,3 +502,118 @@ def test_a_conditional_task_whose_condition_word_is_gone_fails_when_it_runs(ctx)
     assert "conditional task failed" in aclGetRecentErrMsg()
     assert aclrtDestroyStream(s.value) == 0
     assert A.aclmdlRIDestroy(model.value) == 0  # the word's second release is a no-op
+
+
+# The hooks the event, stream and copy chapters call (see /work/notes/requests_model_ri.md): these
+# tests run once those chapters call them.
+def _calls(module: str, name: str) -> bool:
+    import importlib
+    import inspect
+
+    return name in inspect.getsource(importlib.import_module(f"aclnn_py.runtime.{module}"))
+
+
+_EVENTS_HOOKED = pytest.mark.skipif(
+    not _calls("api_event", "record_event_op"), reason="needs api_event to call model_ri.record_event_op"
+)
+_CHAPTERS_HOOKED = pytest.mark.skipif(
+    not (_calls("api_stream", "refuse_if_capturing") and _calls("api_memcpy", "check_capture_mode")),
+    reason="needs api_stream to call refuse_if_capturing and api_memcpy check_capture_mode",
+)
+
+
+@_EVENTS_HOOKED
+def test_model_update_pattern_the_captured_wait_orders_the_update_before_the_replay(bench):
+    """hicann/runtime's model_ri/1_model_update: under every policy the second replay runs the
+    updated kernel, because it waits for the event recorded after the update."""
+    st, upd = bench.stream(), bench.stream()
+    a, b, tmp, out = bench.buf(np.arange(N)), bench.buf(np.full(N, 2)), bench.buf(), bench.buf()
+    ev = Ref()
+    assert aclrtCreateEventWithFlag(ev, 0x20) == 0
+    ws1, ex1 = bench.add(a, b, tmp, 1.1)
+    ws2, ex2 = bench.add(tmp, b, out, 1.1)
+    ws3, ex3 = bench.add(tmp, b, out, 2.2)
+    assert A.aclmdlRICaptureBegin(st, 2) == 0
+    assert aclnnAdd(None, ws1, ex1, st) == 0
+    assert aclrtStreamWaitEvent(st, ev.value) == 0
+    assert aclrtResetEvent(ev.value, st) == 0
+    assert A.aclmdlRICaptureTaskGrpBegin(st) == 0
+    assert aclnnAdd(None, ws2, ex2, st) == 0
+    g = Ref()
+    assert A.aclmdlRICaptureTaskGrpEnd(st, g) == 0
+    m = Ref()
+    assert A.aclmdlRICaptureEnd(st, m) == 0
+    results = []
+    for i in range(2):
+        assert A.aclmdlRIExecuteAsync(m.value, st) == 0
+        if i == 1:
+            assert A.aclmdlRICaptureTaskUpdateBegin(upd, g.value) == 0
+            assert aclnnAdd(None, ws3, ex3, upd) == 0
+            assert A.aclmdlRICaptureTaskUpdateEnd(upd) == 0
+        assert aclrtRecordEvent(ev.value, upd) == 0
+        assert aclrtSynchronizeStream(upd) == 0
+        assert aclrtSynchronizeStream(st) == 0
+        results.append(bench.get(out)[0])
+    np.testing.assert_allclose(results, [0 + 2.2 + 2.2, 0 + 2.2 + 4.4], rtol=1e-6)
+    assert A.aclmdlRIDestroy(m.value) == 0
+    assert aclrtDestroyEvent(ev.value) == 0
+
+
+@_EVENTS_HOOKED
+def test_external_event_record_and_wait_between_models_and_streams(bench):
+    """hicann/runtime's model_ri/4_model_sync_external, scenarios 1 and 3."""
+    g1, g2, ext = bench.stream(), bench.stream(), bench.stream()
+    src, mid, dst = bench.buf(np.arange(N)), bench.buf(), bench.buf()
+    ev = Ref()
+    assert aclrtCreateEventExWithFlag(ev, 0x1) == 0
+    # scenario 1: stream record + graph wait external
+    assert A.aclmdlRICaptureBegin(g1, 2) == 0
+    assert aclrtStreamWaitEventWithFlag(g1, ev.value, 0, 1) == 0
+    assert aclrtMemcpyAsync(dst, NB, src, NB, ACL_MEMCPY_DEVICE_TO_DEVICE, g1) == 0
+    m1 = Ref()
+    assert A.aclmdlRICaptureEnd(g1, m1) == 0
+    assert aclrtRecordEvent(ev.value, ext) == 0
+    assert A.aclmdlRIExecuteAsync(m1.value, g1) == 0
+    assert aclrtSynchronizeStream(g1) == 0
+    np.testing.assert_array_equal(bench.get(dst), np.arange(N))
+    # scenario 3: graph1 records external, graph2 waits external
+    ev2 = Ref()
+    assert aclrtCreateEventExWithFlag(ev2, 0x1) == 0
+    assert A.aclmdlRICaptureBegin(g1, 2) == 0
+    assert aclrtMemcpyAsync(mid, NB, src, NB, ACL_MEMCPY_DEVICE_TO_DEVICE, g1) == 0
+    assert aclrtRecordEventWithFlag(ev2.value, g1, 1) == 0
+    m2 = Ref()
+    assert A.aclmdlRICaptureEnd(g1, m2) == 0
+    assert A.aclmdlRICaptureBegin(g2, 2) == 0
+    assert aclrtStreamWaitEventWithFlag(g2, ev2.value, 0, 1) == 0
+    assert aclrtMemcpyAsync(dst, NB, mid, NB, ACL_MEMCPY_DEVICE_TO_DEVICE, g2) == 0
+    m3 = Ref()
+    assert A.aclmdlRICaptureEnd(g2, m3) == 0
+    bench.put(src, np.arange(N) + 7)
+    assert A.aclmdlRIExecuteAsync(m2.value, g1) == 0
+    assert A.aclmdlRIExecuteAsync(m3.value, g2) == 0
+    assert aclrtSynchronizeStream(g2) == 0
+    assert aclrtSynchronizeStream(g1) == 0
+    np.testing.assert_array_equal(bench.get(dst), np.arange(N) + 7)
+    for m in (m1, m2, m3):
+        assert A.aclmdlRIDestroy(m.value) == 0
+    assert aclrtDestroyEvent(ev.value) == 0 and aclrtDestroyEvent(ev2.value) == 0
+
+
+@_CHAPTERS_HOOKED
+def test_a_capturing_stream_refuses_synchronize_query_destroy_and_a_global_capture_sync_copies(bench):
+    st = bench.stream()
+    assert A.aclmdlRICaptureBegin(st, 0) == 0
+    assert aclrtSynchronizeStream(st) == 107027
+    assert aclrtStreamQuery(st, Ref()) == 107027
+    assert aclrtDestroyStream(st) == 107027
+    h = np.zeros(N, np.float32)
+    p = bench.buf()
+    assert aclrtMemcpy(p, NB, h, NB, ACL_MEMCPY_HOST_TO_DEVICE) == 107030
+    mode = Ref(2)
+    assert A.aclmdlRICaptureThreadExchangeMode(mode) == 0
+    assert aclrtMemcpy(p, NB, h, NB, ACL_MEMCPY_HOST_TO_DEVICE) == 0
+    assert A.aclmdlRICaptureThreadExchangeMode(mode) == 0
+    m = Ref()
+    assert A.aclmdlRICaptureEnd(st, m) == 0
+    assert A.aclmdlRIDestroy(m.value) == 0
