@@ -497,6 +497,7 @@ def aclrtMemcpyAsyncWithOffset(
             SPACE.write(d0 + doff, SPACE.read(s0 + soff, n, api), api)
         except MemoryFault as fault:
             raise TaskFault(E.ACL_ERROR_RT_SYS_DMA, f"{api} task failed: {fault.message}") from None
+        sanitizer.after_write(d0 + doff, n, api)
 
     RT.policy.submit(target, Task(target, f"{api}({n} bytes)", run))
     return E.ACL_SUCCESS

@@ -12,6 +12,7 @@ import ctypes
 from .. import soc as _soc
 from .._capi import UINT64_MAX, ApiError, as_pointer, describe
 from .._ref import Ref, store
+from . import sanitizer
 from ._checks import (
     PARAM,
     RT_PARAM,
@@ -43,6 +44,7 @@ def _sync_device(dev: Device) -> None:
         for st in ctx.all_streams():
             if not st.destroyed:
                 drain(st)
+                sanitizer.ordered(st)  # the host saw the device finish: its work is ordered first
 
 
 @rt_api

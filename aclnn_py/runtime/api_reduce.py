@@ -52,7 +52,7 @@ _REDUCE = "Asynchronously performing the Reduce operation"
 
 def _dtype_desc(t: int) -> str:
     try:
-        return f"{aclDataType(t).name[4:]}({t})"
+        return f"{aclDataType(t).name[4:]}({int(t)})"
     except ValueError:
         return f"UNKNOWN({t})"
 
