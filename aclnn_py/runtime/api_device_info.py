@@ -24,6 +24,7 @@ from ._checks import (
     rt_value,
 )
 from .api_device import _check_device_id, _device_arg
+from .api_stream_res import thread_limit
 from .device import RT
 from .enums import aclrtDeviceStatus
 
@@ -92,11 +93,16 @@ def _hardware_cores(t: int) -> int:
 
 @rt_api
 def aclrtGetResInCurrentThread(type: int, value: object) -> int:
-    """The cores of ``type`` the calling thread may use: the device's limit
-    (aclrtSetDeviceResLimit) or the SoC's count. Needs a current context."""
+    """The cores of ``type`` the calling thread may use: the limit of the stream bound to it
+    (aclrtUseStreamResInCurrentThread), else the device's (aclrtSetDeviceResLimit), else the
+    SoC's count. Needs a current context unless a bound stream answers."""
     rt_fn = "rtsGetResInCurrentThread"
     out = out_arg(value, "aclrtGetResInCurrentThread", "value")
     t = _res_type(type, rt_fn, "Obtaining the device resources that can be used by the current thread")
+    bound = thread_limit(t)  # a stream's limits bound by aclrtUseStreamResInCurrentThread come first
+    if bound is not None:
+        store(out, bound)
+        return E.ACL_SUCCESS
     dev = need_context(rt_fn).device
     store(out, dev.res_limits.get(t, _hardware_cores(t)))
     return E.ACL_SUCCESS

@@ -123,6 +123,7 @@ class _ThreadState(threading.local):
     def __init__(self) -> None:
         self.context: Context | None = None
         self.last_error = 0  # aclrtGetLastError / aclrtPeekAtLastError
+        self.res_stream: Stream | None = None  # aclrtUseStreamResInCurrentThread
 
 
 class Runtime:

@@ -1,0 +1,126 @@
+"""Per-stream core limits (set, read, reset, bound to a thread) and the overflow switch."""
+
+from __future__ import annotations
+
+import threading
+
+from rt_texts import bad_handle, null
+
+from aclnn_py import (
+    ACL_ERROR_INVALID_PARAM,
+    ACL_ERROR_RT_INVALID_HANDLE,
+    ACL_ERROR_RT_PARAM_INVALID,
+    ACL_ERROR_RT_STREAM_CONTEXT,
+    Ref,
+    aclFinalize,
+    aclGetRecentErrMsg,
+    aclInit,
+    aclrtCreateContext,
+    aclrtCreateStream,
+    aclrtDestroyContext,
+    aclrtDestroyStream,
+    aclrtGetResInCurrentThread,
+    aclrtResetDevice,
+    aclrtSetCurrentContext,
+    aclrtSetDevice,
+    aclrtSetDeviceResLimit,
+)
+from aclnn_py.runtime.api_stream_res import (
+    aclrtGetStreamOverflowSwitch,
+    aclrtGetStreamResLimit,
+    aclrtResetStreamResLimit,
+    aclrtSetStreamOverflowSwitch,
+    aclrtSetStreamResLimit,
+    aclrtUnuseStreamResInCurrentThread,
+    aclrtUseStreamResInCurrentThread,
+)
+from aclnn_py.runtime.device import RT
+
+CUBE, VECTOR = 0, 1
+
+
+def test_stream_limits_follow_the_device_until_set(dev0):
+    s = Ref()
+    assert aclrtCreateStream(s) == 0
+    value = Ref()
+    assert aclrtGetStreamResLimit(s.value, CUBE, value) == 0 and value.value == 24  # Ascend910B1's cube cores
+    assert aclrtSetDeviceResLimit(0, CUBE, 12) == 0
+    assert aclrtGetStreamResLimit(s.value, CUBE, value) == 0 and value.value == 12  # the device's limit
+    assert aclrtSetStreamResLimit(s.value, CUBE, 20) == 0  # may exceed the device's limit
+    assert aclrtGetStreamResLimit(s.value, CUBE, value) == 0 and value.value == 20
+    assert aclrtGetStreamResLimit(None, CUBE, value) == 0 and value.value == 12  # the default stream
+    assert aclrtSetStreamResLimit(s.value, CUBE, 25) == ACL_ERROR_RT_PARAM_INVALID
+    msg = aclGetRecentErrMsg()
+    assert msg.startswith(
+        "Invalid_Argument(EE1003): Setting the device resource limits of a specific stream failed because value 25 "
+        "for parameter value is invalid. Expected value: must be less than or equal to 24."
+    )
+    assert "rtsSetStreamResLimit execution failed." in msg
+    assert aclrtSetStreamResLimit(s.value, 2, 1) == ACL_ERROR_RT_PARAM_INVALID
+    assert "value DEV_RES_TYPE_MAX(2) for parameter type is invalid. Expected value: [0, 2)." in aclGetRecentErrMsg()
+    assert aclrtGetStreamResLimit(s.value, CUBE, None) == ACL_ERROR_INVALID_PARAM
+    assert aclGetRecentErrMsg().startswith(null("aclrtGetStreamResLimit", "value"))
+    assert aclrtResetStreamResLimit(s.value) == 0
+    assert aclrtGetStreamResLimit(s.value, CUBE, value) == 0 and value.value == 12
+    assert aclrtDestroyStream(s.value) == 0
+    assert aclrtGetStreamResLimit(s.value, CUBE, value) == ACL_ERROR_RT_INVALID_HANDLE
+    assert aclGetRecentErrMsg().startswith(bad_handle("stream", "rtsGetStreamResLimit"))
+
+
+def test_a_bound_stream_decides_what_the_thread_may_use(dev0):
+    s = Ref()
+    assert aclrtCreateStream(s) == 0
+    assert aclrtSetStreamResLimit(s.value, VECTOR, 10) == 0
+    value = Ref()
+    assert aclrtUseStreamResInCurrentThread(s.value) == 0
+    assert aclrtGetResInCurrentThread(VECTOR, value) == 0 and value.value == 10
+    assert aclrtGetResInCurrentThread(CUBE, value) == 0 and value.value == 24  # no stream limit of that type
+    seen: list[int] = []
+
+    def other() -> None:  # another thread does not see this thread's binding
+        assert aclrtSetCurrentContext(RT.devices[0].primary) == 0
+        v = Ref()
+        assert aclrtGetResInCurrentThread(VECTOR, v) == 0
+        seen.append(v.value)
+
+    t = threading.Thread(target=other)
+    t.start()
+    t.join()
+    assert seen == [48]
+    assert aclrtUnuseStreamResInCurrentThread(s.value) == 0
+    assert aclrtGetResInCurrentThread(VECTOR, value) == 0 and value.value == 48
+    assert aclrtDestroyStream(s.value) == 0
+
+
+def test_overflow_switch(dev0):
+    s = Ref()
+    assert aclrtCreateStream(s) == 0
+    flag = Ref()
+    assert aclrtGetStreamOverflowSwitch(s.value, flag) == 0 and flag.value == 0
+    assert aclrtSetStreamOverflowSwitch(s.value, 1) == 0
+    assert aclrtGetStreamOverflowSwitch(s.value, flag) == 0 and flag.value == 1
+    assert aclrtGetStreamOverflowSwitch(None, flag) == 0 and flag.value == 0  # the default stream's own switch
+    assert aclrtSetStreamOverflowSwitch(s.value, 2) == ACL_ERROR_INVALID_PARAM
+    assert aclGetRecentErrMsg().startswith(
+        "Invalid_Argument(EH0007): aclrtSetStreamOverflowSwitch failed because value 2 for parameter flag is invalid. "
+        "Expected value: 0 or 1."
+    )
+    assert aclrtGetStreamOverflowSwitch(s.value, None) == ACL_ERROR_INVALID_PARAM
+    aclGetRecentErrMsg()
+    other = Ref()
+    assert aclrtCreateContext(other, 0) == 0  # now current: the stream is not its
+    assert aclrtSetStreamOverflowSwitch(s.value, 0) == ACL_ERROR_RT_STREAM_CONTEXT
+    assert "stream does not belong to the current context" in aclGetRecentErrMsg()
+    assert aclrtDestroyContext(other.value) == 0
+    assert aclrtSetCurrentContext(RT.devices[0].primary) == 0
+    assert aclrtDestroyStream(s.value) == 0
+
+
+def test_overflow_switch_is_fixed_on_chips_without_it(soc):
+    soc("Ascend310P")
+    assert aclInit(None) == 0 and aclrtSetDevice(0) == 0
+    flag = Ref()
+    assert aclrtSetStreamOverflowSwitch(None, 0) == 0  # accepted and ignored
+    assert aclrtGetStreamOverflowSwitch(None, flag) == 0 and flag.value == 1
+    aclrtResetDevice(0)
+    aclFinalize()
