@@ -44,6 +44,27 @@ typedef struct aclrtErrorInfo aclrtErrorInfo;
 typedef struct aclrtBinaryLoadOptions aclrtBinaryLoadOptions;
 typedef struct aclrtLaunchKernelCfg aclrtLaunchKernelCfg;
 typedef struct aclrtPlaceHolderInfo aclrtPlaceHolderInfo;
+typedef int aclrtFuncAttribute;
+typedef int aclCANNPackageName;
+typedef struct aclCANNPackageVersion aclCANNPackageVersion;
+typedef struct dim3 dim3;
+typedef void (*aclrtOpExceptionCallback)(aclrtExceptionInfo *exceptionInfo, void *userData);
+typedef struct aclprofConfig aclprofConfig;
+typedef struct aclprofAicoreEvents aclprofAicoreEvents;
+typedef struct aclprofStepInfo aclprofStepInfo;
+typedef int aclprofAicoreMetrics;
+typedef int aclprofConfigType;
+typedef int aclprofStepTag;
+typedef int acldumpType;
+typedef struct acldumpChunk acldumpChunk;
+typedef void *aclrtAllocatorDesc;
+typedef void *aclrtAllocator;
+typedef void *aclrtAllocatorBlock;
+typedef void *aclrtAllocatorAddr;
+typedef void *(*aclrtAllocatorAllocFunc)(aclrtAllocator allocator, size_t size);
+typedef void (*aclrtAllocatorFreeFunc)(aclrtAllocator allocator, aclrtAllocatorBlock block);
+typedef void *(*aclrtAllocatorAllocAdviseFunc)(aclrtAllocator allocator, size_t size, aclrtAllocatorAddr addr);
+typedef void *(*aclrtAllocatorGetAddrFromBlockFunc)(aclrtAllocatorBlock block);
 typedef struct aclOpExecutor aclOpExecutor;
 typedef struct aclTensor aclTensor;
 typedef struct aclScalar aclScalar;
@@ -453,11 +474,87 @@ aclError aclrtCntNotifyRecord(aclrtCntNotify cntNotify, aclrtStream stream, aclr
 aclError aclrtCntNotifyWaitWithTimeout(aclrtCntNotify cntNotify, aclrtStream stream, aclrtCntNotifyWaitInfo* info);
 aclError aclrtCntNotifyReset(aclrtCntNotify cntNotify, aclrtStream stream);
 aclError aclrtCntNotifyGetId(aclrtCntNotify cntNotify, uint32_t* notifyId);
+aclError aclsysGetCANNVersion(aclCANNPackageName name, aclCANNPackageVersion* version);
+aclError aclrtGetArgsFromExceptionInfo(const aclrtExceptionInfo* info, void** devArgsPtr, uint32_t* devArgsLen);
+aclError aclrtGetFuncHandleFromExceptionInfo(const aclrtExceptionInfo* info, aclrtFuncHandle* func);
+aclError aclrtLaunchKernelWithArgsArray(void* func, uint32_t numBlocks, aclrtStream stream, aclrtLaunchKernelCfg* cfg,
+    void** args);
+aclError aclrtGetFuncBySymbol(const void* symbol, aclrtFuncHandle* funcHandle);
+aclError aclrtGetFunctionAddr(aclrtFuncHandle funcHandle, void** aicAddr, void** aivAddr);
+aclError aclrtGetFunctionName(aclrtFuncHandle funcHandle, uint32_t maxLen, char* name);
+aclError aclrtGetFunctionSize(aclrtFuncHandle funcHandle, size_t* aicSize, size_t* aivSize);
+aclError aclrtGetFunctionAttribute(aclrtFuncHandle funcHandle, aclrtFuncAttribute attrType, int64_t* attrValue);
+aclError aclrtFunctionGetBinary(const aclrtFuncHandle funcHandle, aclrtBinHandle* binHandle);
+aclError aclrtFunctionGetParamCount(const void* func, size_t* paramCount);
+aclError aclrtFunctionGetParamInfo(const void* func, size_t paramIndex, size_t* paramOffset, size_t* paramSize);
+aclError aclrtFunctionGetAvailDynUbufPerBlock(void* func, uint32_t flags, size_t* dynamicUbufSize);
+aclError aclrtBinaryGetDevAddress(const aclrtBinHandle binHandle, void** binAddr, size_t* binSize);
+aclError aclrtBinaryGetGlobal(aclrtBinHandle binHandle, const char* name, void** dptr, size_t* size);
+aclError aclrtRegisterCpuFunc(const aclrtBinHandle handle, const char* funcName, const char* kernelName,
+    aclrtFuncHandle* funcHandle);
+aclError aclrtGetSymbolAddress(const void* symbol, void** devPtr);
+aclError aclrtGetSymbolSize(const void* symbol, size_t* size);
+aclError aclrtMemcpyToSymbol(const void* symbol, const void* src, size_t count, size_t offset, aclrtMemcpyKind kind);
+aclError aclrtMemcpyToSymbolAsync(const void* symbol, const void* src, size_t count, size_t offset,
+    aclrtMemcpyKind kind, aclrtStream stream);
+aclError aclrtMemcpyFromSymbol(void* dst, size_t dstMax, const void* symbol, size_t count, size_t offset,
+    aclrtMemcpyKind kind);
+aclError aclrtMemcpyFromSymbolAsync(void* dst, size_t dstMax, const void* symbol, size_t count, size_t offset,
+    aclrtMemcpyKind kind, aclrtStream stream);
+aclError aclmdlInitDump();
+aclError aclmdlSetDump(const char* dumpCfgPath);
+aclError aclmdlFinalizeDump();
+aclError aclprofInit(const char* profilerResultPath, size_t length);
+aclError aclprofFinalize();
+aclError aclprofStart(const aclprofConfig* profilerConfig);
+aclprofConfig* aclprofCreateConfig(uint32_t* deviceIdList, uint32_t deviceNums, aclprofAicoreMetrics aicoreMetrics,
+    const aclprofAicoreEvents* aicoreEvents, uint64_t dataTypeConfig);
+aclError aclprofDestroyConfig(const aclprofConfig* profilerConfig);
+aclError aclprofStop(const aclprofConfig* profilerConfig);
+aclError aclprofSetConfig(aclprofConfigType configType, const char* config, size_t configLength);
+aclError aclprofGetStepTimestamp(aclprofStepInfo* stepInfo, aclprofStepTag tag, aclrtStream stream);
+aclprofStepInfo* aclprofCreateStepInfo();
+void aclprofDestroyStepInfo(aclprofStepInfo* stepinfo);
+void* aclprofCreateStamp();
+void aclprofDestroyStamp(void* stamp);
+aclError aclprofPush(void* stamp);
+aclError aclprofPop();
+aclError aclprofRangeStart(void* stamp, uint32_t* rangeId);
+aclError aclprofRangeStop(uint32_t rangeId);
+aclError aclprofSetStampTraceMessage(void* stamp, const char* msg, uint32_t msgLen);
+aclError aclprofMark(void* stamp);
+aclError aclprofMarkEx(const char* msg, size_t msgLen, aclrtStream stream);
+uint64_t aclprofStr2Id(const char* message);
+void acldumpUnregCallback();
+const char* acldumpGetPath(acldumpType dumpType);
 """
 
 # aclnn_py implements these too: acl/ops/acl_dvpp.h's memory calls (the C ABI exports them, from a
-# header outside acl/*.h)
+# header outside acl/*.h); acl_dump.h's callback registration, the SIMT launches,
+# aclrtBinarySetExceptionCallback and acl_rt_allocator.h's functions, which capi/include does not
+# declare yet (the wrapper generator has no conversion for a function pointer, a dim3 by value or an
+# aclrtAllocatorDesc)
 MORE = """
 aclError acldvppMalloc(void **devPtr, size_t size);
 aclError acldvppFree(void *devPtr);
+aclError acldumpRegCallback(int32_t (*const messageCallback)(const acldumpChunk*, int32_t), int32_t flag);
+aclError aclrtLaunchSIMTKernelWithArgsArray(void* func, dim3 gridDim, dim3 blockDim, size_t dynUbufSize,
+    aclrtStream stream, aclrtLaunchKernelCfg* cfg, void** args);
+aclError aclrtLaunchSIMTKernelWithHostArgs(void* func, dim3 gridDim, dim3 blockDim, size_t dynUbufSize,
+    aclrtStream stream, aclrtLaunchKernelCfg* cfg, void* hostArgs, size_t argsSize,
+    aclrtPlaceHolderInfo* placeHolderArray, size_t placeHolderNum);
+aclError aclrtBinarySetExceptionCallback(aclrtBinHandle binHandle, aclrtOpExceptionCallback callback, void* userData);
+aclrtAllocatorDesc aclrtAllocatorCreateDesc();
+aclError aclrtAllocatorDestroyDesc(aclrtAllocatorDesc allocatorDesc);
+aclError aclrtAllocatorSetObjToDesc(aclrtAllocatorDesc allocatorDesc, aclrtAllocator allocator);
+aclError aclrtAllocatorSetAllocFuncToDesc(aclrtAllocatorDesc allocatorDesc, aclrtAllocatorAllocFunc func);
+aclError aclrtAllocatorSetFreeFuncToDesc(aclrtAllocatorDesc allocatorDesc, aclrtAllocatorFreeFunc func);
+aclError aclrtAllocatorSetAllocAdviseFuncToDesc(aclrtAllocatorDesc allocatorDesc, aclrtAllocatorAllocAdviseFunc func);
+aclError aclrtAllocatorSetGetAddrFromBlockFuncToDesc(aclrtAllocatorDesc allocatorDesc,
+    aclrtAllocatorGetAddrFromBlockFunc func);
+aclError aclrtAllocatorRegister(aclrtStream stream, aclrtAllocatorDesc allocatorDesc);
+aclError aclrtAllocatorGetByStream(aclrtStream stream, aclrtAllocatorDesc* allocatorDesc, aclrtAllocator* allocator,
+    aclrtAllocatorAllocFunc* allocFunc, aclrtAllocatorFreeFunc* freeFunc,
+    aclrtAllocatorAllocAdviseFunc* allocAdviseFunc, aclrtAllocatorGetAddrFromBlockFunc* getAddrFromBlockFunc);
+aclError aclrtAllocatorUnregister(aclrtStream stream);
 """
