@@ -527,6 +527,13 @@ aclError aclprofMarkEx(const char* msg, size_t msgLen, aclrtStream stream);
 uint64_t aclprofStr2Id(const char* message);
 void acldumpUnregCallback();
 const char* acldumpGetPath(acldumpType dumpType);
+aclError aclrtSetStreamResLimit(aclrtStream stream, aclrtDevResLimitType type, uint32_t value);
+aclError aclrtGetStreamResLimit(aclrtStream stream, aclrtDevResLimitType type, uint32_t* value);
+aclError aclrtResetStreamResLimit(aclrtStream stream);
+aclError aclrtUseStreamResInCurrentThread(aclrtStream stream);
+aclError aclrtUnuseStreamResInCurrentThread(aclrtStream stream);
+aclError aclrtSetStreamOverflowSwitch(aclrtStream stream, uint32_t flag);
+aclError aclrtGetStreamOverflowSwitch(aclrtStream stream, uint32_t* flag);
 """
 
 # aclnn_py implements these too: acl/ops/acl_dvpp.h's memory calls (the C ABI exports them, from a
