@@ -257,6 +257,14 @@ class _ThreadModes(threading.local):
 THREAD = _ThreadModes()
 
 
+def reset() -> None:
+    """Forget every model (for testing.reset: model numbers restart, as stream numbers do)."""
+    LIVE_MODELS.clear()
+    MODEL_OF_STREAM.clear()
+    Model._ids = itertools.count(0)
+    THREAD.exchange = MODE_GLOBAL
+
+
 class Capture(Recorder):
     """The recorder of a stream that captures into ``model`` (or is bound to it)."""
 

@@ -617,3 +617,17 @@ def test_a_capturing_stream_refuses_synchronize_query_destroy_and_a_global_captu
     m = Ref()
     assert A.aclmdlRICaptureEnd(st, m) == 0
     assert A.aclmdlRIDestroy(m.value) == 0
+
+
+def test_reset_forgets_the_models_and_restarts_their_numbers(bench):
+    st = bench.stream()
+    assert A.aclmdlRICaptureBegin(st, M.MODE_RELAXED) == 0
+    m = Ref()
+    assert A.aclmdlRICaptureEnd(st, m) == 0
+    assert m.value in M.LIVE_MODELS
+    mode = Ref(M.MODE_RELAXED)
+    assert A.aclmdlRICaptureThreadExchangeMode(mode) == 0
+    M.reset()
+    assert not M.LIVE_MODELS and not M.MODEL_OF_STREAM and M.THREAD.exchange == M.MODE_GLOBAL
+    assert A.aclmdlRIBuildBegin(m, 0) == 0 and m.value.ident == 0
+    assert A.aclmdlRIDestroy(m.value) == 0
