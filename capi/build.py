@@ -43,9 +43,11 @@ SOURCE = HERE / "src" / "aclnn_py_capi.cpp"
 LIBRARY = "libaclnn_py.so"
 # The names CANN programs link against: -lascendcl (runtime) -lopapi / -lnnopbase (aclnn); the
 # op-specific split libraries of newer CANN versions resolve to the same library.
-# libacl_rt.so is the runtime's own name in current CANN (hicann/runtime's examples link -lacl_rt).
+# libacl_rt.so is the runtime's own name in current CANN (hicann/runtime's examples link -lacl_rt);
+# libacl_dvpp.so is linked by Ascend/samples' DVPP memory sample (acldvppMalloc / acldvppFree).
 ALIASES = (
     "libascendcl.so", "libacl_rt.so", "libopapi.so", "libnnopbase.so", "libopapi_nn.so", "libopapi_math.so",
+    "libacl_dvpp.so",
 )  # fmt: skip
 
 
