@@ -420,12 +420,15 @@ class Runner:
         self.stream = stream
         self.policy = policy
         self.epoch = epoch
+        # model streams whose remaining tasks no longer run in this execution: a label switch
+        # (aclrtSwitchLabelByIndex) jumped away from them
+        self.halted: set[int] = set()
 
     def aborted(self) -> bool:
         return self.model.aborted != self.epoch or self.model.destroyed
 
     def run_task(self, mt: ModelTask) -> None:
-        if mt.disabled or self.aborted():
+        if mt.disabled or self.aborted() or id(mt.stream) in self.halted:
             return
         if mt.ready is not None and not mt.ready():
             wait_until(mt.ready, self.policy, self.stream, f"{self.model!r}: {mt.label}", 107020)
@@ -434,10 +437,19 @@ class Runner:
         elif mt.fn is not None:
             mt.fn()
 
-    def run_stream(self, model: Model, stream: Stream) -> None:
-        """Run a model stream's tasks in order (an activated stream, a sub-model's stream)."""
-        for mt in list(model.tasks_of(stream)):
+    def run_stream(self, model: Model, stream: Stream, start: int = 0) -> None:
+        """Run a model stream's tasks in order from ``start`` (an activated stream, a sub-model's
+        stream, the tasks after a label)."""
+        self.halted.discard(id(stream))  # (re)entered: it runs again from here
+        for mt in list(model.tasks_of(stream))[start:]:
+            if id(stream) in self.halted:
+                break
             self.run_task(mt)
+
+    def jump(self, model: Model, source: Stream, target: Stream, start: int) -> None:
+        """A label switch on ``source``: run ``target`` from ``start``, and ``source`` stops."""
+        self.run_stream(model, target, start)
+        self.halted.add(id(source))
 
     def run_model(self, model: Model) -> None:
         """Run a sub-model inline (a branch or loop body of a conditional task)."""
