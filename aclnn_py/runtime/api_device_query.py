@@ -267,22 +267,71 @@ def aclrtDeviceL2CacheFlush(rsv: object) -> int:
 _lock = threading.RLock()
 _state_callbacks: dict[str, tuple[Callable[..., Any], object]] = {}
 _abort_callbacks: dict[str, tuple[Callable[..., Any], object]] = {}
+_stream_callbacks: dict[str, tuple[Callable[..., Any], object]] = {}
 
 
 def _register(
-    table: dict[str, tuple[Callable[..., Any], object]], api: str, regName: object, cb: object, args: object
+    table: dict[str, tuple[Callable[..., Any], object]],
+    api: str,
+    regName: object,
+    cb: object,
+    args: object,
+    duplicate: Callable[[str], ApiError],
 ) -> int:
+    """CANN's callback managers: a NULL callback takes the name's registration back; a name
+    registered already is refused (each manager with its own report)."""
     if regName is None:
         raise ApiError(PARAM, acl_null(api, "regName"))
     name = regName.decode() if isinstance(regName, (bytes, bytearray)) else str(regName)
     with _lock:
         if cb is None:
-            table.pop(name, None)  # a NULL callback takes the registration back
+            table.pop(name, None)
         elif not callable(cb):
             raise ApiError(PARAM, emu(f"{api}: callback must be callable, got {describe(cb)}."))
+        elif name in table:
+            raise duplicate(name)
         else:
             table[name] = (cb, args)
     return E.ACL_SUCCESS
+
+
+def _dup_device_state(name: str) -> ApiError:
+    """DeviceStateCallbackManager::RegDeviceStateCallback (device_state_callback_manager.cc:40-43)."""
+    return ApiError(
+        RT_PARAM,
+        (
+            "EE1011",
+            f"Registering the device status callback function failed. Value {name} for parameter regName is "
+            f"invalid. Reason: The callback function {name} has been registered and cannot be registered again.",
+        ),
+        fb_invalid("rtsRegDeviceStateCallback"),
+    )
+
+
+def _dup_task_abort(name: str) -> ApiError:
+    """Runtime::SetTaskAbortCallBack (runtime.cc:4301-4305)."""
+    return ApiError(
+        RT_PARAM,
+        (
+            "EE1017",
+            "Registering the aborting callback function of a task failed. Parameter regName is invalid. "
+            f"Reason: The regName {name} has been registered and cannot be registered again.",
+        ),
+        fb_invalid("rtsSetDeviceTaskAbortCallback"),
+    )
+
+
+def _dup_stream_state(name: str) -> ApiError:
+    """StreamStateCallbackManager::RegStreamStateCallback (stream_state_callback_manager.cc:36-40)."""
+    return ApiError(
+        RT_PARAM,
+        (
+            "EE1011",
+            f"Registering the stream status callback function failed. Value {name} for parameter regName is "
+            "invalid. Reason: The callback name has already been registered.",
+        ),
+        fb_invalid("rtsRegStreamStateCallback"),
+    )
 
 
 @rt_api
@@ -290,14 +339,30 @@ def aclrtRegDeviceStateCallback(regName: str | None, callback: Callable[..., Any
     """Register ``callback(deviceId, state, args)`` under ``regName``: it is called with
     ACL_RT_DEVICE_STATE_SET_PRE/_POST when aclrtSetDevice opens a device and _RESET_PRE/_POST
     when aclrtResetDevice closes it. A NULL callback removes the registration."""
-    return _register(_state_callbacks, "aclrtRegDeviceStateCallback", regName, callback, args)
+    return _register(_state_callbacks, "aclrtRegDeviceStateCallback", regName, callback, args, _dup_device_state)
 
 
 @rt_api
 def aclrtSetDeviceTaskAbortCallback(regName: str | None, callback: Callable[..., Any] | None, args: object) -> int:
     """Register ``callback(deviceId, stage, timeout, args)``: aclrtDeviceTaskAbort calls it with
     ACL_RT_DEVICE_TASK_ABORT_PRE before and _POST after discarding the device's work."""
-    return _register(_abort_callbacks, "aclrtSetDeviceTaskAbortCallback", regName, callback, args)
+    return _register(_abort_callbacks, "aclrtSetDeviceTaskAbortCallback", regName, callback, args, _dup_task_abort)
+
+
+@rt_api
+def aclrtRegStreamStateCallback(regName: str | None, callback: Callable[..., Any] | None, args: object) -> int:
+    """Register ``callback(stream, state, args)``: called with ACL_RT_STREAM_STATE_CREATE_POST
+    after a stream is created and ACL_RT_STREAM_STATE_DESTROY_PRE before one is destroyed (not
+    the default streams). A NULL callback removes the registration."""
+    return _register(_stream_callbacks, "aclrtRegStreamStateCallback", regName, callback, args, _dup_stream_state)
+
+
+def stream_state_changed(stream: object, state: int) -> None:
+    """Tell the stream-state callbacks (called by the stream chapter's create and destroy)."""
+    with _lock:
+        entries = list(_stream_callbacks.values())
+    for cb, args in entries:
+        cb(stream, state, args)
 
 
 def device_state_changed(device: int, state: int) -> None:
@@ -345,6 +410,7 @@ def reset() -> None:
     with _lock:
         _state_callbacks.clear()
         _abort_callbacks.clear()
+        _stream_callbacks.clear()
 
 
 __all__ = [
@@ -363,7 +429,9 @@ __all__ = [
     "aclrtGetUserDevIdByLogicDevId",
     "aclrtGetUserDevIdByPhyDevId",
     "aclrtRegDeviceStateCallback",
+    "aclrtRegStreamStateCallback",
     "aclrtSetDeviceTaskAbortCallback",
     "aclrtSetTsDevice",
     "device_state_changed",
+    "stream_state_changed",
 ]

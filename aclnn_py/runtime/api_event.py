@@ -40,6 +40,7 @@ from .api_stream import check_stopped
 from .device import RT, Context
 from .enums import aclrtEventRecordedStatus, aclrtEventStatus, aclrtEventWaitStatus
 from .memory import call_site
+from .model_ri import TASK_EVENT_RECORD, TASK_EVENT_RESET, TASK_EVENT_WAIT, record_event_op
 from .stream import CycleError, Event, Task, TaskFault, now_ns, wait_until
 
 # ---------------------------------------------------------------------------------------------
@@ -135,6 +136,8 @@ def _record_event(event: object, stream: object, api: str, rt_fn: str) -> int:
         ev.timestamp_ns = now_ns()
 
     check_stopped(ctx)
+    if record_event_op(target, TASK_EVENT_RECORD, ev):
+        return E.ACL_SUCCESS  # captured: each replay of the model records the event
     ev.timestamp_ns = None
     ev.stream = target
     ev.task = Task(target, "record event", run)
@@ -223,6 +226,8 @@ def _stream_wait_event(stream: object, event: object, api: str, rt_fn: str) -> i
     target = st or ctx.default_stream
     own_stream(target, ctx, "Triggering stream event waiting", rt_fn)
     check_stopped(ctx)
+    if record_event_op(target, TASK_EVENT_WAIT, ev):
+        return E.ACL_SUCCESS  # captured: each replay waits for the event's latest record
     if ev.task is None or ev.stream is None:
         return E.ACL_SUCCESS
     waited_task, waited_stream = ev.task, ev.stream
@@ -259,8 +264,10 @@ def aclrtRecordEventWithFlag(event: object, stream: object, flag: int) -> int:
         raise ApiError(PARAM, acl_value(api, f, "flag", "ACL_EVENT_RECORD_DEFAULT or ACL_EVENT_RECORD_EXTERNAL"))
     if f == 0:
         return _record_event(event, stream, api, "rtEventRecord")
-    event_handle(event, "rtEventRecordWithFlag")
-    stream_handle(stream, "rtEventRecordWithFlag")
+    ev = event_handle(event, "rtEventRecordWithFlag")
+    st = stream_handle(stream, "rtEventRecordWithFlag")
+    if st is not None and record_event_op(st, TASK_EVENT_RECORD, ev):
+        return E.ACL_SUCCESS
     return E.ACL_ERROR_RT_FEATURE_NOT_SUPPORT
 
 
@@ -279,8 +286,10 @@ def aclrtStreamWaitEventWithFlag(stream: object, event: object, timeout: int, fl
         raise ApiError(PARAM, acl_value(api, t, "timeout", "0 when flag is ACL_EVENT_WAIT_EXTERNAL"))
     if f == 0:
         return _stream_wait_event(stream, event, api, "rtStreamWaitEventWithFlag")
-    stream_handle(stream, "rtStreamWaitEventWithFlag")
-    event_handle(event, "rtStreamWaitEventWithFlag")
+    st = stream_handle(stream, "rtStreamWaitEventWithFlag")
+    ev = event_handle(event, "rtStreamWaitEventWithFlag")
+    if st is not None and record_event_op(st, TASK_EVENT_WAIT, ev):
+        return E.ACL_SUCCESS
     return E.ACL_ERROR_RT_FEATURE_NOT_SUPPORT
 
 
@@ -333,6 +342,8 @@ def aclrtResetEvent(event: object, stream: object) -> int:
         ev.stream = None
         ev.timestamp_ns = None
 
+    if record_event_op(target, TASK_EVENT_RESET, ev):
+        return E.ACL_SUCCESS
     submit(target, "reset event", run)
     return E.ACL_SUCCESS
 

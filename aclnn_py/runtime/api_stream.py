@@ -45,6 +45,7 @@ from .stream import Stream, finish_unrun
 # ---------------------------------------------------------------------------------------------
 
 RT_STREAM_LEAST_PRIORITY, RT_STREAM_GREATEST_PRIORITY = 7, 0  # base_info.hpp:168-169
+ACL_RT_STREAM_STATE_CREATE_POST, ACL_RT_STREAM_STATE_DESTROY_PRE = 1, 2  # aclrtStreamState
 
 
 def clamp_priority(priority: int) -> int:
@@ -101,6 +102,7 @@ def _create_stream(out: object, flags: int, priority: int = 0) -> int:
         s.priority = priority
         ctx.streams.append(s)
     store(out, s)
+    _tell_stream_state(s, ACL_RT_STREAM_STATE_CREATE_POST)
     return E.ACL_SUCCESS
 
 
@@ -119,6 +121,21 @@ def aclrtCreateStream(stream: object) -> int:
     return _create_stream(out_arg(stream, "aclrtCreateStream", "stream", numeric=False), 0)
 
 
+def refuse_if_capturing(stream: Stream, desc: str) -> None:
+    """A capturing stream refuses synchronize, query and destroy (107027; api_model_ri, which
+    imports this module, so it is imported here)."""
+    from .api_model_ri import refuse_if_capturing as refuse
+
+    refuse(stream, desc)
+
+
+def _tell_stream_state(stream: Stream, state: int) -> None:
+    """The aclrtRegStreamStateCallback callbacks (imported here: that module imports this one)."""
+    from .api_device_query import stream_state_changed
+
+    stream_state_changed(stream, state)
+
+
 def _destroy_stream(stream: object, api: str, rt_fn: str, force: bool) -> int:
     """aclrtDestroyStream waits for the stream's tasks; the forced variant drops them unrun."""
     if is_null_handle(stream):
@@ -127,6 +144,7 @@ def _destroy_stream(stream: object, api: str, rt_fn: str, force: bool) -> int:
     assert st is not None
     ctx = need_context(rt_fn)
     own_stream(st, ctx, "Stream destruction", rt_fn)
+    refuse_if_capturing(st, "Stream destruction")
     if st.is_default:
         raise ApiError(
             E.ACL_ERROR_RT_PARAM_INVALID,
@@ -135,6 +153,7 @@ def _destroy_stream(stream: object, api: str, rt_fn: str, force: bool) -> int:
                 f"(aclrtResetDevice, aclrtDestroyContext), not by {api}."
             ),
         )
+    _tell_stream_state(st, ACL_RT_STREAM_STATE_DESTROY_PRE)
     code = 0
     if force:
         _discard_queue(st)
@@ -194,6 +213,7 @@ def _sync_stream(stream: object, rt_fn: str, timeout: int = -1) -> int:
         )
     ctx = need_context(rt_fn)
     s = st or ctx.default_stream  # a stream of another context is synchronized too
+    refuse_if_capturing(s, "Synchronizing a stream")
     drain(s)
     sanitizer.ordered(s)
     return stream_error(s)
@@ -226,6 +246,7 @@ def aclrtStreamQuery(stream: object, status: object) -> int:
     st = stream_handle(stream, "rtStreamQuery")
     ctx = need_context("rtStreamQuery")
     s = st or ctx.default_stream  # a stream of another context is queried too
+    refuse_if_capturing(s, "Querying a stream")
     if s.pending:
         store(out, aclrtStreamStatus.ACL_STREAM_STATUS_NOT_READY)
         if RT.policy.name != "thread":

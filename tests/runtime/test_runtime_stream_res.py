@@ -124,3 +124,30 @@ def test_overflow_switch_is_fixed_on_chips_without_it(soc):
     assert aclrtGetStreamOverflowSwitch(None, flag) == 0 and flag.value == 1
     aclrtResetDevice(0)
     aclFinalize()
+
+
+def test_stream_state_callbacks(dev0):
+    from aclnn_py.runtime import api_device_query
+    from aclnn_py.runtime.api_device_query import aclrtRegStreamStateCallback, aclrtSetDeviceTaskAbortCallback
+
+    seen: list[tuple[object, int, object]] = []
+    try:
+        assert aclrtRegStreamStateCallback("watch", lambda s, st, a: seen.append((s, st, a)), "args") == 0
+        assert aclrtRegStreamStateCallback("watch", lambda s, st, a: None, None) == ACL_ERROR_RT_PARAM_INVALID
+        assert aclGetRecentErrMsg().startswith(
+            "Invalid_Argument(EE1011): Registering the stream status callback function failed. Value watch for "
+            "parameter regName is invalid. Reason: The callback name has already been registered."
+        )
+        s = Ref()
+        assert aclrtCreateStream(s) == 0
+        assert seen == [(s.value, 1, "args")]  # ACL_RT_STREAM_STATE_CREATE_POST
+        assert aclrtDestroyStream(s.value) == 0
+        assert seen[1] == (s.value, 2, "args") and seen[1][0].destroyed is not False  # DESTROY_PRE, then gone
+        assert aclrtRegStreamStateCallback("watch", None, None) == 0
+        assert aclrtCreateStream(s) == 0 and len(seen) == 2
+        assert aclrtDestroyStream(s.value) == 0
+        assert aclrtSetDeviceTaskAbortCallback("abort", lambda *a: 0, None) == 0
+        assert aclrtSetDeviceTaskAbortCallback("abort", lambda *a: 0, None) == ACL_ERROR_RT_PARAM_INVALID
+        assert "Parameter regName is invalid. Reason: The regName abort has been registered" in aclGetRecentErrMsg()
+    finally:
+        api_device_query.reset()
