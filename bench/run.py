@@ -5,8 +5,12 @@ PyTorch, memory.
     python bench/run.py [--json results.json] [--quick] [--only NAME[,NAME...]]
 
 Prints the machine (CPU, the vector instructions numba compiles for) and tables. Yardsticks
-measured in the same run: a plain ``np.copyto`` moving the same bytes (the machine's memory
-bandwidth limit: "the copy bound"; a strided view's part as a strided copy) and, when torch is
+measured in the same run: a plain ``np.copyto`` moving the bytes every kernel of the call's
+executor graph moves (the machine's memory bandwidth limit: "the copy bound", read from the
+executor's launches: a call CANN runs as several kernels, e.g. bfloat16 Muls as Cast, Mul and
+Cast, or a strided input through a StridedSlice kernel first, is held to the sum of its
+kernels' bounds, and the line says how much more that is than the call's own bytes; a strided
+view's part as a strided copy) and, when torch is
 importable, PyTorch CPU's own kernels for the same maths with one thread, writing into a
 preallocated output as the aclnn call does (``out=``; an allocating torch call pays page faults
 on every fresh output, which would make the yardstick up to 5x slower). Every operator's kernel
@@ -622,6 +626,36 @@ def bound(moved: Any, dtype: np.dtype, repeat: int) -> tuple[float, int]:
     return t, contiguous + 2 * strided * dtype.itemsize
 
 
+def graph_moved(executor: Any) -> tuple[int, dict[np.dtype, int], int]:
+    """What the kernels of an executor's graph move, read from its launches: (bytes read or
+    written through dense tensors, elements read through strided views by dtype, kernels).
+    Every launch counts each of its input and output tensors once (an in-place output that is
+    also an input: read and written), a broadcast operand with its own few bytes."""
+    from aclnn_py import dtypes
+
+    contiguous = 0
+    strided: dict[np.dtype, int] = {}
+    for ln in executor.launches:
+        for t in (*ln.inputs, *ln.outputs):
+            bits = dtypes.element_bits(t.dtype)
+            elements = dtypes.numel(t.view_shape)
+            if t.strides == dtypes.contiguous_strides(t.view_shape) or elements <= 1:
+                contiguous += (elements * bits + 7) // 8
+            else:  # as the call's own count: a strided copy of the view (which also writes it out)
+                dt = dtypes.numpy_dtype(t.dtype) or np.dtype(f"u{max(bits // 8, 1)}")
+                strided[dt] = strided.get(dt, 0) + elements
+    return contiguous, strided, len(executor.launches)
+
+
+def graph_bound(graph: tuple[int, dict[np.dtype, int], int], repeat: int) -> tuple[float, int]:
+    """(the copy bound of every kernel of the graph, the bytes they move)."""
+    contiguous, strided, _ = graph
+    t = copy_time(contiguous, repeat)
+    for dt, elements in strided.items():
+        t += strided_copy_time(elements, dt, repeat)
+    return t, contiguous + sum(2 * k * dt.itemsize for dt, k in strided.items())
+
+
 def paths() -> list[str]:
     return ["numpy", "numba"] if accel.numba_kernels() is not None else ["numpy"]
 
@@ -645,13 +679,21 @@ def measure(
     if status != 0:
         print(f"  {label:44s} refused by the API ({status}): {A.aclGetRecentErrMsg().splitlines()[0][:60]}")
         return None
+    graph = graph_moved(ex.value)
     ex.value.release()
-    copy, nbytes = bound(moved, dtype, repeat)
+    call_copy, call_bytes = bound(moved, dtype, repeat)
+    copy, nbytes = graph_bound(graph, repeat)
     torch_t = None
     if tfn is not None:
         tfn()
         torch_t = best(tfn, repeat)
-    out: dict[str, Any] = {"copy": copy}
+    out: dict[str, Any] = {
+        "copy": copy,
+        "call copy": call_copy,
+        "kernels": graph[2],
+        "graph bytes": nbytes,
+        "call bytes": call_bytes,
+    }
     parts = []
     for path in paths():
         os.environ[accel.ENV_VAR] = path
@@ -669,12 +711,19 @@ def measure(
         flag = " !" if path == "numba" and "numba" in took and over else "  "
         parts.append(f"{path} {t * 1e3:8.2f} ms {t / copy:5.2f}x{flag}")
     os.environ.pop(accel.ENV_VAR, None)
-    row(section, f"  copy bound of {label}", copy, show=False)
+    row(section, f"  copy bound of {label}", copy, show=False, kernels=graph[2], graph_bytes=nbytes,
+        call_bytes=call_bytes, call_copy=call_copy)  # fmt: skip
     tail = ""
     if torch_t is not None:
         row(section, f"  torch {label} (1 thread, out=)", torch_t, show=False)
         out["torch"] = torch_t
         tail = "  torch " + "  ".join(f"{out[p] / torch_t:5.2f}x" for p in paths())
+    if graph[2] > 1 and nbytes > 1.05 * call_bytes:  # the graph moves more than the call's own bytes
+        numba_t = out.get("numba", out["numpy"])
+        tail += (
+            f"  [{graph[2]} kernels move {nbytes / call_bytes:.2f}x the call's bytes;"
+            f" {numba_t / call_copy:.2f}x the call's bound]"
+        )
     print(f"  {label:44s} " + "  ".join(parts) + f"  | bound {copy * 1e3:7.2f} ms" + tail, flush=True)
     return out
 
@@ -688,8 +737,10 @@ def selected(name: str, only: list[str] | None) -> bool:
 
 def section_paths(repeat: int, n: int, only: list[str] | None) -> None:
     print(
-        f"\nevery kernel path ({n} elements; the copy bound is np.copyto of the same bytes, a strided view's as a"
-        f" strided copy; 'x' = time / bound, '!' = an accelerated path over {FLAG}x; torch: time / torch's)"
+        f"\nevery kernel path ({n} elements; the copy bound is np.copyto of the bytes every kernel of the call's"
+        f" graph moves, a strided view's as a strided copy; 'x' = time / bound, '!' = an accelerated path over"
+        f" {FLAG}x; torch: time / torch's; [k kernels ...]: the graph moves more than the call's own bytes, and"
+        " the accelerated path against the bound of those)"
     )
     rng = np.random.default_rng(1)
     for dtype in (F32, F16, BF16):
