@@ -1,7 +1,7 @@
-"""The C ABI's adaptors for the model runtime instance chapter (aclmdlRI*): arrays of handles,
-a name written into the caller's buffer, the condition word's address, destroy callbacks, the
-task parameter struct and the conditional task's struct passed by value (capi/gen_rt.py
-ADAPTED; aclmdlRIAddCondTask is written by hand in capi/src/aclnn_py_capi.cpp)."""
+"""The C ABI's adaptors for the model runtime instance and label chapters (aclmdlRI*, aclrt*Label*):
+arrays of handles, a name written into the caller's buffer, the condition word's address, destroy
+callbacks, the task parameter struct, the conditional task's struct passed by value (written by
+hand in capi/src/aclnn_py_capi.cpp) and the label list's array (capi/gen_rt.py ADAPTED)."""
 
 from __future__ import annotations
 
@@ -108,7 +108,18 @@ def _add_cond_task(fn: Any, handle: int, kind: int, size: int, array: int, strea
     return rc
 
 
+def _label_list(fn: Any, labels: int, num: int, labelList: int) -> int:
+    """aclrtCreateLabelList: ``num`` label handles read from the caller's array."""
+    items = None if labels == 0 else [H.obj(t) for t in (ctypes.c_uint64 * min(num, 1 << 16)).from_address(labels)]
+    ref = _ref(labelList)
+    rc = int(fn(items, num, ref))
+    if rc == 0 and ref is not None and ref.value is not None:
+        ctypes.c_uint64.from_address(labelList).value = H.token(ref.value)
+    return rc
+
+
 ADAPTORS: dict[str, Any] = {
+    "aclrtCreateLabelList": _label_list,
     "aclmdlRIGetStreams": _listing,
     "aclmdlRIGetTasksByStream": _listing,
     "aclmdlRIGetName": _get_name,

@@ -79,7 +79,7 @@ ADAPTED = frozenset(
         "aclFinalizeCallbackUnRegister", "aclrtRegDeviceStateCallback", "aclrtSetDeviceTaskAbortCallback",
         "aclmdlRIGetStreams", "aclmdlRIGetTasksByStream", "aclmdlRIGetName", "aclmdlRICondHandleGetCondPtr",
         "aclmdlRIDestroyRegisterCallback", "aclmdlRIDestroyUnregisterCallback", "aclmdlRITaskGetParams",
-        "aclmdlRITaskSetParams", "aclmdlRIKernelTaskGetAttribute",
+        "aclmdlRITaskSetParams", "aclmdlRIKernelTaskGetAttribute", "aclrtCreateLabelList",
     )
 )  # fmt: skip
 # Declared in acl_rt.h as CANN declares them, but not defined: CANN's libacl_rt.so does not export

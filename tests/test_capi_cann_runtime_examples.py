@@ -68,6 +68,11 @@ EXAMPLES: dict[str, list[str]] = {
         "[SKIP] Stream config query sample skipped because the current Runtime library does not export all "
         "stream config APIs."
     ],
+    "2_advanced_features/label/0_simple_label": [
+        "Submitted switch-label task with branch index 1.",
+        "Switch label executed successfully with branch index 1.",
+        "Run the simple_label sample successfully.",
+    ],
     "2_advanced_features/model_ri/0_simple_model": [
         "execute model, loop count: 1.",
         "The vector data is: 6.4000  8.4000  10.4000  12.4000  14.4000  16.4000  18.4000  20.4000",

@@ -74,6 +74,8 @@ typedef struct aclBoolArray aclBoolArray;
 typedef struct aclTensorList aclTensorList;
 typedef struct aclScalarList aclScalarList;
 typedef void *aclmdlRI;
+typedef void *aclrtLabel;
+typedef void *aclrtLabelList;
 typedef void *aclmdlRITask;
 typedef void *aclmdlRICondHandle;
 typedef void *aclrtTaskGrp;
@@ -380,6 +382,13 @@ aclError aclmdlRIKernelTaskGetAttribute(
     aclmdlRITask task, aclrtLaunchKernelAttrId attrId, aclrtLaunchKernelAttrValue* attrValue);
 aclError aclmdlRIUpdate(aclmdlRI modelRI);
 aclError aclmdlRITaskDisable(aclmdlRITask task);
+aclError aclrtCreateLabel(aclrtLabel* label);
+aclError aclrtSetLabel(aclrtLabel label, aclrtStream stream);
+aclError aclrtDestroyLabel(aclrtLabel label);
+aclError aclrtCreateLabelList(aclrtLabel* labels, size_t num, aclrtLabelList* labelList);
+aclError aclrtDestroyLabelList(aclrtLabelList labelList);
+aclError aclrtSwitchLabelByIndex(
+    void* ptr, uint32_t maxValue, aclrtLabelList labelList, aclrtStream stream);
 aclError aclrtActiveStream(aclrtStream activeStream, aclrtStream stream);
 aclError aclrtSwitchStream(
     void* leftValue, aclrtCondition cond, void* rightValue, aclrtCompareDataType dataType, aclrtStream trueStream,

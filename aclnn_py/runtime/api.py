@@ -261,6 +261,14 @@ from .api_kernel import (
     aclrtMemcpyToSymbolAsync,
     aclrtRegisterCpuFunc,
 )
+from .api_label import (
+    aclrtCreateLabel,
+    aclrtCreateLabelList,
+    aclrtDestroyLabel,
+    aclrtDestroyLabelList,
+    aclrtSetLabel,
+    aclrtSwitchLabelByIndex,
+)
 from .api_memcpy import (
     aclrtMemcpy,
     aclrtMemcpy2d,
@@ -641,6 +649,8 @@ __all__ = [
     "aclrtCreateEvent",
     "aclrtCreateEventExWithFlag",
     "aclrtCreateEventWithFlag",
+    "aclrtCreateLabel",
+    "aclrtCreateLabelList",
     "aclrtCreateNotify",
     "aclrtCreateStream",
     "aclrtCreateStreamConfigHandle",
@@ -653,6 +663,8 @@ __all__ = [
     "aclrtDestroyBinary",
     "aclrtDestroyContext",
     "aclrtDestroyEvent",
+    "aclrtDestroyLabel",
+    "aclrtDestroyLabelList",
     "aclrtDestroyNotify",
     "aclrtDestroyStream",
     "aclrtDestroyStreamConfigHandle",
@@ -858,6 +870,7 @@ __all__ = [
     "aclrtSetDeviceSatMode",
     "aclrtSetDeviceTaskAbortCallback",
     "aclrtSetExceptionInfoCallback",
+    "aclrtSetLabel",
     "aclrtSetMemcpyDesc",
     "aclrtSetOpExecuteTimeOut",
     "aclrtSetOpExecuteTimeOutV2",
@@ -880,6 +893,7 @@ __all__ = [
     "aclrtStreamWaitEventWithFlag",
     "aclrtStreamWaitEventWithTimeout",
     "aclrtSubscribeReport",
+    "aclrtSwitchLabelByIndex",
     "aclrtSwitchStream",
     "aclrtSynchronizeDevice",
     "aclrtSynchronizeDeviceWithTimeout",

@@ -1255,6 +1255,13 @@ ACL_FUNC_VISIBILITY aclError aclmdlRIKernelTaskGetAttribute(
     aclmdlRITask task, aclrtLaunchKernelAttrId attrId, aclrtLaunchKernelAttrValue* attrValue);
 ACL_FUNC_VISIBILITY aclError aclmdlRIUpdate(aclmdlRI modelRI);
 ACL_FUNC_VISIBILITY aclError aclmdlRITaskDisable(aclmdlRITask task);
+ACL_FUNC_VISIBILITY aclError aclrtCreateLabel(aclrtLabel* label);
+ACL_FUNC_VISIBILITY aclError aclrtSetLabel(aclrtLabel label, aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclrtDestroyLabel(aclrtLabel label);
+ACL_FUNC_VISIBILITY aclError aclrtCreateLabelList(aclrtLabel* labels, size_t num, aclrtLabelList* labelList);
+ACL_FUNC_VISIBILITY aclError aclrtDestroyLabelList(aclrtLabelList labelList);
+ACL_FUNC_VISIBILITY aclError aclrtSwitchLabelByIndex(
+    void* ptr, uint32_t maxValue, aclrtLabelList labelList, aclrtStream stream);
 ACL_FUNC_VISIBILITY aclError aclrtActiveStream(aclrtStream activeStream, aclrtStream stream);
 ACL_FUNC_VISIBILITY aclError aclrtSwitchStream(
     void* leftValue, aclrtCondition cond, void* rightValue, aclrtCompareDataType dataType, aclrtStream trueStream,
