@@ -151,3 +151,49 @@ def test_stream_state_callbacks(dev0):
         assert "Parameter regName is invalid. Reason: The regName abort has been registered" in aclGetRecentErrMsg()
     finally:
         api_device_query.reset()
+
+
+def test_groups_are_refused_off_ascend310p(dev0):
+    from aclnn_py.runtime.api_group import aclrtCreateGroupInfo, aclrtGetGroupCount, aclrtSetGroup
+
+    count = Ref()
+    assert aclrtGetGroupCount(count) == 207000  # Ascend910B: no device groups
+    assert aclGetRecentErrMsg().startswith(
+        "Not_Supported(EE1005): The current system or device does not support obtaining the number of available "
+        "computing power groups."
+    )
+    assert aclrtCreateGroupInfo() is None
+    assert "rtGetGroupCount execution failed, the feature is not supported." in aclGetRecentErrMsg()
+    assert aclrtSetGroup(0) == 207000
+    aclGetRecentErrMsg()
+
+
+def test_the_emulated_ascend310p_card_has_no_group(soc):
+    from aclnn_py.runtime.api_group import (
+        aclrtCreateGroupInfo,
+        aclrtDestroyGroupInfo,
+        aclrtGetGroupCount,
+        aclrtGetGroupInfoDetail,
+        aclrtGroupInfo,
+        aclrtSetGroup,
+    )
+
+    soc("Ascend310P")
+    assert aclInit(None) == 0 and aclrtSetDevice(0) == 0
+    count = Ref()
+    assert aclrtGetGroupCount(count) == 0 and count.value == 0
+    assert aclrtCreateGroupInfo() is None  # no group: no memory (CANN warns only)
+    assert aclrtSetGroup(4) == ACL_ERROR_RT_PARAM_INVALID
+    assert aclGetRecentErrMsg().startswith(
+        "Invalid_Argument(EE1003): Specifying the group used for the current operation failed because value 4 for "
+        "parameter grpId is invalid. Expected value: [0, 3]."
+    )
+    assert aclrtSetGroup(1) == 107014  # ACL_ERROR_RT_GROUP_NOT_CREATE
+    assert "The group id 1 does not exist." in aclGetRecentErrMsg()
+    info = aclrtGroupInfo(0)
+    assert aclrtGetGroupInfoDetail(info, 0, 0, Ref(), 4, Ref()) == ACL_ERROR_INVALID_PARAM
+    assert "value 0 for parameter groupIndex is invalid. Expected value: [0, 0]." in aclGetRecentErrMsg()
+    assert aclrtDestroyGroupInfo(info) == 0 and aclrtDestroyGroupInfo(None) == ACL_ERROR_INVALID_PARAM
+    aclGetRecentErrMsg()
+    aclrtResetDevice(0)
+    aclFinalize()
