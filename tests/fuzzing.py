@@ -127,6 +127,22 @@ SILENT = {
     # ACL_REQUIRES_RTS_OK passes it on without a report (src/acl/common/log_inner.h:282-288)
     ("aclrtRecordEventWithFlag", 207000),
     ("aclrtStreamWaitEventWithFlag", 207000),
+    # a host-register type with other bits: api_error.cc's RT_LOG_WARNING and RT_ERROR_FEATURE_NOT_SUPPORT
+    # (src/runtime/api/impl/api_error.cc:1997-2003); no STARS or a kind other than INNER_DEVICE_TO_DEVICE:
+    # rtsGetMemcpyDescSize / rtsSetMemcpyDesc / rtsMemcpyAsyncWithDesc's RT_LOG_WARNING (src/runtime/api/
+    # api_c_memory.cc:347-358, 372-377, 395-400); a batch copy on a SoC without it (ACL_REQUIRES_RTS_OK_WARN_
+    # NOT_SUPPORT, src/acl/aclrt_impl/memory.cpp:1756-1770); aclrtCmoAsync likewise (memory.cpp:1370)
+    ("aclrtHostRegister", 207000),
+    ("aclrtGetMemcpyDescSize", 207000),
+    ("aclrtSetMemcpyDesc", 207000),
+    ("aclrtMemcpyAsyncWithDesc", 207000),
+    ("aclrtMemcpyBatch", 207000),
+    ("aclrtMemcpyBatchV2", 207000),
+    ("aclrtMemcpyBatchAsync", 207000),
+    ("aclrtMemcpyBatchAsyncV2", 207000),
+    ("aclrtCmoAsync", 207000),
+    # aclrtMemImportFromShareableHandleV2 returns rtsGetDevice's code as is (memory.cpp:1262-1266)
+    ("aclrtMemImportFromShareableHandleV2", 107002),
 } | {
     # An operator's phase 1 returns ACLNN_ERR_INNER_NULLPTR through CHECK_RET(x != nullptr,
     # ACLNN_ERR_INNER_NULLPTR), which logs nothing, after an l0 op that fails without a report:
@@ -159,6 +175,8 @@ RUNS_QUEUED_WORK = {
     "aclrtQueryEvent", "aclrtQueryEventWaitStatus", "aclrtStreamWaitEvent", "aclrtStreamWaitEventWithFlag",
     "aclrtStreamWaitEventWithTimeout", "aclrtWaitAndResetNotify", "aclrtValueWait", "aclrtLaunchCallback",
     "aclrtProcessReport", "aclrtDestroyStreamForce", "aclrtStreamAbort", "aclrtStreamStop",
+    # they wait for the device's streams before they free
+    "aclrtFreeWithDevSync", "aclrtFreeHostWithDevSync",
 }  # fmt: skip
 
 WEIRD = [object(), "text", 1.5, float("nan"), [1, 2], {"a": 1}, b"bytes", -1, 2**70, True]
@@ -1017,6 +1035,10 @@ def declared_writes(name: str, args: dict[str, Any]) -> list[tuple[int, int]]:
         pitch, width, height = (_plain_int(args.get(k)) for k in ("dpitch", "width", "height"))
         if dst and pitch is not None and width is not None and height is not None and width > 0 and height > 0:
             ranges.extend((dst + r * pitch, dst + r * pitch + width) for r in range(min(height, 1 << 16)))
+    if name == "aclrtSetMemcpyDesc":  # the descriptor: source, destination and length
+        desc = _address(args.get("desc"))
+        if desc:
+            ranges.append((desc, desc + 32))
     if name in RUNS_QUEUED_WORK:
         with sanitizer._lock:
             for use in sanitizer._pending.values():
