@@ -423,6 +423,7 @@ class Runner:
         # model streams whose remaining tasks no longer run in this execution: a label switch
         # (aclrtSwitchLabelByIndex) jumped away from them
         self.halted: set[int] = set()
+        self.current: Task | None = None  # the queued task of this execution now running
 
     def aborted(self) -> bool:
         return self.model.aborted != self.epoch or self.model.destroyed
@@ -432,10 +433,20 @@ class Runner:
             return
         if mt.ready is not None and not mt.ready():
             wait_until(mt.ready, self.policy, self.stream, f"{self.model!r}: {mt.label}", 107020)
+        if mt.type == TASK_EVENT_WAIT and mt.event is not None:
+            self._note_wait(mt.event)
         if mt.control is not None:
             mt.control(self)
         elif mt.fn is not None:
             mt.fn()
+
+    def _note_wait(self, ev: Event) -> None:
+        """The order a wait carries, for the sanitizer (as aclrtStreamWaitEvent notes it):
+        synchronizing this stream past the wait orders the recording stream up to the record."""
+        recorder, record = ev.stream, ev.task
+        if recorder is None or record is None or recorder is self.stream or self.current is None:
+            return
+        sanitizer.note_wait(self.stream, self.current.seq, recorder, record.seq)
 
     def run_stream(self, model: Model, stream: Stream, start: int = 0) -> None:
         """Run a model stream's tasks in order from ``start`` (an activated stream, a sub-model's
@@ -484,7 +495,9 @@ def execute(model: Model, stream: Stream, policy: Policy) -> list[Task]:
         submitted.append(task)
         policy.submit(stream, task)
     for mt in heads:
-        task = Task(stream, f"{model!r}: {mt.label}", _body(runner, mt), ready=_ready(runner, mt))
+        holder: list[Task] = []
+        task = Task(stream, f"{model!r}: {mt.label}", _body(runner, mt, holder), ready=_ready(runner, mt))
+        holder.append(task)
         events = [mt.event] if mt.type == TASK_EVENT_RECORD and mt.event is not None else []
         if mt.control is not None:
             events = model.events_recorded()  # records reached inline complete with their task
@@ -497,8 +510,9 @@ def execute(model: Model, stream: Stream, policy: Policy) -> list[Task]:
     return submitted
 
 
-def _body(runner: Runner, mt: ModelTask) -> Callable[[], None]:
+def _body(runner: Runner, mt: ModelTask, holder: list[Task]) -> Callable[[], None]:
     def run() -> None:
+        runner.current = holder[0] if holder else None
         runner.run_task(mt)
 
     return run

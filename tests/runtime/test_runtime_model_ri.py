@@ -631,3 +631,34 @@ def test_reset_forgets_the_models_and_restarts_their_numbers(bench):
     assert not M.LIVE_MODELS and not M.MODEL_OF_STREAM and M.THREAD.exchange == M.MODE_GLOBAL
     assert A.aclmdlRIBuildBegin(m, 0) == 0 and m.value.ident == 0
     assert A.aclmdlRIDestroy(m.value) == 0
+
+
+@_EVENTS_HOOKED
+def test_a_captured_wait_carries_the_order_for_the_sanitizer(bench):
+    """Synchronizing only the waiting model's stream orders the recording model's work before
+    the host (as on hardware): freeing what the first model read is no finding."""
+    g1, g2 = bench.stream(), bench.stream()
+    p = Ref()
+    assert aclrtMalloc(p, NB, 0) == 0
+    src = p.value
+    bench.put(src, np.arange(N))
+    mid, dst = bench.buf(), bench.buf()
+    ev = Ref()
+    assert aclrtCreateEventExWithFlag(ev, 0x1) == 0
+    assert A.aclmdlRICaptureBegin(g1, M.MODE_RELAXED) == 0
+    assert aclrtMemcpyAsync(mid, NB, src, NB, ACL_MEMCPY_DEVICE_TO_DEVICE, g1) == 0
+    assert aclrtRecordEventWithFlag(ev.value, g1, 1) == 0
+    m1, m2 = Ref(), Ref()
+    assert A.aclmdlRICaptureEnd(g1, m1) == 0
+    assert A.aclmdlRICaptureBegin(g2, M.MODE_RELAXED) == 0
+    assert aclrtStreamWaitEventWithFlag(g2, ev.value, 0, 1) == 0
+    assert aclrtMemcpyAsync(dst, NB, mid, NB, ACL_MEMCPY_DEVICE_TO_DEVICE, g2) == 0
+    assert A.aclmdlRICaptureEnd(g2, m2) == 0
+    assert A.aclmdlRIExecuteAsync(m1.value, g1) == 0
+    assert A.aclmdlRIExecuteAsync(m2.value, g2) == 0
+    assert aclrtSynchronizeStream(g2) == 0
+    assert aclrtFree(src) == 0  # g1's copy is ordered before the host through g2's wait
+    np.testing.assert_array_equal(bench.get(dst), np.arange(N))
+    for m in (m1, m2):
+        assert A.aclmdlRIDestroy(m.value) == 0
+    assert aclrtDestroyEvent(ev.value) == 0
