@@ -1107,3 +1107,8 @@ _ADAPTORS.update(_MODEL_RI_ADAPTORS)
 from .runtime.cabi_memory import ADAPTORS as _MEMORY_ADAPTORS  # noqa: E402
 
 _ADAPTORS.update(_MEMORY_ADAPTORS)
+
+# aclsysGetCANNVersion writes the caller's struct (api_info makes the ctypes view of it)
+from .runtime.api_info import CABI_ADAPTORS as _INFO_ADAPTORS  # noqa: E402
+
+_ADAPTORS.update(_INFO_ADAPTORS)

@@ -11,7 +11,7 @@ import itertools
 from . import _errmsg, trace
 from . import soc as _soc
 from .executor import cache
-from .runtime import sanitizer
+from .runtime import api_allocator, api_dump, api_prof, sanitizer
 from .runtime.device import RT, Context
 from .runtime.memory import SPACE
 from .runtime.stream import Event, Stream, Task
@@ -30,6 +30,9 @@ def reset() -> None:
     _errmsg.set_process_mode(False)
     _errmsg.clear()
     cache.reset()
+    api_prof.reset()  # the profiler, the dump service and the allocator registrations
+    api_dump.reset()
+    api_allocator.reset()
     with sanitizer._lock:
         sanitizer._pending.clear()
     # Handle numbers restart, so that printouts (stream #2 ...) do not depend on earlier tests.

@@ -35,6 +35,7 @@ import math
 import random
 import re
 import struct
+import tempfile
 import threading
 from collections import Counter
 from collections.abc import Callable
@@ -72,7 +73,7 @@ def _returns() -> tuple[set[str], set[str]]:
     function returns a status."""
     handles = {m.group(1) for m in re.finditer(r"typedef void \*(\w+);", prototypes.TYPEDEFS)}
     handle_fns, value_fns = set(), set()
-    for m in re.finditer(r"^(\w[^(;]*?)\b(\w+)\(", prototypes.HEADERS, re.MULTILINE):
+    for m in re.finditer(r"^(\w[^(;]*?)\b(\w+)\(", prototypes.HEADERS + prototypes.MORE, re.MULTILINE):
         ret, name = m.group(1).strip(), m.group(2)
         if ret in ("aclError", "aclnnStatus"):
             continue
@@ -127,6 +128,21 @@ SILENT = {
     # ACL_REQUIRES_RTS_OK passes it on without a report (src/acl/common/log_inner.h:282-288)
     ("aclrtRecordEventWithFlag", 207000),
     ("aclrtStreamWaitEventWithFlag", 207000),
+    # msproftx before aclprofStart with ACL_PROF_MSPROFTX, a NULL message, a markEx message of
+    # the wrong length: MSPROF_LOGE / FUNRET_CHECK_EXPR_ACTION only, PROFILING_FAILED (-1)
+    # (src/dfx/msprof/collector/dvvp/msprof/msproftx/src/msprof_tx_manager.cpp Mark, MarkEx, Push, Pop,
+    # SetStampTraceMessage)
+    ("aclprofMark", -1),
+    ("aclprofMarkEx", -1),
+    ("aclprofPush", -1),
+    ("aclprofPop", -1),
+    ("aclprofSetStampTraceMessage", -1),
+    # a step tagged twice: MSPROF_LOGE only (src/dfx/msprof/collector/dvvp/msprofiler/prof_acl_core.cpp)
+    ("aclprofGetStepTimestamp", 100000),
+    # a package not installed or not split, an unknown package: ACL_LOG_WARN / ACL_LOG_ERROR only
+    # (src/acl/aclrt_impl/acl.cpp aclsysGetCANNVersionImpl, GetCANNVersionInternal)
+    ("aclsysGetCANNVersion", 100003),
+    ("aclsysGetCANNVersion", 100000),
     # a host-register type with other bits: api_error.cc's RT_LOG_WARNING and RT_ERROR_FEATURE_NOT_SUPPORT
     # (src/runtime/api/impl/api_error.cc:1997-2003); no STARS or a kind other than INNER_DEVICE_TO_DEVICE:
     # rtsGetMemcpyDescSize / rtsSetMemcpyDesc / rtsMemcpyAsyncWithDesc's RT_LOG_WARNING (src/runtime/api/
@@ -179,6 +195,7 @@ RUNS_QUEUED_WORK = {
     "aclrtFreeWithDevSync", "aclrtFreeHostWithDevSync",
 }  # fmt: skip
 
+PROF_DIR = tempfile.mkdtemp(prefix="aclnn_py_fuzz_prof_")
 WEIRD = [object(), "text", 1.5, float("nan"), [1, 2], {"a": 1}, b"bytes", -1, 2**70, True]
 
 
@@ -195,6 +212,9 @@ class World:
         os.environ["ACLNN_PY_DEVICE_COUNT"] = "2"
         os.environ["ACLNN_PY_DEVICE_MEMORY"] = "64M"  # sizes up to 2**65 are drawn: keep RAM bounded
         assert aclnn_py.aclInit(None) == 0
+        # the profile of a profiler that initialises itself (aclprofStart without aclprofInit) goes
+        # here, not to the working directory
+        assert aclnn_py.aclprofSetConfig(aclnn_py.ACL_PROF_PATH, PROF_DIR, len(PROF_DIR)) == 0
         os.environ.pop("ACLNN_PY_DEVICE_COUNT", None)
         os.environ.pop("ACLNN_PY_DEVICE_MEMORY", None)
         assert aclnn_py.aclrtSetDevice(1) == 0

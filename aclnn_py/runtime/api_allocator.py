@@ -15,14 +15,11 @@ registered allocator: registration is stored, checked and answered, and document
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
 from typing import Any
 
 from .._capi import ApiError, c_api
 from .._ref import Ref, store
 from ._checks import INTERNAL, PARAM, E, acl_null, emu, is_null_handle
-
-AllocFunc = Callable[[Any, int], Any]
 
 
 class aclrtAllocatorDesc:
@@ -43,8 +40,17 @@ class aclrtAllocatorDesc:
 
 
 _lock = threading.Lock()
-# stream -> (the description registered, a copy of its fields at registration)
-_registered: dict[object, tuple[aclrtAllocatorDesc, tuple[object, object, object, object, object]]] = {}
+# stream key -> (the description registered, a copy of its fields at registration, the stream)
+_registered: dict[object, tuple[aclrtAllocatorDesc, tuple[object, object, object, object, object], object]] = {}
+
+
+def _key(stream: object) -> object:
+    """CANN keys the map by the stream pointer: the object itself, or its identity if unhashable."""
+    try:
+        hash(stream)
+    except TypeError:
+        return ("id", id(stream))
+    return ("obj", stream)
 
 
 def _null(api: str, **args: object) -> None:
@@ -127,7 +133,8 @@ def aclrtAllocatorRegister(stream: object, allocatorDesc: object) -> int:
         if is_null_handle(value):
             raise ApiError(PARAM, acl_null(api, name))
     with _lock:
-        _registered[stream] = (desc, (desc.obj, desc.alloc, desc.free, desc.alloc_advise, desc.get_addr))
+        fields = (desc.obj, desc.alloc, desc.free, desc.alloc_advise, desc.get_addr)
+        _registered[_key(stream)] = (desc, fields, stream)
     return E.ACL_SUCCESS
 
 
@@ -146,7 +153,7 @@ def aclrtAllocatorGetByStream(
     api = "aclrtAllocatorGetByStream"
     _null(api, allocatorDesc=allocatorDesc, stream=stream)
     with _lock:
-        found = _registered.get(stream)
+        found = _registered.get(_key(stream))
     if found is None:
         raise ApiError(
             PARAM,
@@ -155,7 +162,7 @@ def aclrtAllocatorGetByStream(
                 f"{api} failed. Parameter stream is invalid. Reason: The stream is not registered with any allocator.",
             ),
         )
-    desc, fields = found
+    desc, fields, _ = found
     store(_out(allocatorDesc, api, "allocatorDesc"), desc)
     for out, value, name in zip(
         (allocator, allocFunc, freeFunc, allocAdviseFunc, getAddrFromBlockFunc),
@@ -179,7 +186,7 @@ def aclrtAllocatorUnregister(stream: object) -> int:
     """Forget the stream's allocator (success when none was registered, as CANN's)."""
     _null("aclrtAllocatorUnregister", stream=stream)
     with _lock:
-        _registered.pop(stream, None)
+        _registered.pop(_key(stream), None)
     return E.ACL_SUCCESS
 
 
@@ -187,5 +194,11 @@ def registered(stream: object) -> tuple[object, object, object, object, object] 
     """The allocator fields registered for ``stream`` (obj, alloc, free, alloc-advise, get-address),
     for a future caller inside aclnn_py."""
     with _lock:
-        found = _registered.get(stream)
+        found = _registered.get(_key(stream))
     return None if found is None else found[1]
+
+
+def reset() -> None:
+    """Forget every registration (test isolation; not a CANN call)."""
+    with _lock:
+        _registered.clear()

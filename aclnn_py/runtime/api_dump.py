@@ -594,11 +594,12 @@ def acldumpRegCallback(messageCallback: Callable[[acldumpChunk, int], object] | 
     return E.ACL_SUCCESS
 
 
-@c_api(INTERNAL, handle=True)
-def acldumpUnregCallback() -> None:
-    """Dump data goes to files again."""
+@c_api(INTERNAL)
+def acldumpUnregCallback() -> int:
+    """Dump data goes to files again. C's ``void``: the Python function returns 0."""
     with _S.lock:
         _S.callback = None
+    return E.ACL_SUCCESS
 
 
 @c_api(INTERNAL, handle=True)
@@ -893,3 +894,10 @@ def read_dump_file(path: str | os.PathLike[str]) -> dict[str, Any]:
         t["data"] = data[pos : pos + t["size"]]
         pos += t["size"]
     return doc
+
+
+def reset() -> None:
+    """Forget the dump configuration, service state and callback (test isolation; not a CANN call)."""
+    with _S.lock:
+        _apply(None)
+        _S.__init__()  # type: ignore[misc]

@@ -13,13 +13,14 @@ from __future__ import annotations
 import ctypes
 import os
 import re
+from typing import Any
 
 import numpy as np
 
 from .. import _errmsg
 from .. import soc as _soc
-from .._capi import ApiError, as_float, as_int
-from .._ref import store
+from .._capi import ApiError, as_float, as_int, describe
+from .._ref import Ref, store
 from ._checks import (
     EMU,
     PARAM,
@@ -440,8 +441,15 @@ def _fill_version(text: str) -> aclCANNPackageVersion | None:
 def aclsysGetCANNVersion(name: int, version: object) -> int:
     """The version of a CANN package by enum (deprecated): 100003 when the package cannot be
     found or its version cannot be split, 100000 for an unknown name (both logged only)."""
-    if version is None or (isinstance(version, int) and version == 0):
+    if version is None:
         raise ApiError(PARAM, acl_null("aclsysGetCANNVersion", "version"))
+    if not isinstance(version, (aclCANNPackageVersion, Ref)):
+        # a bare address cannot be checked from Python: only the C ABI passes one (its adaptor
+        # makes the struct); writing through any integer could crash the process
+        raise ApiError(
+            PARAM,
+            emu(f"aclsysGetCANNVersion: version must be an aclCANNPackageVersion or a Ref(), got {describe(version)}."),
+        )
     which = int_arg(name, "name", -(2**31), 2**31 - 1)
     pkg = _CANN_PACKAGES.get(which)
     if pkg is None:
@@ -452,10 +460,16 @@ def aclsysGetCANNVersion(name: int, version: object) -> int:
     filled = _fill_version(text)
     if filled is None:
         return E.ACL_ERROR_INVALID_FILE
-    if isinstance(version, int):  # the C ABI passes the caller's struct by address
-        ctypes.memmove(version, ctypes.addressof(filled), ctypes.sizeof(filled))
-    elif isinstance(version, aclCANNPackageVersion):
+    if isinstance(version, aclCANNPackageVersion):  # the C ABI's struct (CABI_ADAPTORS) or a Python one
         ctypes.memmove(ctypes.addressof(version), ctypes.addressof(filled), ctypes.sizeof(filled))
     else:
         store(out_arg(version, "aclsysGetCANNVersion", "version", numeric=False), filled)
     return E.ACL_SUCCESS
+
+
+def _cann_version_c(fn: Any, name: int, version: int) -> int:
+    """The C ABI's aclsysGetCANNVersion: the caller's struct, written in place."""
+    return int(fn(name, None if version == 0 else aclCANNPackageVersion.from_address(version)))
+
+
+CABI_ADAPTORS: dict[str, Any] = {"aclsysGetCANNVersion": _cann_version_c}

@@ -311,12 +311,13 @@ def _u32s(ids: object, n: int) -> list[int]:
                 emu(f"aclprofCreateConfig: deviceIdList holds {len(ids)} entries, deviceNums is {n}."),
             )
         return values
-    addr = ctypes.addressof(ids) if isinstance(ids, ctypes._CData) else as_pointer(ids)
-    if addr is None:
-        raise ApiError(
-            E.ACL_ERROR_INVALID_PARAM, emu(f"aclprofCreateConfig: deviceIdList is {describe(ids)}, not an array.")
-        )
-    return list((ctypes.c_uint32 * n).from_address(addr))
+    if isinstance(ids, ctypes.Array) and ctypes.sizeof(ids) >= 4 * n:
+        return list((ctypes.c_uint32 * n).from_address(ctypes.addressof(ids)))
+    # a bare address cannot be checked from Python, and reading through one could crash the process
+    raise ApiError(
+        E.ACL_ERROR_INVALID_PARAM,
+        emu(f"aclprofCreateConfig: deviceIdList is {describe(ids)}, not a list or ctypes array of {n} uint32."),
+    )
 
 
 def _device_ids(api: str, ids: list[int]) -> None:
@@ -613,11 +614,13 @@ def aclprofCreateStepInfo() -> aclprofStepInfo:
         return aclprofStepInfo(_S.step_index)
 
 
-@c_api(INTERNAL, handle=True)
-def aclprofDestroyStepInfo(stepinfo: object) -> None:
-    """Release a step-info object (a null one is reported, as CANN's)."""
+@c_api(INTERNAL)
+def aclprofDestroyStepInfo(stepinfo: object) -> int:
+    """Release a step-info object (a null one is reported, as CANN's). C's ``void``: the Python
+    function returns 0, or the code of a refusal."""
     if stepinfo is None:
         raise ApiError(E.ACL_ERROR_INVALID_PARAM, _ek_null("aclprofDestroyStepInfo", "stepInfo"))
+    return E.ACL_SUCCESS
 
 
 @c_api(INTERNAL)
@@ -694,18 +697,20 @@ def aclprofCreateStamp() -> int:
         return _S.base + index * _STAMP_BYTES
 
 
-@c_api(INTERNAL, handle=True)
-def aclprofDestroyStamp(stamp: object) -> None:
-    """Return a stamp to the pool."""
+@c_api(INTERNAL)
+def aclprofDestroyStamp(stamp: object) -> int:
+    """Return a stamp to the pool. C's ``void``: the Python function returns 0, or the code of a
+    refusal."""
     if stamp is None or as_pointer(stamp) in (None, 0):
         raise ApiError(E.ACL_ERROR_INVALID_PARAM, _ek_null("aclprofDestroyStamp", "stamp"))
     with _S.lock:
         if not _S.tx_ready:
-            return
+            return E.ACL_SUCCESS  # "MsprofTxManager is not inited yet": a log line only
         found = _stamp(stamp)
         if found is not None:
             del _S.stamps[found.ident]
             _S.free.insert(0, found.ident)
+    return E.ACL_SUCCESS
 
 
 @c_api(INTERNAL)
@@ -854,3 +859,11 @@ def profiling(
         aclprofStop(config)
         aclprofDestroyConfig(config)
         aclprofFinalize()
+
+
+def reset() -> None:
+    """Forget every profiler state without writing anything (test isolation; not a CANN call)."""
+    with _S.lock:
+        if _S.session is not None:
+            _S.session.block.close()
+        _S.__init__()  # type: ignore[misc]

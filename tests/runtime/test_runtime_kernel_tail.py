@@ -177,5 +177,7 @@ def test_cann_version(dev0, monkeypatch, tmp_path) -> None:
     (info / "version.info").write_text("Version=8.5.0-beta.1\n")
     monkeypatch.setenv("ASCEND_HOME_PATH", str(tmp_path))
     version = I.aclCANNPackageVersion()
-    assert I.aclsysGetCANNVersion(3, ctypes.addressof(version)) == 0  # the C ABI's struct by address
+    assert I.aclsysGetCANNVersion(3, ctypes.addressof(version)) == 100000  # a bare address: refused
+    assert "version must be an aclCANNPackageVersion or a Ref()" in aclGetRecentErrMsg()
+    assert I.aclsysGetCANNVersion(3, version) == 0  # the struct itself (as the C ABI's adaptor passes it)
     assert (version.version, version.releaseVersion, version.patchVersion) == (b"8.5.0.beta1", b"0", b"beta1")
