@@ -1004,6 +1004,7 @@ _C_CALLBACKS: dict[tuple[str, int], Any] = {}
 _INIT_FUNC = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_char_p, ctypes.c_size_t, ctypes.c_void_p)
 _FINALIZE_FUNC = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p)
 _STATE_FUNC = ctypes.CFUNCTYPE(None, ctypes.c_int32, ctypes.c_int32, ctypes.c_void_p)
+_STREAM_STATE_FUNC = ctypes.CFUNCTYPE(None, ctypes.c_uint64, ctypes.c_int32, ctypes.c_void_p)
 _ABORT_FUNC = ctypes.CFUNCTYPE(ctypes.c_int32, ctypes.c_int32, ctypes.c_int32, ctypes.c_uint32, ctypes.c_void_p)
 
 
@@ -1029,6 +1030,12 @@ def _c_callback(kind: str, func: int) -> Any:
 
             def wrapper(device: int, state: int, data: object, c: Any = c_state) -> None:
                 c(device, state, data)
+
+        elif kind == "stream":
+            c_stream = _STREAM_STATE_FUNC(func)
+
+            def wrapper(stream: object, state: int, data: object, c: Any = c_stream) -> None:
+                c(H.token(stream), state, data)  # the C side gets the stream's handle
 
         else:
             c_abort = _ABORT_FUNC(func)
@@ -1058,6 +1065,10 @@ def _finalize_callback_unregister(fn: Any, type_: int, cbFunc: int) -> int:
 
 def _device_state_callback(fn: Any, regName: int, callback: int, args: int) -> int:
     return int(fn(_cstr(regName), _c_callback("state", callback), args or None))
+
+
+def _stream_state_callback(fn: Any, regName: int, callback: int, args: int) -> int:
+    return int(fn(_cstr(regName), _c_callback("stream", callback), args or None))
 
 
 def _task_abort_callback(fn: Any, regName: int, callback: int, args: int) -> int:
@@ -1097,6 +1108,7 @@ _ADAPTORS: dict[str, Any] = {
     "aclFinalizeCallbackUnRegister": _finalize_callback_unregister,
     "aclrtRegDeviceStateCallback": _device_state_callback,
     "aclrtSetDeviceTaskAbortCallback": _task_abort_callback,
+    "aclrtRegStreamStateCallback": _stream_state_callback,
 }
 
 from ._cabi_model_ri import ADAPTORS as _MODEL_RI_ADAPTORS  # noqa: E402 - it imports this module's helpers

@@ -40,13 +40,13 @@ HANDLES = frozenset(
         "aclrtBinHandle", "aclrtFuncHandle", "aclrtArgsHandle", "aclrtParamHandle", "aclDataBuffer*",
         "aclrtStreamConfigHandle*", "aclrtLabel", "aclrtLabelList", "aclrtExceptionInfo*", "aclTensor*",
         "aclScalar*", "aclIntArray*", "aclFloatArray*", "aclBoolArray*", "aclTensorList*", "aclScalarList*",
-        "aclOpExecutor*", "aclmdlRI", "aclmdlRITask", "aclmdlRICondHandle", "aclrtTaskGrp",
+        "aclOpExecutor*", "aclrtGroupInfo*", "aclmdlRI", "aclmdlRITask", "aclmdlRICondHandle", "aclrtTaskGrp",
     )
 )  # fmt: skip
 FUNCTION_POINTERS = frozenset(
     (
         "aclrtHostFunc", "aclrtCallback", "aclrtExceptionInfoCallback", "aclrtDeviceStateCallback",
-        "aclrtDeviceTaskAbortCallback", "aclInitCallbackFunc", "aclFinalizeCallbackFunc",
+        "aclrtDeviceTaskAbortCallback", "aclInitCallbackFunc", "aclFinalizeCallbackFunc", "aclrtStreamStateCallback",
     )
 )  # fmt: skip
 # ``typedef void* X`` types that are not handles of the engine: passed as the address they hold
@@ -77,6 +77,7 @@ ADAPTED = frozenset(
         "aclrtIpcGetEventHandle", "aclrtCntNotifyRecord", "aclrtCntNotifyWaitWithTimeout", "aclrtDeviceGetPCIBusId",
         "aclInitCallbackRegister", "aclInitCallbackUnRegister", "aclFinalizeCallbackRegister",
         "aclFinalizeCallbackUnRegister", "aclrtRegDeviceStateCallback", "aclrtSetDeviceTaskAbortCallback",
+        "aclrtRegStreamStateCallback",
         "aclmdlRIGetStreams", "aclmdlRIGetTasksByStream", "aclmdlRIGetName", "aclmdlRICondHandleGetCondPtr",
         "aclmdlRIDestroyRegisterCallback", "aclmdlRIDestroyUnregisterCallback", "aclmdlRITaskGetParams",
         "aclmdlRITaskSetParams", "aclmdlRIKernelTaskGetAttribute", "aclrtCreateLabelList",

@@ -83,6 +83,8 @@ typedef struct aclmdlRITaskParams aclmdlRITaskParams;
 typedef struct tagAclmdlRICondTaskParams aclmdlRICondTaskParams;
 typedef int aclrtLaunchKernelAttrId;
 typedef void *aclrtCntNotify;
+typedef struct aclrtGroupInfo aclrtGroupInfo;
+typedef void (*aclrtStreamStateCallback)(aclrtStream stm, int32_t state, void *args);
 typedef struct aclrtCntNotifyRecordInfo aclrtCntNotifyRecordInfo;
 typedef struct aclrtCntNotifyWaitInfo aclrtCntNotifyWaitInfo;
 typedef struct aclrtIpcEventHandle aclrtIpcEventHandle;
@@ -543,6 +545,14 @@ aclError aclrtUseStreamResInCurrentThread(aclrtStream stream);
 aclError aclrtUnuseStreamResInCurrentThread(aclrtStream stream);
 aclError aclrtSetStreamOverflowSwitch(aclrtStream stream, uint32_t flag);
 aclError aclrtGetStreamOverflowSwitch(aclrtStream stream, uint32_t* flag);
+aclError aclrtSetGroup(int32_t groupId);
+aclError aclrtGetGroupCount(uint32_t* count);
+aclrtGroupInfo* aclrtCreateGroupInfo();
+aclError aclrtDestroyGroupInfo(aclrtGroupInfo* groupInfo);
+aclError aclrtGetAllGroupInfo(aclrtGroupInfo* groupInfo);
+aclError aclrtGetGroupInfoDetail(const aclrtGroupInfo* groupInfo, int32_t groupIndex, aclrtGroupAttr attr,
+    void* attrValue, size_t valueLen, size_t* paramRetSize);
+aclError aclrtRegStreamStateCallback(const char* regName, aclrtStreamStateCallback callback, void* args);
 """
 
 # aclnn_py implements these too: acl/ops/acl_dvpp.h's memory calls (the C ABI exports them, from a

@@ -308,6 +308,20 @@ class aclRegisterCallbackType(_CEnum):
     ACL_REG_TYPE_OTHER = 0xFFFF
 
 
+class aclrtGroupAttr(_CEnum):
+    ACL_GROUP_AICORE_INT = 0
+    ACL_GROUP_AIV_INT = 1
+    ACL_GROUP_AIC_INT = 2
+    ACL_GROUP_SDMANUM_INT = 3
+    ACL_GROUP_ASQNUM_INT = 4
+    ACL_GROUP_GROUPID_INT = 5
+
+
+class aclrtStreamState(_CEnum):
+    ACL_RT_STREAM_STATE_CREATE_POST = 1
+    ACL_RT_STREAM_STATE_DESTROY_PRE = 2
+
+
 class aclrtTsId(_CEnum):
     ACL_TS_ID_AICORE = 0
     ACL_TS_ID_AIVECTOR = 1
@@ -465,6 +479,8 @@ ENUMS: tuple[type[_CEnum], ...] = (
     aclrtDeviceState,
     aclRegisterCallbackType,
     aclrtTsId,
+    aclrtGroupAttr,
+    aclrtStreamState,
     aclrtMemMallocPolicy,
     aclrtMemcpyKind,
     aclrtMemAttr,
@@ -598,6 +614,7 @@ __all__ = [
     "aclrtEventStatus",
     "aclrtEventWaitStatus",
     "aclrtFloatOverflowMode",
+    "aclrtGroupAttr",
     "aclrtHacType",
     "aclrtHostMemMapCapability",
     "aclrtHostRegisterType",
@@ -616,6 +633,7 @@ __all__ = [
     "aclrtReduceKind",
     "aclrtRunMode",
     "aclrtStreamConfigAttr",
+    "aclrtStreamState",
     "aclrtStreamStatus",
     "aclrtTsId",
 ]

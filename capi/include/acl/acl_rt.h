@@ -683,6 +683,24 @@ typedef void (*aclrtDeviceStateCallback)(int32_t deviceId, aclrtDeviceState stat
 typedef int32_t (*aclrtDeviceTaskAbortCallback)(
     int32_t deviceId, aclrtDeviceTaskAbortStage stage, uint32_t timeout, void* args);
 
+typedef enum aclrtGroupAttr {
+    ACL_GROUP_AICORE_INT,
+    ACL_GROUP_AIV_INT,
+    ACL_GROUP_AIC_INT,
+    ACL_GROUP_SDMANUM_INT,
+    ACL_GROUP_ASQNUM_INT,
+    ACL_GROUP_GROUPID_INT
+} aclrtGroupAttr;
+
+typedef struct tagRtGroupInfo aclrtGroupInfo;
+
+typedef enum {
+    ACL_RT_STREAM_STATE_CREATE_POST = 1,
+    ACL_RT_STREAM_STATE_DESTROY_PRE,
+} aclrtStreamState;
+
+typedef void (*aclrtStreamStateCallback)(aclrtStream stm, aclrtStreamState state, void* args);
+
 typedef enum aclRegisterCallbackType {
     ACL_REG_TYPE_ACL_MODEL,
     ACL_REG_TYPE_ACL_OP_EXECUTOR,
@@ -832,6 +850,15 @@ ACL_FUNC_VISIBILITY aclError aclrtSetStreamConfigOpt(aclrtStreamConfigHandle* ha
                                                      const void* attrValue, size_t valueSize);
 ACL_FUNC_VISIBILITY aclError aclrtCreateStreamV2(aclrtStream* stream, const aclrtStreamConfigHandle* handle);
 ACL_FUNC_VISIBILITY aclError aclrtLaunchHostFunc(aclrtStream stream, aclrtHostFunc fn, void* args);
+
+/* computing-power groups (aclnn_py/runtime/api_group.py) and stream-state callbacks (api_device_query.py) */
+ACL_FUNC_VISIBILITY aclError aclrtSetGroup(int32_t groupId);
+ACL_FUNC_VISIBILITY aclError aclrtGetGroupCount(uint32_t* count);
+ACL_FUNC_VISIBILITY aclrtGroupInfo* aclrtCreateGroupInfo();
+ACL_FUNC_VISIBILITY aclError aclrtDestroyGroupInfo(aclrtGroupInfo* groupInfo);
+ACL_FUNC_VISIBILITY aclError aclrtGetAllGroupInfo(aclrtGroupInfo* groupInfo);
+ACL_FUNC_VISIBILITY aclError aclrtGetGroupInfoDetail(const aclrtGroupInfo* groupInfo, int32_t groupIndex, aclrtGroupAttr attr, void* attrValue, size_t valueLen, size_t* paramRetSize);
+ACL_FUNC_VISIBILITY aclError aclrtRegStreamStateCallback(const char* regName, aclrtStreamStateCallback callback, void* args);
 
 /* per-stream core limits and the overflow switch (aclnn_py/runtime/api_stream_res.py) */
 ACL_FUNC_VISIBILITY aclError aclrtSetStreamResLimit(aclrtStream stream, aclrtDevResLimitType type, uint32_t value);
