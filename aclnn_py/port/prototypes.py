@@ -36,6 +36,7 @@ typedef struct aclrtMemcpyBatchAttr aclrtMemcpyBatchAttr;
 typedef struct aclrtMemUsageInfo aclrtMemUsageInfo;
 typedef struct aclrtServerPid aclrtServerPid;
 typedef struct aclrtMemManagedLocation aclrtMemManagedLocation;
+typedef struct aclrtMemUceInfo aclrtMemUceInfo;
 typedef struct aclrtExceptionInfo aclrtExceptionInfo;
 typedef void (*aclrtExceptionInfoCallback)(aclrtExceptionInfo *exceptionInfo);
 typedef struct aclDataBuffer aclDataBuffer;
@@ -308,6 +309,9 @@ aclError aclrtIpcMemImportPidInterServer(const char* key, aclrtServerPid* server
 aclError aclrtIpcMemSetAttr(const char* key, aclrtIpcMemAttrType type, uint64_t attr);
 aclError aclrtIpcMemImportByKey(void** devPtr, const char* key, uint64_t flags);
 aclError aclrtIpcMemClose(const char* key);
+aclError aclrtGetMemUceInfo(int32_t deviceId, aclrtMemUceInfo* memUceInfoArray, size_t arraySize,
+    size_t* retSize);
+aclError aclrtMemUceRepair(int32_t deviceId, aclrtMemUceInfo* memUceInfoArray, size_t arraySize);
 aclError aclrtBinaryLoadFromFile(const char* binPath, aclrtBinaryLoadOptions* options,
     aclrtBinHandle* binHandle);
 aclError aclrtBinaryLoadFromData(const void* data, size_t length, const aclrtBinaryLoadOptions* options,

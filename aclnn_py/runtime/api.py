@@ -480,6 +480,7 @@ from .api_system import (
     aclrtGetSocName,
     aclrtPeekAtLastError,
 )
+from .api_uce import aclrtGetMemUceInfo, aclrtMemUceInfo, aclrtMemUceRepair
 from .api_vmm import (
     aclrtFreePhysical,
     aclrtMallocPhysical,
@@ -739,6 +740,7 @@ __all__ = [
     "aclrtGetLogicDevIdByPhyDevId",
     "aclrtGetLogicDevIdByUserDevId",
     "aclrtGetMemInfo",
+    "aclrtGetMemUceInfo",
     "aclrtGetMemUsageInfo",
     "aclrtGetMemcpyDescSize",
     "aclrtGetNotifyId",
@@ -825,6 +827,8 @@ __all__ = [
     "aclrtMemSetAccess",
     "aclrtMemSetPidToShareableHandle",
     "aclrtMemSetPidToShareableHandleV2",
+    "aclrtMemUceInfo",
+    "aclrtMemUceRepair",
     "aclrtMemUsageInfo",
     "aclrtMemcpy",
     "aclrtMemcpy2d",

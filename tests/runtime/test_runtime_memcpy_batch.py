@@ -361,3 +361,31 @@ def test_managed_memory_is_refused_after_cann_s_checks(dev0):
     assert headline().endswith("value 2 for parameter flag is invalid. Expected value: ACL_RT_MEM_ATTACH_GLOBAL.")
     assert aclrtMemAllocManaged(ptr, 64, 1) == ACL_ERROR_RT_FEATURE_NOT_SUPPORT
     assert "managed (unified) memory is not emulated" in headline()
+
+
+def test_simulated_memory_has_no_uncorrectable_errors(dev0):
+    from aclnn_py import aclrtGetMemUceInfo, aclrtMemUceInfo, aclrtMemUceRepair
+
+    infos: list[object] = []
+    n = Ref()
+    assert aclrtGetMemUceInfo(0, infos, 4, n) == 0 and n.value == 0 and infos == []
+    assert aclrtGetMemUceInfo(0, None, 4, n) == ACL_ERROR_INVALID_PARAM
+    assert aclGetRecentErrMsg() == null("aclrtGetMemUceInfo", "memUceInfoArray")
+    assert aclrtMemUceRepair(0, [aclrtMemUceInfo(0x1000, 64)], 1) == 0
+    assert aclrtMemUceRepair(0, [], 129) == ACL_ERROR_INVALID_PARAM
+    assert headline().endswith("Value 129 for parameter arraySize is invalid. Reason: must be less than or equal to 128.")
+    bad = aclrtMemUceInfo(0x1000, 64, (1,) + (0,) * 13)
+    assert aclrtMemUceRepair(0, [bad], 1) == ACL_ERROR_INVALID_PARAM
+    assert headline().endswith("Reason: memUceInfoArray.reserved is a reserved parameter and must be 0.")
+    # memory.cpp compares 14 bytes of reserved: the third word is not looked at, as on CANN
+    assert aclrtMemUceRepair(0, [aclrtMemUceInfo(0x1000, 64, (0, 0, 5) + (0,) * 11)], 1) == 0
+
+
+def test_uce_calls_need_the_fast_recover_feature(dev0, monkeypatch):
+    from aclnn_py import aclrtGetMemUceInfo, soc
+
+    monkeypatch.setenv("ACLNN_PY_SOC", "Ascend910")
+    soc.set_active(None)
+    n = Ref()
+    assert aclrtGetMemUceInfo(0, [], 4, n) == ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+    assert aclGetRecentErrMsg() is None

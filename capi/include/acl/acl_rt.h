@@ -1038,6 +1038,9 @@ ACL_FUNC_VISIBILITY aclError aclrtIpcMemImportPidInterServer(const char* key, ac
 ACL_FUNC_VISIBILITY aclError aclrtIpcMemSetAttr(const char* key, aclrtIpcMemAttrType type, uint64_t attr);
 ACL_FUNC_VISIBILITY aclError aclrtIpcMemImportByKey(void** devPtr, const char* key, uint64_t flags);
 ACL_FUNC_VISIBILITY aclError aclrtIpcMemClose(const char* key);
+ACL_FUNC_VISIBILITY aclError aclrtGetMemUceInfo(int32_t deviceId, aclrtMemUceInfo* memUceInfoArray, size_t arraySize,
+                                                size_t* retSize);
+ACL_FUNC_VISIBILITY aclError aclrtMemUceRepair(int32_t deviceId, aclrtMemUceInfo* memUceInfoArray, size_t arraySize);
 
 /* ---- kernels: every load is refused (custom AscendC kernels need Huawei's compiler and device) - */
 
