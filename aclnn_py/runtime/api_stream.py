@@ -265,9 +265,13 @@ def aclrtSetStreamFailureMode(stream: object, mode: int) -> int:
     """ACL_CONTINUE_ON_FAILURE (0) or ACL_STOP_ON_FAILURE (1; other bits are ignored). STOP
     applies to the whole context (``Stream::SetFailMode``): after a task of any of its streams
     fails, no later task runs and later submissions and synchronizations return that failure."""
-    rt_fn = "rtStreamSetMode"
     m = int_arg(mode, "mode", 0, 2**64 - 1)
-    st = stream_handle(stream, rt_fn)
+    return set_failure_mode(stream_handle(stream, "rtStreamSetMode"), m, "rtStreamSetMode")
+
+
+def set_failure_mode(st: Stream | None, m: int, rt_fn: str) -> int:
+    """``StreamSetMode`` after the handle guard (``rt_fn`` names the rt function that called it:
+    rtStreamSetMode, or rtsStreamSetAttribute for ACL_STREAM_ATTR_FAILURE_MODE)."""
     if st is None:
         # GetCurStream: a NULL stream is the current default stream on the chips with a
         # device control SQ (910B, 910_93, 950); elsewhere it stays NULL.

@@ -197,3 +197,39 @@ def test_the_emulated_ascend310p_card_has_no_group(soc):
     aclGetRecentErrMsg()
     aclrtResetDevice(0)
     aclFinalize()
+
+
+def test_stream_attributes(dev0):
+    from aclnn_py.runtime.api_stream_attr import aclrtGetStreamAttribute, aclrtSetStreamAttribute, aclrtStreamAttrValue
+
+    s = Ref()
+    assert aclrtCreateStream(s) == 0
+    v = aclrtStreamAttrValue()
+    for attr, value in ((1, 1), (2, 1), (3, 0x1234), (4, 1), (5, 9)):
+        v.raw = value
+        assert aclrtSetStreamAttribute(s.value, attr, v) == 0, attr
+    got = aclrtStreamAttrValue()
+    read = {}
+    for attr in (1, 2, 3, 4, 5):
+        assert aclrtGetStreamAttribute(s.value, attr, got) == 0
+        read[attr] = got.raw
+    assert read == {1: 1, 2: 1, 3: 0x1234, 4: 1, 5: 7}  # the priority is clamped to 7
+    assert s.value.failure_mode == 1 and s.value.priority == 7
+    v.raw = 0
+    assert aclrtSetStreamAttribute(s.value, 1, v) == 207000  # stop mode cannot go back to continue
+    assert "from stop mode to continue mode is not supported" in aclGetRecentErrMsg()
+    v.raw = 2
+    assert aclrtSetStreamAttribute(s.value, 2, v) == ACL_ERROR_RT_PARAM_INVALID
+    assert "Setting the stream overflow/underflow detection switch failed because value 2 for parameter flags" in (
+        aclGetRecentErrMsg()
+    )
+    assert aclrtSetStreamAttribute(s.value, 6, v) == ACL_ERROR_RT_PARAM_INVALID
+    assert aclGetRecentErrMsg().startswith(
+        "Invalid_Argument(EE1003): rtsStreamSetAttribute failed because value 6 for parameter stmAttrId is invalid. "
+        "Expected value: [1, 6)."
+    )
+    assert aclrtSetStreamAttribute(None, 5, v) == ACL_ERROR_RT_PARAM_INVALID
+    assert "Setting the stream priority failed because stm cannot be a NULL pointer." in aclGetRecentErrMsg()
+    assert aclrtSetStreamAttribute(s.value, 1, None) == ACL_ERROR_INVALID_PARAM
+    assert aclGetRecentErrMsg().startswith(null("aclrtSetStreamAttribute", "value"))
+    assert aclrtDestroyStream(s.value) == 0

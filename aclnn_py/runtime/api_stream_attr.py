@@ -1,0 +1,179 @@
+"""aclrtSetStreamAttribute / aclrtGetStreamAttribute (``acl_rt.h``): one switch over a stream's
+failure mode, overflow detection switch, user tag, operator-info caching switch and priority,
+each through the runtime call CANN's ``rtsStreamSetAttribute`` / ``rtsStreamGetAttribute``
+(src/runtime/api/api_c_stream.cc:439-545) dispatches to.
+"""
+
+from __future__ import annotations
+
+import weakref
+
+from .. import soc as _soc
+from .._capi import ApiError, describe
+from ._checks import (
+    NO_CONTEXT,
+    PARAM,
+    RT_PARAM,
+    E,
+    acl_null,
+    emu,
+    fb_invalid,
+    int_arg,
+    need_context,
+    own_stream,
+    rt_api,
+    rt_value,
+    stream_handle,
+)
+from .api_stream import clamp_priority, set_failure_mode
+from .api_stream_res import _OVERFLOW_CHECK_CHIPS, _overflow
+from .device import RT
+from .stream import Stream
+
+ACL_STREAM_ATTR_FAILURE_MODE, ACL_STREAM_ATTR_FLOAT_OVERFLOW_CHECK = 1, 2
+ACL_STREAM_ATTR_USER_CUSTOM_TAG, ACL_STREAM_ATTR_CACHE_OP_INFO, ACL_STREAM_ATTR_PRIORITY = 3, 4, 5
+_RT_STREAM_ATTR_MAX = 6
+_TAG_CHIPS = ("Ascend910B", "Ascend910_93", "Ascend950")  # RT_FEATURE_STREAM_ATTR_USER_CUSTOM_TAG
+_NO_CTRL_SQ = ("Ascend910", "Ascend310P")  # GetCurStream leaves a NULL stream NULL there
+_tags: weakref.WeakKeyDictionary[Stream, int] = weakref.WeakKeyDictionary()
+_cache_op_info: weakref.WeakKeyDictionary[Stream, int] = weakref.WeakKeyDictionary()
+
+
+class aclrtStreamAttrValue:
+    """``aclrtStreamAttrValue``, a union: ``failureMode`` is its 64 bits, the other members its low
+    32 bits (``overflowSwitch``, ``userCustomTag``, ``cacheOpInfoSwitch``, ``streamPriority``)."""
+
+    __slots__ = ("raw",)
+
+    def __init__(self, raw: int = 0) -> None:
+        self.raw = raw & 0xFFFFFFFFFFFFFFFF
+
+    def _low(self) -> int:
+        return self.raw & 0xFFFFFFFF
+
+    def _set_low(self, v: int) -> None:
+        self.raw = (self.raw & ~0xFFFFFFFF) | (int(v) & 0xFFFFFFFF)
+
+    failureMode = property(lambda self: self.raw, lambda self, v: setattr(self, "raw", int(v) & (2**64 - 1)))
+    overflowSwitch = property(_low, _set_low)
+    userCustomTag = property(_low, _set_low)
+    cacheOpInfoSwitch = property(_low, _set_low)
+    streamPriority = property(_low, _set_low)
+
+    def __repr__(self) -> str:
+        return f"aclrtStreamAttrValue(0x{self.raw:x})"
+
+
+def _value_arg(value: object, api: str) -> aclrtStreamAttrValue:
+    if value is None:
+        raise ApiError(PARAM, acl_null(api, "value"))
+    if not isinstance(value, aclrtStreamAttrValue):
+        raise ApiError(PARAM, emu(f"{api}: value must be an aclrtStreamAttrValue, got {describe(value)}."))
+    return value
+
+
+def _cur_stream(st: Stream | None, desc: str, rt_fn: str) -> Stream:
+    """``Runtime::GetCurStream``: NULL is the current default stream on the chips with a device
+    control SQ; elsewhere (or without a context) the decorator's not-null check refuses it."""
+    if st is not None:
+        return st
+    ctx = RT.current_context() if _soc.current().family not in _NO_CTRL_SQ else None
+    if ctx is None:
+        messages = [] if _soc.current().family in _NO_CTRL_SQ else [("EE1018", NO_CONTEXT)]
+        raise ApiError(
+            RT_PARAM,
+            *messages,
+            ("EE1004", f"{desc} failed because curStm cannot be a NULL pointer."),
+            fb_invalid(rt_fn),
+        )
+    return ctx.default_stream
+
+
+def _context_stream(st: Stream | None, desc: str, rt_fn: str) -> Stream:
+    """ApiImpl's pattern: the current context, NULL its default stream, which must be its own."""
+    ctx = need_context(rt_fn)
+    target = st if st is not None else ctx.default_stream
+    own_stream(target, ctx, desc, rt_fn)
+    return target
+
+
+def _bad_attr(attr: int, rt_fn: str) -> ApiError:
+    return ApiError(RT_PARAM, rt_value(rt_fn, attr, "stmAttrId", f"[1, {_RT_STREAM_ATTR_MAX})"), fb_invalid(rt_fn))
+
+
+def _null_stm(desc: str, rt_fn: str) -> ApiError:
+    return ApiError(RT_PARAM, ("EE1004", f"{desc} failed because stm cannot be a NULL pointer."), fb_invalid(rt_fn))
+
+
+@rt_api
+def aclrtSetStreamAttribute(stream: object, stmAttrType: int, value: object) -> int:
+    """Set one attribute of the stream: ACL_STREAM_ATTR_FAILURE_MODE (as aclrtSetStreamFailureMode),
+    _FLOAT_OVERFLOW_CHECK (as aclrtSetStreamOverflowSwitch; 0 or 1), _USER_CUSTOM_TAG (a number
+    kept with the stream; Ascend910B/910_93/950), _CACHE_OP_INFO (0 or 1) or _PRIORITY (clamped
+    to [0, 7], as aclrtCreateStreamWithConfig's). NULL stream: the current default stream."""
+    api, rt_fn = "aclrtSetStreamAttribute", "rtsStreamSetAttribute"
+    v = _value_arg(value, api)
+    attr = int_arg(stmAttrType, "stmAttrType", -(2**31), 2**31 - 1)
+    st = stream_handle(stream, rt_fn)
+    family = _soc.current().family
+    if attr == ACL_STREAM_ATTR_FAILURE_MODE:
+        return set_failure_mode(st, v.failureMode, rt_fn)
+    if attr == ACL_STREAM_ATTR_FLOAT_OVERFLOW_CHECK:
+        if family not in _OVERFLOW_CHECK_CHIPS:
+            return E.ACL_SUCCESS  # "does not support, return success"
+        desc = "Setting the stream overflow/underflow detection switch"
+        if v.overflowSwitch >= 2:
+            raise ApiError(RT_PARAM, rt_value(desc, v.overflowSwitch, "flags", "[0, 2)"), fb_invalid(rt_fn))
+        _overflow[_context_stream(st, desc, rt_fn)] = v.overflowSwitch
+        return E.ACL_SUCCESS
+    if attr == ACL_STREAM_ATTR_USER_CUSTOM_TAG:
+        if family not in _TAG_CHIPS:
+            return E.ACL_SUCCESS
+        _tags[_context_stream(st, "Setting the stream tag", rt_fn)] = v.userCustomTag
+        return E.ACL_SUCCESS
+    if attr == ACL_STREAM_ATTR_CACHE_OP_INFO:
+        target = _cur_stream(st, "Setting the switch for caching operator information in a stream", rt_fn)
+        if v.cacheOpInfoSwitch not in (0, 1):
+            raise ApiError(RT_PARAM, fb_invalid(rt_fn))  # RT_ERROR_INVALID_VALUE without a report of its own
+        _cache_op_info[target] = v.cacheOpInfoSwitch
+        return E.ACL_SUCCESS
+    if attr == ACL_STREAM_ATTR_PRIORITY:
+        if st is None:
+            raise _null_stm("Setting the stream priority", rt_fn)
+        need_context(rt_fn)
+        st.priority = clamp_priority(v.streamPriority)
+        return E.ACL_SUCCESS
+    raise _bad_attr(attr, rt_fn)
+
+
+@rt_api
+def aclrtGetStreamAttribute(stream: object, stmAttrType: int, value: object) -> int:
+    """Read one attribute of the stream into ``value`` (see aclrtSetStreamAttribute); the tag off
+    Ascend910B/910_93/950 leaves ``value`` as it was, as CANN does."""
+    api, rt_fn = "aclrtGetStreamAttribute", "rtsStreamGetAttribute"
+    v = _value_arg(value, api)
+    attr = int_arg(stmAttrType, "stmAttrType", -(2**31), 2**31 - 1)
+    st = stream_handle(stream, rt_fn)
+    family = _soc.current().family
+    if attr == ACL_STREAM_ATTR_FAILURE_MODE:
+        v.failureMode = _cur_stream(st, "Obtaining the error handling mode of a stream", rt_fn).failure_mode
+    elif attr == ACL_STREAM_ATTR_FLOAT_OVERFLOW_CHECK:
+        target = _context_stream(st, "Obtaining the overflow/underflow detection flag of a specified stream", rt_fn)
+        v.overflowSwitch = _overflow.get(target, 0) if family in _OVERFLOW_CHECK_CHIPS else 1
+    elif attr == ACL_STREAM_ATTR_USER_CUSTOM_TAG:
+        if family in _TAG_CHIPS:
+            v.userCustomTag = _tags.get(_context_stream(st, "Obtaining the stream label", rt_fn), 0)
+    elif attr == ACL_STREAM_ATTR_CACHE_OP_INFO:
+        target = _cur_stream(st, "Querying whether the operator information is cached", rt_fn)
+        v.cacheOpInfoSwitch = _cache_op_info.get(target, 0)
+    elif attr == ACL_STREAM_ATTR_PRIORITY:
+        if st is None:
+            raise _null_stm("Obtaining the stream priority", rt_fn)
+        need_context(rt_fn)
+        v.streamPriority = st.priority
+    else:
+        raise _bad_attr(attr, rt_fn)
+    return E.ACL_SUCCESS
+
+
+__all__ = ["aclrtGetStreamAttribute", "aclrtSetStreamAttribute", "aclrtStreamAttrValue"]
