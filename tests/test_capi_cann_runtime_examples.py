@@ -4,8 +4,7 @@ the documented compile line and run (issue 17).
 The programs are taken from the hicann/runtime mirror at test time (``ACLNN_PY_CANN_RUNTIME``: a bare
 git repository, default /work/.mirror/hicann+runtime/repo); without it the module skips. Examples
 that use APIs aclnn_py does not emulate (IPC, virtual memory, exception callbacks, tdt, profiling,
-dump) are not in the list; of the model capture examples (model_ri), 4_model_sync_external is not
-either (its external event record and wait flags are refused with 207000). Of the examples that launch custom AscendC kernels, the one
+dump) are not in the list. Of the examples that launch custom AscendC kernels, the one
 whose host program loads its kernel binary at run time (kernel/0_launch_kernel) is compiled and run:
 it stops at the load with 207000 and the emulator's reason; the others (0_quickstart/
 4_custom_kernel_launch, kernel/1_launch_kernel_with_reslimit) call their kernels with ``<<<>>>``
@@ -89,6 +88,12 @@ EXAMPLES: dict[str, list[str]] = {
         "The vector data is: 5.4000  5.4000  5.4000  5.4000  5.4000  5.4000  5.4000  5.4000",
         "After second execution, print data2.",
         "The vector data is: 4.4000  4.4000  4.4000  4.4000  4.4000  4.4000  4.4000  4.4000",
+    ],
+    "2_advanced_features/model_ri/4_model_sync_external": [
+        "=== Scenario 1: Stream Record + Graph Wait External ===",
+        "=== Scenario 2: Graph Record External + Stream Wait ===",
+        "=== Scenario 3: Graph1 Record External + Graph2 Wait External ===",
+        "Check result success.",
     ],
     # ACL_MODEL_RI_COND_HANDLE_ASSIGN_DEFAULT sets the condition to its default (0) as each execution
     # starts, so IF takes its false branch and SWITCH its case 0 whatever the program wrote, as the
