@@ -6,15 +6,24 @@ Every addition is the one the numpy recipe makes, on the same two float32 operan
 shapes, the +0.0 padding, the lane assignment); IEEE addition is commutative, and a NaN's
 payload never shows (results store the canonical NaN), so only the grouping has to match.
 
-The exponentials of the softmax kernels are numpy's: the kernels here compute ``x - max`` into
-a float32 block, the caller applies ``np.exp`` to the block (the same contiguous float32 loop as
-the numpy recipe's, so the same bits), and the second kernel sums and divides. See
-:func:`aclnn_py.kernels.softmax.make` for the loop.
+The exponentials of the softmax kernels are numpy's float32 ``np.exp``. On x86-64 with AVX2 and
+FMA (and with AVX-512F) numpy runs its own vector algorithm (``simd_exp_FLOAT``); :func:`np_exp32`
+is that algorithm element by element (the same float32 operations, the same fused multiply-adds),
+so the rows are computed in one fused pass (``x - max``, exp, sum, divide) while each row is in the
+L1 cache. Whether numpy's exp really is that algorithm on this machine is checked once per process
+(:func:`exp_matches_numpy`, against numpy on the edges and on random patterns); where it is not
+(another CPU, a numpy built otherwise), the kernels write ``x - max`` into a float32 block, the
+caller applies ``np.exp`` to the block, and a second kernel sums and divides. See
+:func:`aclnn_py.kernels.softmax.make` for the loops.
 """
 
 from __future__ import annotations
 
 import numpy as np
+from llvmlite import ir
+from numba import types
+from numba.core import cgutils
+from numba.extending import intrinsic
 
 from ._numba import F32, KIND_F16, KIND_F32, _canon, _jit, _narrow16, _to_f32, _tree, _widen16
 
@@ -61,6 +70,132 @@ def _reduce64(src, start, count, blk):
     for j in range(LANES):
         blk[j] = src[start + j] if j < count else F32(0.0)
     return _tree(blk, LANES)
+
+
+# -- numpy's float32 exp ---------------------------------------------------------------------------
+
+
+@intrinsic
+def _fma32(typingctx, a, b, c):
+    """``a * b + c`` rounded once (LLVM's llvm.fma: the CPU's FMA, or a correctly rounded libm
+    call where there is none), as numpy's ``_mm256_fmadd_ps`` computes it."""
+    sig = types.float32(types.float32, types.float32, types.float32)
+
+    def codegen(context, builder, signature, args):
+        f = ir.FloatType()
+        fn = cgutils.get_or_insert_function(builder.module, ir.FunctionType(f, [f, f, f]), "llvm.fma.f32")  # type: ignore[no-untyped-call]
+        return builder.call(fn, args)
+
+    return sig, codegen
+
+
+# The constants of numpy's vector exp (numpy/_core/src/umath/npy_simd_data.h and
+# loops_exponent_log.dispatch.c.src, numpy 1.20 to 2.4), as float32.
+_EXP_XMAX = F32(88.72283935546875)
+_EXP_XMIN = F32(-103.97208404541015625)
+_LOG2E = F32(1.442695040888963407359924681001892137)
+_RINT_MAGIC = F32(12582912.0)  # 0x1.8p+23: (q + magic) - magic rounds q to an integer, half to even
+_RINT_MAGIC_BITS = np.uint32(0x4B400000)
+_CW_HIGH = F32(-6.93145752e-1)
+_CW_LOW = F32(-1.42860677e-6)
+_P0, _P1, _P2 = F32(9.999999999980870924916e-01), F32(7.257664613233124478488e-01), F32(2.473615434895520810817e-01)
+_P3, _P4, _P5 = F32(5.114512081637298353406e-02), F32(6.757896990527504603057e-03), F32(5.082762527590693718096e-04)
+_Q0, _Q1, _Q2 = F32(1.0), F32(-2.742335390411667452936e-01), F32(2.159509375685829852307e-02)
+_NAN = np.uint32(0x7FC00000).view(np.float32)
+
+
+@_jit
+def np_exp32(x):
+    """numpy's float32 exp on AVX2+FMA3 / AVX-512F (``simd_exp_FLOAT``), one element: NaN -> the
+    quiet NaN, x >= xmax -> inf, x <= xmin -> +0; else q = rint(x * log2 e) (the magic-number
+    rounding), Cody-Waite reduction by three FMAs, exp(r) = P(r) / Q(r) (Horner by FMA, one
+    division), scaled by 2^q through the exponent bits. Where q <= -125 numpy adds -125 to the
+    exponent and divides by 2^-(q+125); the product by the exact power 2^(q+125) used here rounds
+    the same real number once, so it gives the same bits. Branch-free (selects), so a loop of it
+    vectorises. Equal to numpy 2.4's np.exp on all 2^32 float32 inputs (checked on AVX2)."""
+    nan = x != x
+    big = x >= _EXP_XMAX
+    small = x <= _EXP_XMIN
+    v = F32(0.0) if (nan or big or small) else x
+    q = (v * _LOG2E + _RINT_MAGIC) - _RINT_MAGIC
+    p = _exp_poly(v, q)
+    low = q <= F32(-125.0)
+    qc = F32(-125.0) if low else q
+    y = np.uint32(np.float32(p).view(np.uint32) + np.uint32(np.int32(qc) << 23)).view(np.float32)
+    shift = np.int32(F32(0.0) - (q - F32(-125.0))) if low else np.int32(0)
+    y = y * np.uint32(np.uint32(127 - shift) << np.uint32(23)).view(np.float32) if low else y
+    y = _NAN if nan else y
+    y = F32(np.inf) if big else y
+    return F32(0.0) if small else y
+
+
+# Above this, exp(x) is :func:`_exp_normal`'s: q = rint(x * log2 e) >= -124 > -125, and x is
+# neither NaN nor past the limits.
+EXP_NORMAL_MIN = F32(-86.0)
+
+
+@_jit
+def _exp_normal(x):
+    """:func:`np_exp32` for EXP_NORMAL_MIN <= x <= 0, where every guard of it is idle (no NaN, no
+    overflow or underflow, no subnormal scaling): the same operations without the selects."""
+    t = x * _LOG2E + _RINT_MAGIC
+    p = _exp_poly(x, t - _RINT_MAGIC)
+    # q as an integer from the bits of t (t is in [2^23, 2^24), where the ulp is 1): int(q); a
+    # NaN (from a NaN element) keeps p's NaN, whatever its payload, so that the row's sum is NaN
+    k = np.uint32(np.float32(t).view(np.uint32) - _RINT_MAGIC_BITS) << np.uint32(23)
+    k = k if t == t else np.uint32(0)
+    return np.uint32(np.float32(p).view(np.uint32) + k).view(np.float32)
+
+
+@_jit
+def _exp_poly(v, q):
+    """numpy's Cody-Waite reduction of v by q = rint(v * log2 e) and its rational approximation
+    P(r) / Q(r) of exp(r)."""
+    r = _fma32(q, _CW_HIGH, v)  # type: ignore[call-arg,var-annotated]  # numba passes typingctx
+    r = _fma32(q, _CW_LOW, r)
+    r = _fma32(q, F32(0.0), r)  # numpy's third step, with c3 = 0
+    num = _fma32(_P5, r, _P4)
+    num = _fma32(num, r, _P3)
+    num = _fma32(num, r, _P2)
+    num = _fma32(num, r, _P1)
+    num = _fma32(num, r, _P0)
+    den = _fma32(_Q2, r, _Q1)
+    den = _fma32(den, r, _Q0)
+    return num / den
+
+
+@_jit
+def exp_block(src, dst):
+    """dst[i] = :func:`np_exp32` (src[i]) (float32 arrays of one size)."""
+    for i in range(src.size):
+        dst[i] = np_exp32(src[i])
+
+
+_EXP_OK: bool | None = None
+
+
+def exp_matches_numpy() -> bool:
+    """Whether :func:`np_exp32` gives numpy's ``np.exp`` bits in this process (checked once): on
+    the edges (NaN, infinities, zeros, the overflow and underflow limits and their neighbours,
+    the results that become subnormal) and on random float32 patterns and values. numpy's exp is
+    the specification; a machine where it is another algorithm keeps the np.exp blocks."""
+    global _EXP_OK
+    if _EXP_OK is None:
+        rng = np.random.default_rng(20261124)
+        edges = np.array([0.0, -0.0, np.inf, -np.inf, np.nan, 1.0, -1.0, 0.5], np.float32)
+        limits = np.array([_EXP_XMAX, _EXP_XMIN, -87.33654, -86.6, -88.0, -100.0], np.float32)
+        near = (limits.view(np.int32)[:, None] + np.arange(-40, 41, dtype=np.int32)).view(np.float32).ravel()
+        ramp = np.linspace(-110.0, 95.0, 1 << 15, dtype=np.float32)
+        values = (rng.standard_normal(1 << 15) * 8).astype(np.float32)
+        patterns = rng.integers(0, 1 << 32, 1 << 15, dtype=np.uint64).astype(np.uint32).view(np.float32)
+        x = np.concatenate([edges, near, ramp, -np.abs(values), values, patterns])
+        with np.errstate(all="ignore"):
+            want = np.exp(x)
+        got = np.empty_like(x)
+        exp_block(x, got)
+        same = (want.view(np.uint32) == got.view(np.uint32)) | (np.isnan(want) & np.isnan(got))
+        _EXP_OK = bool(same.all())
+    return _EXP_OK
 
 
 # -- TBE: 64 lanes, then the pair tree ------------------------------------------------------------
@@ -475,65 +610,183 @@ def _sum_small_r(row, r, tmp):
 
 
 @_jit
+def _row_sum(method, u, row, r, acc, blk, tmp, parts, cache, tile, head):
+    """The sum of the float32 row in the order of ``method`` (SM_TBE lanes, or an Ascend950
+    template; ``u``: the recompute tile)."""
+    if method == SM_TBE:
+        for lane in range(LANES):
+            acc[lane] = F32(0.0)
+        _lanes_add_f32(acc, row, r)
+        for lane in range(LANES):
+            blk[lane] = acc[lane]
+        return _tree(blk, LANES)
+    if method == SM_SMALL_R:
+        return _sum_small_r(row, r, tmp)
+    if method == SM_FULL_LOAD:
+        return _sum_full_load(row, r, parts, tmp, blk)
+    return _sum_recompute(row, r, u, tile, head, blk, cache)
+
+
+@_jit
+def _row_scratch(u, r):
+    """The blocks the row sums work in: (acc, blk, tmp, parts, cache, tile, head)."""
+    return (
+        np.zeros(LANES, np.float32),
+        np.empty(LANES, np.float32),
+        np.empty(max(LANES, 16), np.float32),
+        np.empty(256, np.float32),
+        np.zeros(64, np.float32),
+        np.empty(max(u, 1), np.float32),
+        np.empty(max(_floor_pow2(((max(u, r) + 7) // 8) * 8), 1), np.float32),
+    )
+
+
+@_jit
+def _finish_row(kind, method, u, flush, flush_exp, reciprocal, row, r, out, base, sc):
+    """One row of exponentials -> ``e / sum`` (or ``e * (1 / sum)``) stored at out[base:];
+    ``flush``: subnormal quotients become +0, ``flush_exp``: the exponentials first; ``sc``:
+    :func:`_row_scratch`."""
+    if flush_exp:
+        _flush_row(row)
+    acc, blk, tmp, parts, cache, tile, head = sc
+    s = _row_sum(method, u, row, r, acc, blk, tmp, parts, cache, tile, head)
+    if kind == KIND_F32:
+        _div_store_f32(row, s, reciprocal, flush, out[base : base + r].view(np.float32))
+    else:
+        _div_store_16(kind, row, s, reciprocal, flush, out[base : base + r])
+
+
+@_jit
 def softmax_finish_rows(kind, method, u, flush, reciprocal, e, out, row0, nrows, r):
     """Rows of exponentials e -> ``e / sum`` (or ``e * (1 / sum)``) stored into out, the sum in
     the order of ``method`` (SM_TBE lanes, or an Ascend950 template; ``u``: the recompute tile);
     ``flush``: Ascend950's Exp and Div give +0 for subnormal results."""
-    blk = np.empty(LANES, np.float32)
-    tmp = np.empty(max(LANES, 16), np.float32)
-    parts = np.empty(256, np.float32)
-    acc = np.zeros(LANES, np.float32)
-    cache = np.zeros(64, np.float32)
-    tile = np.empty(max(u, 1), np.float32)
-    head = np.empty(max(_floor_pow2(((max(u, r) + 7) // 8) * 8), 1), np.float32)
+    sc = _row_scratch(u, r)
     for i in range(nrows):
-        row = e[i * r : i * r + r]
-        if flush:
-            _flush_row(row)
-        if method == SM_TBE:
-            for lane in range(LANES):
-                acc[lane] = F32(0.0)
-            _lanes_add_f32(acc, row, r)
-            for lane in range(LANES):
-                blk[lane] = acc[lane]
-            s = _tree(blk, LANES)
-        elif method == SM_SMALL_R:
-            s = _sum_small_r(row, r, tmp)
-        elif method == SM_FULL_LOAD:
-            s = _sum_full_load(row, r, parts, tmp, blk)
-        else:
-            s = _sum_recompute(row, r, u, tile, head, blk, cache)
-        base = (row0 + i) * r
-        if kind == KIND_F32:
-            _div_store_f32(row, s, reciprocal, flush, out[base : base + r].view(np.float32))
-        else:
-            _div_store_16(kind, row, s, reciprocal, flush, out[base : base + r])
+        _finish_row(kind, method, u, flush, flush, reciprocal, e[i * r : i * r + r], r, out, (row0 + i) * r, sc)
 
 
 @_jit
-def softmax_prep_cols(kind, f16_sub, x, b0, nb, r, a0, e):
-    """``x - max`` over r for slabs [b0, b0 + nb) of x as (a1, r, a0), into e (float32)."""
-    m = np.empty(a0, np.float32)
+def _row_spread(v, r, hi, lo, hi2, lo2):
+    """(max, min) of v[0:r] for a row without NaN (with a NaN the values are unspecified): 64
+    running maxima and minima (the order does not matter to either; which zero they are does
+    not matter to x - max), held in two pairs of blocks used in turn. (An accumulator updated in
+    place, ``part[j] = v if v > part[j] else part[j]``, is compiled to a masked store, which is
+    slow on AMD CPUs.)"""
+    for j in range(LANES):
+        hi[j] = v[0]
+        lo[j] = v[0]
+    full = r // LANES
+    for c in range(full):
+        chunk = v[c * LANES : c * LANES + LANES]
+        sh, sl, dh, dl = (hi, lo, hi2, lo2) if c % 2 == 0 else (hi2, lo2, hi, lo)
+        for j in range(LANES):
+            val, a, b = chunk[j], sh[j], sl[j]
+            dh[j] = val if val > a else a
+            dl[j] = val if val < b else b
+    if full % 2:
+        hi, lo = hi2, lo2
+    m, n = hi[0], lo[0]
+    for j in range(1, LANES):
+        m = hi[j] if hi[j] > m else m
+        n = lo[j] if lo[j] < n else n
+    for k in range(full * LANES, r):
+        val = v[k]
+        m = val if val > m else m
+        n = val if val < n else n
+    return m, n
+
+
+@_jit
+def _exp_diff_normal(row, m, f16_sub, flush):
+    """row[k] = exp(row[k] - m) by :func:`_exp_normal`: for rows whose every difference is in
+    [EXP_NORMAL_MIN, 0], or that hold a NaN (a NaN element gives a NaN exponential, so the sum,
+    and every result, is NaN, as the recipe's NaN maximum makes them). ``flush``: a subnormal
+    exponential becomes +0 (Ascend950), in the same loop (a separate pass in place compiles to
+    a masked store)."""
+    if f16_sub:
+        for k in range(row.size):
+            y = _exp_normal(_widen16(KIND_F16, _narrow16(KIND_F16, row[k] - m)))
+            row[k] = F32(0.0) if flush and abs(y) < TINY else y
+    elif flush:
+        for k in range(row.size):
+            y = _exp_normal(row[k] - m)
+            row[k] = F32(0.0) if abs(y) < TINY else y
+    else:
+        for k in range(row.size):
+            row[k] = _exp_normal(row[k] - m)
+
+
+@_jit
+def _exp_diff(row, m, f16_sub, flush=False):
+    """row[k] = exp(row[k] - m) (numpy's float32 exp; ``f16_sub``: the difference rounded to
+    float16 first, as the TBE float16 recipe subtracts in float16; ``flush``: as above)."""
+    if f16_sub:
+        for k in range(row.size):
+            y = np_exp32(_widen16(KIND_F16, _narrow16(KIND_F16, row[k] - m)))
+            row[k] = F32(0.0) if flush and abs(y) < TINY else y
+    else:
+        for k in range(row.size):
+            y = np_exp32(row[k] - m)
+            row[k] = F32(0.0) if flush and abs(y) < TINY else y
+
+
+@_jit
+def softmax_rows(kind, f16_sub, method, u, flush, reciprocal, x, a1, r, out):
+    """The whole softmax of a1 rows of r contiguous elements, one row at a time while it is in
+    the cache: widened to float32, its maximum (NaN if any element is NaN), ``exp(x - max)``
+    (:func:`np_exp32`), the sum in the order of ``method``, the division, the store. The same
+    operations, in the same order, as :func:`softmax_prep_rows` + ``np.exp`` +
+    :func:`softmax_finish_rows`."""
+    bits = np.empty(max(r, 1), np.uint32)
+    row = bits.view(np.float32)
+    part = np.empty(16, np.float32)
+    spread = np.empty((4, LANES), np.float32)
+    hi, lo, hi2, lo2 = spread[0], spread[1], spread[2], spread[3]
+    sc = _row_scratch(u, r)
+    for i in range(a1):
+        _to_f32(x, i * r, r, kind, bits)
+        m, n = _row_spread(row, r, hi, lo, hi2, lo2)
+        if n - m >= EXP_NORMAL_MIN:  # every x - m is (rounds monotonically) in [-86, 0]
+            _exp_diff_normal(row, m, f16_sub, flush)
+        else:  # an infinity or a spread over 86 (or a NaN): the recipe's max, the guarded exp
+            _exp_diff(row, _row_max(row, r, part), f16_sub, flush)
+        _finish_row(kind, method, u, flush, False, reciprocal, row, r, out, i * r, sc)
+
+
+@_jit
+def softmax_prep_cols(kind, f16_sub, x, b0, nb, r, a0, e, with_exp=False):
+    """``x - max`` over r for slabs [b0, b0 + nb) of x as (a1, r, a0), into e (float32);
+    ``with_exp``: its exponential (:func:`np_exp32`) instead."""
+    m_even = np.empty(a0, np.float32)
+    m_odd = np.empty(a0, np.float32)
     buf = np.empty(a0, np.uint32)
     fb = buf.view(np.float32)
     for b in range(nb):
         base = (b0 + b) * r * a0
         off = b * r * a0
-        for k in range(r):
+        _to_f32(x, base, a0, kind, m_even.view(np.uint32))
+        # the running maxima (NaN once a NaN is seen) alternate between two blocks: an update
+        # in place compiles to a masked store, which is slow on AMD CPUs
+        for k in range(1, r):
             _to_f32(x, base + k * a0, a0, kind, buf)
-            if k == 0:
-                for c in range(a0):
-                    m[c] = fb[c]
+            src, dst = (m_even, m_odd) if k % 2 else (m_odd, m_even)
             for c in range(a0):
-                val, mc = fb[c], m[c]
-                if (val > mc or val != val) and mc == mc:
-                    m[c] = val
+                val, mc = fb[c], src[c]
+                dst[c] = val if ((val > mc) | (val != val)) & (mc == mc) else mc
+        m = m_odd if r % 2 == 0 else m_even
         for k in range(r):
             _to_f32(x, base + k * a0, a0, kind, buf)
             dst = e[off + k * a0 : off + k * a0 + a0]
-            if f16_sub:
+            if f16_sub and with_exp:
+                for c in range(a0):
+                    dst[c] = np_exp32(_widen16(KIND_F16, _narrow16(KIND_F16, fb[c] - m[c])))
+            elif f16_sub:
                 for c in range(a0):
                     dst[c] = _widen16(KIND_F16, _narrow16(KIND_F16, fb[c] - m[c]))
+            elif with_exp:
+                for c in range(a0):
+                    dst[c] = np_exp32(fb[c] - m[c])
             else:
                 for c in range(a0):
                     dst[c] = fb[c] - m[c]

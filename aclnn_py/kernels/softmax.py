@@ -292,10 +292,14 @@ def _numba_softmax(recipe: str, x: np.ndarray, axis: int, reciprocal: bool, out:
     arch = recipe == "arch35"
     f16_sub = not arch and x.dtype == np.float16
     template = template_3510(x.shape, axis, x.dtype.itemsize) if arch else "tbe"
+    fused = nb.red.exp_matches_numpy()  # numpy's exp compiled in (else np.exp on float32 blocks)
     with np.errstate(all="ignore"):
         if a0 == 1:
             method = _METHODS[template] if arch else 0
             u = ar_recompute_factor(r, x.dtype.itemsize) if template == "ar_recompute" else 0
+            if fused:  # one pass per row while it is in the cache
+                nb.red.softmax_rows(kind, f16_sub, method, u, arch, reciprocal, xb, a1, r, obits)
+                return f"numba arch35 {template}" if arch else "numba tbe"
             per = max(1, EXP_BLOCK // r)
             e = np.empty(min(per, a1) * r, np.float32)
             for row0 in range(0, a1, per):
@@ -310,8 +314,11 @@ def _numba_softmax(recipe: str, x: np.ndarray, axis: int, reciprocal: bool, out:
             for b0 in range(0, a1, per):
                 cnt = min(per, a1 - b0)
                 blk = e[: cnt * r * a0]
-                nb.red.softmax_prep_cols(kind, f16_sub, xb, b0, cnt, r, a0, blk)
-                np.exp(blk, out=blk)
+                if fused:
+                    nb.red.softmax_prep_cols(kind, f16_sub, xb, b0, cnt, r, a0, blk, True)
+                else:
+                    nb.red.softmax_prep_cols(kind, f16_sub, xb, b0, cnt, r, a0, blk)
+                    np.exp(blk, out=blk)
                 nb.red.softmax_finish_cols(kind, arch, arch, reciprocal, blk, obits, b0, cnt, r, a0)
     return f"numba arch35 {template}" if arch else "numba tbe"
 
