@@ -1067,6 +1067,17 @@ def _device_state_callback(fn: Any, regName: int, callback: int, args: int) -> i
     return int(fn(_cstr(regName), _c_callback("state", callback), args or None))
 
 
+def _stream_attribute(fn: Any, stream: int, attr: int, value: int) -> int:
+    # the union: its first 8 bytes hold every member (failureMode is 64 bits, the rest 32)
+    from .runtime.api_stream_attr import aclrtStreamAttrValue
+
+    py = None if value == 0 else aclrtStreamAttrValue(ctypes.c_uint64.from_address(value).value)
+    rc = int(fn(H.obj(stream), attr, py))
+    if rc == 0 and py is not None:
+        ctypes.c_uint64.from_address(value).value = py.raw
+    return rc
+
+
 def _stream_state_callback(fn: Any, regName: int, callback: int, args: int) -> int:
     return int(fn(_cstr(regName), _c_callback("stream", callback), args or None))
 
@@ -1109,6 +1120,8 @@ _ADAPTORS: dict[str, Any] = {
     "aclrtRegDeviceStateCallback": _device_state_callback,
     "aclrtSetDeviceTaskAbortCallback": _task_abort_callback,
     "aclrtRegStreamStateCallback": _stream_state_callback,
+    "aclrtSetStreamAttribute": _stream_attribute,
+    "aclrtGetStreamAttribute": _stream_attribute,
 }
 
 from ._cabi_model_ri import ADAPTORS as _MODEL_RI_ADAPTORS  # noqa: E402 - it imports this module's helpers

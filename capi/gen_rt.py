@@ -77,7 +77,7 @@ ADAPTED = frozenset(
         "aclrtIpcGetEventHandle", "aclrtCntNotifyRecord", "aclrtCntNotifyWaitWithTimeout", "aclrtDeviceGetPCIBusId",
         "aclInitCallbackRegister", "aclInitCallbackUnRegister", "aclFinalizeCallbackRegister",
         "aclFinalizeCallbackUnRegister", "aclrtRegDeviceStateCallback", "aclrtSetDeviceTaskAbortCallback",
-        "aclrtRegStreamStateCallback",
+        "aclrtRegStreamStateCallback", "aclrtSetStreamAttribute", "aclrtGetStreamAttribute",
         "aclmdlRIGetStreams", "aclmdlRIGetTasksByStream", "aclmdlRIGetName", "aclmdlRICondHandleGetCondPtr",
         "aclmdlRIDestroyRegisterCallback", "aclmdlRIDestroyUnregisterCallback", "aclmdlRITaskGetParams",
         "aclmdlRITaskSetParams", "aclmdlRIKernelTaskGetAttribute", "aclrtCreateLabelList",

@@ -85,6 +85,7 @@ typedef struct tagAclmdlRICondTaskParams aclmdlRICondTaskParams;
 typedef int aclrtLaunchKernelAttrId;
 typedef void *aclrtCntNotify;
 typedef struct aclrtGroupInfo aclrtGroupInfo;
+typedef struct aclrtStreamAttrValue aclrtStreamAttrValue;
 typedef void (*aclrtStreamStateCallback)(aclrtStream stm, int32_t state, void *args);
 typedef struct aclrtCntNotifyRecordInfo aclrtCntNotifyRecordInfo;
 typedef struct aclrtCntNotifyWaitInfo aclrtCntNotifyWaitInfo;
@@ -557,6 +558,10 @@ aclError aclrtGetAllGroupInfo(aclrtGroupInfo* groupInfo);
 aclError aclrtGetGroupInfoDetail(const aclrtGroupInfo* groupInfo, int32_t groupIndex, aclrtGroupAttr attr,
     void* attrValue, size_t valueLen, size_t* paramRetSize);
 aclError aclrtRegStreamStateCallback(const char* regName, aclrtStreamStateCallback callback, void* args);
+aclError aclrtSetStreamAttribute(aclrtStream stream, aclrtStreamAttr stmAttrType,
+    aclrtStreamAttrValue* value);
+aclError aclrtGetStreamAttribute(aclrtStream stream, aclrtStreamAttr stmAttrType,
+    aclrtStreamAttrValue* value);
 """
 
 # aclnn_py implements these too: acl/ops/acl_dvpp.h's memory calls (the C ABI exports them, from a

@@ -459,6 +459,11 @@ from .api_stream import (
     aclrtSynchronizeStream,
     aclrtSynchronizeStreamWithTimeout,
 )
+from .api_stream_attr import (
+    aclrtGetStreamAttribute,
+    aclrtSetStreamAttribute,
+    aclrtStreamAttrValue,
+)
 from .api_stream_res import (
     aclrtGetStreamOverflowSwitch,
     aclrtGetStreamResLimit,
@@ -753,6 +758,7 @@ __all__ = [
     "aclrtGetResInCurrentThread",
     "aclrtGetRunMode",
     "aclrtGetSocName",
+    "aclrtGetStreamAttribute",
     "aclrtGetStreamAvailableNum",
     "aclrtGetStreamIdFromExceptionInfo",
     "aclrtGetStreamOverflowSwitch",
@@ -898,6 +904,7 @@ __all__ = [
     "aclrtSetOpExecuteTimeOutV2",
     "aclrtSetOpExecuteTimeOutWithMs",
     "aclrtSetOpWaitTimeout",
+    "aclrtSetStreamAttribute",
     "aclrtSetStreamConfigOpt",
     "aclrtSetStreamFailureMode",
     "aclrtSetStreamOverflowSwitch",
@@ -905,6 +912,7 @@ __all__ = [
     "aclrtSetSysParamOpt",
     "aclrtSetTsDevice",
     "aclrtStreamAbort",
+    "aclrtStreamAttrValue",
     "aclrtStreamConfigHandle",
     "aclrtStreamGetFlags",
     "aclrtStreamGetId",

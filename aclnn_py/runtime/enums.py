@@ -308,6 +308,14 @@ class aclRegisterCallbackType(_CEnum):
     ACL_REG_TYPE_OTHER = 0xFFFF
 
 
+class aclrtStreamAttr(_CEnum):
+    ACL_STREAM_ATTR_FAILURE_MODE = 1
+    ACL_STREAM_ATTR_FLOAT_OVERFLOW_CHECK = 2
+    ACL_STREAM_ATTR_USER_CUSTOM_TAG = 3
+    ACL_STREAM_ATTR_CACHE_OP_INFO = 4
+    ACL_STREAM_ATTR_PRIORITY = 5
+
+
 class aclrtGroupAttr(_CEnum):
     ACL_GROUP_AICORE_INT = 0
     ACL_GROUP_AIV_INT = 1
@@ -481,6 +489,7 @@ ENUMS: tuple[type[_CEnum], ...] = (
     aclrtTsId,
     aclrtGroupAttr,
     aclrtStreamState,
+    aclrtStreamAttr,
     aclrtMemMallocPolicy,
     aclrtMemcpyKind,
     aclrtMemAttr,
@@ -632,6 +641,7 @@ __all__ = [
     "aclrtMemcpyKind",
     "aclrtReduceKind",
     "aclrtRunMode",
+    "aclrtStreamAttr",
     "aclrtStreamConfigAttr",
     "aclrtStreamState",
     "aclrtStreamStatus",

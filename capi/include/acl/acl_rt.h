@@ -683,6 +683,23 @@ typedef void (*aclrtDeviceStateCallback)(int32_t deviceId, aclrtDeviceState stat
 typedef int32_t (*aclrtDeviceTaskAbortCallback)(
     int32_t deviceId, aclrtDeviceTaskAbortStage stage, uint32_t timeout, void* args);
 
+typedef enum {
+    ACL_STREAM_ATTR_FAILURE_MODE = 1,
+    ACL_STREAM_ATTR_FLOAT_OVERFLOW_CHECK = 2,
+    ACL_STREAM_ATTR_USER_CUSTOM_TAG = 3,
+    ACL_STREAM_ATTR_CACHE_OP_INFO = 4,
+    ACL_STREAM_ATTR_PRIORITY = 5,
+} aclrtStreamAttr;
+
+typedef union {
+    uint64_t failureMode;
+    uint32_t overflowSwitch;
+    uint32_t userCustomTag;
+    uint32_t cacheOpInfoSwitch;
+    uint32_t streamPriority;
+    uint32_t reserve[4];
+} aclrtStreamAttrValue;
+
 typedef enum aclrtGroupAttr {
     ACL_GROUP_AICORE_INT,
     ACL_GROUP_AIV_INT,
@@ -860,7 +877,9 @@ ACL_FUNC_VISIBILITY aclError aclrtGetAllGroupInfo(aclrtGroupInfo* groupInfo);
 ACL_FUNC_VISIBILITY aclError aclrtGetGroupInfoDetail(const aclrtGroupInfo* groupInfo, int32_t groupIndex, aclrtGroupAttr attr, void* attrValue, size_t valueLen, size_t* paramRetSize);
 ACL_FUNC_VISIBILITY aclError aclrtRegStreamStateCallback(const char* regName, aclrtStreamStateCallback callback, void* args);
 
-/* per-stream core limits and the overflow switch (aclnn_py/runtime/api_stream_res.py) */
+/* per-stream core limits and the overflow switch (aclnn_py/runtime/api_stream_res.py), attributes (api_stream_attr.py) */
+ACL_FUNC_VISIBILITY aclError aclrtSetStreamAttribute(aclrtStream stream, aclrtStreamAttr stmAttrType, aclrtStreamAttrValue* value);
+ACL_FUNC_VISIBILITY aclError aclrtGetStreamAttribute(aclrtStream stream, aclrtStreamAttr stmAttrType, aclrtStreamAttrValue* value);
 ACL_FUNC_VISIBILITY aclError aclrtSetStreamResLimit(aclrtStream stream, aclrtDevResLimitType type, uint32_t value);
 ACL_FUNC_VISIBILITY aclError aclrtGetStreamResLimit(aclrtStream stream, aclrtDevResLimitType type, uint32_t* value);
 ACL_FUNC_VISIBILITY aclError aclrtResetStreamResLimit(aclrtStream stream);
