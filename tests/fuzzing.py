@@ -902,7 +902,9 @@ def draw_argument(world: World, fn_name: str, param: str, data: random.Random) -
         return _int(data, -1, 8)
     if param in ("policy", "flag", "priority", "attr"):
         return _int(data, -1, 20)
-    if param == "timeout" and fn_name in ("aclrtProcessReport", "aclrtWaitAndResetNotify"):
+    if param == "timeout" and fn_name in (
+        "aclrtProcessReport", "aclrtWaitAndResetNotify", "acltdtSendTensor", "acltdtReceiveTensor"
+    ):
         # never -1 (wait for ever): a bound thread with nothing reported would wait for good
         return _one(data, [1, 2, 0, -2, *WEIRD])
     if param in ("timeout",):

@@ -68,6 +68,7 @@ LAYOUT = {
     "acl/acl_rt_allocator.h": ["acl_base.h"],
     "acl/acl_prof.h": ["acl_base.h"],
     "acl/acl_dump.h": ["acl_base.h"],
+    "acl/acl_tdt.h": ["acl/acl_base.h"],
     "acl/error_codes/rt_error_codes.h": [],
     "acl/error_codes/ge_error_codes.h": [],
     "acl/ops/acl_dvpp.h": ["../acl.h", "../acl_base.h"],
