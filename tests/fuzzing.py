@@ -157,6 +157,13 @@ SILENT = {
     ("aclrtMemcpyBatchAsync", 207000),
     ("aclrtMemcpyBatchAsyncV2", 207000),
     ("aclrtCmoAsync", 207000),
+    # the cache descriptors without RT_FEATURE_TASK_CMO (api_c_standard_soc.cc:487-490, 506-509), the
+    # barriers without RT_FEATURE_TASK_ASYNC_CMO (api_c_memory.cc:671-674: no emulated SoC has it)
+    ("aclrtCmoGetDescSize", 207000),
+    ("aclrtCmoSetDesc", 207000),
+    ("aclrtCmoAsyncWithDesc", 207000),
+    ("aclrtCmoAsyncWithBarrier", 207000),
+    ("aclrtCmoWaitBarrier", 207000),
     # aclrtMemImportFromShareableHandleV2 returns rtsGetDevice's code as is (memory.cpp:1262-1266)
     ("aclrtMemImportFromShareableHandleV2", 107002),
 } | {
@@ -903,7 +910,10 @@ def draw_argument(world: World, fn_name: str, param: str, data: random.Random) -
     if param in ("policy", "flag", "priority", "attr"):
         return _int(data, -1, 20)
     if param == "timeout" and fn_name in (
-        "aclrtProcessReport", "aclrtWaitAndResetNotify", "acltdtSendTensor", "acltdtReceiveTensor"
+        "aclrtProcessReport",
+        "aclrtWaitAndResetNotify",
+        "acltdtSendTensor",
+        "acltdtReceiveTensor",
     ):
         # never -1 (wait for ever): a bound thread with nothing reported would wait for good
         return _one(data, [1, 2, 0, -2, *WEIRD])
@@ -1057,6 +1067,10 @@ def declared_writes(name: str, args: dict[str, Any]) -> list[tuple[int, int]]:
         pitch, width, height = (_plain_int(args.get(k)) for k in ("dpitch", "width", "height"))
         if dst and pitch is not None and width is not None and height is not None and width > 0 and height > 0:
             ranges.extend((dst + r * pitch, dst + r * pitch + width) for r in range(min(height, 1 << 16)))
+    if name == "aclrtCmoSetDesc":  # the runtime's descriptor struct (64 bytes at most)
+        desc = _address(args.get("cmoDesc"))
+        if desc:
+            ranges.append((desc, desc + 64))
     if name == "aclrtSetMemcpyDesc":  # the descriptor: source, destination and length
         desc = _address(args.get("desc"))
         if desc:

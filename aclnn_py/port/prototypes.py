@@ -37,6 +37,7 @@ typedef struct aclrtMemUsageInfo aclrtMemUsageInfo;
 typedef struct aclrtServerPid aclrtServerPid;
 typedef struct aclrtMemManagedLocation aclrtMemManagedLocation;
 typedef struct aclrtMemUceInfo aclrtMemUceInfo;
+typedef struct aclrtBarrierTaskInfo aclrtBarrierTaskInfo;
 typedef struct aclrtExceptionInfo aclrtExceptionInfo;
 typedef void (*aclrtExceptionInfoCallback)(aclrtExceptionInfo *exceptionInfo);
 typedef struct aclDataBuffer aclDataBuffer;
@@ -317,6 +318,12 @@ aclError aclrtIpcMemClose(const char* key);
 aclError aclrtGetMemUceInfo(int32_t deviceId, aclrtMemUceInfo* memUceInfoArray, size_t arraySize,
     size_t* retSize);
 aclError aclrtMemUceRepair(int32_t deviceId, aclrtMemUceInfo* memUceInfoArray, size_t arraySize);
+aclError aclrtCmoAsyncWithBarrier(void* src, size_t size, aclrtCmoType cmoType, uint32_t barrierId,
+    aclrtStream stream);
+aclError aclrtCmoGetDescSize(size_t* size);
+aclError aclrtCmoSetDesc(void* cmoDesc, void* src, size_t size);
+aclError aclrtCmoAsyncWithDesc(void* cmoDesc, aclrtCmoType cmoType, aclrtStream stream, const void* reserve);
+aclError aclrtCmoWaitBarrier(aclrtBarrierTaskInfo* taskInfo, aclrtStream stream, uint32_t flag);
 aclError aclrtBinaryLoadFromFile(const char* binPath, aclrtBinaryLoadOptions* options,
     aclrtBinHandle* binHandle);
 aclError aclrtBinaryLoadFromData(const void* data, size_t length, const aclrtBinaryLoadOptions* options,

@@ -59,6 +59,14 @@ from .api_callback import (
     aclrtSubscribeReport,
     aclrtUnSubscribeReport,
 )
+from .api_cmo import (
+    aclrtBarrierTaskInfo,
+    aclrtCmoAsyncWithBarrier,
+    aclrtCmoAsyncWithDesc,
+    aclrtCmoGetDescSize,
+    aclrtCmoSetDesc,
+    aclrtCmoWaitBarrier,
+)
 from .api_cnt_notify import (
     aclrtCntNotify,
     aclrtCntNotifyCreate,
@@ -678,6 +686,7 @@ __all__ = [
     "aclrtAllocatorSetGetAddrFromBlockFuncToDesc",
     "aclrtAllocatorSetObjToDesc",
     "aclrtAllocatorUnregister",
+    "aclrtBarrierTaskInfo",
     "aclrtBinary",
     "aclrtBinaryGetDevAddress",
     "aclrtBinaryGetFunction",
@@ -691,6 +700,11 @@ __all__ = [
     "aclrtCheckArchCompatibility",
     "aclrtCheckMemType",
     "aclrtCmoAsync",
+    "aclrtCmoAsyncWithBarrier",
+    "aclrtCmoAsyncWithDesc",
+    "aclrtCmoGetDescSize",
+    "aclrtCmoSetDesc",
+    "aclrtCmoWaitBarrier",
     "aclrtCntNotify",
     "aclrtCntNotifyCreate",
     "aclrtCntNotifyDestroy",

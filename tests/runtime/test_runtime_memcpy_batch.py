@@ -373,7 +373,9 @@ def test_simulated_memory_has_no_uncorrectable_errors(dev0):
     assert aclGetRecentErrMsg() == null("aclrtGetMemUceInfo", "memUceInfoArray")
     assert aclrtMemUceRepair(0, [aclrtMemUceInfo(0x1000, 64)], 1) == 0
     assert aclrtMemUceRepair(0, [], 129) == ACL_ERROR_INVALID_PARAM
-    assert headline().endswith("Value 129 for parameter arraySize is invalid. Reason: must be less than or equal to 128.")
+    assert headline().endswith(
+        "Value 129 for parameter arraySize is invalid. Reason: must be less than or equal to 128."
+    )
     bad = aclrtMemUceInfo(0x1000, 64, (1,) + (0,) * 13)
     assert aclrtMemUceRepair(0, [bad], 1) == ACL_ERROR_INVALID_PARAM
     assert headline().endswith("Reason: memUceInfoArray.reserved is a reserved parameter and must be 0.")
@@ -389,3 +391,39 @@ def test_uce_calls_need_the_fast_recover_feature(dev0, monkeypatch):
     n = Ref()
     assert aclrtGetMemUceInfo(0, [], 4, n) == ACL_ERROR_RT_FEATURE_NOT_SUPPORT
     assert aclGetRecentErrMsg() is None
+
+
+def test_cache_descriptors_hold_the_runtime_s_struct(dev0):
+    from aclnn_py import aclrtCmoAsyncWithDesc, aclrtCmoGetDescSize, aclrtCmoSetDesc
+
+    size = Ref()
+    assert aclrtCmoGetDescSize(size) == 0 and size.value == 32
+    desc, data = dev_alloc(32), dev_alloc(256)
+    assert aclrtCmoSetDesc(desc, data, 256) == 0
+    raw = get(desc, np.zeros(32, np.uint8)).tobytes()
+    assert int.from_bytes(raw[16:24], "little") == data and int.from_bytes(raw[12:16], "little") == 256
+    assert aclrtCmoAsyncWithDesc(desc, 1, None, None) == 0 and aclrtSynchronizeStream(None) == 0
+    assert aclrtCmoSetDesc(desc, data, 0) == ACL_ERROR_RT_PARAM_INVALID
+    assert headline() == (
+        "Invalid_Argument(EE1003): Setting the cache memory descriptor failed because value 0 for parameter srcLen "
+        "is invalid. Expected value: not equal to 0."
+    )
+    assert aclrtCmoGetDescSize(None) == ACL_ERROR_RT_PARAM_INVALID
+    assert "cannot be a NULL pointer" in headline()
+
+
+def test_cache_barriers_are_refused_after_cann_s_checks(dev0):
+    from aclnn_py import aclrtBarrierTaskInfo, aclrtCmoAsyncWithBarrier, aclrtCmoWaitBarrier
+
+    p = dev_alloc(64)
+    assert aclrtCmoAsyncWithBarrier(None, 64, 2, 1, None) == ACL_ERROR_INVALID_PARAM
+    assert aclrtCmoAsyncWithBarrier(p, 64, 2, 1, None) == ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+    assert aclGetRecentErrMsg() is None
+    assert aclrtCmoWaitBarrier(aclrtBarrierTaskInfo(0, []), None, 0) == ACL_ERROR_INVALID_PARAM
+    assert headline().endswith("value 0 for parameter taskInfo->barrierNum is invalid. Expected value: (0, 6].")
+    assert aclrtCmoWaitBarrier(aclrtBarrierTaskInfo(1, [(0, 1)]), None, 0) == ACL_ERROR_RT_PARAM_INVALID
+    assert headline().endswith(
+        "rtsLaunchBarrierTask failed because value 6 for parameter cmoInfo.cmoType is invalid. Expected value: "
+        "CMO_INVALID(8)."
+    )
+    assert aclrtCmoWaitBarrier(aclrtBarrierTaskInfo(1, [(2, 5)]), None, 0) == ACL_ERROR_RT_FEATURE_NOT_SUPPORT

@@ -351,6 +351,18 @@ typedef enum aclrtCmoType {
     ACL_RT_CMO_TYPE_FLUSH,
 } aclrtCmoType;
 
+typedef struct {
+    aclrtCmoType cmoType;
+    uint32_t barrierId;
+} aclrtBarrierCmoInfo;
+
+#define ACL_RT_CMO_MAX_BARRIER_NUM 6U
+
+typedef struct {
+    size_t barrierNum;
+    aclrtBarrierCmoInfo cmoInfo[ACL_RT_CMO_MAX_BARRIER_NUM];
+} aclrtBarrierTaskInfo;
+
 typedef enum {
     ACL_RT_MEMCPY_SDMA_AUTOMATIC_SUM = 10,
     ACL_RT_MEMCPY_SDMA_AUTOMATIC_MAX = 11,
@@ -1060,6 +1072,12 @@ ACL_FUNC_VISIBILITY aclError aclrtIpcMemClose(const char* key);
 ACL_FUNC_VISIBILITY aclError aclrtGetMemUceInfo(int32_t deviceId, aclrtMemUceInfo* memUceInfoArray, size_t arraySize,
                                                 size_t* retSize);
 ACL_FUNC_VISIBILITY aclError aclrtMemUceRepair(int32_t deviceId, aclrtMemUceInfo* memUceInfoArray, size_t arraySize);
+ACL_FUNC_VISIBILITY aclError aclrtCmoAsyncWithBarrier(void* src, size_t size, aclrtCmoType cmoType, uint32_t barrierId,
+                                                      aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclrtCmoGetDescSize(size_t* size);
+ACL_FUNC_VISIBILITY aclError aclrtCmoSetDesc(void* cmoDesc, void* src, size_t size);
+ACL_FUNC_VISIBILITY aclError aclrtCmoAsyncWithDesc(void* cmoDesc, aclrtCmoType cmoType, aclrtStream stream, const void* reserve);
+ACL_FUNC_VISIBILITY aclError aclrtCmoWaitBarrier(aclrtBarrierTaskInfo* taskInfo, aclrtStream stream, uint32_t flag);
 
 /* ---- kernels: every load is refused (custom AscendC kernels need Huawei's compiler and device) - */
 
