@@ -3,12 +3,13 @@ re-exported under their C names.
 
 The functions live in one module per chapter of CANN's ``acl_rt.h``: devices and contexts
 (:mod:`.api_device`, queries in :mod:`.api_device_info`), streams (:mod:`.api_stream`, host
-callbacks in :mod:`.api_callback`), events and notifies (:mod:`.api_event`), memory
-(:mod:`.api_memory`, copies and fills in :mod:`.api_memcpy`), errors and system information
-(:mod:`.api_system`, :mod:`.api_info`), kernel launches (:mod:`.api_kernel`), profiling (:mod:`.api_prof`), data dump
-(:mod:`.api_dump`), external allocators (:mod:`.api_allocator`), tensor data transport (:mod:`.api_tdt`), model runtime
-instances (:mod:`.api_model_ri`) and the ``aclDataBuffer`` family of ``acl_base.h``
-(:mod:`.api_buffer`); what they share is in :mod:`._checks`.
+callbacks in :mod:`.api_callback`), events (:mod:`.api_event`), notifies and IPC
+(:mod:`.api_notify`, :mod:`.api_cnt_notify`), memory (:mod:`.api_memory`, copies and fills in
+:mod:`.api_memcpy`), errors and system information (:mod:`.api_system`, :mod:`.api_info`), kernel
+launches (:mod:`.api_kernel`), profiling (:mod:`.api_prof`), data dump (:mod:`.api_dump`), external
+allocators (:mod:`.api_allocator`), tensor data transport (:mod:`.api_tdt`), model runtime instances
+(:mod:`.api_model_ri`) and the ``aclDataBuffer`` family of ``acl_base.h`` (:mod:`.api_buffer`); what
+they share is in :mod:`._checks`.
 """
 
 from __future__ import annotations
@@ -166,28 +167,21 @@ from .api_event import (
     aclrtCreateEvent,
     aclrtCreateEventExWithFlag,
     aclrtCreateEventWithFlag,
-    aclrtCreateNotify,
     aclrtDestroyEvent,
-    aclrtDestroyNotify,
     aclrtEventElapsedTime,
     aclrtEventGetTimestamp,
     aclrtGetEventId,
-    aclrtGetNotifyId,
-    aclrtNotify,
-    aclrtNotifyBatchReset,
     aclrtQueryEvent,
     aclrtQueryEventStatus,
     aclrtQueryEventWaitStatus,
     aclrtRecordEvent,
     aclrtRecordEventWithFlag,
-    aclrtRecordNotify,
     aclrtResetEvent,
     aclrtStreamWaitEvent,
     aclrtStreamWaitEventWithFlag,
     aclrtStreamWaitEventWithTimeout,
     aclrtSynchronizeEvent,
     aclrtSynchronizeEventWithTimeout,
-    aclrtWaitAndResetNotify,
 )
 from .api_group import (
     aclrtCreateGroupInfo,
@@ -390,14 +384,21 @@ from .api_model_ri import (
     check_capture_mode,
 )
 from .api_notify import (
+    aclrtCreateNotify,
+    aclrtDestroyNotify,
     aclrtGetEventAvailNum,
+    aclrtGetNotifyId,
     aclrtIpcEventHandle,
     aclrtIpcGetEventHandle,
+    aclrtNotify,
+    aclrtNotifyBatchReset,
     aclrtNotifyGetExportKey,
     aclrtNotifyImportByKey,
     aclrtNotifySetImportPid,
     aclrtNotifySetImportPidInterServer,
+    aclrtRecordNotify,
     aclrtServerPid,
+    aclrtWaitAndResetNotify,
 )
 from .api_prof import (
     ACL_PROF_ACL_API,

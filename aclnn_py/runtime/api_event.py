@@ -4,12 +4,9 @@ that one stream records and another waits for.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 import numpy as np
 
-from .. import soc as _soc
-from .._capi import ApiError, describe
+from .._capi import ApiError
 from .._ref import store
 from . import sanitizer
 from ._checks import (
@@ -19,9 +16,7 @@ from ._checks import (
     E,
     acl_null,
     acl_value,
-    bad_object,
     drain,
-    emu,
     event_handle,
     fb_inner,
     fb_invalid,
@@ -37,11 +32,11 @@ from ._checks import (
     submit,
 )
 from .api_stream import check_stopped
-from .device import RT, Context
+from .device import RT
 from .enums import aclrtEventRecordedStatus, aclrtEventStatus, aclrtEventWaitStatus
 from .memory import call_site
 from .model_ri import TASK_EVENT_RECORD, TASK_EVENT_RESET, TASK_EVENT_WAIT, record_event_op
-from .stream import CycleError, Event, Task, TaskFault, now_ns, wait_until
+from .stream import CycleError, Event, Task, TaskFault, now_ns
 
 # ---------------------------------------------------------------------------------------------
 # events
@@ -429,197 +424,3 @@ def aclrtStreamWaitEventWithTimeout(stream: object, event: object, timeout: int)
     if t < 0:
         raise ApiError(RT_PARAM, acl_value("aclrtStreamWaitEventWithTimeout", t, "timeout", "[0, INT_MAX]"))
     return _stream_wait_event(stream, event, "aclrtStreamWaitEventWithTimeout", "rtsEventWait")
-
-
-# -- notifies (acl_rt.h:3863-3922, 4649) -----------------------------------------------------------
-
-
-class NotifyState:
-    """The hardware flag behind a notify: shared by the notify that exported it and every notify
-    imported from its key (aclrtNotifyImportByKey), so a record on one is seen by a wait on another."""
-
-    __slots__ = ("is_set",)
-
-    def __init__(self) -> None:
-        self.is_set = False
-
-
-class aclrtNotify:
-    """An ``aclrtNotify``: a flag one stream sets (aclrtRecordNotify) and another waits for and
-    clears (aclrtWaitAndResetNotify). ``key``, ``pids`` and ``export_flags`` are set once it is
-    exported (aclrtNotifyGetExportKey); ``imported`` marks a notify opened from a key."""
-
-    __slots__ = (
-        "__weakref__", "context", "destroyed", "export_flags", "flag", "ident", "imported", "key", "pids",
-        "server_pids", "site", "state",
-    )  # fmt: skip
-
-    _ids = 0
-
-    def __init__(self, context: Context, flag: int, site: str, state: NotifyState | None = None) -> None:
-        aclrtNotify._ids += 1
-        self.ident = aclrtNotify._ids - 1  # notify ids count from 0, as the hardware's do
-        self.context = context
-        self.flag = flag
-        self.state = state if state is not None else NotifyState()
-        self.destroyed = False
-        self.site = site
-        self.key: str | None = None
-        self.pids: set[int] = set()
-        self.server_pids: set[tuple[int, int]] = set()
-        self.export_flags = 0
-        self.imported = state is not None
-
-    @property
-    def is_set(self) -> bool:
-        return self.state.is_set
-
-    @is_set.setter
-    def is_set(self, value: bool) -> None:
-        self.state.is_set = value
-
-    def __repr__(self) -> str:
-        return f"<aclrtNotify #{self.ident}>"
-
-
-def _notify_handle(notify: object, rt_fn: str) -> aclrtNotify:
-    if not isinstance(notify, aclrtNotify) or notify.destroyed:
-        raise bad_object("notify", rt_fn)
-    return notify
-
-
-def _notify_arg(notify: object, func: str, rt_fn: str) -> aclrtNotify:
-    if is_null_handle(notify):
-        raise ApiError(PARAM, acl_null(func, "notify"))
-    return _notify_handle(notify, rt_fn)
-
-
-@rt_api
-def aclrtCreateNotify(notify: object, flag: int) -> int:
-    """Create a notify on the current device (ACL_NOTIFY_DEFAULT or ACL_NOTIFY_DEVICE_USE_ONLY).
-    Without a current device it returns 107002 without a report (``rtGetDevice``)."""
-    out = out_arg(notify, "aclrtCreateNotify", "notify", numeric=False)
-    f = int_arg(flag, "flag", 0, 2**64 - 1)
-    if f not in (0, 1):
-        raise ApiError(
-            RT_PARAM,
-            (
-                "EE1003",
-                f"rtsNotifyCreate failed because value {f} for parameter flag is invalid. Expected value: "
-                "RT_NOTIFY_FLAG_DEFAULT or RT_NOTIFY_FLAG_DOWNLOAD_TO_DEV.",
-            ),
-        )
-    ctx = RT.current_context()
-    if ctx is None:
-        return E.ACL_ERROR_RT_CONTEXT_NULL
-    with RT.lock:
-        live = sum(1 for n in RT.notifies if n.context.device is ctx.device)
-        if live >= _soc.current().max_notifies:
-            raise ApiError(
-                E.ACL_ERROR_RT_NO_NOTIFY_RESOURCE,
-                ("EE1023", "Alloc Notify resource failed. Reason: Too many Notify objects are created."),
-            )
-        n = aclrtNotify(ctx, f, call_site())
-        RT.notifies.add(n)
-    store(out, n)
-    return E.ACL_SUCCESS
-
-
-@rt_api
-def aclrtDestroyNotify(notify: object) -> int:
-    """Destroy a notify (needs a current context)."""
-    rt_fn = "rtNotifyDestroy"
-    n = _notify_arg(notify, "aclrtDestroyNotify", rt_fn)
-    need_context(rt_fn)
-    n.destroyed = True
-    RT.notifies.discard(n)
-    return E.ACL_SUCCESS
-
-
-@rt_api
-def aclrtRecordNotify(notify: object, stream: object) -> int:
-    """Queue "set the notify" on the stream (one of the current context)."""
-    rt_fn = "rtNotifyRecord"
-    n = _notify_arg(notify, "aclrtRecordNotify", rt_fn)
-    st = stream_handle(stream, rt_fn)
-    ctx = need_context(rt_fn)
-    target = st or ctx.default_stream
-    own_stream(target, ctx, "Notify recording", rt_fn)
-    check_stopped(ctx)
-
-    def run() -> None:
-        n.is_set = True
-
-    submit(target, f"record notify #{n.ident}", run)
-    return E.ACL_SUCCESS
-
-
-@rt_api
-def aclrtWaitAndResetNotify(notify: object, stream: object, timeout: int) -> int:
-    """Queue a wait on the stream: the stream stops there until the notify is set (by a record
-    on another stream, submitted before or after), then clears it. ``timeout`` in seconds, 0 for
-    no limit; a wait that outlives it fails the stream with 107019 (ACL_ERROR_RT_WAIT_TIMEOUT)."""
-    t = int_arg(timeout, "timeout", 0, 2**32 - 1)
-    rt_fn = "rtNotifyWait" if t == 2**32 - 1 else "rtNotifyWaitWithTimeOut"
-    n = _notify_arg(notify, "aclrtWaitAndResetNotify", rt_fn)
-    st = stream_handle(stream, rt_fn)
-    ctx = need_context(rt_fn)
-    target = st or ctx.default_stream
-    own_stream(target, ctx, "Waiting for a Notify", rt_fn)
-    check_stopped(ctx)
-    policy = RT.policy
-    limit = float(t) if 0 < t < 2**32 - 1 else None
-    code = E.ACL_ERROR_RT_WAIT_TIMEOUT if limit is not None else E.ACL_ERROR_RT_STREAM_SYNC_TIMEOUT
-
-    def run() -> None:
-        wait_until(lambda: n.is_set, policy, target, f"aclrtWaitAndResetNotify(notify #{n.ident})", code, limit)
-        n.is_set = False
-
-    task = Task(target, f"wait notify #{n.ident}", run, ready=lambda: n.is_set)
-    policy.submit(target, task)
-    return E.ACL_SUCCESS
-
-
-@rt_api
-def aclrtGetNotifyId(notify: object, notifyId: object) -> int:
-    """The notify's number (needs a current context)."""
-    if is_null_handle(notify):
-        raise ApiError(PARAM, acl_null("aclrtGetNotifyId", "notify"))
-    out = out_arg(notifyId, "aclrtGetNotifyId", "notifyId")
-    rt_fn = "rtGetNotifyID"
-    n = _notify_handle(notify, rt_fn)
-    need_context(rt_fn)
-    store(out, n.ident)
-    return E.ACL_SUCCESS
-
-
-@rt_api
-def aclrtNotifyBatchReset(notifies: Sequence[object] | None, num: int) -> int:
-    """Clear the first ``num`` notifies at once (from the host), stopping at the first bad one."""
-    if notifies is None:
-        raise ApiError(PARAM, acl_null("aclrtNotifyBatchReset", "notifies"))
-    k = int_arg(num, "num", 0, 2**64 - 1)
-    if k == 0:
-        raise ApiError(
-            RT_PARAM,
-            (
-                "EE1003",
-                "rtsNotifyBatchReset failed because value 0 for parameter num is invalid. Expected value: "
-                "(0, 4294967295].",
-            ),
-        )
-    try:
-        items = list(notifies)
-    except TypeError:  # a C caller passes an array of handles; nothing else reaches the runtime
-        raise ApiError(
-            PARAM,
-            emu(f"aclrtNotifyBatchReset: notifies is {describe(notifies)}, not a sequence of aclrtNotify handles."),
-        ) from None
-    if len(items) < k:
-        raise ApiError(
-            PARAM,
-            emu(f"aclrtNotifyBatchReset: num is {k} but notifies holds {len(items)}; pass num <= len(notifies)."),
-        )
-    for item in items[:k]:
-        _notify_handle(item, "rtNotifyReset").is_set = False
-    return E.ACL_SUCCESS
