@@ -63,6 +63,7 @@ typedef int acltdtTensorType;
 typedef struct acltdtDataItem acltdtDataItem;
 typedef struct acltdtDataset acltdtDataset;
 typedef struct acltdtChannelHandle acltdtChannelHandle;
+typedef void *aclrtMbuf;
 typedef void *aclrtAllocatorDesc;
 typedef void *aclrtAllocator;
 typedef void *aclrtAllocatorBlock;
@@ -601,9 +602,9 @@ aclError aclrtGetStreamAttribute(aclrtStream stream, aclrtStreamAttr stmAttrType
 
 # aclnn_py implements these too: acl/ops/acl_dvpp.h's memory calls (the C ABI exports them, from a
 # header outside acl/*.h); acl_dump.h's callback registration, the SIMT launches,
-# aclrtBinarySetExceptionCallback and acl_rt_allocator.h's functions, which capi/include does not
-# declare yet (the wrapper generator has no conversion for a function pointer, a dim3 by value or an
-# aclrtAllocatorDesc)
+# aclrtBinarySetExceptionCallback, acl_rt_allocator.h's functions and the mbuf family, which
+# capi/include does not declare yet (the wrapper generator has no conversion for a function pointer, a
+# dim3 by value, an aclrtAllocatorDesc or an aclrtMbuf)
 MORE = """
 aclError acldvppMalloc(void **devPtr, size_t size);
 aclError acldvppFree(void *devPtr);
@@ -627,4 +628,15 @@ aclError aclrtAllocatorGetByStream(aclrtStream stream, aclrtAllocatorDesc* alloc
     aclrtAllocatorAllocFunc* allocFunc, aclrtAllocatorFreeFunc* freeFunc,
     aclrtAllocatorAllocAdviseFunc* allocAdviseFunc, aclrtAllocatorGetAddrFromBlockFunc* getAddrFromBlockFunc);
 aclError aclrtAllocatorUnregister(aclrtStream stream);
+aclError aclrtAllocBuf(aclrtMbuf* buf, size_t size);
+aclError aclrtFreeBuf(aclrtMbuf buf);
+aclError aclrtGetBufData(const aclrtMbuf buf, void** dataPtr, size_t* size);
+aclError aclrtGetBufDataLen(aclrtMbuf buf, size_t* len);
+aclError aclrtSetBufDataLen(aclrtMbuf buf, size_t len);
+aclError aclrtGetBufUserData(const aclrtMbuf buf, void* dataPtr, size_t size, size_t offset);
+aclError aclrtSetBufUserData(aclrtMbuf buf, const void* dataPtr, size_t size, size_t offset);
+aclError aclrtCopyBufRef(const aclrtMbuf buf, aclrtMbuf* newBuf);
+aclError aclrtAppendBufChain(aclrtMbuf headBuf, aclrtMbuf buf);
+aclError aclrtGetBufChainNum(aclrtMbuf headBuf, uint32_t* num);
+aclError aclrtGetBufFromChain(aclrtMbuf headBuf, uint32_t index, aclrtMbuf* buf);
 """

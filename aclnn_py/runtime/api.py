@@ -7,9 +7,9 @@ callbacks in :mod:`.api_callback`), events (:mod:`.api_event`), notifies and IPC
 (:mod:`.api_notify`, :mod:`.api_cnt_notify`), memory (:mod:`.api_memory`, copies and fills in
 :mod:`.api_memcpy`), errors and system information (:mod:`.api_system`, :mod:`.api_info`), kernel
 launches (:mod:`.api_kernel`), profiling (:mod:`.api_prof`), data dump (:mod:`.api_dump`), external
-allocators (:mod:`.api_allocator`), tensor data transport (:mod:`.api_tdt`), model runtime instances
-(:mod:`.api_model_ri`) and the ``aclDataBuffer`` family of ``acl_base.h`` (:mod:`.api_buffer`); what
-they share is in :mod:`._checks`.
+allocators (:mod:`.api_allocator`), tensor data transport (:mod:`.api_tdt`), shared buffers
+(:mod:`.api_mbuf`), model runtime instances (:mod:`.api_model_ri`) and the ``aclDataBuffer`` family
+of ``acl_base.h`` (:mod:`.api_buffer`); what they share is in :mod:`._checks`.
 """
 
 from __future__ import annotations
@@ -280,6 +280,20 @@ from .api_label import (
     aclrtDestroyLabelList,
     aclrtSetLabel,
     aclrtSwitchLabelByIndex,
+)
+from .api_mbuf import (
+    aclrtAllocBuf,
+    aclrtAppendBufChain,
+    aclrtCopyBufRef,
+    aclrtFreeBuf,
+    aclrtGetBufChainNum,
+    aclrtGetBufData,
+    aclrtGetBufDataLen,
+    aclrtGetBufFromChain,
+    aclrtGetBufUserData,
+    aclrtMbuf,
+    aclrtSetBufDataLen,
+    aclrtSetBufUserData,
 )
 from .api_memcpy import (
     aclrtMemcpy,
@@ -676,6 +690,7 @@ __all__ = [
     "aclprofStop",
     "aclprofStr2Id",
     "aclrtActiveStream",
+    "aclrtAllocBuf",
     "aclrtAllocatorCreateDesc",
     "aclrtAllocatorDesc",
     "aclrtAllocatorDestroyDesc",
@@ -687,6 +702,7 @@ __all__ = [
     "aclrtAllocatorSetGetAddrFromBlockFuncToDesc",
     "aclrtAllocatorSetObjToDesc",
     "aclrtAllocatorUnregister",
+    "aclrtAppendBufChain",
     "aclrtBarrierTaskInfo",
     "aclrtBinary",
     "aclrtBinaryGetDevAddress",
@@ -715,6 +731,7 @@ __all__ = [
     "aclrtCntNotifyReset",
     "aclrtCntNotifyWaitInfo",
     "aclrtCntNotifyWaitWithTimeout",
+    "aclrtCopyBufRef",
     "aclrtCreateBinary",
     "aclrtCreateContext",
     "aclrtCreateEvent",
@@ -762,6 +779,7 @@ __all__ = [
     "aclrtExceptionInfoCallbackRegister",
     "aclrtExceptionInfoCallbackUnregister",
     "aclrtFree",
+    "aclrtFreeBuf",
     "aclrtFreeHost",
     "aclrtFreeHostWithDevSync",
     "aclrtFreePhysical",
@@ -772,6 +790,11 @@ __all__ = [
     "aclrtFunctionGetParamInfo",
     "aclrtGetAllGroupInfo",
     "aclrtGetArgsFromExceptionInfo",
+    "aclrtGetBufChainNum",
+    "aclrtGetBufData",
+    "aclrtGetBufDataLen",
+    "aclrtGetBufFromChain",
+    "aclrtGetBufUserData",
     "aclrtGetCurrentContext",
     "aclrtGetDevice",
     "aclrtGetDeviceCapability",
@@ -867,6 +890,7 @@ __all__ = [
     "aclrtMallocPhysical",
     "aclrtMallocWithCfg",
     "aclrtMapMem",
+    "aclrtMbuf",
     "aclrtMemAccessDesc",
     "aclrtMemAllocManaged",
     "aclrtMemExportToShareableHandle",
@@ -946,6 +970,8 @@ __all__ = [
     "aclrtResetOverflowStatus",
     "aclrtResetStreamResLimit",
     "aclrtServerPid",
+    "aclrtSetBufDataLen",
+    "aclrtSetBufUserData",
     "aclrtSetCurrentContext",
     "aclrtSetDevice",
     "aclrtSetDeviceResLimit",
