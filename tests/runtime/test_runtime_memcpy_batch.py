@@ -417,6 +417,7 @@ def test_cache_barriers_are_refused_after_cann_s_checks(dev0):
 
     p = dev_alloc(64)
     assert aclrtCmoAsyncWithBarrier(None, 64, 2, 1, None) == ACL_ERROR_INVALID_PARAM
+    assert aclGetRecentErrMsg() == null("aclrtCmoAsyncWithBarrier", "src")
     assert aclrtCmoAsyncWithBarrier(p, 64, 2, 1, None) == ACL_ERROR_RT_FEATURE_NOT_SUPPORT
     assert aclGetRecentErrMsg() is None
     assert aclrtCmoWaitBarrier(aclrtBarrierTaskInfo(0, []), None, 0) == ACL_ERROR_INVALID_PARAM
