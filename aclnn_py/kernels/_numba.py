@@ -15,13 +15,12 @@ checkout); the test-suite proves every kernel bit-identical to the numpy path on
 from __future__ import annotations
 
 import os
-from typing import Any
 
 import numba
 import numpy as np
 from llvmlite import ir
 from numba import njit, types
-from numba.extending import intrinsic, overload
+from numba.extending import intrinsic
 
 F32 = np.float32
 KIND_F32, KIND_F16, KIND_BF16 = 0, 1, 2
@@ -195,20 +194,6 @@ def _widen16(kind, h):
     return np.uint32(F16_TO_F32[h]).view(np.float32)
 
 
-def value(kind: int, v: Any) -> Any:
-    """The float32 value of one element inside a kernel: a float32 as it is, float16/bfloat16
-    bits widened (:func:`_widen16`). Resolved by the element's type when numba compiles (see
-    the overload below), so one loop serves both a bits array and a block already widened."""
-    raise NotImplementedError("only callable from compiled code")  # pragma: no cover
-
-
-@overload(value)
-def _value_impl(kind, v):
-    if isinstance(v, types.Float):
-        return lambda kind, v: v
-    return lambda kind, v: _widen16(kind, v)
-
-
 @_jit
 def _narrow16(kind, f):
     """One float32 result rounded once, half to even, to float16/bfloat16 bits (NaN canonical)."""
@@ -317,18 +302,6 @@ def tile(src, blk):
     for start in range(0, blk, m):
         rep[start : start + m] = src
     return rep
-
-
-@_jit
-def tile_f32(kind, src, blk):
-    """``src`` (float16/bfloat16 bits) widened once and repeated to ``blk`` float32 values (blk
-    a multiple of src.size): a scalar or row operand's block, so that the loop over the other
-    operand does not widen the repeated elements again on every pass."""
-    rep = tile(src, blk)
-    w = np.empty(rep.size, np.float32)
-    for j in range(rep.size):
-        w[j] = _widen16(kind, rep[j])
-    return w
 
 
 @_jit

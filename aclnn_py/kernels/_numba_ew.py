@@ -21,7 +21,7 @@ import numpy as np
 from numba import types
 from numba.extending import intrinsic
 
-from ._numba import BLOCK, F32, KIND_F16, KIND_F32, _canon, _jit, _narrow16, _widen16, block_len, tile, tile_f32, value
+from ._numba import BLOCK, F32, KIND_F16, KIND_F32, _canon, _jit, _narrow16, _widen16, block_len, tile
 
 ADD, SUB, MUL, DIV, DIV_FTZ = 0, 1, 2, 3, 4
 EQ, NE, GT, GE, LT, LE = 0, 1, 2, 3, 4, 5
@@ -32,9 +32,8 @@ TINY = F32(2.0**-126)  # the smallest normal float32
 # One small function per operation, each a plain loop over equal-size arrays: LLVM inlines the
 # conversions and vectorises it (a loop that also branched on the operation, or a function
 # holding many loops, was not vectorised: 3-10x slower). A scalar or row-broadcast operand is
-# repeated into a block of about 4096 elements (:func:`._numba.tile`; for float16/bfloat16 widened
-# to float32 once, :func:`._numba.tile_f32`, which :func:`._numba.value` reads as it is) and the
-# same loop runs block by block.
+# repeated into a block of about 4096 elements (:func:`._numba.tile`) and the same loop runs
+# block by block.
 
 
 @_jit
@@ -51,7 +50,7 @@ def _add(kind, a, b, out):
             fo[i] = _canon(fa[i] + fb[i])
     else:
         for i in range(out.size):
-            out[i] = _narrow16(kind, value(kind, a[i]) + value(kind, b[i]))
+            out[i] = _narrow16(kind, _widen16(kind, a[i]) + _widen16(kind, b[i]))
 
 
 @_jit
@@ -62,7 +61,7 @@ def _sub(kind, a, b, out):
             fo[i] = _canon(fa[i] - fb[i])
     else:
         for i in range(out.size):
-            out[i] = _narrow16(kind, value(kind, a[i]) - value(kind, b[i]))
+            out[i] = _narrow16(kind, _widen16(kind, a[i]) - _widen16(kind, b[i]))
 
 
 @_jit
@@ -73,7 +72,7 @@ def _mul(kind, a, b, out):
             fo[i] = _canon(fa[i] * fb[i])
     else:
         for i in range(out.size):
-            out[i] = _narrow16(kind, value(kind, a[i]) * value(kind, b[i]))
+            out[i] = _narrow16(kind, _widen16(kind, a[i]) * _widen16(kind, b[i]))
 
 
 @_jit
@@ -84,7 +83,7 @@ def _div(kind, a, b, out):
             fo[i] = _canon(fa[i] / fb[i])
     else:
         for i in range(out.size):
-            out[i] = _narrow16(kind, value(kind, a[i]) / value(kind, b[i]))
+            out[i] = _narrow16(kind, _widen16(kind, a[i]) / _widen16(kind, b[i]))
 
 
 @_jit
@@ -95,7 +94,7 @@ def _div_ftz(kind, a, b, out):
             fo[i] = _canon(_ftz(_ftz(fa[i]) / _ftz(fb[i])))
     else:
         for i in range(out.size):
-            out[i] = _narrow16(kind, _ftz(_ftz(value(kind, a[i])) / _ftz(value(kind, b[i]))))
+            out[i] = _narrow16(kind, _ftz(_ftz(_widen16(kind, a[i])) / _ftz(_widen16(kind, b[i]))))
 
 
 @_jit
@@ -137,39 +136,18 @@ def binary_arith(op, kind, a, b, out):
     """``out = a op b`` (ADD, SUB, MUL, DIV, DIV_FTZ) in float32, rounded once to the kind."""
     n = out.size
     ia, ib = aliased(a, out), aliased(b, out)
-    if a.size == n and b.size == n:
-        if not (ia or ib):
-            _arith_same_size(op, kind, a, b, out)
-            return
-        blk = min(n, BLOCK)
-        tmp = np.empty(blk, out.dtype)
-        for start in range(0, n, blk):
-            cnt = min(blk, n - start)
-            x, y = staged(a, start, cnt, tmp, ia), staged(b, start, cnt, tmp, ib)
-            _arith_same_size(op, kind, x, y, out[start : start + cnt])
+    if a.size == n and b.size == n and not (ia or ib):
+        _arith_same_size(op, kind, a, b, out)
         return
-    blk = block_len(n, b.size if a.size == n else a.size)
+    m = max(a.size if a.size != n else 1, b.size if b.size != n else 1)
+    blk = block_len(n, m)
+    ra, rb = tile(a, blk), tile(b, blk)
     tmp = np.empty(blk if (ia or ib) else 0, out.dtype)
-    if kind == KIND_F32:
-        ra, rb = tile(a, blk), tile(b, blk)
-        for start in range(0, n, blk):
-            cnt = min(blk, n - start)
-            x = staged(a, start, cnt, tmp, ia) if a.size == n else ra[:cnt]
-            y = staged(b, start, cnt, tmp, ib) if b.size == n else rb[:cnt]
-            _arith_same_size(op, kind, x, y, out[start : start + cnt])
-        return
-    # a half kind with a scalar or row operand: that operand widened once into a float32 block
-    # (the loop then widens only the other operand); separate loops, as the operand order matters
-    if a.size == n:
-        wb = tile_f32(kind, b, blk)
-        for start in range(0, n, blk):
-            cnt = min(blk, n - start)
-            _arith_same_size(op, kind, staged(a, start, cnt, tmp, ia), wb[:cnt], out[start : start + cnt])
-    else:
-        wa = tile_f32(kind, a, blk)
-        for start in range(0, n, blk):
-            cnt = min(blk, n - start)
-            _arith_same_size(op, kind, wa[:cnt], staged(b, start, cnt, tmp, ib), out[start : start + cnt])
+    for start in range(0, n, blk):
+        cnt = min(blk, n - start)
+        x = staged(a, start, cnt, tmp, ia) if a.size == n else ra[:cnt]
+        y = staged(b, start, cnt, tmp, ib) if b.size == n else rb[:cnt]
+        _arith_same_size(op, kind, x, y, out[start : start + cnt])
 
 
 @_jit
@@ -206,7 +184,7 @@ def _eq(kind, a, b, out):
             out[i] = np.uint8(fa[i] == fb[i])
     else:
         for i in range(out.size):
-            out[i] = np.uint8(value(kind, a[i]) == value(kind, b[i]))
+            out[i] = np.uint8(_widen16(kind, a[i]) == _widen16(kind, b[i]))
 
 
 @_jit
@@ -217,7 +195,7 @@ def _ne(kind, a, b, out):
             out[i] = np.uint8(fa[i] != fb[i])
     else:
         for i in range(out.size):
-            out[i] = np.uint8(value(kind, a[i]) != value(kind, b[i]))
+            out[i] = np.uint8(_widen16(kind, a[i]) != _widen16(kind, b[i]))
 
 
 @_jit
@@ -228,7 +206,7 @@ def _gt(kind, a, b, out):
             out[i] = np.uint8(fa[i] > fb[i])
     else:
         for i in range(out.size):
-            out[i] = np.uint8(value(kind, a[i]) > value(kind, b[i]))
+            out[i] = np.uint8(_widen16(kind, a[i]) > _widen16(kind, b[i]))
 
 
 @_jit
@@ -239,7 +217,7 @@ def _ge(kind, a, b, out):
             out[i] = np.uint8(fa[i] >= fb[i])
     else:
         for i in range(out.size):
-            out[i] = np.uint8(value(kind, a[i]) >= value(kind, b[i]))
+            out[i] = np.uint8(_widen16(kind, a[i]) >= _widen16(kind, b[i]))
 
 
 @_jit
@@ -268,22 +246,13 @@ def compare(op, kind, a, b, out):
         return
     small = b if a.size == n else a
     blk = block_len(n, small.size)
-    if kind == KIND_F32:
-        rep = tile(small, blk)
-        for start in range(0, n, blk):
-            cnt = min(blk, n - start)
-            if a.size == n:
-                _cmp_same_size(op, kind, a[start : start + cnt], rep[:cnt], out[start : start + cnt])
-            else:
-                _cmp_same_size(op, kind, rep[:cnt], b[start : start + cnt], out[start : start + cnt])
-        return
-    wide = tile_f32(kind, small, blk)  # the scalar or row widened once (see binary_arith)
+    rep = tile(small, blk)
     for start in range(0, n, blk):
         cnt = min(blk, n - start)
         if a.size == n:
-            _cmp_same_size(op, kind, a[start : start + cnt], wide[:cnt], out[start : start + cnt])
+            _cmp_same_size(op, kind, a[start : start + cnt], rep[:cnt], out[start : start + cnt])
         else:
-            _cmp_same_size(op, kind, wide[:cnt], b[start : start + cnt], out[start : start + cnt])
+            _cmp_same_size(op, kind, rep[:cnt], b[start : start + cnt], out[start : start + cnt])
 
 
 # -- Maximum / Minimum (maxNum / minNum, -0 below +0) ------------------------------------------------
@@ -399,7 +368,7 @@ def _axpy_f32(alpha, x1, x2, fo):
 @_jit
 def _axpy_twice(kind, alpha, x1, x2, out):
     for i in range(out.size):
-        out[i] = _narrow16(kind, _fma32(alpha, value(kind, x2[i]), value(kind, x1[i])))  # type: ignore[call-arg]
+        out[i] = _narrow16(kind, _fma32(alpha, _widen16(kind, x2[i]), _widen16(kind, x1[i])))  # type: ignore[call-arg]
 
 
 @_jit
@@ -446,13 +415,13 @@ def _axpy_once(alpha, x1, x2, out):
     checks it against the float64 specification on every float16 x2, millions of random
     pairs and the midpoint cases."""
     for i in range(out.size):
-        p = alpha * value(KIND_F16, x2[i])
-        out[i] = _narrow16(KIND_F16, _sum_to_odd(p, value(KIND_F16, x1[i])))
+        p = alpha * _widen16(KIND_F16, x2[i])
+        out[i] = _narrow16(KIND_F16, _sum_to_odd(p, _widen16(KIND_F16, x1[i])))
 
 
 @_jit
 def _axpy_same_size(mode, kind, alpha, x1, x2, out):
-    """Axpy / AxpyV2 (scalar alpha, x1 and x2 of out's size, or a widened block of it):
+    """Axpy / AxpyV2 (scalar alpha, x1 and x2 of out's size):
     AXPY_F32 (float32, one rounding: the CPU's fused multiply-add, which is the correctly
     rounded ``alpha * x2 + x1`` the recipe's float64 rounded to odd computes), AXPY_F16_ONCE
     (TBE float16: alpha already rounded to float16, one rounding to float16: :func:`_axpy_once`),
@@ -467,41 +436,20 @@ def _axpy_same_size(mode, kind, alpha, x1, x2, out):
 
 @_jit
 def axpy(mode, kind, alpha, x1, x2, out):
-    """Axpy / AxpyV2 with a scalar alpha; x1 or x2 may be a single element or a row (repeated:
-    for the half kinds widened once into a float32 block, see :func:`binary_arith`)."""
+    """Axpy / AxpyV2 with a scalar alpha; x1 or x2 may be a single element or a row (repeated)."""
     n = out.size
     i1, i2 = aliased(x1, out), aliased(x2, out)
-    if x1.size == n and x2.size == n:
-        if not (i1 or i2):
-            _axpy_same_size(mode, kind, alpha, x1, x2, out)
-            return
-        blk = min(n, BLOCK)
-        tmp = np.empty(blk, out.dtype)
-        for start in range(0, n, blk):
-            cnt = min(blk, n - start)
-            a, b = staged(x1, start, cnt, tmp, i1), staged(x2, start, cnt, tmp, i2)
-            _axpy_same_size(mode, kind, alpha, a, b, out[start : start + cnt])
+    if x1.size == n and x2.size == n and not (i1 or i2):
+        _axpy_same_size(mode, kind, alpha, x1, x2, out)
         return
-    blk = block_len(n, x2.size if x1.size == n else x1.size)
+    blk = block_len(n, max(x1.size if x1.size != n else 1, x2.size if x2.size != n else 1))
+    r1, r2 = tile(x1, blk), tile(x2, blk)
     tmp = np.empty(blk if (i1 or i2) else 0, out.dtype)
-    if kind == KIND_F32:
-        r1, r2 = tile(x1, blk), tile(x2, blk)
-        for start in range(0, n, blk):
-            cnt = min(blk, n - start)
-            a = staged(x1, start, cnt, tmp, i1) if x1.size == n else r1[:cnt]
-            b = staged(x2, start, cnt, tmp, i2) if x2.size == n else r2[:cnt]
-            _axpy_same_size(mode, kind, alpha, a, b, out[start : start + cnt])
-        return
-    if x1.size == n:
-        w2 = tile_f32(kind, x2, blk)
-        for start in range(0, n, blk):
-            cnt = min(blk, n - start)
-            _axpy_same_size(mode, kind, alpha, staged(x1, start, cnt, tmp, i1), w2[:cnt], out[start : start + cnt])
-    else:
-        w1 = tile_f32(kind, x1, blk)
-        for start in range(0, n, blk):
-            cnt = min(blk, n - start)
-            _axpy_same_size(mode, kind, alpha, w1[:cnt], staged(x2, start, cnt, tmp, i2), out[start : start + cnt])
+    for start in range(0, n, blk):
+        cnt = min(blk, n - start)
+        a = staged(x1, start, cnt, tmp, i1) if x1.size == n else r1[:cnt]
+        b = staged(x2, start, cnt, tmp, i2) if x2.size == n else r2[:cnt]
+        _axpy_same_size(mode, kind, alpha, a, b, out[start : start + cnt])
 
 
 # -- Cast between float types -----------------------------------------------------------------------
