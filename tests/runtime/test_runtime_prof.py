@@ -272,3 +272,29 @@ def test_step_info_and_mark_ex(prof):
 
 def test_str2id_is_stable(prof):
     assert P.aclprofStr2Id("matmul") == P.aclprofStr2Id(b"matmul") != P.aclprofStr2Id("add")
+
+
+def test_an_aclnn_call_is_profiled_with_its_kernels(tmp_path) -> None:
+    from helpers import Dev
+
+    from aclnn_py import aclCreateScalar, aclDestroyScalar, aclnnAdd, aclnnAddGetWorkspaceSize
+
+    dev = Dev()
+    try:
+        config = _start(tmp_path, P.ACL_PROF_ACL_API | P.ACL_PROF_TASK_TIME)
+        a = np.arange(4, dtype=np.float32)
+        ta, tb, out = dev.tensor(a), dev.tensor(a), dev.tensor(np.zeros(4, np.float32))
+        alpha = aclCreateScalar(np.array([2.0], np.float32), 0)
+        assert dev.run(aclnnAddGetWorkspaceSize, aclnnAdd, ta, tb, alpha, out) == (0, 0, 0)
+        aclDestroyScalar(alpha)
+        doc = _stop(config)
+        kernels = [e for e in doc["traceEvents"] if e.get("cat") == "kernel"]
+        assert kernels and all(e["pid"] == 2 for e in kernels)  # on the device rows
+        assert [e["name"] for e in kernels] == ["kernel #0 Axpy"]  # alpha 2: one Axpy kernel
+        calls = [e["name"] for e in doc["traceEvents"] if e.get("cat") == "api"]
+        assert "aclnnAddGetWorkspaceSize" in calls and "aclnnAdd" in calls
+        assert any(e["ph"] == "s" and e["name"] == "aclnnAdd" for e in doc["traceEvents"])  # launch flow
+        assert dev.read(out).tolist() == (a + 2 * a).tolist()
+    finally:
+        P.aclprofFinalize()
+        dev.close()
