@@ -168,6 +168,8 @@ class _Session:
         self.block: contextlib.ExitStack = contextlib.ExitStack()
         # (kind, thread, message, range id): kinds mark, markex, push, pop, range-start, range-stop
         self.records: list[tuple[str, str, str, int]] = []
+        self.folder = Path()  # PROF_<n>_<time>_<tag>, made at aclprofStart (CreateProfDir)
+        self.stamp = ""
 
 
 class _State:
@@ -434,9 +436,10 @@ def aclprofStart(profilerConfig: object) -> int:
         if _S.session is not None:  # g_isRepeatInvoking: CheckConfigConsistency
             _consistent(config, "aclprofStart")
             return E.ACL_SUCCESS
+        session = _Session(config)
+        _materialize(session)  # the result directory and this session's PROF folder, or 100003
         if config.data_types & ACL_PROF_MSPROFTX:
             _S.tx_ready = True  # MsprofTxApiHandle -> MsprofTxInit
-        session = _Session(config)
         session.block.enter_context(_trace.tracing(session.recorder))
         _S.session = session
     return E.ACL_SUCCESS
@@ -483,7 +486,6 @@ def _end_session() -> None:
     assert session is not None
     _S.session = None
     session.block.close()
-    _S.sessions += 1
     try:
         _S.written.append(_write(session))
     except OSError as e:  # CANN logs a failed flush; the program goes on
@@ -492,14 +494,38 @@ def _end_session() -> None:
         sys.stderr.write(f"aclnn_py profiling: cannot write the profile to {_S.result_path}: {e}\n")
 
 
-def _write(session: _Session) -> str:
+def _materialize(session: _Session) -> None:
+    """MaterializeResultPath + CreateProfDir at aclprofStart: the result directory must be
+    creatable and readable/writable (100003, EK0001 with the OS's error); the session's
+    ``PROF_<n>_<time>_<tag>`` folder is made in it."""
+    path = _S.result_path
+
+    def refused(op: str, err: OSError) -> ApiError:
+        reason = f"The operation {op} on directory {path} is abnormal. [Error {err.errno}] {err.strerror}"
+        return ApiError(E.ACL_ERROR_INVALID_FILE, _ek_value(path, "path of profiling output", reason))
+
+    try:
+        os.makedirs(path, exist_ok=True)
+    except OSError as e:
+        raise refused("create dir", e) from None
+    if not os.access(path, os.R_OK | os.W_OK | os.X_OK):
+        raise refused("access", PermissionError(13, "Permission denied"))
     now = time.time()
-    stamp = time.strftime("%Y%m%d%H%M%S", time.localtime(now)) + f"{int(now * 1000) % 1000:03d}"
+    session.stamp = time.strftime("%Y%m%d%H%M%S", time.localtime(now)) + f"{int(now * 1000) % 1000:03d}"
     tag = "".join(random.choices(string.ascii_uppercase, k=16))
-    folder = Path(_S.result_path) / f"PROF_{_S.sessions:06d}_{stamp}_{tag}" / "mindstudio_profiler_output"
+    _S.sessions += 1  # startIndex_
+    session.folder = Path(path) / f"PROF_{_S.sessions:06d}_{session.stamp}_{tag}"
+    try:
+        session.folder.mkdir()
+    except OSError as e:
+        raise refused("create dir", e) from None
+
+
+def _write(session: _Session) -> str:
+    folder = session.folder / "mindstudio_profiler_output"
     folder.mkdir(parents=True, exist_ok=True)
     doc = profile_document(session)
-    out = folder / f"msprof_{stamp[:14]}.json"
+    out = folder / f"msprof_{session.stamp[:14]}.json"
     out.write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
     return str(out)
 

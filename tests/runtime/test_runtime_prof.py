@@ -298,3 +298,19 @@ def test_an_aclnn_call_is_profiled_with_its_kernels(tmp_path) -> None:
     finally:
         P.aclprofFinalize()
         dev.close()
+
+
+def test_a_result_directory_that_cannot_be_made_is_refused_at_start(prof) -> None:
+    blocker = prof / "file"
+    blocker.write_text("x")
+    path = str(blocker / "sub")
+    assert P.aclprofInit(path, len(path)) == 0  # the path is only recorded
+    config = P.aclprofCreateConfig([0], 1, 0, None, P.ACL_PROF_ACL_API)
+    assert P.aclprofStart(config) == 100003  # MaterializeResultPath
+    assert aclGetRecentErrMsg() == ek(
+        "EK0001",
+        "Invalid_Argument",
+        f"Value {path} for parameter path of profiling output is invalid. Reason: The operation create dir on "
+        f"directory {path} is abnormal. [Error 20] Not a directory.",
+    )
+    assert P.aclprofDestroyConfig(config) == 0
