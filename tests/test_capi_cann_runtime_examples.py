@@ -3,8 +3,8 @@ the documented compile line and run (issue 17).
 
 The programs are taken from the hicann/runtime mirror at test time (``ACLNN_PY_CANN_RUNTIME``: a bare
 git repository, default /work/.mirror/hicann+runtime/repo); without it the module skips. Examples
-that use APIs aclnn_py does not emulate (IPC, virtual memory, exception callbacks, tdt, profiling,
-dump) are not in the list. Of the examples that launch custom AscendC kernels, the one
+that need a second process (the IPC and virtual-memory sharing examples: aclnn_py's simulated
+memory is the process's own) are not in the list. Of the examples that launch custom AscendC kernels, the one
 whose host program loads its kernel binary at run time (kernel/0_launch_kernel) is compiled and run:
 it stops at the load with 207000 and the emulator's reason; the others (0_quickstart/
 4_custom_kernel_launch, kernel/1_launch_kernel_with_reslimit) call their kernels with ``<<<>>>``
@@ -66,6 +66,10 @@ EXAMPLES: dict[str, list[str]] = {
     "1_basic_features/stream/3_stream_config_query": [
         "[SKIP] Stream config query sample skipped because the current Runtime library does not export all "
         "stream config APIs."
+    ],
+    "2_advanced_features/built_in_task/0_reduce_task": [
+        *(f"Reduce SUM result[{i}] = {2 * (i + 1)}.000000" for i in range(4)),
+        "Sample Run Successfully.",
     ],
     "2_advanced_features/label/0_simple_label": [
         "Submitted switch-label task with branch index 1.",

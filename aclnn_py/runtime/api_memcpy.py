@@ -29,6 +29,7 @@ from ._checks import (
     rt_value,
     stream_handle,
 )
+from .api_model_ri import check_capture_mode
 from .api_stream import check_stopped
 from .device import RT, RT_MAX_DEV_NUM
 from .memory import DEVICE_BASE, HOST_BASE, REGION_SPAN, SPACE, Allocation, MemoryFault
@@ -284,6 +285,7 @@ def aclrtMemcpy(dst: object, destMax: int, src: object, count: int, kind: int) -
     if _same_address(dst, src, d, s):
         return E.ACL_SUCCESS
     need_context("rtMemcpy")
+    check_capture_mode("Synchronous memory copy")
     _check_direction(api, k, d, s)
     sanitizer.host_access_hazard(d, s, n, api)
     try:
@@ -393,6 +395,7 @@ def aclrtMemset(devPtr: object, maxCount: int, value: int, count: int) -> int:
         return E.ACL_SUCCESS
     ptr, mx, v, n = args
     need_context("rtMemset")
+    check_capture_mode("Memory setting synchronization")
     if n > mx:  # CANN has no such check before the driver
         raise ApiError(RT_PARAM, emu(f"{api}: count {n} is larger than maxCount {mx}; pass count <= maxCount."))
     _memset_target(api, ptr, n)
@@ -555,6 +558,7 @@ def aclrtMemcpy2d(dst: object, dpitch: int, src: object, spitch: int, width: int
             ),
         )
     need_context(rt_fn)
+    check_capture_mode("Synchronous 2D memory copy")
     _rows_2d(api, d, "dst", dp, w, h, "write")
     _rows_2d(api, s, "src", sp, w, h, "read")
     try:

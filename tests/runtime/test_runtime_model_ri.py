@@ -504,24 +504,6 @@ def test_a_conditional_task_whose_condition_word_is_gone_fails_when_it_runs(ctx)
     assert A.aclmdlRIDestroy(model.value) == 0  # the word's second release is a no-op
 
 
-# The hooks the event, stream and copy chapters call (see /work/notes/requests_model_ri.md): these
-# tests run once those chapters call them.
-def _calls(module: str, name: str) -> bool:
-    import importlib
-    import inspect
-
-    return name in inspect.getsource(importlib.import_module(f"aclnn_py.runtime.{module}"))
-
-
-_EVENTS_HOOKED = pytest.mark.skipif(
-    not _calls("api_event", "record_event_op"), reason="needs api_event to call model_ri.record_event_op"
-)
-_COPIES_HOOKED = pytest.mark.skipif(
-    not _calls("api_memcpy", "check_capture_mode"), reason="needs api_memcpy to call check_capture_mode"
-)
-
-
-@_EVENTS_HOOKED
 def test_model_update_pattern_the_captured_wait_orders_the_update_before_the_replay(bench):
     """hicann/runtime's model_ri/1_model_update: under every policy the second replay runs the
     updated kernel, because it waits for the event recorded after the update."""
@@ -558,7 +540,6 @@ def test_model_update_pattern_the_captured_wait_orders_the_update_before_the_rep
     assert aclrtDestroyEvent(ev.value) == 0
 
 
-@_EVENTS_HOOKED
 def test_external_event_record_and_wait_between_models_and_streams(bench):
     """hicann/runtime's model_ri/4_model_sync_external, scenarios 1 and 3."""
     g1, g2, ext = bench.stream(), bench.stream(), bench.stream()
@@ -615,7 +596,6 @@ def test_a_capturing_stream_refuses_synchronize_query_and_destroy(bench):
     assert A.aclmdlRIDestroy(m.value) == 0
 
 
-@_COPIES_HOOKED
 def test_a_global_capture_refuses_synchronous_copies_until_the_thread_exchanges_to_relaxed(bench):
     st = bench.stream()
     assert A.aclmdlRICaptureBegin(st, 0) == 0
@@ -645,7 +625,6 @@ def test_reset_forgets_the_models_and_restarts_their_numbers(bench):
     assert A.aclmdlRIDestroy(m.value) == 0
 
 
-@_EVENTS_HOOKED
 def test_a_captured_wait_carries_the_order_for_the_sanitizer(bench):
     """Synchronizing only the waiting model's stream orders the recording model's work before
     the host (as on hardware): freeing what the first model read is no finding."""
