@@ -329,7 +329,8 @@ def test_axpy_float16_round_to_odd_on_every_half():
     """The compiled TBE float16 Axpy (float32 sum rounded to odd, then one rounding to float16)
     against the float64 specification: every float16 as x2 (NaN payloads, infinities, zeros,
     subnormals) with x1 every half (in four shifts), the tiniest subnormals of both signs (the
-    sums that sit next to a float16 midpoint), ones, the largest half, for every alpha above."""
+    sums that sit next to a float16 midpoint), ones, the largest half, for every alpha above;
+    and the constants as a single-element operand on either side."""
     every = np.arange(1 << 16, dtype=np.uint32).astype(np.uint16).view(F16)
     partners = [np.roll(every, k) for k in (1, 12345, 32768, 54321)]
     partners += [np.full_like(every, v) for v in (2.0**-24, -(2.0**-24), 1.0, -1.0, 65504.0, -(2.0**-14), 0.0, -0.0)]
@@ -338,6 +339,10 @@ def test_axpy_float16_round_to_odd_on_every_half():
         for x1 in partners:
             np.testing.assert_array_equal(_axpy_once_kernel(a16, x1, every), _axpy_once_spec(a16, x1, every))
             np.testing.assert_array_equal(_axpy_once_kernel(a16, every, x1), _axpy_once_spec(a16, every, x1))
+        for v in partners[4:]:  # a single-element operand (hoisted out of the loop), either side
+            one = v[:1]
+            np.testing.assert_array_equal(_axpy_once_kernel(a16, one, every), _axpy_once_spec(a16, one, every))
+            np.testing.assert_array_equal(_axpy_once_kernel(a16, every, one), _axpy_once_spec(a16, every, one))
 
 
 def test_axpy_float16_round_to_odd_on_random_pairs_and_midpoints():

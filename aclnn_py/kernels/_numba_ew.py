@@ -420,6 +420,20 @@ def _axpy_once(alpha, x1, x2, out):
 
 
 @_jit
+def _axpy_once_scalar_x2(p, x1, out):
+    """:func:`_axpy_once` with x2 a single element: p = alpha * x2 computed once (exact)."""
+    for i in range(out.size):
+        out[i] = _narrow16(KIND_F16, _sum_to_odd(p, _widen16(KIND_F16, x1[i])))
+
+
+@_jit
+def _axpy_once_scalar_x1(alpha, c, x2, out):
+    """:func:`_axpy_once` with x1 a single element (its value ``c``, widened once)."""
+    for i in range(out.size):
+        out[i] = _narrow16(KIND_F16, _sum_to_odd(alpha * _widen16(KIND_F16, x2[i]), c))
+
+
+@_jit
 def _axpy_same_size(mode, kind, alpha, x1, x2, out):
     """Axpy / AxpyV2 (scalar alpha, x1 and x2 of out's size):
     AXPY_F32 (float32, one rounding: the CPU's fused multiply-add, which is the correctly
@@ -441,6 +455,13 @@ def axpy(mode, kind, alpha, x1, x2, out):
     i1, i2 = aliased(x1, out), aliased(x2, out)
     if x1.size == n and x2.size == n and not (i1 or i2):
         _axpy_same_size(mode, kind, alpha, x1, x2, out)
+        return
+    # a scalar operand of the compute-bound float16 loop: hoisted out of it (about 10%)
+    if mode == AXPY_F16_ONCE and x1.size == n and x2.size == 1 and not i1:
+        _axpy_once_scalar_x2(alpha * _widen16(KIND_F16, x2[0]), x1, out)
+        return
+    if mode == AXPY_F16_ONCE and x2.size == n and x1.size == 1 and not i2:
+        _axpy_once_scalar_x1(alpha, _widen16(KIND_F16, x1[0]), x2, out)
         return
     blk = block_len(n, max(x1.size if x1.size != n else 1, x2.size if x2.size != n else 1))
     r1, r2 = tile(x1, blk), tile(x2, blk)
