@@ -229,3 +229,28 @@ def test_softmax_bench_shape_rows(monkeypatch: pytest.MonkeyPatch, dtype: np.dty
     x = (np.random.default_rng(4).standard_normal((64, 1024)) * 3).astype(np.float32).astype(dtype)
     for axis in (1, 0):
         _agree(monkeypatch, sm.make("tbe", axis), x)
+
+
+# -- ReduceSum (the TBE lanes share the stack-register accumulation with Softmax) -----------------
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=str)
+@pytest.mark.parametrize("recipe", ["tbe", "arch35"])
+def test_reduce_sum_every_length_and_axis(monkeypatch: pytest.MonkeyPatch, dtype: np.dtype, recipe: str) -> None:
+    """Rows of every length class around the 64-lane chunks (a partial last chunk, one chunk,
+    none) with the special rows (NaN, infinities, signed zeros, all equal), summed along the
+    last axis, the first axis and a middle one."""
+    from aclnn_py.kernels import reduce_sum
+
+    for i, r in enumerate(LAST_AXIS_LENGTHS):
+        x = _rows(dtype, r, 300 + i)
+        for axes, x_in in (((1,), x), ((0,), x.T.copy()), ((1,), np.ascontiguousarray(np.stack([x.T, x.T])))):
+            out_shape = tuple(d for k, d in enumerate(x_in.shape) if k not in axes)
+            res = {}
+            for path in ("numpy", "numba"):
+                monkeypatch.setenv(accel.ENV_VAR, path)
+                out = np.zeros(out_shape, dtype)
+                took = reduce_sum.make(recipe, axes, False)([x_in], [out])
+                assert ("numba" in took) == (path == "numba"), took
+                res[path] = out
+            assert_bits_equal(res["numba"], res["numpy"])

@@ -24,6 +24,7 @@ from llvmlite import ir
 from numba import types
 from numba.core import cgutils
 from numba.extending import intrinsic
+from numba.np.numpy_support import carray
 
 from ._numba import F32, KIND_F16, KIND_F32, _canon, _jit, _narrow16, _to_f32, _tree, _widen16
 
@@ -228,24 +229,61 @@ def _lanes_add_16(kind, acc, src, count):
         acc[lane] = acc[lane] + _widen16(kind, chunk[lane])
 
 
+@intrinsic
+def _stack_lanes(typingctx):
+    """A pointer to 64 float32 on the stack of the function that uses it (allocated once, in its
+    entry block). Lanes kept there, unlike in a heap array, are promoted by LLVM to eight vector
+    registers for the whole row: no store and reload of each lane per 64-element chunk."""
+    sig = types.CPointer(types.float32)()  # type: ignore[no-untyped-call]
+
+    def codegen(context, builder, signature, args):
+        return cgutils.alloca_once(builder, ir.FloatType(), size=LANES)  # type: ignore[no-untyped-call]
+
+    return sig, codegen
+
+
 @_jit
-def lanes_rows(kind, x, rows, r, res):
-    """The TBE order over rows of ``r`` contiguous elements: element k of a row into lane
-    k mod 64 (lanes from +0.0, added in sequence), then the pair tree of the lanes. A row's last
-    chunk is padded with +0.0, which changes no lane (a lane is never -0.0: it starts at +0.0)."""
-    acc = np.zeros(LANES, np.float32)
-    blk = np.empty(LANES, np.float32)
-    for row in range(rows):
-        for lane in range(LANES):
-            acc[lane] = F32(0.0)
-        base = row * r
-        if kind == KIND_F32:
-            _lanes_add_f32(acc, x[base : base + r].view(np.float32), r)
-        else:
-            _lanes_add_16(kind, acc, x[base : base + r], r)
+def _lanes_sum(kind, src, blk):
+    """The TBE order over one row (float32 values, or the bits of the kind): element k into lane
+    k mod 64 (lanes from +0.0, added in sequence), then the pair tree of the lanes (``blk``: 64
+    floats of scratch). The last chunk is padded with +0.0, which changes no lane (a lane is
+    never -0.0: it starts at +0.0)."""
+    acc = carray(_stack_lanes(), LANES)  # type: ignore[call-arg]  # numba passes typingctx
+    for lane in range(LANES):
+        acc[lane] = F32(0.0)
+    full = src.size // LANES
+    tail = src[full * LANES :]
+    # whole chunks into the stack lanes, the partial one into blk (an access to acc at a
+    # variable index would keep it in memory)
+    if kind == KIND_F32:
+        f = src.view(np.float32)
+        for c in range(full):
+            chunk = f[c * LANES : c * LANES + LANES]
+            for lane in range(LANES):
+                acc[lane] = acc[lane] + chunk[lane]
         for lane in range(LANES):
             blk[lane] = acc[lane]
-        res[row] = _tree(blk, LANES)
+        ft = tail.view(np.float32)
+        for lane in range(ft.size):
+            blk[lane] = blk[lane] + ft[lane]
+    else:
+        for c in range(full):
+            chunk = src[c * LANES : c * LANES + LANES]
+            for lane in range(LANES):
+                acc[lane] = acc[lane] + _widen16(kind, chunk[lane])
+        for lane in range(LANES):
+            blk[lane] = acc[lane]
+        for lane in range(tail.size):
+            blk[lane] = blk[lane] + _widen16(kind, tail[lane])
+    return _tree(blk, LANES)
+
+
+@_jit
+def lanes_rows(kind, x, rows, r, res):
+    """The TBE order (:func:`_lanes_sum`) over rows of ``r`` contiguous elements."""
+    blk = np.empty(LANES, np.float32)
+    for row in range(rows):
+        res[row] = _lanes_sum(kind, x[row * r : row * r + r], blk)
 
 
 @_jit
@@ -614,12 +652,7 @@ def _row_sum(method, u, row, r, acc, blk, tmp, parts, cache, tile, head):
     """The sum of the float32 row in the order of ``method`` (SM_TBE lanes, or an Ascend950
     template; ``u``: the recompute tile)."""
     if method == SM_TBE:
-        for lane in range(LANES):
-            acc[lane] = F32(0.0)
-        _lanes_add_f32(acc, row, r)
-        for lane in range(LANES):
-            blk[lane] = acc[lane]
-        return _tree(blk, LANES)
+        return _lanes_sum(KIND_F32, row[:r], blk)
     if method == SM_SMALL_R:
         return _sum_small_r(row, r, tmp)
     if method == SM_FULL_LOAD:

@@ -272,10 +272,14 @@ _METHODS = {"ar_small_r": 1, "ar_full_load": 2, "ar_recompute": 3}  # _numba_red
 
 
 def _numba_softmax(recipe: str, x: np.ndarray, axis: int, reciprocal: bool, out: np.ndarray) -> str | None:
-    """The compiled path, when x and out are contiguous arrays of one float kind: block by block,
-    the kernel writes ``x - max`` as float32, numpy's ``np.exp`` takes the block (the recipe's
-    own exponential, bit for bit), the kernel sums in the recipe's order, divides and stores.
-    Returns the path taken, or None."""
+    """The compiled path, when x and out are contiguous arrays of one float kind. Where numpy's
+    float32 exp is the algorithm the kernels compile in (``_numba_reduce.exp_matches_numpy``),
+    each row along the last axis is done in one pass while it is in the cache (maximum, exp,
+    sum in the recipe's order, division, store), and the inner-axis kernel takes the exp in its
+    first loop. Elsewhere, block by block, the kernel writes ``x - max`` as float32, numpy's
+    ``np.exp`` takes the block (the recipe's own exponential), the kernel sums in the recipe's
+    order, divides and stores. Both give the numpy recipe's bits. Returns the path taken, or
+    None."""
     nb = accel.use_numba(x.size)
     if nb is None or x.ndim == 0 or x.size == 0 or out.shape != x.shape or np.may_share_memory(x, out):
         return None
