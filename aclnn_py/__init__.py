@@ -87,8 +87,9 @@ def __dir__() -> list[str]:
 
 _ENUMS: tuple[type[IntEnum], ...] = (aclError, aclnnStatus, aclDataType, aclFormat, *_RT_ENUMS)
 
-# Every enum member is also a module constant, as the C headers' enumerators are.
-_constants = {m.name: m for e in _ENUMS for m in e}
+# Every enum member is also a module constant, as the C headers' enumerators are (aliases too:
+# ACL_RT_ATOMIC_CAPABILITY_REDUCATION and _REDUCTION are both enumerators of acl_rt.h).
+_constants = {name: m for e in _ENUMS for name, m in e.__members__.items()}
 globals().update(_constants)
 
 __all__ = sorted(

@@ -1137,3 +1137,8 @@ _ADAPTORS.update(_MEMORY_ADAPTORS)
 from .runtime.api_info import CABI_ADAPTORS as _INFO_ADAPTORS  # noqa: E402
 
 _ADAPTORS.update(_INFO_ADAPTORS)
+
+# the atomic-capability queries read the operations from, and write the capabilities into, C arrays
+from .runtime.api_device_atomic import CABI_ADAPTORS as _ATOMIC_ADAPTORS  # noqa: E402
+
+_ADAPTORS.update(_ATOMIC_ADAPTORS)

@@ -473,6 +473,10 @@ aclError aclrtGetOpTimeOutInterval(uint64_t* interval);
 aclError aclrtGetDevicesTopo(uint32_t deviceId, uint32_t otherDeviceId, uint64_t* value);
 aclError aclrtDeviceGetPCIBusId(int32_t deviceId, char* pciBusId, int32_t len);
 aclError aclrtDeviceGetByPCIBusId(const char* pciBusId, int32_t* deviceId);
+aclError aclrtDeviceGetHostAtomicCapabilities(uint32_t* capabilities, const aclrtAtomicOperation* operations,
+    const uint32_t count, int32_t deviceId);
+aclError aclrtDeviceGetP2PAtomicCapabilities(uint32_t* capabilities, const aclrtAtomicOperation* operations,
+    const uint32_t count, int32_t srcDeviceId, int32_t dstDeviceId);
 aclError aclrtGetLogicDevIdByPhyDevId(const int32_t phyDevId, int32_t* const logicDevId);
 aclError aclrtGetPhyDevIdByLogicDevId(const int32_t logicDevId, int32_t* const phyDevId);
 aclError aclrtGetLogicDevIdByUserDevId(const int32_t userDevid, int32_t* const logicDevId);

@@ -92,6 +92,7 @@ from .api_device import (
     aclrtSynchronizeDevice,
     aclrtSynchronizeDeviceWithTimeout,
 )
+from .api_device_atomic import aclrtDeviceGetHostAtomicCapabilities, aclrtDeviceGetP2PAtomicCapabilities
 from .api_device_config import (
     aclrtCtxGetFloatOverflowAddr,
     aclrtCtxGetSysParamOpt,
@@ -764,7 +765,9 @@ __all__ = [
     "aclrtDeviceEnablePeerAccess",
     "aclrtDeviceGetBareTgid",
     "aclrtDeviceGetByPCIBusId",
+    "aclrtDeviceGetHostAtomicCapabilities",
     "aclrtDeviceGetLimit",
+    "aclrtDeviceGetP2PAtomicCapabilities",
     "aclrtDeviceGetPCIBusId",
     "aclrtDeviceGetStreamPriorityRange",
     "aclrtDeviceGetUuid",

@@ -1,7 +1,7 @@
 """Device identity and topology queries of ``acl_rt.h`` and the device-level callbacks.
 
 One host with ``ACLNN_PY_DEVICE_COUNT`` devices, no ASCEND_RT_VISIBLE_DEVICES: a device's user,
-logical and physical ids are the same number, its PCI bus id is ``0000:<id>:00.0``, and any two
+logical and physical ids are the same number, its PCI bus id is ``0000:<id+1>:00.0``, and any two
 devices are linked by HCCS. The runtime's own checks (negative ids, short buffers, timeouts)
 answer with CANN's codes and texts; an id past the devices the emulator offers is refused as
 the driver would, with the emulator's wording.

@@ -116,6 +116,15 @@ static int Identity() {
     uint32_t events = 0;
     CHECK_RET(aclrtGetEventAvailNum(&events));
     INFO_LOG("events available: %u", events);
+    // atomics between devices: the chip's table (Ascend910B: DMA atomics, signed, 8 to 32 bits);
+    // with the host: none over PCIe
+    const aclrtAtomicOperation ops[2] = {ACL_RT_ATOMIC_OPERATION_INTEGER_ADD, ACL_RT_ATOMIC_OPERATION_DMA_ADD};
+    uint32_t caps[2] = {7, 7};
+    CHECK_RET(aclrtDeviceGetP2PAtomicCapabilities(caps, ops, 2, 0, 1));
+    INFO_LOG("p2p atomics 0 -> 1: integer add %#x, DMA add %#x", caps[0], caps[1]);
+    CHECK_RET(aclrtDeviceGetHostAtomicCapabilities(caps, ops, 2, 0));
+    INFO_LOG("host atomics of device 0: integer add %#x, DMA add %#x", caps[0], caps[1]);
+    INFO_LOG("p2p atomics of a device with itself: %d", aclrtDeviceGetP2PAtomicCapabilities(caps, ops, 2, 0, 0));
     return 0;
 }
 
