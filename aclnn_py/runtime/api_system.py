@@ -14,7 +14,7 @@ from .. import _errmsg
 from .. import soc as _soc
 from .._capi import ApiError, c_api, describe
 from .._ref import store
-from . import api_dump, sanitizer
+from . import api_dump, api_init_callback, sanitizer
 from ._checks import (
     INTERNAL,
     NO_CONTEXT,
@@ -187,6 +187,10 @@ def aclInit(configPath: str | None = None) -> int:
             api_dump.configure_from_init(path, content)
         if RT.first_config is None:
             RT.first_config, RT.first_config_path = digest, path
+        # the registered init callbacks (aclInitCallbackRegister): a failing one fails aclInit
+        code = api_init_callback.notify_init(content.decode("utf-8", errors="replace"), bool(path))
+        if code != E.ACL_SUCCESS:
+            return code
         RT.default_device = default_device
         _errmsg.set_process_mode(process_mode)
         _soc.set_active(profile)
@@ -202,6 +206,10 @@ def aclFinalize() -> int:
     with RT.lock:
         if RT.finalized:
             raise ApiError(E.ACL_ERROR_REPEAT_FINALIZE, acl_inner("[Finalize][Acl]repeatedly finalized"))
+        # the registered finalize callbacks run first; a failing one leaves the runtime initialised
+        code = api_init_callback.notify_finalize()
+        if code != E.ACL_SUCCESS:
+            return code
         leak: ApiError | None = None
         for dev in list(RT.devices.values()):
             if dev.refcount > 0 or dev.contexts:

@@ -565,11 +565,14 @@ def test_init_and_finalize_callbacks():
         calls.clear()
         assert cbs.notify_finalize() == 0 and calls == [("finalize", "compiler"), ("finalize", "dvpp")]
         calls.clear()
-        assert aclInit(None) == 0
+        assert aclInit(None) == 0  # aclInit walks them (no configuration file: no op-executor ones)
+        assert [c[1:] for c in calls] == [("", 0, "model"), ("", 0, "other"), ("", 0, "other 2")]
+        calls.clear()
         assert aclInitCallbackRegister(6, on_init, "late") == 0  # after aclInit: runs at once
         assert calls == [("init", "", 0, "late")]
-        aclFinalize()
-        assert cbs.notify_finalize() == 0
+        calls.clear()
+        assert aclFinalize() == 0  # and aclFinalize its own
+        assert calls == [("finalize", "compiler"), ("finalize", "dvpp")]
         assert aclInitCallbackUnRegister(0, on_init) == 0
         assert aclInitCallbackUnRegister(0, on_init) == ACL_ERROR_INTERNAL_ERROR  # not registered any more
         assert aclInitCallbackUnRegister(1, on_init) == ACL_ERROR_INTERNAL_ERROR
@@ -578,6 +581,21 @@ def test_init_and_finalize_callbacks():
         failing: list[str] = []
         assert aclFinalizeCallbackRegister(0, lambda data: failing.append("model") or 500001, None) == 0
         assert cbs.notify_finalize() == 500001 and failing == ["model"]  # compiler ran, model failed: stop
+        cbs.reset()
+        # a failing init callback fails aclInit with its code, and the runtime stays uninitialised
+        assert aclInitCallbackRegister(0, lambda cfg, size, data: 500002, None) == 0
+        assert aclInit(None) == 500002
+        from aclnn_py.runtime.device import RT
+
+        assert not RT.initialized
+        cbs.reset()
+        assert aclInit(None) == 0
+        # a failing finalize callback fails aclFinalize, which can be called again once it passes
+        answer = [500003]
+        assert aclFinalizeCallbackRegister(0, lambda data: answer[0], None) == 0
+        assert aclFinalize() == 500003
+        answer[0] = 0
+        assert aclFinalize() == 0
     finally:
         cbs.reset()
 
