@@ -2,7 +2,7 @@
 "Possible Cause" and "Solution" lines printed under a headline (empty: none).
 
 Facts of CANN's error-manager templates (opbase's nnopbase templates for EZ ids, the runtime's
-error_code.json for EH/EE ids), as of CANN 9.1/master."""
+error_code.json for EH/EE ids, and its EK (profiling) and EP (dump) ids), as of CANN 9.1/master."""
 
 from __future__ import annotations
 
@@ -286,5 +286,110 @@ TEMPLATES: dict[str, tuple[str, str, str]] = {
         "AclNN_Inner_Error",
         "",
         "1. Check whether the CANN package is correct.\n2. Check whether the environment variable is correct.",
+    ),
+    "EK0001": (
+        "Invalid_Argument",
+        "",
+        "",
+    ),
+    "EK0002": (
+        "Invalid_Argument_API_Call_Sequence",
+        "",
+        "",
+    ),
+    "EK0003": (
+        "Config_Error",
+        "",
+        "",
+    ),
+    "EK0004": (
+        "Not_Supported_API",
+        "",
+        "",
+    ),
+    "EK0005": (
+        "Not_Supported",
+        "",
+        "",
+    ),
+    "EK0006": (
+        "Invalid_Argument_Null_Pointer",
+        "",
+        "",
+    ),
+    "EK0007": (
+        "Invalid_Argument",
+        "Do not enable two or more profile data collection modes. Example: When Profiling is started using msprof command lines, do not use acl APIs in the app to start Profiling data collection.",
+        "Change the Profiling startup mode as required.",
+    ),
+    "EK0201": (
+        "Resource_Error_Insufficient_Host_Memory",
+        "Allocation failed due to insufficient host memory.",
+        "Stop unnecessary processes and ensure that the required memory is available.",
+    ),
+    "EK0202": (
+        "Resource_Error_Insufficient_Host_Memory",
+        "Allocation failed due to insufficient host memory.",
+        "Stop unnecessary processes and ensure that the required memory is available.",
+    ),
+    "EK0203": (
+        "Resource_Error",
+        "New thread cannot be created due to insufficient system thread resources.",
+        "Stop unnecessary threads and ensure that the required resource is available.",
+    ),
+    "EK0204": (
+        "Resource_Error",
+        "",
+        "At least 20MB storage space is required for Profiling flushing. Delete redundant files or change the flushing path.",
+    ),
+    "EK9999": (
+        "System_Terminated",
+        "",
+        "",
+    ),
+    "EP0001": (
+        "Config_Error",
+        "",
+        "",
+    ),
+    "EP0002": (
+        "Config_Error",
+        "",
+        "",
+    ),
+    "EP0003": (
+        "Config_Error",
+        "",
+        "",
+    ),
+    "EP0004": (
+        "File_Operation_Error_Parse",
+        "",
+        "",
+    ),
+    "EP0005": (
+        "Config_Error",
+        "",
+        "",
+    ),
+    "EP0006": (
+        "Invalid_Argument",
+        "",
+        "",
+    ),
+    "EP0007": (
+        "Invalid_Argument_Null_Pointer",
+        "",
+        "Try again with a correct pointer argument.",
+    ),
+    "EP0008": (
+        "Invalid_Argument_API_Call_Sequence",
+        "",
+        "",
+    ),
+    "EP9999": (
+        "Inner_Error",
+        "",
+        "",
     ),
 }

@@ -129,21 +129,9 @@ def _when_value_value(path: str, cond: str, cond_value: str, item: str, value: s
     )
 
 
-_TITLES = {
-    "EP0001": "Config_Error",
-    "EP0002": "Config_Error",
-    "EP0003": "Config_Error",
-    "EP0004": "File_Operation_Error_Parse",
-    "EP0005": "Config_Error",
-    "EP0006": "Invalid_Argument",
-    "EP0007": "Invalid_Argument_Null_Pointer",
-    "EP0008": "Invalid_Argument_API_Call_Sequence",
-}
-
-
-def _ep(eid: str, text: str) -> tuple[str, str, str]:
-    """An EP report with its error_code.json title (the id is not in aclnn_py's template table)."""
-    return (eid, text, _TITLES[eid])
+def _ep(eid: str, text: str) -> tuple[str, str]:
+    """An EP report (its title, cause and solution come from error_code.json's template)."""
+    return (eid, text)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -96,23 +96,21 @@ _MSPROFTX_ROW = 1000  # the host rows the stamps are drawn on start here
 # ---------------------------------------------------------------------------------------------
 
 
-def _ek_value(value: object, param: str, reason: str) -> tuple[str, str, str]:
-    return ("EK0001", f"Value {value} for parameter {param} is invalid. Reason: {reason}.", "Invalid_Argument")
+def _ek_value(value: object, param: str, reason: str) -> tuple[str, str]:
+    return ("EK0001", f"Value {value} for parameter {param} is invalid. Reason: {reason}.")
 
 
-def _ek_order(first: str, then: str) -> tuple[str, str, str]:
+def _ek_order(first: str, then: str) -> tuple[str, str]:
     return (
         "EK0002",
         f"Please call the APIs in the following order: call {first} first, then {then}.",
-        "Invalid_Argument_API_Call_Sequence",
     )
 
 
-def _ek_null(api: str, param: str) -> tuple[str, str, str]:
+def _ek_null(api: str, param: str) -> tuple[str, str]:
     return (
         "EK0006",
         f"{api} failed because parameter {param} cannot be a null pointer.",
-        "Invalid_Argument_Null_Pointer",
     )
 
 
