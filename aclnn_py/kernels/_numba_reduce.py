@@ -700,29 +700,34 @@ def softmax_finish_rows(kind, method, u, flush, reciprocal, e, out, row0, nrows,
 
 
 @_jit
-def _row_spread(v, r, hi, lo, hi2, lo2):
+def _row_spread(v, r, blk):
     """(max, min) of v[0:r] for a row without NaN (with a NaN the values are unspecified): 64
     running maxima and minima (the order does not matter to either; which zero they are does
-    not matter to x - max), held in two pairs of blocks used in turn. (An accumulator updated in
-    place, ``part[j] = v if v > part[j] else part[j]``, is compiled to a masked store, which is
-    slow on AMD CPUs.)"""
+    not matter to x - max) in stack blocks that LLVM keeps in vector registers (see
+    :func:`_stack_lanes`; an accumulator in a heap block, ``part[j] = v if v > part[j] else
+    part[j]``, compiles to a masked store, which is slow on AMD CPUs). ``blk``: 64 floats."""
+    hi = carray(_stack_lanes(), LANES)  # type: ignore[call-arg]
+    lo = carray(_stack_lanes(), LANES)
+    v0 = v[0]
     for j in range(LANES):
-        hi[j] = v[0]
-        lo[j] = v[0]
+        hi[j] = v0
+        lo[j] = v0
     full = r // LANES
     for c in range(full):
         chunk = v[c * LANES : c * LANES + LANES]
-        sh, sl, dh, dl = (hi, lo, hi2, lo2) if c % 2 == 0 else (hi2, lo2, hi, lo)
         for j in range(LANES):
-            val, a, b = chunk[j], sh[j], sl[j]
-            dh[j] = val if val > a else a
-            dl[j] = val if val < b else b
-    if full % 2:
-        hi, lo = hi2, lo2
-    m, n = hi[0], lo[0]
-    for j in range(1, LANES):
-        m = hi[j] if hi[j] > m else m
-        n = lo[j] if lo[j] < n else n
+            val = chunk[j]
+            hi[j] = val if val > hi[j] else hi[j]
+            lo[j] = val if val < lo[j] else lo[j]
+    m, n = v0, v0
+    for j in range(LANES):
+        blk[j] = hi[j]
+    for j in range(LANES):
+        m = blk[j] if blk[j] > m else m
+    for j in range(LANES):
+        blk[j] = lo[j]
+    for j in range(LANES):
+        n = blk[j] if blk[j] < n else n
     for k in range(full * LANES, r):
         val = v[k]
         m = val if val > m else m
@@ -774,12 +779,11 @@ def softmax_rows(kind, f16_sub, method, u, flush, reciprocal, x, a1, r, out):
     bits = np.empty(max(r, 1), np.uint32)
     row = bits.view(np.float32)
     part = np.empty(16, np.float32)
-    spread = np.empty((4, LANES), np.float32)
-    hi, lo, hi2, lo2 = spread[0], spread[1], spread[2], spread[3]
+    blk = np.empty(LANES, np.float32)
     sc = _row_scratch(u, r)
     for i in range(a1):
         _to_f32(x, i * r, r, kind, bits)
-        m, n = _row_spread(row, r, hi, lo, hi2, lo2)
+        m, n = _row_spread(row, r, blk)
         if n - m >= EXP_NORMAL_MIN:  # every x - m is (rounds monotonically) in [-86, 0]
             _exp_diff_normal(row, m, f16_sub, flush)
         else:  # an infinity or a spread over 86 (or a NaN): the recipe's max, the guarded exp
