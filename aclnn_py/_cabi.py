@@ -654,7 +654,9 @@ def _arg(kind: str, value: Any, handles_out: list[tuple[int, Ref[Any]]]) -> obje
     raise ValueError(f"unknown parameter kind {kind!r}")
 
 
-def _result(kind: str, value: Any) -> int | float:
+def _result(kind: str, value: Any) -> int | float | str | None:
+    if kind == "t":
+        return value if isinstance(value, str) else None  # the C side keeps the text
     if kind == "H":
         return H.token(value)
     if kind == "p":
@@ -664,7 +666,7 @@ def _result(kind: str, value: Any) -> int | float:
     return int(value)
 
 
-def rt_call(name: str, signature: str, *raw: Any) -> int | float:
+def rt_call(name: str, signature: str, *raw: Any) -> int | float | str | None:
     """Call the runtime function ``name`` with the C arguments ``raw`` as its generated wrapper
     passes them; ``signature`` (``<return>:<param>,...``, see capi/gen_rt.py) says how each one
     becomes the Python API's argument and how the result goes back to C."""
@@ -1142,3 +1144,8 @@ _ADAPTORS.update(_INFO_ADAPTORS)
 from .runtime.api_device_atomic import CABI_ADAPTORS as _ATOMIC_ADAPTORS  # noqa: E402
 
 _ADAPTORS.update(_ATOMIC_ADAPTORS)
+
+# tdt items' dims and data, the dump callback, the allocator's out-parameters, aclAppLog's text
+from ._cabi_services import ADAPTORS as _SERVICE_ADAPTORS  # noqa: E402
+
+_ADAPTORS.update(_SERVICE_ADAPTORS)

@@ -41,14 +41,22 @@ HANDLES = frozenset(
         "aclrtStreamConfigHandle*", "aclrtLabel", "aclrtLabelList", "aclrtExceptionInfo*", "aclTensor*",
         "aclScalar*", "aclIntArray*", "aclFloatArray*", "aclBoolArray*", "aclTensorList*", "aclScalarList*",
         "aclOpExecutor*", "aclrtGroupInfo*", "aclmdlRI", "aclmdlRITask", "aclmdlRICondHandle", "aclrtTaskGrp",
+        "aclprofConfig*", "aclprofStepInfo*", "aclprofSubscribeConfig*", "acltdtDataItem*", "acltdtDataset*",
+        "acltdtChannelHandle*", "aclrtAllocatorDesc", "aclrtMbuf",
     )
 )  # fmt: skip
 FUNCTION_POINTERS = frozenset(
     (
         "aclrtHostFunc", "aclrtCallback", "aclrtExceptionInfoCallback", "aclrtDeviceStateCallback",
         "aclrtDeviceTaskAbortCallback", "aclInitCallbackFunc", "aclFinalizeCallbackFunc", "aclrtStreamStateCallback",
+        "aclrtOpExceptionCallback", "aclrtAllocatorAllocFunc", "aclrtAllocatorFreeFunc",
+        "aclrtAllocatorAllocAdviseFunc", "aclrtAllocatorGetAddrFromBlockFunc",
+        "(*)",  # a function pointer written out in the prototype (acldumpRegCallback's messageCallback)
     )
 )  # fmt: skip
+# ``typedef void* X`` values that belong to the caller (an allocator object, a block): passed as the
+# number C gave, never translated (the function stores it and hands it back); function pointers too
+RAW_TYPES = frozenset(("aclrtAllocator", "aclrtAllocatorBlock", "aclrtAllocatorAddr"))
 # ``typedef void* X`` types that are not handles of the engine: passed as the address they hold
 POINTER_TYPEDEFS = frozenset(("aclrtDrvMemHandle",))
 SIGNED = frozenset(("int", "int8_t", "int16_t", "int32_t", "int64_t"))
@@ -65,7 +73,16 @@ OUT_NUMBERS = {
 }
 # Parameters whose address is kept as given (descriptors that only store it), and parameters each
 # function's own _cabi adaptor reads (strings as out-buffers, arrays, structs, function pointers).
-RAW = frozenset((("aclCreateDataBuffer", "data"), ("aclUpdateDataBuffer", "data")))
+RAW = frozenset(
+    (
+        ("aclCreateDataBuffer", "data"), ("aclUpdateDataBuffer", "data"),
+        # msproftx stamps: addresses of the profiler's own pool, not memory the program reads
+        ("aclprofDestroyStamp", "stamp"), ("aclprofPush", "stamp"), ("aclprofRangeStart", "stamp"),
+        ("aclprofSetStampTraceMessage", "stamp"), ("aclprofMark", "stamp"),
+    )
+)  # fmt: skip
+# CANN's export macros: acl_prof.h and acl_dump.h use their own (same visibility)
+EXPORT = r"(?:ACL_FUNC_VISIBILITY|MSVP_PROF_API|ACL_DUMP_API)\s+(?:ACL_DUMP_WEAK\s+)?"
 ADAPTED = frozenset(
     (
         "aclsysGetVersionStr", "aclsysGetVersionNum", "aclrtGetErrorVerbose", "aclGetCannAttributeList",
@@ -82,6 +99,8 @@ ADAPTED = frozenset(
         "aclmdlRIDestroyRegisterCallback", "aclmdlRIDestroyUnregisterCallback", "aclmdlRITaskGetParams",
         "aclmdlRITaskSetParams", "aclmdlRIKernelTaskGetAttribute", "aclrtCreateLabelList",
         "aclrtDeviceGetHostAtomicCapabilities", "aclrtDeviceGetP2PAtomicCapabilities",
+        "acltdtCreateDataItem", "acltdtGetDataAddrFromItem", "acltdtGetDimsFromItem", "acldumpRegCallback",
+        "aclrtAllocatorGetByStream", "aclprofCreateConfig", "aclAppLog",
     )
 )  # fmt: skip
 # Declared in acl_rt.h as CANN declares them, but not defined: CANN's libacl_rt.so does not export
@@ -128,20 +147,36 @@ def _normalise(ctype: str) -> str:
 def _split_param(text: str) -> Param:
     if text.strip() == "...":
         return Param("...", "...", "...")  # variadic (aclAppLog): never generated
+    fp = re.fullmatch(r"[^()]*\(\s*\*\s*(?:const\s+)?(\w+)\s*\)\s*\([^()]*\)", text.strip())
+    if fp is not None:  # a function pointer written out: int32_t (*const name)(args)
+        return Param("(*)", fp.group(1), " ".join(text.split()))
     m = re.fullmatch(r"(.*?[\s\*])(\w+)", text.strip())
     if m is None:
         raise ValueError(f"cannot read parameter {text!r}")
     return Param(_normalise(m.group(1)), m.group(2), " ".join(text.split()))
 
 
+def _top_level_split(params: str) -> list[str]:
+    """The parameters, split at the commas outside parentheses (a function pointer's own)."""
+    parts, depth, start = [], 0, 0
+    for i, ch in enumerate(params):
+        depth += {"(": 1, ")": -1}.get(ch, 0)
+        if ch == "," and depth == 0:
+            parts.append(params[start:i])
+            start = i + 1
+    return [*parts, params[start:]]
+
+
 def declarations(text: str, header: str = "") -> list[Function]:
-    """Every ``ACL_FUNC_VISIBILITY`` function declared in a header's text."""
+    """Every exported function declared in a header's text (``ACL_FUNC_VISIBILITY`` and CANN's
+    other export macros)."""
     text = re.sub(r"/\*.*?\*/|//[^\n]*", "", text, flags=re.S)
     text = re.sub(r"ACL_DEPRECATED_MESSAGE\(\"[^\"]*\"\)", "", text)
     out = []
-    for m in re.finditer(r"ACL_FUNC_VISIBILITY\s+([^;{}()]*?)\b(acl\w+)\s*\(([^;{}()]*)\)\s*;", text):
+    pattern = EXPORT + r"([^;{}()]*?)\b(acl\w+)\s*\(((?:[^;{}()]|\([^;{}()]*\))*)\)\s*;"
+    for m in re.finditer(pattern, text):
         ret, name, params = _normalise(m.group(1)), m.group(2), m.group(3).strip()
-        plist = () if params in ("", "void") else tuple(_split_param(p) for p in params.split(","))
+        plist = () if params in ("", "void") else tuple(_split_param(p) for p in _top_level_split(params))
         out.append(Function(ret, name, plist, header))
     return out
 
@@ -164,6 +199,8 @@ def hand_written(source: str | None = None) -> set[str]:
 def return_kind(ret: str) -> str:
     if ret in ("aclError", "aclnnStatus"):
         return "e"
+    if ret == "void":
+        return "v"  # the Python function returns 0 (or a refusal's code, recorded): discarded
     if ret in HANDLES:
         return "H"
     if ret == "void*":
@@ -173,7 +210,9 @@ def return_kind(ret: str) -> str:
     if ret in UNSIGNED or ret in SIGNED:
         return "u"
     if ret == "char*":
-        return "t"  # text: only by hand (aclrtGetSocName, aclGetRecentErrMsg keep a per-thread copy)
+        return "t"  # text, kept for the process (aclrtGetSocName, aclGetRecentErrMsg are written by hand)
+    if re.fullmatch(r"acl\w+", ret) and ret in enum_names():
+        return "u"  # an enum (acltdtTensorType, aclDataType): the number, as C converts it
     raise ValueError(f"no C wrapper for a function returning {ret}")
 
 
@@ -182,14 +221,15 @@ def enum_names() -> frozenset[str]:
     """The enum types the headers declare (``typedef enum ... {...} aclXxx;``): a pointer to one
     is an out-parameter; a pointer to any other acl type is a struct the function reads."""
     text = "".join(path.read_text(encoding="utf-8") for path in sorted(INCLUDE.rglob("*.h")))
-    return frozenset(re.findall(r"typedef\s+enum\s*\w*\s*\{[^}]*\}\s*(\w+)\s*;", text))
+    named = re.findall(r"typedef\s+enum\s*\w*\s*\{[^}]*\}\s*(\w+)\s*;", text)
+    return frozenset(named + re.findall(r"\benum\s+(\w+)\s*\{", text))  # C++ style: enum X {...}
 
 
 def param_kind(func: str, p: Param) -> str:
     t = p.ctype
     if func in ADAPTED:
         return "x"
-    if (func, p.name) in RAW:
+    if (func, p.name) in RAW or t in RAW_TYPES or t in FUNCTION_POINTERS:
         return "r"
     if t in HANDLES:
         return "h"
@@ -236,6 +276,8 @@ def _py_value(kind: str, p: Param) -> tuple[str, str]:
         return "L", f"static_cast<long long>({p.name})"
     if kind == "u":
         return "K", f"static_cast<unsigned long long>({p.name})"
+    if t in FUNCTION_POINTERS:  # a function's address (not convertible to const void*)
+        return "K", f"static_cast<unsigned long long>(reinterpret_cast<uintptr_t>({p.name}))"
     return "K", f"P({p.name})"  # handles, pointers, strings: their address
 
 
@@ -256,14 +298,17 @@ def _definition(func: Function) -> list[str]:
     call = f'"rt_call", "{codes})", {", ".join(values)}'
     rk = kinds[0]
     if rk == "t":
-        raise ValueError(f"{func.name}: a text-returning function is written by hand")
-    if rk == "e":
+        body = f"return TextOf({call});"
+    elif rk == "v":
+        body = f"(void)Status(0, {call});"
+    elif rk == "e":
         body = f"return Status({_failure(func)}, {call});"
     elif rk in ("H", "p"):
         body = f"return static_cast<{func.ret}>(Handle({call}));"
     else:
-        body = f"return Value<{func.ret}>(0, {call});"
-    return [f"{func.ret} {func.name}({params}) {{", f"    {body}", "}"]
+        body = f"return Value<{func.ret}>(static_cast<{func.ret}>(0), {call});"
+    ret = "const char*" if rk == "t" else func.ret  # _normalise dropped the const
+    return [f"{ret} {func.name}({params}) {{", f"    {body}", "}"]
 
 
 def _c_param(p: Param) -> str:

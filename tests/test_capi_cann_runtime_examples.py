@@ -71,6 +71,63 @@ EXAMPLES: dict[str, list[str]] = {
         *(f"Reduce SUM result[{i}] = {2 * (i + 1)}.000000" for i in range(4)),
         "Sample Run Successfully.",
     ],
+    # the README shows dims=(2, 2); the program's own dataset is {1, 4} (tdt_common_utils.h)
+    "2_advanced_features/tdt_channel/0_simple_channel": [
+        "Dataset size: 1",
+        "Tensor type=0, data type=0, bytes=16, dims=(1, 4), firstValue=1.000",
+        "Channel size after send: 1",
+        "Channel size after receive: 0",
+        "Run the simple_channel sample successfully.",
+    ],
+    "2_advanced_features/tdt_channel/1_channel_capacity": [
+        "Slice info ret=0, sliceNum=0, sliceId=0, tensorType=0, datasetName=",
+        "Channel size after first send: 1",
+        "Channel size after second send: 2",
+        "Third send ret under capacity pressure: 207014",
+        "Run the channel_capacity sample successfully.",
+    ],
+    "3_memory_advanced/allocator/0_custom_allocator": [
+        "CustomAlloc size=256",
+        "CustomAllocAdvise size=128",
+        "CustomAlloc size=128",
+        "CustomFree invoked",
+    ],
+    "4_reliability/overflow_detection/0_overflow_detection": [
+        "Device saturation mode switched from ACL_RT_OVERFLOW_MODE_INFNAN to ACL_RT_OVERFLOW_MODE_SATURATION.",
+        "Overflow switch=1",
+        "Overflow status before reset=0",
+        "Overflow status after reset=0",
+        "Overflow detection sample finished successfully.",
+    ],
+    # the README's result[6..7] are 10 and 11; the program adds {0..7} and {1,1,1,2,2,2,3,3}: 9 and 10
+    "5_performance/adump/1_adump_callback": [
+        "Get workspace size...",
+        "Begin to add...",
+        *(f"result[{i}] is: {v}.000000" for i, v in enumerate([1, 2, 3, 5, 6, 7, 9, 10])),
+        "Dump callback summary: total chunks=2, total bytes=98, total files=1",
+        "Run the device_normal sample successfully.",
+    ],
+    "5_performance/adump/2_model_dump_config": [
+        *(f"result[{i}] is: {v}.000000" for i, v in enumerate([1, 2, 3, 5, 6, 7, 9, 10])),
+        "Run the model dump config sample successfully.",
+    ],
+    "5_performance/profiling/0_create_config": [
+        "profiling init done",
+        "profiling set config done",
+        "profiling start",
+        "model running ....",
+        "profiling stop and finalize done",
+        "-------- End --------",
+    ],
+    "5_performance/profiling/1_msproftx": [
+        "Preprocess range start",
+        "Preprocess range stop",
+        "Nested operator dispatch range start",
+        "Nested operator dispatch range stop",
+        "Model execute start",
+        "Model execute end",
+        "-------- End --------",
+    ],
     "2_advanced_features/label/0_simple_label": [
         "Submitted switch-label task with branch index 1.",
         "Switch label executed successfully with branch index 1.",
@@ -157,6 +214,8 @@ def test_cann_runtime_example_compiles_unmodified_and_runs(tmp_path, capi_flags,
     built = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
     assert built.returncode == 0, built.stderr
     (tmp_path / "file").mkdir()  # 9_multistream_sync_memory hands a flag over through file/flag.txt
+    for config in folder.glob("*.json"):  # run.sh runs the program in its folder (adump's ./acl.json)
+        (tmp_path / config.name).write_bytes(config.read_bytes())
     done = subprocess.run([str(exe)], capture_output=True, text=True, env=_env(), cwd=tmp_path, timeout=300)
     if name in FINDINGS:
         assert done.returncode == 0, done.stdout + done.stderr

@@ -282,6 +282,7 @@ from .api_label import (
     aclrtSetLabel,
     aclrtSwitchLabelByIndex,
 )
+from .api_log import aclAppLog
 from .api_mbuf import (
     aclrtAllocBuf,
     aclrtAppendBufChain,
@@ -601,6 +602,7 @@ __all__ = [
     "AIC_ERR_NORM_DUMP",
     "DATA_DUMP",
     "OVERFLOW_DUMP",
+    "aclAppLog",
     "aclCANNPackageVersion",
     "aclCreateDataBuffer",
     "aclDataBuffer",

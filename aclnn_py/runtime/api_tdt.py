@@ -18,6 +18,7 @@ daemon and loads no models, so it returns NULL with an ``aclnn_py`` message.
 
 from __future__ import annotations
 
+import ctypes
 import threading
 import time
 from collections import deque
@@ -242,7 +243,7 @@ def acltdtGetDimNumFromItem(dataItem: object) -> int:
 
 
 def _store(out: object, value: int, api: str, name: str) -> None:
-    if isinstance(out, Ref):
+    if isinstance(out, (Ref, ctypes.c_uint64)):  # a C caller's size_t
         out.value = value
         return
     raise ApiError(PARAM, emu(f"{api}: {name} must be an out-parameter (Ref()), got {describe(out)}."))

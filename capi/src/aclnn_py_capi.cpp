@@ -15,9 +15,13 @@
 #include <cstring>
 #include <mutex>
 #include <string>
+#include <unordered_set>
 
 #include "acl/acl.h"
 #define ENABLE_DVPP_INTERFACE  // the library defines acl/ops/acl_dvpp.h's functions too
+#include "acl/acl_dump.h"
+#include "acl/acl_prof.h"
+#include "acl/acl_tdt.h"
 #include "acl/ops/acl_dvpp.h"
 #include "aclnn/acl_meta.h"
 #include "aclnn_py_op_headers.inc"  // every operator header (generated: capi/gen_ops.py)
@@ -251,6 +255,30 @@ const char *Text(std::string &keep, const char *name) {
     return result;
 }
 
+// Text-returning runtime functions (acltdtGetDatasetName, acldumpGetPath ...): each distinct text is
+// kept for the process, so a pointer stays valid as CANN's (into the object or a static) does, and
+// two calls in one expression do not overwrite each other's text.
+template <typename... Args>
+const char *TextOf(const char *name, const char *fmt, Args... args) {
+    static std::mutex lock;
+    static std::unordered_set<std::string> *kept = new std::unordered_set<std::string>();  // never freed
+    Gil gil;
+    PyObject *r = Call(name, fmt, args...);
+    if (r == nullptr) return nullptr;
+    const char *result = nullptr;
+    if (r != Py_None) {
+        const char *utf8 = PyUnicode_AsUTF8(r);
+        if (utf8 != nullptr) {
+            std::lock_guard<std::mutex> hold(lock);
+            result = kept->insert(utf8).first->c_str();
+        } else {
+            PyErr_Print();
+        }
+    }
+    Py_DECREF(r);
+    return result;
+}
+
 // aclGetViewShape & co: Python returns (status, list); the list becomes a new[]'d array for the caller
 // to delete[], as CANN's accessors hand it out.
 int32_t ShapeGetter(const char *name, const aclTensor *tensor, int64_t **values, uint64_t *num) {
@@ -424,6 +452,23 @@ aclFloat16 aclFloatToFloat16(float value) {
     }
     if (exp == 102 && man != 0) return sign | 0x0001;  // above half the smallest subnormal
     return sign;
+}
+
+// aclAppLog is variadic: formatted here as CANN formats it (vsnprintf into MAX_LOG_STRING = 1024
+// bytes, cut rather than dropped), then the text goes to the Python side
+// (aclnn_py/runtime/api_log.py: the level check, the "<tid> func:file:line" head, the
+// "...[truncated]" mark and where the record is written). A format vsnprintf refuses is CANN's
+// "aclAppLog format string is invalid" error record (cut = 2).
+void aclAppLog(aclLogLevel logLevel, const char *func, const char *file, uint32_t line, const char *fmt, ...) {
+    if (fmt == nullptr || func == nullptr || file == nullptr) return;
+    char text[1024] = {};
+    va_list ap;
+    va_start(ap, fmt);
+    const int n = std::vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    const unsigned long long cut = n < 0 ? 2ULL : (n >= static_cast<int>(sizeof text) - 1 ? 1ULL : 0ULL);
+    (void)Status(0, "rt_call", "(ssLKKKKK)", "aclAppLog", "v:x,x,x,x,x,x", static_cast<long long>(logLevel), P(func),
+                 P(file), static_cast<unsigned long long>(line), P(text), cut);
 }
 
 // aclmdlRIAddCondTask takes its struct by value: its fields go to the adaptor one by one

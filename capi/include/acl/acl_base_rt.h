@@ -213,7 +213,12 @@ ACL_FUNC_VISIBILITY uint32_t aclGetDataBufferSize(const aclDataBuffer* dataBuffe
 ACL_FUNC_VISIBILITY size_t aclGetDataBufferSizeV2(const aclDataBuffer* dataBuffer);
 
 ACL_FUNC_VISIBILITY size_t aclDataTypeSize(aclDataType dataType);
+/* the application log (aclnn_py.runtime.api_log: where the records go) */
+ACL_FUNC_VISIBILITY void aclAppLog(
+    aclLogLevel logLevel, const char* func, const char* file, uint32_t line, const char* fmt, ...);
 ACL_FUNC_VISIBILITY const char* aclrtGetSocName();
+
+#define ACL_APP_LOG(level, fmt, ...) aclAppLog(level, __FUNCTION__, __FILE__, __LINE__, fmt, ##__VA_ARGS__)
 
 /* what this CANN version and SoC support */
 ACL_FUNC_VISIBILITY aclError aclGetCannAttributeList(const aclCannAttr** cannAttrList, size_t* num);

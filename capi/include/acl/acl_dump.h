@@ -1,9 +1,8 @@
 /* aclnn_py C ABI: acl/acl_dump.h (data dump callbacks and paths), as a CANN install lays it out
  * (not included by acl/acl.h). Types and prototypes are CANN's (hicann/runtime
  * include/external/acl/acl_dump.h); aclmdlInitDump / aclmdlSetDump / aclmdlFinalizeDump are in
- * acl/acl_rt.h. docs/runtime.md ("Data dump") says what aclnn_py writes. The Python functions
- * exist; the C library does not define these three yet (capi/gen_rt.py reads ACL_FUNC_VISIBILITY
- * declarations only, and acldumpRegCallback takes a function pointer). */
+ * acl/acl_rt.h. docs/runtime.md ("Data dump") says what aclnn_py writes. aclnn_py.runtime.api_dump
+ * implements the functions. */
 #ifndef ACLNN_PY_ACL_DUMP_H_
 #define ACLNN_PY_ACL_DUMP_H_
 

@@ -2,9 +2,7 @@
  * acl/acl.h: programs include it themselves). The data-type switches, enums and prototypes are
  * CANN's (hicann/runtime include/external/acl/acl_prof.h). aclnn_py records its timeline between
  * aclprofStart and aclprofStop and writes it as trace-event JSON (docs/runtime.md, "Profiling").
- * The Python functions exist; the C library does not define these yet (the wrapper generator,
- * capi/gen_rt.py, reads ACL_FUNC_VISIBILITY declarations only), so a C program compiles and then
- * fails to link, as against a CANN install without the profiling package. */
+ * aclnn_py.runtime.api_prof implements the functions. */
 #ifndef ACLNN_PY_ACL_PROF_H_
 #define ACLNN_PY_ACL_PROF_H_
 
