@@ -1145,6 +1145,11 @@ from .runtime.api_device_atomic import CABI_ADAPTORS as _ATOMIC_ADAPTORS  # noqa
 
 _ADAPTORS.update(_ATOMIC_ADAPTORS)
 
+# aclrtRepairError reads the caller's aclrtErrorInfo
+from .runtime.api_device_repair import CABI_ADAPTORS as _REPAIR_ADAPTORS  # noqa: E402
+
+_ADAPTORS.update(_REPAIR_ADAPTORS)
+
 # tdt items' dims and data, the dump callback, the allocator's out-parameters, aclAppLog's text
 from ._cabi_services import ADAPTORS as _SERVICE_ADAPTORS  # noqa: E402
 

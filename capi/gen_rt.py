@@ -98,7 +98,7 @@ ADAPTED = frozenset(
         "aclmdlRIGetStreams", "aclmdlRIGetTasksByStream", "aclmdlRIGetName", "aclmdlRICondHandleGetCondPtr",
         "aclmdlRIDestroyRegisterCallback", "aclmdlRIDestroyUnregisterCallback", "aclmdlRITaskGetParams",
         "aclmdlRITaskSetParams", "aclmdlRIKernelTaskGetAttribute", "aclrtCreateLabelList",
-        "aclrtDeviceGetHostAtomicCapabilities", "aclrtDeviceGetP2PAtomicCapabilities",
+        "aclrtDeviceGetHostAtomicCapabilities", "aclrtDeviceGetP2PAtomicCapabilities", "aclrtRepairError",
         "acltdtCreateDataItem", "acltdtGetDataAddrFromItem", "acltdtGetDimsFromItem", "acldumpRegCallback",
         "aclrtAllocatorGetByStream", "aclprofCreateConfig", "aclAppLog",
     )

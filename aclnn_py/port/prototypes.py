@@ -125,6 +125,7 @@ const char* aclGetRecentErrMsg();
 aclError aclrtPeekAtLastError(aclrtLastErrLevel level);
 aclError aclrtGetLastError(aclrtLastErrLevel level);
 aclError aclrtGetErrorVerbose(int32_t deviceId, aclrtErrorInfo* errorInfo);
+aclError aclrtRepairError(int32_t deviceId, const aclrtErrorInfo* errorInfo);
 aclError aclsysGetVersionStr(char* pkgName, char* versionStr);
 aclError aclsysGetVersionNum(char* pkgName, int32_t* versionNum);
 aclError aclrtGetVersion(int32_t* majorVersion, int32_t* minorVersion, int32_t* patchVersion);

@@ -150,6 +150,7 @@ from .api_device_query import (
     aclrtSetDeviceTaskAbortCallback,
     aclrtSetTsDevice,
 )
+from .api_device_repair import aclrtRepairError
 from .api_dump import (
     AIC_ERR_BRIEF_DUMP,
     AIC_ERR_DETAIL_DUMP,
@@ -965,6 +966,7 @@ __all__ = [
     "aclrtRegStreamStateCallback",
     "aclrtRegisterCpuFunc",
     "aclrtReleaseMemAddress",
+    "aclrtRepairError",
     "aclrtReserveMemAddress",
     "aclrtReserveMemAddressNoUCMemory",
     "aclrtResetDevice",

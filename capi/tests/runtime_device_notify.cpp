@@ -125,6 +125,12 @@ static int Identity() {
     CHECK_RET(aclrtDeviceGetHostAtomicCapabilities(caps, ops, 2, 0));
     INFO_LOG("host atomics of device 0: integer add %#x, DMA add %#x", caps[0], caps[1]);
     INFO_LOG("p2p atomics of a device with itself: %d", aclrtDeviceGetP2PAtomicCapabilities(caps, ops, 2, 0, 0));
+    // the device's fault report (none), handed back for repair: refused until tryRepair is 1
+    aclrtErrorInfo fault;
+    CHECK_RET(aclrtGetErrorVerbose(0, &fault));
+    INFO_LOG("repair without tryRepair: %d", aclrtRepairError(0, &fault));
+    fault.tryRepair = 1;
+    INFO_LOG("repair of error type %d: %d", static_cast<int>(fault.errorType), aclrtRepairError(0, &fault));
     return 0;
 }
 
