@@ -41,7 +41,7 @@ def graph_of(bench: Any, inputs: Any, layout: str, name: str) -> tuple[int, dict
     ws, ex = Ref(0), Ref()
     assert p1(*args, ws, ex) == 0
     try:
-        return bench.graph_moved(ex.value)  # type: ignore[no-any-return]
+        return bench.graph_moved(ex.value)
     finally:
         ex.value.release()
 
