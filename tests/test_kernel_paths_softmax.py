@@ -220,6 +220,12 @@ def test_softmax_other_axes(monkeypatch: pytest.MonkeyPatch, dtype: np.dtype, re
         _agree(monkeypatch, sm.make(recipe, 0, reciprocal), cols)
         x = np.ascontiguousarray(np.stack([cols, cols[::-1]]))  # (2, r, 17), softmax over r
         _agree(monkeypatch, sm.make(recipe, 1, reciprocal), x)
+        # plain columns (every min - max within 86: the unguarded exponential), then one column
+        # spread just past it (the guarded one for the whole slab)
+        plain = (np.random.default_rng(300 + i).standard_normal((r, 40)) * 3).astype(np.float32)
+        _agree(monkeypatch, sm.make(recipe, 0, reciprocal), plain.astype(dtype))
+        plain[0, 5], plain[-1, 5] = 43.0, -43.5
+        _agree(monkeypatch, sm.make(recipe, 0, reciprocal), plain.astype(dtype))
 
 
 @needs_numpy_exp

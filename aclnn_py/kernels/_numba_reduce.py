@@ -794,39 +794,59 @@ def softmax_rows(kind, f16_sub, method, u, flush, reciprocal, x, a1, r, out):
 @_jit
 def softmax_prep_cols(kind, f16_sub, x, b0, nb, r, a0, e, with_exp=False):
     """``x - max`` over r for slabs [b0, b0 + nb) of x as (a1, r, a0), into e (float32);
-    ``with_exp``: its exponential (:func:`np_exp32`) instead."""
+    ``with_exp``: its exponential instead: :func:`_exp_normal` when every column's
+    ``min - max`` is at least EXP_NORMAL_MIN (as for the rows in :func:`softmax_rows`), else
+    :func:`np_exp32`."""
     m_even = np.empty(a0, np.float32)
     m_odd = np.empty(a0, np.float32)
+    n_even = np.empty(a0, np.float32)
+    n_odd = np.empty(a0, np.float32)
     buf = np.empty(a0, np.uint32)
     fb = buf.view(np.float32)
     for b in range(nb):
         base = (b0 + b) * r * a0
         off = b * r * a0
         _to_f32(x, base, a0, kind, m_even.view(np.uint32))
-        # the running maxima (NaN once a NaN is seen) alternate between two blocks: an update
-        # in place compiles to a masked store, which is slow on AMD CPUs
+        for c in range(a0):
+            n_even[c] = m_even[c]
+        # the running maxima (NaN once a NaN is seen) and minima alternate between two blocks:
+        # an update in place compiles to a masked store, which is slow on AMD CPUs
         for k in range(1, r):
             _to_f32(x, base + k * a0, a0, kind, buf)
             src, dst = (m_even, m_odd) if k % 2 else (m_odd, m_even)
+            nsrc, ndst = (n_even, n_odd) if k % 2 else (n_odd, n_even)
             for c in range(a0):
-                val, mc = fb[c], src[c]
+                val, mc, nc = fb[c], src[c], nsrc[c]
                 dst[c] = val if ((val > mc) | (val != val)) & (mc == mc) else mc
+                ndst[c] = val if val < nc else nc
         m = m_odd if r % 2 == 0 else m_even
+        n = n_odd if r % 2 == 0 else n_even
+        normal = True
+        for c in range(a0):
+            normal &= n[c] - m[c] >= EXP_NORMAL_MIN  # false for a NaN maximum
         for k in range(r):
             _to_f32(x, base + k * a0, a0, kind, buf)
             dst = e[off + k * a0 : off + k * a0 + a0]
-            if f16_sub and with_exp:
-                for c in range(a0):
-                    dst[c] = np_exp32(_widen16(KIND_F16, _narrow16(KIND_F16, fb[c] - m[c])))
+            if not with_exp:
+                if f16_sub:
+                    for c in range(a0):
+                        dst[c] = _widen16(KIND_F16, _narrow16(KIND_F16, fb[c] - m[c]))
+                else:
+                    for c in range(a0):
+                        dst[c] = fb[c] - m[c]
+            elif normal:
+                if f16_sub:
+                    for c in range(a0):
+                        dst[c] = _exp_normal(_widen16(KIND_F16, _narrow16(KIND_F16, fb[c] - m[c])))
+                else:
+                    for c in range(a0):
+                        dst[c] = _exp_normal(fb[c] - m[c])
             elif f16_sub:
                 for c in range(a0):
-                    dst[c] = _widen16(KIND_F16, _narrow16(KIND_F16, fb[c] - m[c]))
-            elif with_exp:
-                for c in range(a0):
-                    dst[c] = np_exp32(fb[c] - m[c])
+                    dst[c] = np_exp32(_widen16(KIND_F16, _narrow16(KIND_F16, fb[c] - m[c])))
             else:
                 for c in range(a0):
-                    dst[c] = fb[c] - m[c]
+                    dst[c] = np_exp32(fb[c] - m[c])
 
 
 @_jit
