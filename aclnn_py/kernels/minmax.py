@@ -42,6 +42,9 @@ def _float_maxmin(a: np.ndarray, b: np.ndarray, is_max: bool) -> np.ndarray:
     """maxNum / minNum of float arrays (float32 or float64), -0 ordered below +0."""
     with np.errstate(invalid="ignore"):
         r = np.fmax(a, b) if is_max else np.fmin(a, b)  # a NaN operand loses
+        nan = np.isnan(r)
+        if np.any(nan):  # also a signalling one (numpy's fmax lets it win in its scalar loop)
+            r = np.where(nan & ~np.isnan(a), a, np.where(nan & ~np.isnan(b), b, r))
         zeros = (a == 0) & (b == 0)
         if np.any(zeros):
             sa, sb = np.signbit(a), np.signbit(b)
@@ -77,8 +80,9 @@ def _maxmin_f32_blocks(a: np.ndarray, b: np.ndarray, out: np.ndarray, is_max: bo
             if zero.any():
                 block[...] = _float_maxmin(np.broadcast_to(x, block.shape), np.broadcast_to(y, block.shape), is_max)
             nan = np.isnan(block)
-            if nan.any():
-                block[nan] = CANONICAL_NAN
+            if nan.any():  # a NaN loses, a signalling one too (see _float_maxmin); two give the canonical NaN
+                xs, ys = np.broadcast_to(x, block.shape)[nan], np.broadcast_to(y, block.shape)[nan]
+                block[nan] = np.where(np.isnan(xs), np.where(np.isnan(ys), CANONICAL_NAN, ys), xs)
     return True
 
 
