@@ -7,6 +7,7 @@ into the caller's out-parameters (capi/gen_rt.py ADAPTED; ``aclnn_py._cabi`` mer
 
 from __future__ import annotations
 
+import bisect
 import ctypes
 from collections.abc import Callable
 from typing import Any
@@ -15,6 +16,7 @@ import numpy as np
 
 from . import _cabi
 from ._cabi import H, _buffer, _dev, _put_handle, _ref
+from .runtime.memory import SPACE
 
 _MAX_DIMS = 1 << 10  # longer dims arrays are not read: the Python function reports dimNum
 
@@ -151,7 +153,90 @@ def _app_log(fn: Any, logLevel: int, func: int, file: int, line: int, text: int,
     return api_log.record(logLevel, _cabi._cstr(func), _cabi._cstr(file), line, _cabi._cstr(text), bool(cut))
 
 
+# -- structs passed by value (written by hand in capi/src/aclnn_py_capi.cpp, field by field) ---------
+
+
+def _simt_args_array(
+    fn: Any, func: int, gx: int, gy: int, gz: int, bx: int, by: int, bz: int, dyn: int, stream: int, cfg: int, args: int
+) -> int:
+    # dim3 gridDim / blockDim: (x, y, z)
+    return int(fn(func or None, (gx, gy, gz), (bx, by, bz), dyn, H.obj(stream), cfg or None, args or None))
+
+
+def _simt_host_args(fn: Any, func: int, gx: int, gy: int, gz: int, bx: int, by: int, bz: int, dyn: int, stream: int,
+                    cfg: int, hostArgs: int, argsSize: int, placeHolders: int, placeHolderNum: int) -> int:  # fmt: skip
+    host = _buffer(hostArgs, argsSize)
+    grid, block = (gx, gy, gz), (bx, by, bz)
+    return int(fn(func or None, grid, block, dyn, H.obj(stream), cfg or None, host, argsSize, placeHolders or None,
+                  placeHolderNum))  # fmt: skip
+
+
+def _location(kind: int, ident: int) -> object:
+    """aclrtMemManagedLocation {type, id}, passed by value."""
+    from types import SimpleNamespace
+
+    return SimpleNamespace(type=kind, id=ident)
+
+
+def _managed_advise(fn: Any, ptr: int, size: int, advise: int, kind: int, ident: int) -> int:
+    return int(fn(_dev(ptr), size, advise, _location(kind, ident)))
+
+
+def _managed_prefetch(fn: Any, ptr: int, size: int, kind: int, ident: int, flags: int, stream: int) -> int:
+    return int(fn(_dev(ptr), size, _location(kind, ident), flags, H.obj(stream)))
+
+
+# -- mbufs: the data block's address as C sees it, the user data through C memory ----------------------
+
+
+def _buf_data(fn: Any, buf: int, dataPtr: int, size: int) -> int:
+    ptr_ref, size_ref = _ref(dataPtr), _ref(size)
+    rc = int(fn(H.obj(buf), ptr_ref, size_ref))
+    if rc == 0 and ptr_ref is not None and isinstance(ptr_ref.value, int):
+        # the block is pinned host memory of the simulated memory: C gets its backing store, as
+        # aclrtMallocHost's callers do, and _cabi translates it back when C passes it in
+        ctypes.c_uint64.from_address(dataPtr).value = _expose_pinned(ptr_ref.value)
+    if rc == 0 and size_ref is not None and isinstance(size_ref.value, int):
+        ctypes.c_uint64.from_address(size).value = size_ref.value
+    return rc
+
+
+def _expose_pinned(sim: int) -> int:
+    """The real address of a simulated pinned-host address, registered with _cabi's pinned map
+    (as aclrtMallocHost's blocks are) so that C passing it back reaches the same memory."""
+    alloc = SPACE.find(sim)
+    if alloc is None:
+        return sim
+    real = int(alloc.buf.ctypes.data)
+    if _cabi._pinned.get(real) != (alloc.start, alloc.size):
+        if real not in _cabi._pinned:
+            bisect.insort(_cabi._pinned_starts, real)
+        _cabi._pinned[real] = (alloc.start, alloc.size)
+    return real + (sim - alloc.start)
+
+
+_MAX_USER = 4096  # more than the 96-byte user-data area: the Python function refuses the size first
+
+
+def _c_bytes(addr: int, size: int) -> object:
+    if addr == 0:
+        return None
+    n = min(size, _MAX_USER)
+    return memoryview((ctypes.c_char * n).from_address(addr)).cast("B") if n else bytearray(0)
+
+
+def _buf_user_data(fn: Any, buf: int, dataPtr: int, size: int, offset: int) -> int:
+    return int(fn(H.obj(buf), _c_bytes(dataPtr, size), size, offset))
+
+
 ADAPTORS: dict[str, Any] = {
+    "aclrtLaunchSIMTKernelWithArgsArray": _simt_args_array,
+    "aclrtLaunchSIMTKernelWithHostArgs": _simt_host_args,
+    "aclrtMemManagedAdvise": _managed_advise,
+    "aclrtMemManagedPrefetchAsync": _managed_prefetch,
+    "aclrtGetBufData": _buf_data,
+    "aclrtGetBufUserData": _buf_user_data,
+    "aclrtSetBufUserData": _buf_user_data,
     "aclAppLog": _app_log,
     "aclprofCreateConfig": _prof_create_config,
     "acltdtCreateDataItem": _create_data_item,

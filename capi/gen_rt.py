@@ -100,7 +100,9 @@ ADAPTED = frozenset(
         "aclmdlRITaskSetParams", "aclmdlRIKernelTaskGetAttribute", "aclrtCreateLabelList",
         "aclrtDeviceGetHostAtomicCapabilities", "aclrtDeviceGetP2PAtomicCapabilities", "aclrtRepairError",
         "acltdtCreateDataItem", "acltdtGetDataAddrFromItem", "acltdtGetDimsFromItem", "acldumpRegCallback",
-        "aclrtAllocatorGetByStream", "aclprofCreateConfig", "aclAppLog",
+        "aclrtAllocatorGetByStream", "aclprofCreateConfig", "aclAppLog", "aclrtLaunchSIMTKernelWithArgsArray",
+        "aclrtLaunchSIMTKernelWithHostArgs", "aclrtMemManagedAdvise", "aclrtMemManagedPrefetchAsync", "aclrtGetBufData",
+        "aclrtGetBufUserData", "aclrtSetBufUserData",
     )
 )  # fmt: skip
 # Declared in acl_rt.h as CANN declares them, but not defined: CANN's libacl_rt.so does not export

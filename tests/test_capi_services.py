@@ -61,3 +61,13 @@ def test_app_log_level_4_writes_nothing(tmp_path, capi_flags) -> None:
     exe = _exe(tmp_path, "app_log")
     done = run(exe, ASCEND_SLOG_PRINT_TO_STDOUT="1", ASCEND_GLOBAL_LOG_LEVEL="4")
     assert (done.returncode, done.stdout) == (0, "done\n")
+
+
+def test_mbufs_managed_memory_simt_tdt_and_prof_through_the_c_abi(tmp_path, capi_flags) -> None:
+    """capi/tests/services_abi.cpp: mbuf data and user data through C memory, chains, the
+    by-value structs of the managed-memory and SIMT calls (CANN's checks reach them), a tdt item's
+    dims and data address, a profiling id; its printout is capi/tests/services_abi.out."""
+    exe = _exe(tmp_path, "services_abi")
+    done = run(exe)
+    assert (done.returncode, done.stderr) == (0, "")
+    assert done.stdout == (CAPI / "tests" / "services_abi.out").read_text(encoding="utf-8")

@@ -607,9 +607,9 @@ aclError aclrtGetStreamAttribute(aclrtStream stream, aclrtStreamAttr stmAttrType
 
 # aclnn_py implements these too: acl/ops/acl_dvpp.h's memory calls (the C ABI exports them, from a
 # header outside acl/*.h); acl_dump.h's callback registration, the SIMT launches,
-# aclrtBinarySetExceptionCallback, acl_rt_allocator.h's functions and the mbuf family, which
-# capi/include does not declare yet (the wrapper generator has no conversion for a function pointer, a
-# dim3 by value, an aclrtAllocatorDesc or an aclrtMbuf)
+# aclrtBinarySetExceptionCallback, acl_rt_allocator.h's functions and the mbuf family (declared in
+# capi/include since the wrapper generator and aclnn_py/_cabi_services.py convert their function
+# pointers, dim3 by value, aclrtAllocatorDesc and aclrtMbuf)
 MORE = """
 aclError acldvppMalloc(void **devPtr, size_t size);
 aclError acldvppFree(void *devPtr);

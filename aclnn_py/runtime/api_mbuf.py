@@ -13,6 +13,7 @@ make is refused with an ``aclnn_py`` message.
 
 from __future__ import annotations
 
+import ctypes
 import threading
 
 import numpy as np
@@ -69,8 +70,8 @@ def _live(buf: object, api: str, name: str) -> aclrtMbuf:
     return buf
 
 
-def _out(obj: object, api: str, name: str) -> Ref[object]:
-    if not isinstance(obj, Ref):
+def _out(obj: object, api: str, name: str) -> object:
+    if not isinstance(obj, (Ref, ctypes._SimpleCData)):  # a C caller's size_t / uint32_t
         raise ApiError(PARAM, emu(f"{api}: {name} must be an out-parameter (Ref()), got {describe(obj)}."))
     return obj
 

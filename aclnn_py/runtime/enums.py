@@ -435,6 +435,23 @@ class aclrtMemManagedRangeAttribute(_CEnum):
     ACL_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION_ID = 8
 
 
+class aclrtMemManagedAdviseType(_CEnum):
+    ACL_MEM_ADVISE_SET_READ_MOSTLY = 0
+    ACL_MEM_ADVISE_UNSET_READ_MOSTLY = 1
+    ACL_MEM_ADVISE_SET_PREFERRED_LOCATION = 2
+    ACL_MEM_ADVISE_UNSET_PREFERRED_LOCATION = 3
+    ACL_MEM_ADVISE_SET_ACCESSED_BY = 4
+    ACL_MEM_ADVISE_UNSET_ACCESSED_BY = 5
+
+
+class aclrtMemManagedLocationType(_CEnum):
+    ACL_MEM_LOCATIONTYPE_INVALID = 0
+    ACL_MEM_LOCATIONTYPE_DEVICE = 1
+    ACL_MEM_LOCATIONTYPE_HOST = 2
+    ACL_MEM_LOCATIONTYPE_HOST_NUMA = 3
+    ACL_MEM_LOCATIONTYPE_HOST_NUMA_CURRENT = 4
+
+
 class aclrtMemAllocationType(_CEnum):
     ACL_MEM_ALLOCATION_TYPE_PINNED = 0
 
@@ -561,6 +578,8 @@ ENUMS: tuple[type[_CEnum], ...] = (
     aclrtHostRegisterType,
     aclrtIpcMemAttrType,
     aclrtMemManagedRangeAttribute,
+    aclrtMemManagedAdviseType,
+    aclrtMemManagedLocationType,
     aclrtMemAllocationType,
     aclrtMemHandleType,
     aclrtMemSharedHandleType,
@@ -677,6 +696,8 @@ __all__ = [
     "aclrtMemHandleType",
     "aclrtMemLocationType",
     "aclrtMemMallocPolicy",
+    "aclrtMemManagedAdviseType",
+    "aclrtMemManagedLocationType",
     "aclrtMemManagedRangeAttribute",
     "aclrtMemSharedHandleType",
     "aclrtMemcpyKind",

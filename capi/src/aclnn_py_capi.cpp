@@ -471,6 +471,36 @@ void aclAppLog(aclLogLevel logLevel, const char *func, const char *file, uint32_
                  P(file), static_cast<unsigned long long>(line), P(text), cut);
 }
 
+// Structs passed by value: their fields go to the adaptors (aclnn_py/_cabi_services.py) one by one.
+using ull = unsigned long long;
+aclError aclrtLaunchSIMTKernelWithArgsArray(void *func, dim3 gridDim, dim3 blockDim, size_t dynUbufSize,
+                                            aclrtStream stream, aclrtLaunchKernelCfg *cfg, void **args) {
+    return Status(ACL_ERROR_RT_INTERNAL_ERROR, "rt_call", "(ssKKKKKKKKKKK)", "aclrtLaunchSIMTKernelWithArgsArray",
+                  "e:x,x,x,x,x,x,x", P(func), ull{gridDim.x}, ull{gridDim.y}, ull{gridDim.z}, ull{blockDim.x},
+                  ull{blockDim.y}, ull{blockDim.z}, ull{dynUbufSize}, P(stream), P(cfg), P(args));
+}
+aclError aclrtLaunchSIMTKernelWithHostArgs(void *func, dim3 gridDim, dim3 blockDim, size_t dynUbufSize,
+                                           aclrtStream stream, aclrtLaunchKernelCfg *cfg, void *hostArgs,
+                                           size_t argsSize, aclrtPlaceHolderInfo *placeHolderArray,
+                                           size_t placeHolderNum) {
+    return Status(ACL_ERROR_RT_INTERNAL_ERROR, "rt_call", "(ssKKKKKKKKKKKKKK)", "aclrtLaunchSIMTKernelWithHostArgs",
+                  "e:x,x,x,x,x,x,x,x,x,x", P(func), ull{gridDim.x}, ull{gridDim.y}, ull{gridDim.z}, ull{blockDim.x},
+                  ull{blockDim.y}, ull{blockDim.z}, ull{dynUbufSize}, P(stream), P(cfg), P(hostArgs), ull{argsSize},
+                  P(placeHolderArray), ull{placeHolderNum});
+}
+aclError aclrtMemManagedAdvise(const void *const ptr, uint64_t size, aclrtMemManagedAdviseType advise,
+                               aclrtMemManagedLocation location) {
+    return Status(ACL_ERROR_RT_INTERNAL_ERROR, "rt_call", "(ssKKLLL)", "aclrtMemManagedAdvise", "e:x,x,x,x", P(ptr),
+                  ull{size}, static_cast<long long>(advise), static_cast<long long>(location.type),
+                  static_cast<long long>(location.id));
+}
+aclError aclrtMemManagedPrefetchAsync(const void *ptr, size_t size, aclrtMemManagedLocation location, uint32_t flags,
+                                      aclrtStream stream) {
+    return Status(ACL_ERROR_RT_INTERNAL_ERROR, "rt_call", "(ssKKLLKK)", "aclrtMemManagedPrefetchAsync", "e:x,x,x,x,x",
+                  P(ptr), ull{size}, static_cast<long long>(location.type), static_cast<long long>(location.id),
+                  ull{flags}, P(stream));
+}
+
 // aclmdlRIAddCondTask takes its struct by value: its fields go to the adaptor one by one
 // (aclnn_py/_cabi_model_ri.py), which writes the sub-models into params.modelRIArray.
 aclError aclmdlRIAddCondTask(aclmdlRICondTaskParams params, aclrtStream stream, uint32_t flags) {

@@ -299,6 +299,15 @@ typedef enum aclrtMemManagedRangeAttribute {
     ACL_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION_ID,
 } aclrtMemManagedRangeAttribute;
 
+typedef enum aclrtMemManagedAdviseType {
+    ACL_MEM_ADVISE_SET_READ_MOSTLY = 0,
+    ACL_MEM_ADVISE_UNSET_READ_MOSTLY,
+    ACL_MEM_ADVISE_SET_PREFERRED_LOCATION,
+    ACL_MEM_ADVISE_UNSET_PREFERRED_LOCATION,
+    ACL_MEM_ADVISE_SET_ACCESSED_BY,
+    ACL_MEM_ADVISE_UNSET_ACCESSED_BY,
+} aclrtMemManagedAdviseType;
+
 typedef enum aclrtMemManagedLocationType {
     ACL_MEM_LOCATIONTYPE_INVALID = 0,
     ACL_MEM_LOCATIONTYPE_DEVICE,
@@ -607,7 +616,7 @@ typedef enum {
     ACL_FUNC_ATTR_KERNEL_SCHED_MODE = 3,
 } aclrtFuncAttribute;
 
-/* SIMT launch dimensions (the SIMT launches themselves are not in this C library yet) */
+/* SIMT launch dimensions (aclrtLaunchSIMTKernelWithArgsArray / WithHostArgs) */
 typedef struct dim3 {
     uint32_t x;
     uint32_t y;
@@ -1037,6 +1046,10 @@ ACL_FUNC_VISIBILITY aclError aclrtHostUnregister(void* ptr);
 ACL_FUNC_VISIBILITY aclError aclrtHostMemMapCapabilities(uint32_t deviceId, aclrtHacType hacType,
                                                          aclrtHostMemMapCapability* capabilities);
 ACL_FUNC_VISIBILITY aclError aclrtMemAllocManaged(void** ptr, uint64_t size, uint32_t flag);
+ACL_FUNC_VISIBILITY aclError aclrtMemManagedAdvise(
+    const void* const ptr, uint64_t size, aclrtMemManagedAdviseType advise, aclrtMemManagedLocation location);
+ACL_FUNC_VISIBILITY aclError aclrtMemManagedPrefetchAsync(
+    const void* ptr, size_t size, aclrtMemManagedLocation location, uint32_t flags, aclrtStream stream);
 ACL_FUNC_VISIBILITY aclError aclrtMemManagedPrefetchBatchAsync(const void** ptrs, size_t* sizes, size_t count,
                                                                aclrtMemManagedLocation* prefetchLocs,
                                                                size_t* prefetchLocIdxs, size_t numPrefetchLocs,
@@ -1186,6 +1199,15 @@ ACL_FUNC_VISIBILITY aclError aclrtBinaryGetGlobal(aclrtBinHandle binHandle, cons
     size_t* size);
 ACL_FUNC_VISIBILITY aclError aclrtRegisterCpuFunc(const aclrtBinHandle handle, const char* funcName,
     const char* kernelName, aclrtFuncHandle* funcHandle);
+ACL_FUNC_VISIBILITY aclError aclrtBinarySetExceptionCallback(
+    aclrtBinHandle binHandle, aclrtOpExceptionCallback callback, void* userData);
+ACL_FUNC_VISIBILITY aclError aclrtLaunchSIMTKernelWithArgsArray(
+    void* func, dim3 gridDim, dim3 blockDim, size_t dynUbufSize, aclrtStream stream,
+    aclrtLaunchKernelCfg* cfg, void** args);
+ACL_FUNC_VISIBILITY aclError aclrtLaunchSIMTKernelWithHostArgs(
+    void* func, dim3 gridDim, dim3 blockDim, size_t dynUbufSize, aclrtStream stream,
+    aclrtLaunchKernelCfg* cfg, void* hostArgs, size_t argsSize, aclrtPlaceHolderInfo* placeHolderArray,
+    size_t placeHolderNum);
 /* device variables (none is ever registered: 107043) */
 ACL_FUNC_VISIBILITY aclError aclrtGetSymbolAddress(const void* symbol, void** devPtr);
 ACL_FUNC_VISIBILITY aclError aclrtGetSymbolSize(const void* symbol, size_t* size);
@@ -1377,6 +1399,19 @@ ACL_FUNC_VISIBILITY aclError aclrtActiveStream(aclrtStream activeStream, aclrtSt
 ACL_FUNC_VISIBILITY aclError aclrtSwitchStream(
     void* leftValue, aclrtCondition cond, void* rightValue, aclrtCompareDataType dataType, aclrtStream trueStream,
     aclrtStream falseStream, aclrtStream stream);
+
+/* mbufs: buffers of pinned host memory with a 96-byte user-data area and chains */
+ACL_FUNC_VISIBILITY aclError aclrtGetBufFromChain(aclrtMbuf headBuf, uint32_t index, aclrtMbuf* buf);
+ACL_FUNC_VISIBILITY aclError aclrtGetBufChainNum(aclrtMbuf headBuf, uint32_t* num);
+ACL_FUNC_VISIBILITY aclError aclrtAppendBufChain(aclrtMbuf headBuf, aclrtMbuf buf);
+ACL_FUNC_VISIBILITY aclError aclrtCopyBufRef(const aclrtMbuf buf, aclrtMbuf* newBuf);
+ACL_FUNC_VISIBILITY aclError aclrtGetBufUserData(const aclrtMbuf buf, void* dataPtr, size_t size, size_t offset);
+ACL_FUNC_VISIBILITY aclError aclrtSetBufUserData(aclrtMbuf buf, const void* dataPtr, size_t size, size_t offset);
+ACL_FUNC_VISIBILITY aclError aclrtGetBufData(const aclrtMbuf buf, void** dataPtr, size_t* size);
+ACL_FUNC_VISIBILITY aclError aclrtGetBufDataLen(aclrtMbuf buf, size_t* len);
+ACL_FUNC_VISIBILITY aclError aclrtSetBufDataLen(aclrtMbuf buf, size_t len);
+ACL_FUNC_VISIBILITY aclError aclrtFreeBuf(aclrtMbuf buf);
+ACL_FUNC_VISIBILITY aclError aclrtAllocBuf(aclrtMbuf* buf, size_t size);
 
 #ifdef __cplusplus
 }
