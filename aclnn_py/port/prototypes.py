@@ -179,6 +179,7 @@ aclError aclrtStreamWaitEventWithFlag(aclrtStream stream, aclrtEvent event, uint
 aclError aclrtSetStreamFailureMode(aclrtStream stream, uint64_t mode);
 aclError aclrtStreamAbort(aclrtStream stream);
 aclError aclrtStreamStop(aclrtStream stream);
+aclError aclrtGetThreadLastTaskId(uint32_t* taskId);
 aclError aclrtStreamGetId(aclrtStream stream, int32_t* streamId);
 aclError aclrtStreamGetPriority(aclrtStream stream, uint32_t* priority);
 aclError aclrtStreamGetFlags(aclrtStream stream, uint32_t* flags);

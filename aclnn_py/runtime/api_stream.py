@@ -11,6 +11,7 @@ from .. import soc as _soc
 from .._capi import ApiError, c_api, describe
 from .._ref import store
 from . import sanitizer
+from . import stream as stream_mod
 from ._checks import (
     ACL_CALL,
     INTERNAL,
@@ -326,6 +327,15 @@ def aclrtStreamGetId(stream: object, streamId: object) -> int:
     if st is None:
         st = need_context(rt_fn).default_stream
     store(out, st.ident)
+    return E.ACL_SUCCESS
+
+
+@rt_api
+def aclrtGetThreadLastTaskId(taskId: object) -> int:
+    """The id of the last task this thread submitted to any stream (0 before the first): the
+    number an exception callback reports as the task id."""
+    out = out_arg(taskId, "aclrtGetThreadLastTaskId", "taskId")
+    store(out, getattr(stream_mod._THREAD, "last_task", 0) & 0xFFFFFFFF)
     return E.ACL_SUCCESS
 
 

@@ -50,6 +50,9 @@ class TaskFault(Exception):
         self.message = message
 
 
+_THREAD = threading.local()  # per submitting thread: the sequence number of its last task
+
+
 class Task:
     """One unit of device work queued on a stream."""
 
@@ -68,6 +71,7 @@ class Task:
         # the submitting thread; the task's body itself waits (see Policy.progress).
         self.ready = ready
         self.seq = next(Task._seq)
+        _THREAD.last_task = self.seq  # aclrtGetThreadLastTaskId: the thread's last submission
         if _trace.ACTIVE:
             _trace.log_submit(stream.ident, self.seq, label)
 
