@@ -652,7 +652,7 @@ def _row_sum(method, u, row, r, acc, blk, tmp, parts, cache, tile, head):
     """The sum of the float32 row in the order of ``method`` (SM_TBE lanes, or an Ascend950
     template; ``u``: the recompute tile)."""
     if method == SM_TBE:
-        return _lanes_sum(KIND_F32, row[:r], blk)
+        return _lanes_sum(KIND_F32, row[:r].view(np.uint32), blk)  # bits: the float16 branch must type
     if method == SM_SMALL_R:
         return _sum_small_r(row, r, tmp)
     if method == SM_FULL_LOAD:
