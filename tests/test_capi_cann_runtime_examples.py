@@ -99,6 +99,12 @@ EXAMPLES: dict[str, list[str]] = {
         "Overflow status after reset=0",
         "Overflow detection sample finished successfully.",
     ],
+    # the argument dump is switched on (aclnn_py's kernels have no AI Core argument block to write)
+    "5_performance/adump/0_adump_args": [
+        "The dump data path is /tmp.",
+        *(f"result[{i}] is: {v}.000000" for i, v in enumerate([1, 2, 3, 5, 6, 7, 9, 10])),
+        "Run the device_normal sample successfully. please make sure dump data has been in path: /tmp",
+    ],
     # the README's result[6..7] are 10 and 11; the program adds {0..7} and {1,1,1,2,2,2,3,3}: 9 and 10
     "5_performance/adump/1_adump_callback": [
         "Get workspace size...",

@@ -165,6 +165,7 @@ from .api_dump import (
     aclmdlInitDump,
     aclmdlSetDump,
 )
+from .api_dump_args import ACL_OP_DUMP_OP_AICORE_ARGS, aclopStartDumpArgs, aclopStopDumpArgs
 from .api_event import (
     aclrtCreateEvent,
     aclrtCreateEventExWithFlag,
@@ -576,6 +577,7 @@ from .api_vmm_share import (
 __all__ = [
     "ACL_MODEL_STREAM_FLAG_DEFAULT",
     "ACL_MODEL_STREAM_FLAG_HEAD",
+    "ACL_OP_DUMP_OP_AICORE_ARGS",
     "ACL_PROF_ACL_API",
     "ACL_PROF_AICORE_METRICS",
     "ACL_PROF_AICPU",
@@ -674,6 +676,8 @@ __all__ = [
     "aclmdlRIUnbindStream",
     "aclmdlRIUpdate",
     "aclmdlSetDump",
+    "aclopStartDumpArgs",
+    "aclopStopDumpArgs",
     "aclprofConfig",
     "aclprofCreateConfig",
     "aclprofCreateStamp",

@@ -33,6 +33,9 @@ void acldumpUnregCallback();
 
 #define ACL_OP_DUMP_OP_AICORE_ARGS 0x00000001U
 
+ACL_FUNC_VISIBILITY aclError aclopStartDumpArgs(uint32_t dumpType, const char* path);
+ACL_FUNC_VISIBILITY aclError aclopStopDumpArgs(uint32_t dumpType);
+
 typedef enum acldumpType {
     AIC_ERR_BRIEF_DUMP = 1,
     AIC_ERR_NORM_DUMP = 2,
