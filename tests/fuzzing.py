@@ -166,6 +166,26 @@ SILENT = {
     ("aclrtCmoWaitBarrier", 207000),
     # aclrtMemImportFromShareableHandleV2 returns rtsGetDevice's code as is (memory.cpp:1262-1266)
     ("aclrtMemImportFromShareableHandleV2", 107002),
+    # InitCallbackManager (src/acl/aclrt_impl/init_callback_manager.cpp): a NULL callback is
+    # ACL_ERROR_INVALID_PARAM, a second callback for a type / one not registered
+    # ACL_ERROR_INTERNAL_ERROR, neither reported
+    ("aclInitCallbackRegister", 100000), ("aclInitCallbackRegister", 500000),
+    ("aclInitCallbackUnRegister", 100000), ("aclInitCallbackUnRegister", 500000),
+    ("aclFinalizeCallbackRegister", 100000), ("aclFinalizeCallbackRegister", 500000),
+    ("aclFinalizeCallbackUnRegister", 100000), ("aclFinalizeCallbackUnRegister", 500000),
+    # rtCntNotifyCreateServer returns rtGetDevice's code as it is (src/runtime/api/api_david.cc:140-151)
+    ("aclrtCntNotifyCreate", 107002),
+    # rtIpcGetEventHandle off RT_FEATURE_IPC_EVENT chips: a WARN only (api_c_standard_soc.cc:1463-1472)
+    ("aclrtIpcGetEventHandle", 207000),
+    # SIMT limits off Ascend950: COND_RETURN_WITH_NOLOG (api_c_device.cc:145-164), ACL_LOG_WARN (device.cpp:632-690)
+    ("aclrtDeviceSetLimit", 207000), ("aclrtDeviceGetLimit", 207000),
+    # a context option never set: rtCtxGetSysParamOpt returns 107021 before its report (api_c.cc:3476-3487)
+    ("aclrtCtxGetSysParamOpt", 107021),
+    # off RT_FEATURE_DFX_FAST_RECOVER chips: COND_RETURN_WITH_NOLOG (api_error.cc:3495-3497)
+    ("aclrtDeviceTaskAbort", 207000),
+    ("aclrtRepairError", 207000),
+    # the failure mode of an ACL_STREAM_DEVICE_USE_ONLY stream, as aclrtSetStreamFailureMode
+    ("aclrtSetStreamAttribute", 207000),
 } | {
     # An operator's phase 1 returns ACLNN_ERR_INNER_NULLPTR through CHECK_RET(x != nullptr,
     # ACLNN_ERR_INNER_NULLPTR), which logs nothing, after an l0 op that fails without a report:
