@@ -24,8 +24,8 @@ import threading
 import time
 from pathlib import Path
 
-from .._capi import c_api
-from ._checks import INTERNAL, E
+from .._capi import ApiError, c_api, describe
+from ._checks import INTERNAL, PARAM, E, emu, int_arg
 
 ACL_DEBUG, ACL_INFO, ACL_WARNING, ACL_ERROR = 0, 1, 2, 3
 _LEVEL_NAMES = {ACL_DEBUG: "DEBUG", ACL_INFO: "INFO", ACL_WARNING: "WARNING", ACL_ERROR: "ERROR"}
@@ -104,20 +104,32 @@ def record(logLevel: int, func: str | None, file: str | None, line: int, text: s
     return E.ACL_SUCCESS
 
 
+def _text(value: object, name: str) -> str | None:
+    """A ``const char*`` argument: None, a str, or bytes (UTF-8); anything else is refused."""
+    if value is None or isinstance(value, str):
+        return value
+    if isinstance(value, (bytes, bytearray)):
+        return bytes(value).decode("utf-8", errors="surrogateescape")
+    raise ApiError(PARAM, emu(f"aclAppLog: {name} is {describe(value)}, not a C string."))
+
+
 @c_api(INTERNAL)
-def aclAppLog(logLevel: int, func: str | None, file: str | None, line: int, fmt: str | None, *args: object) -> int:
+def aclAppLog(logLevel: int, func: object, file: object, line: int, fmt: object, *args: object) -> int:
     """Write an application log record (C's ``void``: returns 0). ``fmt`` is formatted with
     ``args`` as printf would (Python's ``%`` operator); a format the arguments do not fit is
     CANN's invalid format: an error record "aclAppLog format string is invalid" instead."""
+    level = int_arg(logLevel, "logLevel", -(2**31), 2**31 - 1)
+    number = int_arg(line, "line", 0, 2**32 - 1)
+    func, file, fmt = _text(func, "func"), _text(file, "file"), _text(fmt, "fmt")
     if fmt is None or func is None or file is None:
         return E.ACL_SUCCESS
-    if logLevel not in _LEVEL_NAMES or logLevel < enabled_level():
+    if level not in _LEVEL_NAMES or level < enabled_level():
         return E.ACL_SUCCESS
     try:
         text = fmt % args if args else fmt
     except (TypeError, ValueError):
         return invalid_format()
-    return record(logLevel, func, file, line, text)
+    return record(level, func, file, number, text)
 
 
 def invalid_format() -> int:
