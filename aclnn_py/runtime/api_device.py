@@ -7,7 +7,7 @@ from __future__ import annotations
 from .. import _errmsg
 from .._capi import ApiError
 from .._ref import store
-from . import sanitizer
+from . import api_hostreg, api_ipc, api_vmm, sanitizer
 from ._checks import (
     NO_CONTEXT,
     TIMEOUT_EXPECT,
@@ -142,6 +142,8 @@ def _release_device(dev: Device, api: str) -> None:
         if ev.context.device is dev:
             ev.destroyed = True
             RT.events.discard(ev)
+    for release in (api_vmm.release_device, api_hostreg.release_device, api_ipc.release_device):
+        release(dev.ident, api)  # the mappings onto the device's memory go before that memory
     for alloc in dev.live_allocations():
         SPACE.free(alloc.start, api, call_site())
         dev.used -= alloc.size

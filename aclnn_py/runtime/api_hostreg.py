@@ -61,6 +61,20 @@ def _reset() -> None:
 
 on_reset(_reset)
 
+
+def release_device(dev: int, api: str) -> None:
+    """A device reset unmaps the device addresses of the host memory registered on it (the host
+    memory stays the program's; the registration is gone, as the driver's mapping is)."""
+    for key, reg in list(REGISTERED.items()):
+        if reg.device_ptr is None:
+            continue
+        mapped = SPACE.find(reg.device_ptr)
+        if mapped is not None and mapped.device == dev:
+            SPACE.free(reg.device_ptr, api, call_site())
+            SPACE.unreserve(reg.device_ptr)
+            del REGISTERED[key]
+
+
 _libc = ctypes.CDLL(ctypes.util.find_library("c"), use_errno=True)
 _PAGE = 4096
 

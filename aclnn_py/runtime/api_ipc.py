@@ -57,6 +57,27 @@ def _reset() -> None:
 on_reset(_reset)
 
 
+def release_device(dev: int, api: str) -> None:
+    """A device reset unmaps this process's imports made on it, and forgets the keys exported
+    from its memory (that memory is freed with the device)."""
+    for name, exp in list(KEYS.items()):
+        kept = []
+        for start in exp.imports:
+            mapped = SPACE.find(start)
+            if mapped is not None and mapped.device == dev:
+                SPACE.free(start, api, call_site())
+                SPACE.unreserve(start)
+            else:
+                kept.append(start)
+        exp.imports[:] = kept
+        if exp.alloc.device == dev and exp.alloc.kind == "device":
+            for start in exp.imports:  # imports on other devices lose their memory too
+                if SPACE.find(start) is not None:
+                    SPACE.free(start, api, call_site())
+                SPACE.unreserve(start)
+            del KEYS[name]
+
+
 def _rt_null(desc: str, name: str, rt_fn: str) -> ApiError:
     return ApiError(RT_PARAM, ("EE1004", f"{desc} failed because {name} cannot be a NULL pointer."), fb_invalid(rt_fn))
 

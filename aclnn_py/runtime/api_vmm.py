@@ -175,6 +175,33 @@ def reset() -> None:
 on_reset(reset)
 
 
+def release_device(dev: int, api: str) -> None:
+    """A device reset takes its virtual memory with it (the driver's address space and physical
+    pages of the device go): every range reserved on it is unmapped and forgotten, and every
+    physical allocation on it is released with all the handles naming it."""
+    for start, res in list(RESERVED.items()):
+        if res.device != dev:
+            continue
+        for p, mapped in list(res.maps.items()):
+            if SPACE.find(p) is mapped:
+                SPACE.free(p, api, call_site())
+            phys = mapped.backing
+            if isinstance(phys, Physical):
+                phys.mappings.discard(p)
+        SPACE.unreserve(start)
+        del RESERVED[start]
+    gone = {
+        id(phys): phys for phys in HANDLES.values() if phys.location.type == LOC_DEVICE and phys.backing.device == dev
+    }
+    for phys in gone.values():
+        for h in list(phys.handles):
+            HANDLES.pop(h, None)
+        phys.handles.clear()
+        _release_backing(phys)
+    for key in [k for k, s in SHARED.items() if id(s.phys) in gone]:
+        del SHARED[key]
+
+
 def new_key() -> int:
     """A fresh shareable-handle number."""
     return 0x5A00_0000 + next(_ids)
