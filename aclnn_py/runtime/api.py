@@ -18,6 +18,7 @@ from ._checks import drain, need_context, resolve_stream, submit
 from ._structs import (
     aclrtMemAccessDesc,
     aclrtMemcpyBatchAttr,
+    aclrtMemLocation,
     aclrtMemUsageInfo,
     aclrtPhysicalMemProp,
 )
@@ -335,7 +336,6 @@ from .api_memory import (
     aclrtMallocHost,
     aclrtMallocHostWithCfg,
     aclrtMallocWithCfg,
-    aclrtMemLocation,
     aclrtPointerGetAttributes,
     aclrtPtrAttributes,
     aclrtValueWait,
