@@ -107,9 +107,7 @@ def _dump_callback(func: int) -> Callable[[Any, int], int] | None:
             head.bufLen, head.isLastChunk = chunk.bufLen, chunk.isLastChunk
             head.offset, head.flag = chunk.offset, chunk.flag
             ctypes.memmove(ctypes.addressof(raw) + _DATA_AT, data, len(data))
-            # CANN's len is sizeof(acldumpChunk) + bufLen (adx_dump_record.cpp), whatever the
-            # Python side's count of the piece
-            return int(c(ctypes.addressof(raw), ctypes.sizeof(_ChunkHead) + chunk.bufLen))
+            return int(c(ctypes.addressof(raw), length))  # sizeof(acldumpChunk) + bufLen, as CANN
 
         _DUMP_CALLBACKS[func] = call
     return call

@@ -400,6 +400,11 @@ def parse_config(content: bytes, path: str) -> DumpSetting | None:
 # ---------------------------------------------------------------------------------------------
 
 
+# sizeof(acldumpChunk) on LP64 (fileName[4096], bufLen, isLastChunk, offset, flag; dataBuf[] adds
+# nothing): the callback's length is this plus bufLen, as adx_dump_record.cpp passes it
+CHUNK_HEAD_SIZE = 4120
+
+
 @dataclass
 class acldumpChunk:
     """``acldumpChunk``: one piece of a dump file handed to the registered callback."""
@@ -786,7 +791,7 @@ def kernel_ran(stream: Any, op_type: str, label: str, inputs: Sequence[Arg], out
         if callback is not None:
             for i, piece in enumerate(pieces):
                 chunk = acldumpChunk(str(target.resolve()), len(piece), int(i == len(pieces) - 1), -1, 0, piece)
-                callback(chunk, len(piece))
+                callback(chunk, CHUNK_HEAD_SIZE + len(piece))  # CANN: sizeof(DumpChunk) + bufLen
         else:
             folder.mkdir(parents=True, exist_ok=True)
             with open(target, "wb") as f:
