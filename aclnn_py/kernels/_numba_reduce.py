@@ -252,13 +252,21 @@ def _lanes_sum(kind, src, blk):
     for lane in range(LANES):
         acc[lane] = F32(0.0)
     full = src.size // LANES
+    pairs = full // 2
     tail = src[full * LANES :]
-    # whole chunks into the stack lanes, the partial one into blk (an access to acc at a
-    # variable index would keep it in memory)
+    # whole chunks into the stack lanes, two per step (chunk 2c, then 2c + 1: each lane still
+    # adds in sequence), the partial one into blk (an access to acc at a variable index would
+    # keep it in memory)
     if kind == KIND_F32:
         f = src.view(np.float32)
-        for c in range(full):
-            chunk = f[c * LANES : c * LANES + LANES]
+        for c in range(pairs):
+            two = f[c * 2 * LANES : c * 2 * LANES + 2 * LANES]
+            for lane in range(LANES):
+                acc[lane] = acc[lane] + two[lane]
+            for lane in range(LANES):
+                acc[lane] = acc[lane] + two[LANES + lane]
+        if full % 2:
+            chunk = f[(full - 1) * LANES : full * LANES]
             for lane in range(LANES):
                 acc[lane] = acc[lane] + chunk[lane]
         for lane in range(LANES):
@@ -267,8 +275,14 @@ def _lanes_sum(kind, src, blk):
         for lane in range(ft.size):
             blk[lane] = blk[lane] + ft[lane]
     else:
-        for c in range(full):
-            chunk = src[c * LANES : c * LANES + LANES]
+        for c in range(pairs):
+            two = src[c * 2 * LANES : c * 2 * LANES + 2 * LANES]
+            for lane in range(LANES):
+                acc[lane] = acc[lane] + _widen16(kind, two[lane])
+            for lane in range(LANES):
+                acc[lane] = acc[lane] + _widen16(kind, two[LANES + lane])
+        if full % 2:
+            chunk = src[(full - 1) * LANES : full * LANES]
             for lane in range(LANES):
                 acc[lane] = acc[lane] + _widen16(kind, chunk[lane])
         for lane in range(LANES):
