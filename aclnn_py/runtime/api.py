@@ -8,13 +8,16 @@ callbacks in :mod:`.api_callback`), events (:mod:`.api_event`), notifies and IPC
 :mod:`.api_memcpy`), errors and system information (:mod:`.api_system`, :mod:`.api_info`), kernel
 launches (:mod:`.api_kernel`), profiling (:mod:`.api_prof`), data dump (:mod:`.api_dump`), external
 allocators (:mod:`.api_allocator`), tensor data transport (:mod:`.api_tdt`), shared buffers
-(:mod:`.api_mbuf`), model runtime instances (:mod:`.api_model_ri`) and the ``aclDataBuffer`` family
-of ``acl_base.h`` (:mod:`.api_buffer`); what they share is in :mod:`._checks`.
+(:mod:`.api_mbuf`), model runtime instances (capture in :mod:`.api_model_ri_capture`, built models
+and execution in :mod:`.api_model_ri_build`, queries in :mod:`.api_model_ri_query`, their shared
+checks in :mod:`._model_ri_checks`) and the ``aclDataBuffer`` family of ``acl_base.h``
+(:mod:`.api_buffer`); what they share is in :mod:`._checks`.
 """
 
 from __future__ import annotations
 
 from ._checks import drain, need_context, resolve_stream, submit
+from ._model_ri_checks import check_capture_mode
 from ._structs import (
     aclrtMemAccessDesc,
     aclrtMemcpyBatchAttr,
@@ -359,14 +362,26 @@ from .api_memory_misc import (
     aclrtMemManagedPrefetchBatchAsync,
     aclrtMemP2PMap,
 )
-from .api_model_ri import (
+from .api_model_ri_build import (
     ACL_MODEL_STREAM_FLAG_DEFAULT,
     ACL_MODEL_STREAM_FLAG_HEAD,
     aclmdlRIAbort,
-    aclmdlRIAddCondTask,
     aclmdlRIBindStream,
     aclmdlRIBuildBegin,
     aclmdlRIBuildEnd,
+    aclmdlRIDestroy,
+    aclmdlRIDestroyRegisterCallback,
+    aclmdlRIDestroyUnregisterCallback,
+    aclmdlRIEndTask,
+    aclmdlRIExecute,
+    aclmdlRIExecuteAsync,
+    aclmdlRIUnbindStream,
+    aclmdlRIUpdate,
+    aclrtActiveStream,
+    aclrtSwitchStream,
+)
+from .api_model_ri_capture import (
+    aclmdlRIAddCondTask,
     aclmdlRICaptureBegin,
     aclmdlRICaptureEnd,
     aclmdlRICaptureGetInfo,
@@ -378,14 +393,10 @@ from .api_model_ri import (
     aclmdlRICaptureToModelRIBegin,
     aclmdlRICondHandleCreate,
     aclmdlRICondHandleGetCondPtr,
+)
+from .api_model_ri_query import (
     aclmdlRIDebugJsonPrint,
     aclmdlRIDebugPrint,
-    aclmdlRIDestroy,
-    aclmdlRIDestroyRegisterCallback,
-    aclmdlRIDestroyUnregisterCallback,
-    aclmdlRIEndTask,
-    aclmdlRIExecute,
-    aclmdlRIExecuteAsync,
     aclmdlRIGetId,
     aclmdlRIGetName,
     aclmdlRIGetStreams,
@@ -397,11 +408,6 @@ from .api_model_ri import (
     aclmdlRITaskGetSeqId,
     aclmdlRITaskGetType,
     aclmdlRITaskSetParams,
-    aclmdlRIUnbindStream,
-    aclmdlRIUpdate,
-    aclrtActiveStream,
-    aclrtSwitchStream,
-    check_capture_mode,
 )
 from .api_notify import (
     aclrtCreateNotify,

@@ -29,7 +29,7 @@ from ._checks import (
     rt_value,
     stream_handle,
 )
-from .api_model_ri import check_capture_mode
+from ._model_ri_checks import check_capture_mode
 from .api_stream import check_stopped
 from .device import RT, RT_MAX_DEV_NUM
 from .memory import DEVICE_BASE, HOST_BASE, REGION_SPAN, SPACE, Allocation, MemoryFault

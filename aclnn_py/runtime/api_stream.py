@@ -36,6 +36,7 @@ from ._checks import (
     stream_handle,
     submit,
 )
+from ._model_ri_checks import refuse_if_capturing  # a capturing stream refuses synchronize, query, destroy
 from .device import RT, Context
 from .enums import aclrtStreamStatus
 from .memory import call_site
@@ -120,14 +121,6 @@ def aclrtCreateStreamWithConfig(stream: object, priority: int, flag: int) -> int
 def aclrtCreateStream(stream: object) -> int:
     """Create a stream in the current context."""
     return _create_stream(out_arg(stream, "aclrtCreateStream", "stream", numeric=False), 0)
-
-
-def refuse_if_capturing(stream: Stream, desc: str) -> None:
-    """A capturing stream refuses synchronize, query and destroy (107027; api_model_ri, which
-    imports this module, so it is imported here)."""
-    from .api_model_ri import refuse_if_capturing as refuse
-
-    refuse(stream, desc)
 
 
 def _tell_stream_state(stream: Stream, state: int) -> None:

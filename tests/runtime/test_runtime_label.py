@@ -19,7 +19,7 @@ from aclnn_py import (
 )
 from aclnn_py._ref import Ref
 from aclnn_py.runtime import api_label as L
-from aclnn_py.runtime import api_model_ri as A
+from aclnn_py.runtime import api_model_ri_build as A
 
 
 def _stream() -> object:

@@ -39,7 +39,8 @@ from aclnn_py import (
     aclrtSynchronizeStream,
 )
 from aclnn_py._ref import Ref
-from aclnn_py.runtime import api_model_ri as A
+from aclnn_py.runtime import _model_ri_checks as C
+from aclnn_py.runtime import api as A
 from aclnn_py.runtime import model_ri as M
 
 N = 8
@@ -167,12 +168,12 @@ def test_replay_of_an_async_copy_and_two_kernels_in_order(bench):
 def test_global_capture_refuses_an_unsafe_call_until_the_thread_exchanges_to_relaxed(bench):
     st = bench.stream()
     assert A.aclmdlRICaptureBegin(st, M.MODE_GLOBAL) == 0
-    assert A.check_capture_mode  # the hook the synchronous calls reach
+    assert C.check_capture_mode  # the hook the synchronous calls reach
     with pytest.raises(Exception) as info:
         from aclnn_py._capi import ApiError
 
         try:
-            A.check_capture_mode("Synchronous memory copy")
+            C.check_capture_mode("Synchronous memory copy")
         except ApiError as e:
             raise RuntimeError(e.code, e.messages[0][1]) from None
     code, text = info.value.args
@@ -180,7 +181,7 @@ def test_global_capture_refuses_an_unsafe_call_until_the_thread_exchanges_to_rel
     assert "is in the capture state" in text and "RT_STREAM_CAPTURE_MODE_GLOBAL" in text
     mode = Ref(M.MODE_RELAXED)
     assert A.aclmdlRICaptureThreadExchangeMode(mode) == 0 and mode.value == M.MODE_GLOBAL
-    A.check_capture_mode("Synchronous memory copy")  # allowed now
+    C.check_capture_mode("Synchronous memory copy")  # allowed now
     assert A.aclmdlRICaptureThreadExchangeMode(mode) == 0 and mode.value == M.MODE_RELAXED
     status, model = Ref(), Ref()
     assert A.aclmdlRICaptureGetInfo(st, status, model) == 0 and status.value == 1
@@ -465,20 +466,20 @@ def test_refusals_the_stream_and_copy_chapters_call(bench):
     from aclnn_py._capi import ApiError
 
     st = bench.stream()
-    A.refuse_if_capturing(st, "Synchronizing a stream")  # not capturing: nothing
+    C.refuse_if_capturing(st, "Synchronizing a stream")  # not capturing: nothing
     assert A.aclmdlRICaptureBegin(st, M.MODE_THREAD_LOCAL) == 0
     with pytest.raises(ApiError) as info:
-        A.refuse_if_capturing(st, "Synchronizing a stream")
+        C.refuse_if_capturing(st, "Synchronizing a stream")
     assert info.value.code == 107027
     assert info.value.messages[0][1] == (
         f"Synchronizing a stream failed. Reason: Stream (stream_id={st.ident}) during the capture stage is not supported."
     )
     with pytest.raises(ApiError) as info:
-        A.check_capture_mode("Synchronous memory copy")
+        C.check_capture_mode("Synchronous memory copy")
     assert info.value.code == 107030  # a THREAD_LOCAL capture of this thread refuses unsafe calls here
     m = Ref()
     assert A.aclmdlRICaptureEnd(st, m) == 0
-    A.check_capture_mode("Synchronous memory copy")
+    C.check_capture_mode("Synchronous memory copy")
     assert A.aclmdlRIDestroy(m.value) == 0
 
 

@@ -1,0 +1,436 @@
+"""Stream capture of the model runtime instance chapter of ``acl_rt.h`` (``aclmdlRICapture*``):
+capturing a stream's work into a model, task groups and their update, and conditional tasks
+(condition handles and IF/WHILE/SWITCH tasks over sub-models captured with
+aclmdlRICaptureToModelRIBegin).
+
+The engine is model_ri.py; the shared checks are _model_ri_checks.py.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+from .._capi import ApiError, describe
+from .._ref import store
+from . import model_ri as M
+from ._checks import (
+    PARAM,
+    RT_PARAM,
+    E,
+    acl_null,
+    acl_reason,
+    bad_object,
+    emu,
+    fb_invalid,
+    int_arg,
+    is_null_handle,
+    need_context,
+    out_arg,
+    own_stream,
+    rt_api,
+    rt_value,
+    stream_handle,
+)
+from ._model_ri_checks import captured, model_arg, refused, rt_null
+from .memory import call_site
+from .stream import Stream, TaskFault
+
+_BEGIN = "Starting capturing tasks delivered to a stream"
+_END = "Ending the capture of a stream"
+_GRP_BEGIN = "Marking the start of a task group"
+_GRP_END = "Marking the end of a task group"
+_UPD_BEGIN = "Marking the start of the task to be updated"
+_UPD_END = "Marking the end of the task to be updated"
+_COND_CREATE = "Conditional handle creation"
+_COND_PTR = "Obtaining the device pointer of a conditional handle"
+_COND_TASK = "Adding a conditional task to a stream"
+
+
+def _stream_arg(stream: object, api: str, rt_fn: str) -> Stream:
+    if is_null_handle(stream):
+        raise ApiError(PARAM, acl_null(api, "stream"))
+    st = stream_handle(stream, rt_fn)
+    assert st is not None
+    return st
+
+
+def _mode_arg(mode: object, desc: str, rt_fn: str) -> int:
+    m = int_arg(mode, "mode", -(2**31), 2**31 - 1)
+    if not 0 <= m < M.MODE_NONE:
+        raise ApiError(RT_PARAM, rt_value(desc, m, "mode", f"[0, {M.MODE_NONE})"), fb_invalid(rt_fn))
+    return m
+
+
+# ---------------------------------------------------------------------------------------------
+# capture
+# ---------------------------------------------------------------------------------------------
+
+
+def _begin_capture(st: Stream, mode: int, model: M.Model | None, rt_fn: str) -> None:
+    ctx = need_context(rt_fn)
+    own_stream(st, ctx, "Stream begin capture", rt_fn)
+    if st.capture is not None:
+        if isinstance(st.capture, M.Capture) and st.capture.bound:
+            raise refused(
+                E.ACL_ERROR_RT_STREAM_MODEL, "Stream begin capture", f"Stream (stream_id={st.ident}) is a model stream"
+            )
+        raise captured(st, "Stream begin capture")
+    if model is None:
+        model = M.Model(ctx, "capture")
+    target = Stream(ctx, False, 0, call_site())  # the model stream the capture fills
+    model.add_stream(target, head=True)
+    model.state = "capturing"
+    st.capture = M.Capture(model, st, target, mode)
+
+
+@rt_api
+def aclmdlRICaptureBegin(stream: object, mode: int) -> int:
+    """Start capturing: the work submitted to ``stream`` is recorded into a new model instead
+    of running, until aclmdlRICaptureEnd."""
+    api, rt_fn = "aclmdlRICaptureBegin", "rtStreamBeginCapture"
+    st = _stream_arg(stream, api, rt_fn)
+    m = _mode_arg(mode, _BEGIN, rt_fn)
+    _begin_capture(st, m, None, rt_fn)
+    return E.ACL_SUCCESS
+
+
+@rt_api
+def aclmdlRICaptureToModelRIBegin(stream: object, modelRI: object, mode: int) -> int:
+    """Capture into an existing, still empty sub-model (a branch of aclmdlRIAddCondTask)."""
+    api, rt_fn = "aclmdlRICaptureToModelRIBegin", "rtStreamBeginCaptureToModel"
+    st = _stream_arg(stream, api, rt_fn)
+    mdl = model_arg(modelRI, api, rt_fn)
+    m = _mode_arg(mode, _BEGIN, rt_fn)
+    if not mdl.is_sub:
+        raise ApiError(
+            RT_PARAM,
+            (
+                "EE1017",
+                "Stream begin capture failed. Parameter modelRI is invalid. Reason: The modelRI is not a sub ACL "
+                "Graph.",
+            ),
+        )
+    if mdl.state != "empty":
+        raise ApiError(
+            E.ACL_ERROR_RT_MODEL_CAPTURED,
+            (
+                "EE1017",
+                "rtStreamBeginCaptureToModel failed. Parameter modelRI is invalid. Reason: ModelRI "
+                f"(model_id={mdl.ident}) is already captured.",
+            ),
+        )
+    _begin_capture(st, m, mdl, rt_fn)
+    return E.ACL_SUCCESS
+
+
+@rt_api
+def aclmdlRICaptureGetInfo(stream: object, status: object, modelRI: object) -> int:
+    """Whether the stream captures (ACL_MODEL_RI_CAPTURE_STATUS_ACTIVE or _NONE) and into which model."""
+    api = "aclmdlRICaptureGetInfo"
+    st = _stream_arg(stream, api, "rtStreamGetCaptureInfo")
+    if status is None and modelRI is None:
+        raise ApiError(
+            PARAM, acl_reason(api, "nullptr/nullptr", "status/modelRI", "both cannot be nullptr at the same time")
+        )
+    cap = st.capture
+    active = isinstance(cap, M.Capture) and not cap.bound and cap.update is None
+    if status is not None:
+        store(status, 1 if active else 0)
+    if modelRI is not None:
+        store(modelRI, cap.model if active and isinstance(cap, M.Capture) else None)
+    return E.ACL_SUCCESS
+
+
+@rt_api
+def aclmdlRICaptureEnd(stream: object, modelRI: object) -> int:
+    """End the capture and hand out the model (the stream runs its work again)."""
+    api, rt_fn = "aclmdlRICaptureEnd", "rtStreamEndCapture"
+    st = _stream_arg(stream, api, rt_fn)
+    cap = st.capture
+    if not isinstance(cap, M.Capture) or cap.bound or cap.update is not None:
+        raise refused(
+            E.ACL_ERROR_RT_STREAM_NOT_CAPTURED,
+            "Stream end capture",
+            f"Stream (stream_id={st.ident}) is not in the capture stage",
+        )
+    if modelRI is None:
+        raise rt_null(_END, "captureMdl", rt_fn)
+    out = out_arg(modelRI, api, "modelRI", numeric=False)
+    if cap.mode != M.MODE_RELAXED and cap.thread != threading.get_ident():
+        raise refused(
+            E.ACL_ERROR_RT_STREAM_CAPTURE_WRONG_THREAD,
+            "Stream end capture",
+            "The thread that ends the capture is not the thread that began it",
+        )
+    st.capture = None
+    mdl = cap.model
+    mdl.state = "ready"
+    store(out, mdl)
+    return E.ACL_SUCCESS
+
+
+@rt_api
+def aclmdlRICaptureThreadExchangeMode(mode: object) -> int:
+    """Swap the calling thread's capture mode with ``*mode`` (the previous one comes back)."""
+    api, rt_fn = "aclmdlRICaptureThreadExchangeMode", "rtThreadExchangeCaptureMode"
+    if mode is None:
+        raise ApiError(PARAM, acl_null(api, "mode"))
+    out = out_arg(mode, api, "mode")
+    value = getattr(out, "value", out)
+    m = int_arg(value, "mode", -(2**31), 2**31 - 1)
+    if not 0 <= m < M.MODE_NONE:
+        raise ApiError(
+            RT_PARAM,
+            rt_value("Switching the capture mode of the current thread", m, "mode", f"less than {M.MODE_NONE}"),
+            fb_invalid(rt_fn),
+        )
+    previous, M.THREAD.exchange = M.THREAD.exchange, m
+    store(out, previous)
+    return E.ACL_SUCCESS
+
+
+# ---------------------------------------------------------------------------------------------
+# task groups and their update
+# ---------------------------------------------------------------------------------------------
+
+
+@rt_api
+def aclmdlRICaptureTaskGrpBegin(stream: object) -> int:
+    """Open a task group on a capturing stream: the tasks up to TaskGrpEnd can be replaced later."""
+    api, rt_fn = "aclmdlRICaptureTaskGrpBegin", "rtsStreamBeginTaskGrp"
+    st = _stream_arg(stream, api, rt_fn)
+    cap = st.capture
+    if not isinstance(cap, M.Capture) or cap.bound or cap.update is not None:
+        raise refused(
+            E.ACL_ERROR_RT_STREAM_NOT_CAPTURED, _GRP_BEGIN, f"Stream (stream_id={st.ident}) is not in the capture stage"
+        )
+    if cap.group is not None:
+        raise ApiError(
+            E.ACL_ERROR_STREAM_TASK_GROUP_STATUS,
+            emu(
+                f"{api}: {st!r} already has an open task group ({cap.group!r}); end it with "
+                "aclmdlRICaptureTaskGrpEnd first."
+            ),
+        )
+    cap.group = M.TaskGroup(cap.model, cap.target)
+    return E.ACL_SUCCESS
+
+
+@rt_api
+def aclmdlRICaptureTaskGrpEnd(stream: object, handle: object) -> int:
+    """Close the stream's task group and hand out its handle."""
+    api, rt_fn = "aclmdlRICaptureTaskGrpEnd", "rtsStreamEndTaskGrp"
+    st = _stream_arg(stream, api, rt_fn)
+    if handle is None:
+        raise ApiError(PARAM, acl_null(api, "handle"))
+    out = out_arg(handle, api, "handle", numeric=False)
+    cap = st.capture
+    if not isinstance(cap, M.Capture) or cap.bound or cap.update is not None:
+        raise refused(
+            E.ACL_ERROR_RT_STREAM_NOT_CAPTURED, _GRP_END, f"Stream (stream_id={st.ident}) is not in the capture stage"
+        )
+    if cap.group is None:
+        raise ApiError(
+            E.ACL_ERROR_STREAM_TASK_GROUP_STATUS,
+            emu(f"{api}: {st!r} has no open task group (aclmdlRICaptureTaskGrpBegin opens one)."),
+        )
+    group, cap.group = cap.group, None
+    group.closed = True
+    store(out, group)
+    return E.ACL_SUCCESS
+
+
+@rt_api
+def aclmdlRICaptureTaskUpdateBegin(stream: object, handle: object) -> int:
+    """Start recording the replacement of a task group: the work submitted to ``stream`` (not a
+    capturing stream) up to TaskUpdateEnd replaces the group's tasks, one for one."""
+    api, rt_fn = "aclmdlRICaptureTaskUpdateBegin", "rtsStreamBeginTaskUpdate"
+    st = _stream_arg(stream, api, rt_fn)
+    if is_null_handle(handle):
+        raise ApiError(PARAM, acl_null(api, "handle"))
+    if not isinstance(handle, M.TaskGroup) or handle.model.destroyed:
+        raise bad_object("taskGrp", rt_fn)
+    if M.capturing(st):
+        raise captured(st, _UPD_BEGIN)
+    if M.model_stream(st) is not None or st.capture is not None:
+        raise refused(E.ACL_ERROR_RT_STREAM_MODEL, _UPD_BEGIN, "Only single operator stream is supported")
+    ctx = need_context(rt_fn)
+    own_stream(st, ctx, _UPD_BEGIN, rt_fn)
+    cap = M.Capture(handle.model, st, handle.stream, M.MODE_RELAXED)
+    cap.update = handle
+    st.capture = cap
+    return E.ACL_SUCCESS
+
+
+@rt_api
+def aclmdlRICaptureTaskUpdateEnd(stream: object) -> int:
+    """Replace the group's tasks with those recorded since TaskUpdateBegin (same number and
+    types, else 107040 and the group is left as it was)."""
+    api, rt_fn = "aclmdlRICaptureTaskUpdateEnd", "rtsStreamEndTaskUpdate"
+    st = _stream_arg(stream, api, rt_fn)
+    cap = st.capture
+    if not isinstance(cap, M.Capture) or cap.update is None:
+        if M.capturing(st):
+            raise captured(st, _UPD_END)
+        raise ApiError(
+            E.ACL_ERROR_STREAM_TASK_GROUP_STATUS,
+            emu(f"{api}: {st!r} is not updating a task group (aclmdlRICaptureTaskUpdateBegin starts that)."),
+        )
+    st.capture = None
+    group, new = cap.update, cap.updates
+    old = group.tasks
+    if len(new) != len(old) or any(a.type != b.type for a, b in zip(old, new, strict=False)):
+        raise ApiError(
+            E.ACL_ERROR_RT_MODEL_UPDATE_FAILED,
+            emu(
+                f"{api}: the update of {group!r} recorded {len(new)} task(s) of types "
+                f"{[M.TASK_TYPE_NAMES[t.type] for t in new]}; the group holds {len(old)} of types "
+                f"{[M.TASK_TYPE_NAMES[t.type] for t in old]} (an update keeps the number and the types)."
+            ),
+        )
+    for a, b in zip(old, new, strict=True):
+        a.replace(b)
+    return E.ACL_SUCCESS
+
+
+# ---------------------------------------------------------------------------------------------
+# conditional tasks
+# ---------------------------------------------------------------------------------------------
+
+
+@rt_api
+def aclmdlRICondHandleCreate(modelRI: object, defaultLaunchValue: int, flag: int, handle: object) -> int:
+    """A condition word of a captured model; with ACL_MODEL_RI_COND_HANDLE_ASSIGN_DEFAULT it is
+    set to ``defaultLaunchValue`` at the start of every execution."""
+    api, rt_fn = "aclmdlRICondHandleCreate", "rtModelCondHandleCreate"
+    mdl = model_arg(modelRI, api, rt_fn)
+    if handle is None:
+        raise ApiError(PARAM, acl_null(api, "handle"))
+    out = out_arg(handle, api, "handle", numeric=False)
+    default = int_arg(defaultLaunchValue, "defaultLaunchValue", 0, 2**32 - 1)
+    f = int_arg(flag, "flag", -(2**31), 2**31 - 1)
+    if not 0 <= f <= 1:
+        raise ApiError(RT_PARAM, rt_value(_COND_CREATE, f, "flag", "[0, 1]"), fb_invalid(rt_fn))
+    if mdl.kind != "capture":
+        raise ApiError(
+            RT_PARAM,
+            ("EE1016", f"{_COND_CREATE} failed. Reason: The modelRI is not a ACL Graph."),
+        )
+    h = M.CondHandle(mdl, default, f == 1)
+    mdl.cond_handles.append(h)
+    store(out, h)
+    return E.ACL_SUCCESS
+
+
+@rt_api
+def aclmdlRICondHandleGetCondPtr(handle: object, ptr: object) -> int:
+    """The device address of the condition word (a program writes it, e.g. by aclrtMemcpy)."""
+    api, rt_fn = "aclmdlRICondHandleGetCondPtr", "rtModelCondHandleGetCondPtr"
+    if is_null_handle(handle):
+        raise ApiError(PARAM, acl_null(api, "handle"))
+    if ptr is None:
+        raise ApiError(PARAM, acl_null(api, "ptr"))
+    if not isinstance(handle, M.CondHandle) or handle.alloc is None:
+        raise bad_object("condHandle", rt_fn)
+    out = out_arg(ptr, api, "ptr")
+    store(out, handle.ptr)
+    return E.ACL_SUCCESS
+
+
+@rt_api
+def aclmdlRIAddCondTask(params: object, stream: object, flags: int) -> int:
+    """Record a conditional task on a capturing stream: ``params`` is an aclmdlRICondTaskParams
+    (here a dict or object with ``handle``, ``type``, ``size``, ``modelRIArray``, a list the
+    call fills with ``size`` empty sub-models to capture into with aclmdlRICaptureToModelRIBegin).
+    IF runs sub-model 0 when the word is non-zero, else sub-model 1 (if any); WHILE runs
+    sub-model 0 while the word is non-zero; SWITCH runs sub-model ``word`` when it is below
+    ``size``."""
+    api, rt_fn = "aclmdlRIAddCondTask", "rtStreamAddCondTask"
+    st = _stream_arg(stream, api, rt_fn)
+
+    def field(name: str) -> Any:
+        return params.get(name) if isinstance(params, dict) else getattr(params, name, None)
+
+    kind = int_arg(field("type"), "type", -(2**31), 2**31 - 1)
+    if not 0 <= kind <= M.COND_SWITCH:
+        raise ApiError(RT_PARAM, rt_value(_COND_TASK, kind, "type", f"[0, {M.COND_SWITCH}]"), fb_invalid(rt_fn))
+    if int_arg(flags, "flags", 0, 2**32 - 1) != 0:
+        raise ApiError(
+            RT_PARAM,
+            (
+                "EE1017",
+                f"{_COND_TASK} failed. Parameter flags is invalid. Reason: flags is reserved parameter and must be 0.",
+            ),
+        )
+    handle = field("handle")
+    if is_null_handle(handle):
+        raise rt_null(_COND_TASK, "params.handle", rt_fn)
+    array = field("modelRIArray")
+    if array is None:
+        raise rt_null(_COND_TASK, "params.modelRIArray", rt_fn)
+    if not isinstance(handle, M.CondHandle) or handle.alloc is None:
+        raise bad_object("condHandle", rt_fn)
+    size = int_arg(field("size"), "size", 0, 2**32 - 1)
+    if size == 0 or (kind == M.COND_IF and size > 2) or (kind == M.COND_WHILE and size != 1):
+        expect = {M.COND_IF: "1 or 2", M.COND_WHILE: "1", M.COND_SWITCH: "at least 1"}[kind]
+        raise ApiError(RT_PARAM, rt_value(_COND_TASK, size, "size", expect), fb_invalid(rt_fn))
+    if not isinstance(array, list):
+        raise ApiError(
+            PARAM, emu(f"{api}: modelRIArray must be a list to receive the sub-models, got {describe(array)}.")
+        )
+    cap = st.capture
+    if not isinstance(cap, M.Capture) or cap.bound or cap.update is not None:
+        raise refused(
+            E.ACL_ERROR_RT_STREAM_NOT_CAPTURED, _COND_TASK, f"Stream (stream_id={st.ident}) is not in the capture stage"
+        )
+    parent = cap.model
+    subs: list[M.Model] = []
+    for _ in range(size):
+        sub = M.Model(parent.context, "capture")
+        sub.state = "empty"
+        sub.parent = parent
+        parent.subs.append(sub)
+        subs.append(sub)
+    array[:] = subs + array[size:]
+    h: M.CondHandle = handle
+
+    def conditional(runner: M.Runner) -> None:
+        if kind == M.COND_IF:
+            if h.value() != 0:
+                runner.run_model(subs[0])
+            elif size == 2:
+                runner.run_model(subs[1])
+        elif kind == M.COND_WHILE:
+            loops = 0
+            while h.value() != 0 and not runner.aborted():
+                runner.run_model(subs[0])
+                loops += 1
+                if loops >= M.WHILE_LIMIT:
+                    raise TaskFault(
+                        E.ACL_ERROR_RT_TASK_TIMEOUT, f"{api}: WHILE ran {loops} times; on hardware the model hangs"
+                    )
+        else:
+            v = h.value()
+            if 0 <= v < size:
+                runner.run_model(subs[v])
+
+    label = f"conditional {M.COND_NAMES[kind]} on {h!r} over {size} sub-model(s)"
+    cap.add(M.ModelTask(parent, cap.target, M.TASK_DEFAULT, label, None, control=conditional))
+    return E.ACL_SUCCESS
+
+
+__all__ = [
+    "aclmdlRIAddCondTask",
+    "aclmdlRICaptureBegin",
+    "aclmdlRICaptureEnd",
+    "aclmdlRICaptureGetInfo",
+    "aclmdlRICaptureTaskGrpBegin",
+    "aclmdlRICaptureTaskGrpEnd",
+    "aclmdlRICaptureTaskUpdateBegin",
+    "aclmdlRICaptureTaskUpdateEnd",
+    "aclmdlRICaptureThreadExchangeMode",
+    "aclmdlRICaptureToModelRIBegin",
+    "aclmdlRICondHandleCreate",
+    "aclmdlRICondHandleGetCondPtr",
+]
