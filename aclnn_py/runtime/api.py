@@ -4,14 +4,15 @@ re-exported under their C names.
 The functions live in one module per chapter of CANN's ``acl_rt.h``: devices and contexts
 (:mod:`.api_device`, queries in :mod:`.api_device_info`), streams (:mod:`.api_stream`, host
 callbacks in :mod:`.api_callback`), events (:mod:`.api_event`), notifies and IPC
-(:mod:`.api_notify`, :mod:`.api_cnt_notify`), memory (:mod:`.api_memory`, copies and fills in
-:mod:`.api_memcpy`), errors and system information (:mod:`.api_system`, :mod:`.api_info`), kernel
-launches (:mod:`.api_kernel`), profiling (:mod:`.api_prof`), data dump (:mod:`.api_dump`), external
-allocators (:mod:`.api_allocator`), tensor data transport (:mod:`.api_tdt`), shared buffers
-(:mod:`.api_mbuf`), model runtime instances (capture in :mod:`.api_model_ri_capture`, built models
-and execution in :mod:`.api_model_ri_build`, queries in :mod:`.api_model_ri_query`, their shared
-checks in :mod:`._model_ri_checks`) and the ``aclDataBuffer`` family of ``acl_base.h``
-(:mod:`.api_buffer`); what they share is in :mod:`._checks`.
+(:mod:`.api_notify`, :mod:`.api_cnt_notify`), memory (:mod:`.api_memory`, copies in
+:mod:`.api_memcpy` and :mod:`.api_memcpy_2d`, fills in :mod:`.api_memset`), errors and system
+information (:mod:`.api_system`, :mod:`.api_info`), kernel launches (:mod:`.api_kernel`), profiling
+(:mod:`.api_prof`), data dump (:mod:`.api_dump`), external allocators (:mod:`.api_allocator`),
+tensor data transport (:mod:`.api_tdt`), shared buffers (:mod:`.api_mbuf`), model runtime instances
+(capture in :mod:`.api_model_ri_capture`, built models and execution in :mod:`.api_model_ri_build`,
+queries in :mod:`.api_model_ri_query`, their shared checks in :mod:`._model_ri_checks`) and the
+``aclDataBuffer`` family of ``acl_base.h`` (:mod:`.api_buffer`); what they share is in
+:mod:`._checks`.
 """
 
 from __future__ import annotations
@@ -303,16 +304,8 @@ from .api_mbuf import (
     aclrtSetBufDataLen,
     aclrtSetBufUserData,
 )
-from .api_memcpy import (
-    aclrtMemcpy,
-    aclrtMemcpy2d,
-    aclrtMemcpy2dAsync,
-    aclrtMemcpyAsync,
-    aclrtMemset,
-    aclrtMemsetAsync,
-    aclrtMemsetD32,
-    aclrtMemsetD32Async,
-)
+from .api_memcpy import aclrtMemcpy, aclrtMemcpyAsync
+from .api_memcpy_2d import aclrtMemcpy2d, aclrtMemcpy2dAsync
 from .api_memcpy_batch import (
     aclrtGetMemcpyDescSize,
     aclrtMemcpyAsyncWithCondition,
@@ -362,6 +355,7 @@ from .api_memory_misc import (
     aclrtMemManagedPrefetchBatchAsync,
     aclrtMemP2PMap,
 )
+from .api_memset import aclrtMemset, aclrtMemsetAsync, aclrtMemsetD32, aclrtMemsetD32Async
 from .api_model_ri_build import (
     ACL_MODEL_STREAM_FLAG_DEFAULT,
     ACL_MODEL_STREAM_FLAG_HEAD,

@@ -1,5 +1,7 @@
-"""Copies and fills of the memory chapter of ``acl_rt.h``: aclrtMemcpy(Async), aclrtMemcpy2d(Async),
-aclrtMemset(Async), with the emulator's protection of its simulated memory.
+"""Copies of the memory chapter of ``acl_rt.h``: aclrtMemcpy and aclrtMemcpyAsync, and what every
+copy shares (api_memcpy_2d, api_memcpy_batch, api_memset): the sides of a copy (simulated memory
+or a host buffer), the kind and direction checks, and the emulator's protection of its simulated
+memory.
 """
 
 from __future__ import annotations
@@ -8,16 +10,13 @@ import array
 
 import numpy as np
 
-from .. import soc as _soc
 from .._capi import UINT64_MAX, ApiError, as_pointer, describe
 from . import sanitizer
 from ._checks import (
     PARAM,
     RT_PARAM,
     E,
-    acl_inner,
     acl_null,
-    acl_reason,
     acl_value,
     emu,
     fb_invalid,
@@ -25,7 +24,6 @@ from ._checks import (
     need_context,
     own_stream,
     rt_api,
-    rt_inner,
     rt_value,
     stream_handle,
 )
@@ -35,7 +33,7 @@ from .device import RT, RT_MAX_DEV_NUM
 from .memory import DEVICE_BASE, HOST_BASE, REGION_SPAN, SPACE, Allocation, MemoryFault
 from .stream import Task, TaskFault
 
-# -- memcpy / memset -----------------------------------------------------------------------------
+# -- the sides of a copy and their checks ------------------------------------------------------
 
 _BUFFERS = (np.ndarray, bytes, bytearray, memoryview, array.array)
 _KIND_NAMES = (
@@ -266,6 +264,9 @@ def _do_copy(api: str, d: _Side, s: _Side, n: int) -> None:
         d.arr[:n] = data
 
 
+# -- 1-D copies ----------------------------------------------------------------------------------
+
+
 @rt_api
 def aclrtMemcpy(dst: object, destMax: int, src: object, count: int, kind: int) -> int:
     """Synchronous copy. It does not wait for any stream (as in CANN)."""
@@ -354,361 +355,5 @@ def aclrtMemcpyAsync(dst: object, destMax: int, src: object, count: int, kind: i
         [(s.ptr, s.ptr + n)] if s.ptr is not None else [],
         [(d.ptr, d.ptr + n)] if d.ptr is not None else [],
     )
-    RT.policy.submit(target, task)
-    return E.ACL_SUCCESS
-
-
-def _memset_args(
-    api: str, devPtr: object, maxCount: object, value: object, count: object
-) -> tuple[int, int, int, int] | None:
-    n = int_arg(count, "count", 0, UINT64_MAX)
-    if n == 0:
-        return None
-    ptr = as_pointer(devPtr)
-    if ptr is None:
-        raise ApiError(PARAM, acl_null(api, "devPtr"))
-    if ptr < 0:
-        raise ApiError(
-            PARAM, emu(f"{api}: devPtr is {describe(devPtr)}; pass a device pointer (an int from aclrtMalloc).")
-        )
-    mx = int_arg(maxCount, "maxCount", 0, UINT64_MAX)
-    v = int_arg(value, "value", -(2**31), 2**31 - 1)
-    return ptr, mx, v, n
-
-
-def _memset_target(api: str, ptr: int, n: int) -> None:
-    """The emulator's checks of the fill's range (CANN leaves them to the driver)."""
-    if SPACE.find(ptr) is None and _region(ptr) == "unknown":
-        raise _unknown_address(api, "devPtr", ptr, "Pass a pointer from aclrtMalloc.")
-    try:
-        SPACE.check(ptr, n, "write", api)
-    except MemoryFault as fault:
-        raise _fault(api, fault) from None
-
-
-@rt_api
-def aclrtMemset(devPtr: object, maxCount: int, value: int, count: int) -> int:
-    """Synchronous byte fill (only the low 8 bits of value count)."""
-    api = "aclrtMemset"
-    args = _memset_args(api, devPtr, maxCount, value, count)
-    if args is None:
-        return E.ACL_SUCCESS
-    ptr, mx, v, n = args
-    need_context("rtMemset")
-    check_capture_mode("Memory setting synchronization")
-    if n > mx:  # CANN has no such check before the driver
-        raise ApiError(RT_PARAM, emu(f"{api}: count {n} is larger than maxCount {mx}; pass count <= maxCount."))
-    _memset_target(api, ptr, n)
-    SPACE.fill(ptr, n, v, api)
-    sanitizer.after_write(ptr, n, api)
-    return E.ACL_SUCCESS
-
-
-@rt_api
-def aclrtMemsetAsync(devPtr: object, maxCount: int, value: int, count: int, stream: object) -> int:
-    """Queue a byte fill on the stream; count > maxCount gives 107000."""
-    api = "aclrtMemsetAsync"
-    args = _memset_args(api, devPtr, maxCount, value, count)
-    if args is None:
-        return E.ACL_SUCCESS
-    ptr, mx, v, n = args
-    st = stream_handle(stream, "rtMemsetAsync")
-    if n > mx:
-        raise ApiError(
-            RT_PARAM,
-            rt_value("Asynchronously setting the memory content to a specified value", n, "cnt", f"(0, {mx}]"),
-            fb_invalid("rtMemsetAsync"),
-        )
-    ctx = need_context("rtMemsetAsync")
-    target = st or ctx.default_stream
-    own_stream(target, ctx, "Asynchronously setting the memory content to a specified value", "rtMemsetAsync")
-    check_stopped(ctx)
-    _memset_target(api, ptr, n)
-
-    def run() -> None:
-        try:
-            SPACE.fill(ptr, n, v, api)
-        except MemoryFault as fault:
-            raise TaskFault(E.ACL_ERROR_RT_SYS_DMA, f"aclrtMemsetAsync task failed: {fault.message}") from None
-        sanitizer.after_write(ptr, n, api)
-
-    task = Task(target, f"aclrtMemsetAsync({n} bytes)", run)
-    sanitizer.track(task, [], [(ptr, ptr + n)])
-    RT.policy.submit(target, task)
-    return E.ACL_SUCCESS
-
-
-# -- 2D copies (acl_rt.h:2411-2432) ----------------------------------------------------------------
-
-_CHECK_2D = "Checking the synchronous memory copy parameter validity"  # both 2D copies say "synchronous"
-_RT_CHECK_2D = "Checking the validity of 2D memory copy parameters"
-_KIND_2D_DESC = {
-    0: "MEMCPY_HOST_TO_HOST(0)",
-    5: "MEMCPY_HOST_TO_BUF_TO_DEVICE(5)",
-    6: "MEMCPY_INNER_DEVICE_TO_DEVICE(6)",
-    7: "MEMCPY_INTER_DEVICE_TO_DEVICE(7)",
-}
-_KIND_2D_EXPECT = (
-    "ACL_MEMCPY_HOST_TO_DEVICE or ACL_MEMCPY_DEVICE_TO_HOST or ACL_MEMCPY_DEVICE_TO_DEVICE or ACL_MEMCPY_DEFAULT"
-)
-_MAX_2D_HEIGHT, _MAX_2D_WIDTH = 5242880, 5000000  # RT_MAX_MEMCPY2D_HEIGHT / _WIDTH
-_CHIPS_WITHOUT_CTRL_SQ = ("Ascend910", "Ascend310P")  # a NULL stream stays NULL (GetCurStream)
-
-
-def _copy2d_args(
-    api: str, dst: object, dpitch: object, src: object, spitch: object, width: object, height: object, kind: object
-) -> tuple[int, int, int, int, int] | None:
-    """``CheckMemcpy2dParam`` (the ACL layer of both 2D copies)."""
-    w = int_arg(width, "width", 0, UINT64_MAX)
-    h = int_arg(height, "height", 0, UINT64_MAX)
-    if w == 0 or h == 0:
-        return None
-    for obj, name in ((dst, "dst"), (src, "src")):
-        if _is_null(obj):
-            raise ApiError(PARAM, acl_null(_CHECK_2D, name))
-    dp = int_arg(dpitch, "dpitch", 0, UINT64_MAX)
-    sp = int_arg(spitch, "spitch", 0, UINT64_MAX)
-    if w > sp or w > dp:
-        raise ApiError(
-            PARAM,
-            acl_reason(_CHECK_2D, w, "width", f"must be less than spitch and dpitch, spitch={sp}, dpitch={dp}"),
-        )
-    k = int_arg(kind, "kind", -(2**31), 2**31 - 1)
-    if k not in (1, 2, 3, 4):
-        raise ApiError(PARAM, acl_value(_CHECK_2D, _KIND_2D_DESC.get(k, f"UNKNOWN({k})"), "kind", _KIND_2D_EXPECT))
-    return dp, sp, w, h, k
-
-
-def _rt_limits_2d(w: int, h: int, rt_fn: str, func: str, line: int) -> None:
-    """The runtime's own limits of a 2D copy (``MemCopy2DCheckParam``)."""
-    for value, name, limit in ((h, "height", _MAX_2D_HEIGHT), (w, "width", _MAX_2D_WIDTH)):
-        if value > limit:
-            raise ApiError(
-                RT_PARAM,
-                rt_value(_RT_CHECK_2D, value, name, f"less than or equal to {limit}"),
-                rt_inner("check memcpy2d param failure, retCode=0x7110001.", func, "api_error.cc", line),
-                fb_invalid(rt_fn),
-            )
-
-
-def _rows_2d(api: str, side: _Side, name: str, pitch: int, w: int, h: int, access: str) -> None:
-    """The emulator's check that every row of a 2D copy lies in live memory (or the host buffer)."""
-    span = (h - 1) * pitch + w
-    if side.ptr is not None:
-        try:
-            SPACE.check(side.ptr, span, access, api)
-        except MemoryFault as fault:
-            raise _fault(api, fault) from None
-    elif side.arr is not None and side.arr.size < span:
-        raise ApiError(
-            RT_PARAM,
-            emu(
-                f"{api}: {name} is a host buffer of {side.arr.size} bytes; {h} rows of pitch {pitch} and width {w} "
-                f"need {span}."
-            ),
-        )
-
-
-def _do_copy_2d(api: str, d: _Side, dp: int, s: _Side, sp: int, w: int, h: int) -> None:
-    """Copy ``h`` rows of ``w`` bytes from ``src + i*spitch`` to ``dst + i*dpitch``."""
-    for i in range(h):
-        if s.ptr is not None:
-            sanitizer.before_read(s.ptr + i * sp, w, api)
-            row = SPACE.read(s.ptr + i * sp, w, api)
-        else:
-            assert s.arr is not None
-            row = s.arr[i * sp : i * sp + w]
-        if d.ptr is not None:
-            SPACE.write(d.ptr + i * dp, row, api)
-            sanitizer.after_write(d.ptr + i * dp, w, api)
-        else:
-            assert d.arr is not None
-            d.arr[i * dp : i * dp + w] = row
-
-
-@rt_api
-def aclrtMemcpy2d(dst: object, dpitch: int, src: object, spitch: int, width: int, height: int, kind: int) -> int:
-    """Synchronous 2D copy: ``height`` rows of ``width`` bytes, row i from ``src + i*spitch`` to
-    ``dst + i*dpitch``. The runtime copies host to device or device to host only (a
-    device-to-device kind is 207000); ACL_MEMCPY_DEFAULT and a kind the addresses contradict are
-    resolved from the addresses, as CANN's ``MemcpyKindAutoCorrect`` does."""
-    api, rt_fn = "aclrtMemcpy2d", "rtMemcpy2d"
-    args = _copy2d_args(api, dst, dpitch, src, spitch, width, height, kind)
-    if args is None:
-        return E.ACL_SUCCESS
-    dp, sp, w, h, k = args
-    _rt_limits_2d(w, h, rt_fn, "MemCopy2DSync", 3020)
-    if k == 3:
-        raise ApiError(
-            E.ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
-            ("EE1001", f"The argument is invalid. Reason: {rt_fn} execution failed, the feature is not supported."),
-        )
-    d, s = _side(api, dst, "dst", True), _side(api, src, "src", False)
-    for side, name in ((d, "dst"), (s, "src")):
-        if side.kind == "unknown":
-            assert side.ptr is not None
-            raise _unknown_address(api, name, side.ptr, _PASS_THE_BUFFER)
-    actual = _KIND_OF[(d.is_device, s.is_device)]
-    if actual not in (1, 2):
-        raise ApiError(
-            RT_PARAM,
-            emu(
-                f"{api}: dst is {d.what} and src is {s.what}: a synchronous 2D copy goes host to device or device to "
-                "host only (Memcpy2dSync supports only H2D or D2H)."
-            ),
-        )
-    need_context(rt_fn)
-    check_capture_mode("Synchronous 2D memory copy")
-    _rows_2d(api, d, "dst", dp, w, h, "write")
-    _rows_2d(api, s, "src", sp, w, h, "read")
-    try:
-        _do_copy_2d(api, d, dp, s, sp, w, h)
-    except MemoryFault as fault:
-        raise _fault(api, fault) from None
-    return E.ACL_SUCCESS
-
-
-@rt_api
-def aclrtMemcpy2dAsync(
-    dst: object, dpitch: int, src: object, spitch: int, width: int, height: int, kind: int, stream: object
-) -> int:
-    """Queue a 2D copy on the stream (host to device, device to host or device to device)."""
-    api, rt_fn = "aclrtMemcpy2dAsync", "rtMemcpy2dAsync"
-    args = _copy2d_args(api, dst, dpitch, src, spitch, width, height, kind)
-    if args is None:
-        return E.ACL_SUCCESS
-    dp, sp, w, h, _ = args
-    st = stream_handle(stream, rt_fn)
-    if st is None and _soc.current().family in _CHIPS_WITHOUT_CTRL_SQ:
-        raise ApiError(
-            RT_PARAM,
-            ("EE1004", "Asynchronous 2D memory copy failed because curStm cannot be a NULL pointer."),
-            fb_invalid(rt_fn),
-        )
-    _rt_limits_2d(w, h, rt_fn, "MemCopy2DAsync", 3067)
-    d, s = _side(api, dst, "dst", True), _side(api, src, "src", False)
-    for side, name in ((d, "dst"), (s, "src")):
-        if side.kind == "unknown":
-            assert side.ptr is not None
-            raise _unknown_address(api, name, side.ptr, _PASS_THE_BUFFER)
-    if not (d.is_device or s.is_device):
-        raise ApiError(
-            RT_PARAM,
-            emu(f"{api}: dst and src are both host memory (Memcpy2dAsync supports only H2D, D2H, or D2D)."),
-        )
-    ctx = need_context(rt_fn)
-    target = st or ctx.default_stream
-    own_stream(target, ctx, "Asynchronous 2D memory copy", rt_fn)
-    check_stopped(ctx)
-    _rows_2d(api, d, "dst", dp, w, h, "write")
-    _rows_2d(api, s, "src", sp, w, h, "read")
-
-    def run() -> None:
-        try:
-            _do_copy_2d(api, d, dp, s, sp, w, h)
-        except MemoryFault as fault:
-            raise TaskFault(E.ACL_ERROR_RT_SYS_DMA, f"{api} task failed: {fault.message}") from None
-
-    task = Task(target, f"{api}({h} rows of {w} bytes)", run)
-    sanitizer.track(
-        task,
-        [(s.ptr + i * sp, s.ptr + i * sp + w) for i in range(h)] if s.ptr is not None else [],
-        [(d.ptr + i * dp, d.ptr + i * dp + w) for i in range(h)] if d.ptr is not None else [],
-    )
-    RT.policy.submit(target, task)
-    return E.ACL_SUCCESS
-
-
-# -- 32-bit fills (acl_rt.h:2332-2363) --------------------------------------------------------------
-
-
-def _memset_d32_args(
-    api: str, ptr_arg: object, memSize: object, value: object, N: object
-) -> tuple[int, int, int] | int | None:
-    """aclrtMemsetD32(Async)'s ACL checks: N 0 succeeds at once, a NULL pointer, a pointer not
-    4-byte aligned (logged only), N x 4 > memSize, memory not from aclrtMalloc/aclrtMallocHost."""
-    n = int_arg(N, "N", 0, UINT64_MAX)
-    if n == 0:
-        return None
-    ptr = as_pointer(ptr_arg)
-    if ptr is None:
-        raise ApiError(PARAM, acl_null(api, "ptr"))
-    if ptr < 0:
-        raise ApiError(PARAM, emu(f"{api}: ptr is {describe(ptr_arg)}; pass a pointer (an int from aclrtMalloc)."))
-    size = int_arg(memSize, "memSize", 0, UINT64_MAX)
-    v = int_arg(value, "value", 0, 2**32 - 1)
-    if ptr % 4:
-        return PARAM_LOGGED
-    if size < n * 4:
-        raise ApiError(
-            PARAM,
-            acl_reason(
-                api,
-                n,
-                "N",
-                f"N \u00d7 4 ({n * 4}) is greater than memSize ({size}), which does not meet the requirement",
-            ),
-        )
-    alloc = SPACE.find(ptr)
-    if alloc is None:
-        raise ApiError(PARAM, acl_inner("Only memory allocated by aclrtMalloc or aclrtMallocHost is supported."))
-    return ptr, v, n
-
-
-PARAM_LOGGED = -1  # a check CANN only logs: 100000 without a report
-
-
-def _fill_words(api: str, ptr: int, value: int, n: int) -> None:
-    SPACE.write(ptr, np.full(n, value, dtype="<u4").view(np.uint8), api)
-    sanitizer.after_write(ptr, n * 4, api)
-
-
-@rt_api
-def aclrtMemsetD32(ptr: object, memSize: int, value: int, N: int) -> int:
-    """Fill ``N`` 32-bit words at ``ptr`` with ``value`` (device or pinned host memory)."""
-    api = "aclrtMemsetD32"
-    args = _memset_d32_args(api, ptr, memSize, value, N)
-    if args is None:
-        return E.ACL_SUCCESS
-    if isinstance(args, int):  # a check CANN only logs
-        return PARAM
-    p, v, n = args
-    need_context("rtMemsetD32")
-    try:
-        SPACE.check(p, n * 4, "write", api)
-        _fill_words(api, p, v, n)
-    except MemoryFault as fault:
-        raise _fault(api, fault) from None
-    return E.ACL_SUCCESS
-
-
-@rt_api
-def aclrtMemsetD32Async(ptr: object, memSize: int, value: int, N: int, stream: object) -> int:
-    """Queue a fill of ``N`` 32-bit words on the stream."""
-    api, rt_fn = "aclrtMemsetD32Async", "rtMemsetD32Async"
-    args = _memset_d32_args(api, ptr, memSize, value, N)
-    if args is None:
-        return E.ACL_SUCCESS
-    if isinstance(args, int):  # a check CANN only logs
-        return PARAM
-    p, v, n = args
-    st = stream_handle(stream, rt_fn)
-    ctx = need_context(rt_fn)
-    target = st or ctx.default_stream
-    own_stream(target, ctx, "Asynchronously setting the memory content to a specified value", rt_fn)
-    check_stopped(ctx)
-    try:
-        SPACE.check(p, n * 4, "write", api)
-    except MemoryFault as fault:
-        raise _fault(api, fault) from None
-
-    def run() -> None:
-        try:
-            _fill_words(api, p, v, n)
-        except MemoryFault as fault:
-            raise TaskFault(E.ACL_ERROR_RT_SYS_DMA, f"{api} task failed: {fault.message}") from None
-
-    task = Task(target, f"{api}({n} words)", run)
-    sanitizer.track(task, [], [(p, p + n * 4)])
     RT.policy.submit(target, task)
     return E.ACL_SUCCESS
