@@ -216,19 +216,6 @@ def _lanes_add_f32(acc, src, count):
         acc[lane] = acc[lane] + chunk[lane]
 
 
-@_jit
-def _lanes_add_16(kind, acc, src, count):
-    full = count // LANES
-    for c in range(full):
-        chunk = src[c * LANES : c * LANES + LANES]
-        for lane in range(LANES):
-            acc[lane] = acc[lane] + _widen16(kind, chunk[lane])
-    t = count - full * LANES
-    chunk = src[full * LANES : full * LANES + t]
-    for lane in range(t):
-        acc[lane] = acc[lane] + _widen16(kind, chunk[lane])
-
-
 @intrinsic
 def _stack_lanes(typingctx):
     """A pointer to 64 float32 on the stack of the function that uses it (allocated once, in its
