@@ -5,14 +5,15 @@ The functions live in one module per chapter of CANN's ``acl_rt.h``: devices and
 (:mod:`.api_device`, queries in :mod:`.api_device_info`), streams (:mod:`.api_stream`, host
 callbacks in :mod:`.api_callback`), events (:mod:`.api_event`), notifies and IPC
 (:mod:`.api_notify`, :mod:`.api_cnt_notify`), memory (:mod:`.api_memory`, copies in
-:mod:`.api_memcpy` and :mod:`.api_memcpy_2d`, fills in :mod:`.api_memset`), errors and system
-information (:mod:`.api_system`, :mod:`.api_info`), kernel launches (:mod:`.api_kernel`), profiling
-(:mod:`.api_prof`), data dump (:mod:`.api_dump`), external allocators (:mod:`.api_allocator`),
-tensor data transport (:mod:`.api_tdt`), shared buffers (:mod:`.api_mbuf`), model runtime instances
-(capture in :mod:`.api_model_ri_capture`, built models and execution in :mod:`.api_model_ri_build`,
-queries in :mod:`.api_model_ri_query`, their shared checks in :mod:`._model_ri_checks`) and the
-``aclDataBuffer`` family of ``acl_base.h`` (:mod:`.api_buffer`); what they share is in
-:mod:`._checks`.
+:mod:`.api_memcpy` and :mod:`.api_memcpy_2d`, fills in :mod:`.api_memset`, virtual memory in
+:mod:`.api_vmm`, its queries in :mod:`.api_vmm_access`, its shareable handles in
+:mod:`.api_vmm_share`), errors and system information (:mod:`.api_system`, :mod:`.api_info`), kernel
+launches (:mod:`.api_kernel`), profiling (:mod:`.api_prof`), data dump (:mod:`.api_dump`), external
+allocators (:mod:`.api_allocator`), tensor data transport (:mod:`.api_tdt`), shared buffers
+(:mod:`.api_mbuf`), model runtime instances (capture in :mod:`.api_model_ri_capture`, built models
+and execution in :mod:`.api_model_ri_build`, queries in :mod:`.api_model_ri_query`, their shared
+checks in :mod:`._model_ri_checks`) and the ``aclDataBuffer`` family of ``acl_base.h``
+(:mod:`.api_buffer`); what they share is in :mod:`._checks`.
 """
 
 from __future__ import annotations
@@ -554,16 +555,18 @@ from .api_vmm import (
     aclrtFreePhysical,
     aclrtMallocPhysical,
     aclrtMapMem,
+    aclrtReleaseMemAddress,
+    aclrtReserveMemAddress,
+    aclrtReserveMemAddressNoUCMemory,
+    aclrtUnmapMem,
+)
+from .api_vmm_access import (
     aclrtMemGetAccess,
     aclrtMemGetAddressRange,
     aclrtMemGetAllocationGranularity,
     aclrtMemGetAllocationPropertiesFromHandle,
     aclrtMemRetainAllocationHandle,
     aclrtMemSetAccess,
-    aclrtReleaseMemAddress,
-    aclrtReserveMemAddress,
-    aclrtReserveMemAddressNoUCMemory,
-    aclrtUnmapMem,
 )
 from .api_vmm_share import (
     aclrtMemExportToShareableHandle,

@@ -1,6 +1,7 @@
 """Virtual memory management of ``acl_rt.h``'s memory chapter: reserve a virtual range, allocate
-physical memory as a handle, map the one onto the other, set and query access, and share a
-physical allocation through a shareable handle.
+physical memory as a handle and map the one onto the other, with the tables the other virtual
+memory modules share (the queries and access rights are in api_vmm_access, the shareable handles
+in api_vmm_share).
 
 The mapping is real: a mapped range is an allocation of the simulated memory whose bytes *are* the
 physical allocation's (:class:`memory.MappedAllocation`), so two ranges mapped onto one handle alias
@@ -18,7 +19,7 @@ import itertools
 from dataclasses import dataclass, field
 
 from .._capi import UINT64_MAX, ApiError, as_pointer, describe
-from .._ref import Ref, store
+from .._ref import store
 from . import sanitizer
 from ._checks import (
     PARAM,
@@ -28,20 +29,14 @@ from ._checks import (
     acl_reason,
     acl_value,
     emu,
-    fb_invalid,
     int_arg,
     out_arg,
     rt_api,
-    rt_value,
 )
 from ._structs import (
-    access_descs,
     aclrtMemLocation,
     aclrtPhysicalMemProp,
-    location_in,
     prop_in,
-    struct_out,
-    write_prop,
 )
 from .device import RT
 from .memory import SPACE, Allocation, MappedAllocation, MemoryFault, call_site, called_from_c, on_reset
@@ -94,7 +89,7 @@ def _page_and_type(attr: int, host: bool, dev: bool) -> tuple[int, int] | None:
 
 
 # memory.cpp's ``mapping``: (page type, memory type, host?) -> the memAttr a handle reports
-_ATTR_OF = {
+ATTR_OF = {
     (_HUGE, _HBM, True): 4, (_NORMAL, _HBM, True): 5, (_HUGE1G, _HBM, True): 10, (_NORMAL, _P2P_DDR, True): 7,
     (_NORMAL, _DDR, True): 12, (_HUGE, _DDR, True): 13, (_HUGE1G, _DDR, True): 14, (_HUGE, _P2P_DDR, True): 16,
     (_HUGE1G, _P2P_DDR, True): 17, (_NORMAL, _HBM, False): 5, (_HUGE, _HBM, False): 4, (_HUGE1G, _HBM, False): 10,
@@ -225,7 +220,8 @@ def physical(api: str, handle: object) -> tuple[int, Physical]:
     return h, phys
 
 
-def _device_of(loc: aclrtMemLocation, api: str) -> int:
+def device_of(loc: aclrtMemLocation, api: str) -> int:
+    """The device a location names (an id outside the emulator's devices is 107001)."""
     dev = int(loc.id)
     if not 0 <= dev < RT.device_count:
         raise ApiError(
@@ -311,7 +307,8 @@ def aclrtReserveMemAddressNoUCMemory(virPtr: object, size: int, alignment: int, 
     return _reserve("aclrtReserveMemAddressNoUCMemory", virPtr, size, alignment, expectPtr, flags)
 
 
-def _ptr_arg(api: str, obj: object, name: str) -> int:
+def ptr_arg(api: str, obj: object, name: str) -> int:
+    """A pointer argument: nullptr is the ACL layer's EH0008, a non-pointer the emulator's report."""
     p = as_pointer(obj)
     if p is None:
         raise ApiError(PARAM, acl_null(api, name))
@@ -324,7 +321,7 @@ def _ptr_arg(api: str, obj: object, name: str) -> int:
 def aclrtReleaseMemAddress(virPtr: object) -> int:
     """Give back a range of aclrtReserveMemAddress (everything mapped in it must be unmapped)."""
     api = "aclrtReleaseMemAddress"
-    p = _ptr_arg(api, virPtr, "virPtr")
+    p = ptr_arg(api, virPtr, "virPtr")
     res = RESERVED.get(p)
     if res is None:
         raise ApiError(RT_PARAM, emu(f"{api}: 0x{p:x} is not the start of a range aclrtReserveMemAddress reserved."))
@@ -347,7 +344,8 @@ def aclrtReleaseMemAddress(virPtr: object) -> int:
 # ---------------------------------------------------------------------------------------------
 
 
-def _granularity(page: int) -> int:
+def page_bytes(page: int) -> int:
+    """The bytes of a page type: the granularity of sizes and mappings."""
     return _PAGE_BYTES[page]
 
 
@@ -386,8 +384,8 @@ def aclrtMallocPhysical(handle: object, size: int, prop: object, flags: int) -> 
         )
     if t not in (LOC_HOST, LOC_DEVICE):
         raise ApiError(RT_PARAM, emu(f"{api}: prop->location.type {loc_desc(t)} is not a place memory can live."))
-    dev = _device_of(p.location, api) if t == LOC_DEVICE else 0
-    rounded = -(-n // _granularity(page)) * _granularity(page)
+    dev = device_of(p.location, api) if t == LOC_DEVICE else 0
+    rounded = -(-n // page_bytes(page)) * page_bytes(page)
     backing = _allocate_backing(api, t, dev, rounded, n)
     phys = Physical(backing, n, aclrtMemLocation(int(p.location.id), t), page, mem_type, int(p.reserve))
     store(out, new_handle(phys))
@@ -458,7 +456,7 @@ def aclrtMapMem(virPtr: object, size: int, offset: int, handle: object, flags: i
     """Map a handle's physical memory at ``virPtr`` (inside a reserved range): from then on the
     addresses read and write that memory, as every other range mapped onto the same handle."""
     api = "aclrtMapMem"
-    p = _ptr_arg(api, virPtr, "virPtr")
+    p = ptr_arg(api, virPtr, "virPtr")
     if as_pointer(handle) is None:
         raise ApiError(PARAM, acl_null(api, "handle"))
     n = int_arg(size, "size", 0, UINT64_MAX)
@@ -500,7 +498,7 @@ def aclrtMapMem(virPtr: object, size: int, offset: int, handle: object, flags: i
 def aclrtUnmapMem(virPtr: object) -> int:
     """Undo aclrtMapMem: the addresses become unmapped again (the physical memory stays)."""
     api = "aclrtUnmapMem"
-    p = _ptr_arg(api, virPtr, "virPtr")
+    p = ptr_arg(api, virPtr, "virPtr")
     found = mapping_at(p)
     if found is None or found[1].start != p:
         raise ApiError(RT_PARAM, emu(f"{api}: 0x{p:x} is not the start of a range aclrtMapMem mapped."))
@@ -512,147 +510,4 @@ def aclrtUnmapMem(virPtr: object) -> int:
     phys = mapped.backing
     assert isinstance(phys, Physical)
     phys.mappings.discard(p)
-    return E.ACL_SUCCESS
-
-
-@rt_api
-def aclrtMemGetAllocationGranularity(prop: object, option: int, granularity: object) -> int:
-    """The page size of ``prop->memAttr`` (4 KB normal, 2 MB huge, 1 GB huge1G pages), the
-    granularity of sizes and mappings, for the minimum and the recommended option alike."""
-    api = "aclrtMemGetAllocationGranularity"
-    if prop is None or (as_pointer(prop) is None and not isinstance(prop, aclrtPhysicalMemProp)):
-        raise ApiError(PARAM, acl_null(api, "prop"))
-    out = out_arg(granularity, api, "granularity")
-    o = int_arg(option, "option", -(2**31), 2**31 - 1)
-    page, _ = check_mem_attr(api, prop_in(api, "prop", prop))
-    if o not in (0, 1):
-        raise ApiError(
-            RT_PARAM,
-            rt_value("Querying the memory allocation granularity", o, "option", "[0, 1]"),
-            fb_invalid("rtMemGetAllocationGranularity"),
-        )
-    store(out, _granularity(page))
-    return E.ACL_SUCCESS
-
-
-# ---------------------------------------------------------------------------------------------
-# access, queries
-# ---------------------------------------------------------------------------------------------
-
-_SET_ACCESS = "Setting the memory access permission"
-_GET_ACCESS = "Obtaining the memory access permission"
-
-
-def _rt_null(desc: str, name: str, rt_fn: str) -> ApiError:
-    return ApiError(RT_PARAM, ("EE1004", f"{desc} failed because {name} cannot be a NULL pointer."), fb_invalid(rt_fn))
-
-
-@rt_api
-def aclrtMemSetAccess(virPtr: object, size: int, desc: object, count: int) -> int:
-    """Record which devices may read or write a mapped range (the emulator's devices reach every
-    mapping; the rights are kept for aclrtMemGetAccess)."""
-    api, rt_fn = "aclrtMemSetAccess", "rtMemSetAccess"
-    p = as_pointer(virPtr)
-    if p is None:
-        raise _rt_null(_SET_ACCESS, "virPtr", rt_fn)
-    if (
-        as_pointer(desc) is None
-        and not isinstance(desc, (list, tuple))
-        and desc.__class__.__name__ != "aclrtMemAccessDesc"
-    ):
-        raise _rt_null(_SET_ACCESS, "desc", rt_fn)
-    n = int_arg(size, "size", 0, UINT64_MAX)
-    c = int_arg(count, "count", 0, UINT64_MAX)
-    found = mapping_at(p) if p > 0 else None
-    if found is None or found[1].start != p or found[1].size != n:
-        raise ApiError(
-            RT_PARAM, emu(f"{api}: [0x{max(p, 0):x}, +{n}) is not a range aclrtMapMem mapped (start and size).")
-        )
-    if c == 0:
-        raise ApiError(RT_PARAM, rt_value(_SET_ACCESS, 0, "count", "not equal to 0"), fb_invalid(rt_fn))
-    descs = access_descs(api, desc, c)
-    rights = found[0].access.setdefault(p, {})
-    for d in descs:
-        if int(d.flags) not in (ACCESS_NONE, ACCESS_READ, ACCESS_READWRITE):
-            raise ApiError(RT_PARAM, rt_value(_SET_ACCESS, d.flags, "desc.flags", "[0x0, 0x1, 0x3]"), fb_invalid(rt_fn))
-        if int(d.location.type) == LOC_DEVICE:
-            _device_of(d.location, api)
-        rights[(int(d.location.type), int(d.location.id))] = int(d.flags)
-    return E.ACL_SUCCESS
-
-
-@rt_api
-def aclrtMemGetAccess(virPtr: object, location: object, flag: object) -> int:
-    """The access right of ``location`` to the mapped range at ``virPtr`` (read-write for the
-    device it was mapped on, none for the others, unless aclrtMemSetAccess said otherwise)."""
-    api = "aclrtMemGetAccess"
-    p = _ptr_arg(api, virPtr, "virPtr")
-    if location is None or (as_pointer(location) is None and not isinstance(location, (aclrtMemLocation, Ref))):
-        raise ApiError(PARAM, acl_null(api, "location"))
-    out = out_arg(flag, api, "flag")
-    loc = location_in(api, "location", location)
-    found = mapping_at(p)
-    if found is None:
-        raise ApiError(RT_PARAM, emu(f"{api}: 0x{p:x} is not inside a range aclrtMapMem mapped."))
-    rights = found[0].access.get(found[1].start, {})
-    store(out, rights.get((int(loc.type), int(loc.id)), ACCESS_NONE))
-    return E.ACL_SUCCESS
-
-
-_RANGE_DESC = "Obtaining the start address and size of the memory block to which the address to be queried belongs"
-
-
-@rt_api
-def aclrtMemGetAddressRange(ptr: object, pbase: object, psize: object) -> int:
-    """The start and size of the allocation (or mapped range) that contains ``ptr``."""
-    api, rt_fn = "aclrtMemGetAddressRange", "rtMemGetAddressRange"
-    p = _ptr_arg(api, ptr, "ptr")
-    if pbase is None and psize is None:
-        raise ApiError(
-            RT_PARAM,
-            ("EE1022", f"{_RANGE_DESC} failed. Values nullptr and nullptr for parameters pbase and psize are invalid. "
-                       "Reason: Parameters pbase and psize cannot both be nullptr."),
-            fb_invalid(rt_fn),
-        )  # fmt: skip
-    alloc = SPACE.find(p)
-    if alloc is None:
-        raise ApiError(RT_PARAM, emu(f"{api}: {SPACE.describe_address(p)}."))
-    if pbase is not None:
-        store(out_arg(pbase, api, "pbase"), alloc.start)
-    if psize is not None:
-        store(out_arg(psize, api, "psize"), alloc.size)
-    return E.ACL_SUCCESS
-
-
-@rt_api
-def aclrtMemGetAllocationPropertiesFromHandle(handle: object, prop: object) -> int:
-    """What a handle's memory is: location, and the memAttr its page and memory type map back to
-    (memory.cpp's table: a device ACL_MEM_HUGE allocation reports ACL_HBM_MEM_HUGE)."""
-    api = "aclrtMemGetAllocationPropertiesFromHandle"
-    if as_pointer(handle) is None:
-        raise ApiError(PARAM, acl_null(api, "handle"))
-    if prop is None or (as_pointer(prop) is None and not isinstance(prop, Ref)):
-        raise ApiError(PARAM, acl_null(api, "prop"))
-    _, phys = physical(api, handle)
-    host = phys.location.type in (LOC_HOST, LOC_HOST_NUMA)
-    attr = _ATTR_OF.get((phys.page, phys.mem_type, host))
-    if attr is None:
-        return PARAM  # CANN logs "memAttr not found" without a report
-    value = aclrtPhysicalMemProp(0, 0, attr, aclrtMemLocation(phys.location.id, phys.location.type), phys.reserve)
-    struct_out(api, "prop", prop, value, write_prop)
-    return E.ACL_SUCCESS
-
-
-@rt_api
-def aclrtMemRetainAllocationHandle(virPtr: object, handle: object) -> int:
-    """The handle of the physical memory mapped at ``virPtr`` (any address of the mapping)."""
-    api = "aclrtMemRetainAllocationHandle"
-    p = _ptr_arg(api, virPtr, "virPtr")
-    out = handle_out(api, "handle", handle)
-    found = mapping_at(p)
-    if found is None:
-        raise ApiError(RT_PARAM, emu(f"{api}: 0x{p:x} is not inside a range aclrtMapMem mapped."))
-    phys = found[1].backing
-    assert isinstance(phys, Physical)
-    store(out, min(phys.handles))
     return E.ACL_SUCCESS
