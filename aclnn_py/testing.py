@@ -11,7 +11,17 @@ import itertools
 from . import _errmsg, trace
 from . import soc as _soc
 from .executor import cache
-from .runtime import api_allocator, api_device_query, api_dump, api_init_callback, api_prof, model_ri, sanitizer
+from .runtime import (
+    api_allocator,
+    api_device_query,
+    api_dump,
+    api_dump_args,
+    api_init_callback,
+    api_log,
+    api_prof,
+    model_ri,
+    sanitizer,
+)
 from .runtime.device import RT, Context
 from .runtime.memory import SPACE
 from .runtime.stream import Event, Stream, Task
@@ -35,6 +45,8 @@ def reset() -> None:
     api_allocator.reset()
     api_init_callback.reset()  # the init/finalize, device-state, task-abort and stream-state callbacks
     api_device_query.reset()
+    api_log.reset()  # the app log's level and file
+    api_dump_args.reset()
     model_ri.reset()  # the model runtime instances, their numbers, the capture exchange mode
     with sanitizer._lock:
         sanitizer._pending.clear()

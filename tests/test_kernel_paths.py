@@ -256,6 +256,7 @@ def test_the_portable_float16_conversions_run_the_kernels_bit_exactly(tmp_path):
         [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-x", os.path.join(tests, "test_kernel_paths.py"),
          f"{families}::test_float_cast_paths_agree_on_every_half_and_every_tie[float16]",
          f"{families}::test_axpy_float16_round_to_odd_on_every_half",
+         os.path.join(tests, "test_kernel_paths_softmax.py"),
          "-k", "float16", "--rootdir", os.path.dirname(tests)],
         capture_output=True, text=True, env=env, timeout=600,
     )  # fmt: skip
