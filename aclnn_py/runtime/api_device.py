@@ -4,6 +4,8 @@ the device queries, aclrtSynchronizeDevice, and the context calls.
 
 from __future__ import annotations
 
+import contextlib
+
 from .. import _errmsg
 from .._capi import ApiError
 from .._ref import store
@@ -128,6 +130,9 @@ def _release_device(dev: Device, api: str) -> None:
     fails the call only after the release is complete."""
     leak: ApiError | None = None
     for ctx in ([dev.primary] if dev.primary else []) + dev.contexts:
+        for stream in ctx.all_streams():  # queued work may still use the overflow area: run it first
+            with contextlib.suppress(ApiError):  # a hang is reported by _release_context's own drain
+                drain(stream)
         release_overflow_area(ctx)  # the runtime's own memory is not the program's leak
     try:
         sanitizer.leak_check(api, dev.ident)

@@ -277,7 +277,10 @@ def _queue_clear_status(ctx: Context, st: Stream, api: str) -> None:
     area = overflow_area(ctx)
 
     def run() -> None:
-        SPACE.fill(area, OVERFLOW_ADDR_MAX_SIZE, 0, api)
+        try:  # the area goes with its context: a task queued before the context was destroyed fails
+            SPACE.fill(area, OVERFLOW_ADDR_MAX_SIZE, 0, api)
+        except MemoryFault as fault:
+            raise TaskFault(E.ACL_ERROR_RT_SYS_DMA, f"{api} task failed: {fault.message}") from None
 
     RT.policy.submit(st, Task(st, f"{api}: clear the overflow status", run))
 

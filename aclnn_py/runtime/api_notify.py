@@ -515,6 +515,14 @@ def aclrtNotifySetImportPidInterServer(notify: object, serverPids: Sequence[obje
         raise ApiError(RT_PARAM, rt_value(rt_fn, 0, "num", "not equal to 0"))
     if not isinstance(notify, aclrtNotify) or notify.destroyed:
         raise bad_object("notify", rt_fn)
+    if not isinstance(serverPids, (list, tuple)):
+        raise ApiError(
+            PARAM,
+            emu(
+                "aclrtNotifySetImportPidInterServer: serverPids must be a sequence of aclrtServerPid, got "
+                f"{describe(serverPids)}."
+            ),
+        )
     items = list(serverPids)
     if len(items) < k:
         raise ApiError(PARAM, emu(f"aclrtNotifySetImportPidInterServer: num is {k} but serverPids holds {len(items)}."))
