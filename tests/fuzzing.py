@@ -50,7 +50,7 @@ from aclnn_py import soc as _soc
 from aclnn_py._capi import _plain_int
 from aclnn_py.ops import registry
 from aclnn_py.port import prototypes
-from aclnn_py.runtime import sanitizer
+from aclnn_py.runtime import api_log, sanitizer
 from aclnn_py.runtime import stream as stream_mod
 from aclnn_py.runtime.memory import SPACE
 from aclnn_py.runtime.stream import Event, Stream
@@ -223,6 +223,8 @@ RUNS_QUEUED_WORK = {
 }  # fmt: skip
 
 PROF_DIR = tempfile.mkdtemp(prefix="aclnn_py_fuzz_prof_")
+# aclAppLog at an enabled level writes a plog file as CANN's slog does (~/ascend/log by default)
+LOG_DIR = tempfile.mkdtemp(prefix="aclnn_py_fuzz_log_")
 WEIRD = [object(), "text", 1.5, float("nan"), [1, 2], {"a": 1}, b"bytes", -1, 2**70, True]
 
 
@@ -238,12 +240,15 @@ class World:
         stream_mod.WAIT_LIMIT_S = 0.05
         os.environ["ACLNN_PY_DEVICE_COUNT"] = "2"
         os.environ["ACLNN_PY_DEVICE_MEMORY"] = "64M"  # sizes up to 2**65 are drawn: keep RAM bounded
+        os.environ["ASCEND_PROCESS_LOG_PATH"] = LOG_DIR
         assert aclnn_py.aclInit(None) == 0
         # the profile of a profiler that initialises itself (aclprofStart without aclprofInit) goes
         # here, not to the working directory
         assert aclnn_py.aclprofSetConfig(aclnn_py.ACL_PROF_PATH, PROF_DIR, len(PROF_DIR)) == 0
         os.environ.pop("ACLNN_PY_DEVICE_COUNT", None)
         os.environ.pop("ACLNN_PY_DEVICE_MEMORY", None)
+        api_log.plog_path()  # fixed now, under LOG_DIR
+        os.environ.pop("ASCEND_PROCESS_LOG_PATH", None)
         assert aclnn_py.aclrtSetDevice(1) == 0
         foreign = Ref()
         aclnn_py.aclrtMalloc(foreign, 256, 0)
