@@ -8,8 +8,10 @@ callbacks in :mod:`.api_callback`), events (:mod:`.api_event`), notifies and IPC
 :mod:`.api_memcpy` and :mod:`.api_memcpy_2d`, fills in :mod:`.api_memset`, virtual memory in
 :mod:`.api_vmm`, its queries in :mod:`.api_vmm_access`, its shareable handles in
 :mod:`.api_vmm_share`), errors and system information (:mod:`.api_system`, :mod:`.api_info`), kernel
-launches (:mod:`.api_kernel`), profiling (:mod:`.api_prof`), data dump (:mod:`.api_dump`), external
-allocators (:mod:`.api_allocator`), tensor data transport (:mod:`.api_tdt`), shared buffers
+launches (:mod:`.api_kernel`), profiling (:mod:`.api_prof`, the msproftx stamps in :mod:`.api_prof_tx`,
+the profile file in :mod:`.prof_file`, the shared state in :mod:`.prof_state`), data dump
+(:mod:`.api_dump`), external allocators (:mod:`.api_allocator`), tensor data transport
+(:mod:`.api_tdt`), shared buffers
 (:mod:`.api_mbuf`), model runtime instances (capture in :mod:`.api_model_ri_capture`, built models
 and execution in :mod:`.api_model_ri_build`, queries in :mod:`.api_model_ri_query`, their shared
 checks in :mod:`._model_ri_checks`) and the ``aclDataBuffer`` family of ``acl_base.h``
@@ -422,46 +424,27 @@ from .api_notify import (
     aclrtWaitAndResetNotify,
 )
 from .api_prof import (
-    ACL_PROF_ACL_API,
-    ACL_PROF_AICORE_METRICS,
-    ACL_PROF_AICPU,
-    ACL_PROF_API_STATS,
-    ACL_PROF_HCCL_TRACE,
-    ACL_PROF_L2CACHE,
-    ACL_PROF_MSPROFTX,
-    ACL_PROF_OP_ATTR,
-    ACL_PROF_PATH,
-    ACL_PROF_RUNTIME_API,
-    ACL_PROF_STORAGE_LIMIT,
-    ACL_PROF_TASK_MEMORY,
-    ACL_PROF_TASK_TIME,
-    ACL_PROF_TASK_TIME_L0,
-    ACL_PROF_TASK_TIME_L2,
-    ACL_PROF_TASK_TIME_L3,
-    ACL_PROF_TRAINING_TRACE,
-    ACL_STEP_END,
-    ACL_STEP_START,
-    aclprofConfig,
     aclprofCreateConfig,
-    aclprofCreateStamp,
     aclprofCreateStepInfo,
     aclprofDestroyConfig,
-    aclprofDestroyStamp,
     aclprofDestroyStepInfo,
     aclprofFinalize,
     aclprofGetStepTimestamp,
     aclprofInit,
+    aclprofSetConfig,
+    aclprofStart,
+    aclprofStop,
+)
+from .api_prof_tx import (
+    aclprofCreateStamp,
+    aclprofDestroyStamp,
     aclprofMark,
     aclprofMarkEx,
     aclprofPop,
     aclprofPush,
     aclprofRangeStart,
     aclprofRangeStop,
-    aclprofSetConfig,
     aclprofSetStampTraceMessage,
-    aclprofStart,
-    aclprofStepInfo,
-    aclprofStop,
     aclprofStr2Id,
 )
 from .api_reduce import (
@@ -575,6 +558,29 @@ from .api_vmm_share import (
     aclrtMemImportFromShareableHandleV2,
     aclrtMemSetPidToShareableHandle,
     aclrtMemSetPidToShareableHandleV2,
+)
+from .prof_state import (
+    ACL_PROF_ACL_API,
+    ACL_PROF_AICORE_METRICS,
+    ACL_PROF_AICPU,
+    ACL_PROF_API_STATS,
+    ACL_PROF_HCCL_TRACE,
+    ACL_PROF_L2CACHE,
+    ACL_PROF_MSPROFTX,
+    ACL_PROF_OP_ATTR,
+    ACL_PROF_PATH,
+    ACL_PROF_RUNTIME_API,
+    ACL_PROF_STORAGE_LIMIT,
+    ACL_PROF_TASK_MEMORY,
+    ACL_PROF_TASK_TIME,
+    ACL_PROF_TASK_TIME_L0,
+    ACL_PROF_TASK_TIME_L2,
+    ACL_PROF_TASK_TIME_L3,
+    ACL_PROF_TRAINING_TRACE,
+    ACL_STEP_END,
+    ACL_STEP_START,
+    aclprofConfig,
+    aclprofStepInfo,
 )
 
 __all__ = [

@@ -22,6 +22,7 @@ from aclnn_py import (
     aclrtSynchronizeStream,
 )
 from aclnn_py.runtime import api_prof as P
+from aclnn_py.runtime import api_prof_tx as TX
 
 ALL = P.ACL_PROF_ACL_API | P.ACL_PROF_TASK_TIME | P.ACL_PROF_MSPROFTX
 
@@ -162,17 +163,17 @@ def test_the_data_types_choose_what_is_kept(prof):
 
 def test_stamps_become_events(prof):
     config = _start(prof)
-    stamp = P.aclprofCreateStamp()
+    stamp = TX.aclprofCreateStamp()
     assert stamp != 0
-    assert P.aclprofSetStampTraceMessage(stamp, "step", 4) == 0
-    assert P.aclprofMark(stamp) == 0
-    assert P.aclprofPush(stamp) == 0
+    assert TX.aclprofSetStampTraceMessage(stamp, "step", 4) == 0
+    assert TX.aclprofMark(stamp) == 0
+    assert TX.aclprofPush(stamp) == 0
     _some_work()
-    assert P.aclprofPop() == 0
+    assert TX.aclprofPop() == 0
     range_id = Ref()
-    assert P.aclprofRangeStart(stamp, range_id) == 0 and range_id.value == 0
-    assert P.aclprofRangeStop(range_id.value) == 0
-    P.aclprofDestroyStamp(stamp)
+    assert TX.aclprofRangeStart(stamp, range_id) == 0 and range_id.value == 0
+    assert TX.aclprofRangeStop(range_id.value) == 0
+    TX.aclprofDestroyStamp(stamp)
     doc = _stop(config)
     tx = [e for e in doc["traceEvents"] if e.get("cat") == "msproftx"]
     assert [(e["ph"], e["name"]) for e in tx] == [("i", "step"), ("X", "step"), ("X", "step")]
@@ -184,32 +185,32 @@ def test_stamps_become_events(prof):
 
 
 def test_stamp_failures(prof):
-    assert P.aclprofCreateStamp() == 0  # before aclprofStart with ACL_PROF_MSPROFTX
+    assert TX.aclprofCreateStamp() == 0  # before aclprofStart with ACL_PROF_MSPROFTX
     assert aclGetRecentErrMsg() == ek(
         "EK0002",
         "Invalid_Argument_API_Call_Sequence",
         "Please call the APIs in the following order: call aclprofStart first, then aclprofCreateStamp.",
     )
-    assert P.aclprofMark(None) == -1 and aclGetRecentErrMsg() is None  # not initialised: a log line only
+    assert TX.aclprofMark(None) == -1 and aclGetRecentErrMsg() is None  # not initialised: a log line only
     config = _start(prof)
-    stamp = P.aclprofCreateStamp()
-    assert P.aclprofSetStampTraceMessage(stamp, "x" * 128, 128) == -1
+    stamp = TX.aclprofCreateStamp()
+    assert TX.aclprofSetStampTraceMessage(stamp, "x" * 128, 128) == -1
     assert "aclprofSetStampTraceMessage failed because parameter stamp cannot be a null pointer." in (
         aclGetRecentErrMsg()
     )
-    assert P.aclprofMark(None) == -1
+    assert TX.aclprofMark(None) == -1
     assert "aclprofMark failed because parameter stamp cannot be a null pointer." in aclGetRecentErrMsg()
-    assert P.aclprofPop() == -1
+    assert TX.aclprofPop() == -1
     assert "call aclprofPush first, then aclprofPop." in aclGetRecentErrMsg()
-    assert P.aclprofRangeStop(5) == -1
+    assert TX.aclprofRangeStop(5) == -1
     assert "call aclprofRangeStart first, then aclprofRangeStop." in aclGetRecentErrMsg()
-    assert P.aclprofRangeStart(stamp, None) == 100000
+    assert TX.aclprofRangeStart(stamp, None) == 100000
     assert "aclprofRangeStart failed because parameter rangeId cannot be a null pointer." in aclGetRecentErrMsg()
-    stamps = [P.aclprofCreateStamp() for _ in range(99)]
-    assert all(stamps) and P.aclprofCreateStamp() == 0  # a pool of 100
+    stamps = [TX.aclprofCreateStamp() for _ in range(99)]
+    assert all(stamps) and TX.aclprofCreateStamp() == 0  # a pool of 100
     for s in [stamp, *stamps]:
-        P.aclprofDestroyStamp(s)
-    assert P.aclprofCreateStamp() != 0
+        TX.aclprofDestroyStamp(s)
+    assert TX.aclprofCreateStamp() != 0
     _stop(config)
 
 
@@ -256,8 +257,8 @@ def test_step_info_and_mark_ex(prof):
     assert aclrtCreateStream(stream) == 0
     assert P.aclprofGetStepTimestamp(step, P.ACL_STEP_START, stream.value) == 0
     assert P.aclprofGetStepTimestamp(step, P.ACL_STEP_START, stream.value) == 100000
-    assert P.aclprofMarkEx("loss", 4, stream.value) == 0
-    assert P.aclprofMarkEx("loss", 3, stream.value) == -1
+    assert TX.aclprofMarkEx("loss", 4, stream.value) == 0
+    assert TX.aclprofMarkEx("loss", 3, stream.value) == -1
     assert "Value nullptr for parameter message is invalid. Reason: Invalid input param for markEx." in (
         aclGetRecentErrMsg()
     )
@@ -271,7 +272,7 @@ def test_step_info_and_mark_ex(prof):
 
 
 def test_str2id_is_stable(prof):
-    assert P.aclprofStr2Id("matmul") == P.aclprofStr2Id(b"matmul") != P.aclprofStr2Id("add")
+    assert TX.aclprofStr2Id("matmul") == TX.aclprofStr2Id(b"matmul") != TX.aclprofStr2Id("add")
 
 
 def test_an_aclnn_call_is_profiled_with_its_kernels(tmp_path) -> None:
