@@ -32,6 +32,7 @@ import ctypes
 import importlib
 import inspect
 import math
+import os
 import random
 import re
 import struct
@@ -952,6 +953,8 @@ def draw_argument(world: World, fn_name: str, param: str, data: random.Random) -
         return _int(data, -300, 300)
     if param in ("configPath",):
         return _one(data, [None, "", "/nonexistent/acl.json", 5, b"/tmp"])
+    if param == "path" and fn_name == "aclopStartDumpArgs":  # it makes the directory: never in the tree
+        return _one(data, [None, "", PROF_DIR, os.path.join(PROF_DIR, "args"), 5, b"/nonexistent/x", "/proc/x"])
     if param in ("refCount", "deviceId_out", "status", "ms", "free", "total", "runMode", "viewDims_out"):
         return _out(data)
     drawn = _draw_runtime_argument(world, fn_name, param, data)

@@ -546,16 +546,16 @@ def _declarations(text: str) -> dict[str, str]:
     text = text.replace("ACL_FUNC_VISIBILITY", "")
     found = {}
     for m in re.finditer(r"([A-Za-z_][\w \t\*]*?\b(acl\w+)\s*\([^;{}()]*\)\s*);", text):
-        found[m.group(2)] = " ".join(m.group(1).replace("*", " * ").split())
+        found[m.group(2)] = " ".join(m.group(1).replace("*", " * ").split()).replace("( ", "(")
     return found
 
 
 def test_the_prototypes_are_the_c_abis() -> None:
     from aclnn_py.port import prototypes
 
-    ours = _declarations(prototypes.HEADERS)
+    ours = _declarations(prototypes.HEADERS + prototypes.MORE)
     theirs: dict[str, str] = {}
-    for header in (CAPI / "include" / "acl").glob("*.h"):
+    for header in [*(CAPI / "include" / "acl").glob("*.h"), CAPI / "include" / "acl" / "ops" / "acl_dvpp.h"]:
         theirs.update(_declarations(header.read_text()))
     theirs.update(_declarations((CAPI / "include" / "aclnn" / "acl_meta.h").read_text()))
     assert ours and ours == theirs
@@ -575,7 +575,9 @@ def test_the_tool_knows_every_exported_function_with_its_python_arity() -> None:
             continue
         assert name in k.functions, f"{name}: no C prototype in aclnn_py/port/prototypes.py"
         params = inspect.signature(obj).parameters
-        assert len(k.functions[name].params) == len(params), name
+        fixed = [p for p in params.values() if p.kind is not p.VAR_POSITIONAL]  # C's "..." is *args
+        assert len(k.functions[name].params) == len(fixed), name
+        assert k.functions[name].variadic == (len(fixed) < len(params)), name
     for api in registry.IMPLEMENTED:
         assert len(k.functions[api.phase1].params) == len(api.params) + 2
         assert len(k.functions[api.name].params) == 4

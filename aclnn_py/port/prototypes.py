@@ -607,7 +607,9 @@ aclError aclrtGetStreamAttribute(aclrtStream stream, aclrtStreamAttr stmAttrType
 """
 
 # aclnn_py implements these too: acl/ops/acl_dvpp.h's memory calls (the C ABI exports them, from a
-# header outside acl/*.h); acl_dump.h's callback registration, the SIMT launches,
+# header outside acl/*.h); aclAppLog (variadic: its C side formats, then calls the engine),
+# aclopStartDumpArgs/StopDumpArgs, the managed-memory advice and prefetch (structs by value, written
+# by hand in C); acl_dump.h's callback registration, the SIMT launches,
 # aclrtBinarySetExceptionCallback, acl_rt_allocator.h's functions and the mbuf family (declared in
 # capi/include since the wrapper generator and aclnn_py/_cabi_services.py convert their function
 # pointers, dim3 by value, aclrtAllocatorDesc and aclrtMbuf)
@@ -645,4 +647,11 @@ aclError aclrtCopyBufRef(const aclrtMbuf buf, aclrtMbuf* newBuf);
 aclError aclrtAppendBufChain(aclrtMbuf headBuf, aclrtMbuf buf);
 aclError aclrtGetBufChainNum(aclrtMbuf headBuf, uint32_t* num);
 aclError aclrtGetBufFromChain(aclrtMbuf headBuf, uint32_t index, aclrtMbuf* buf);
+void aclAppLog(aclLogLevel logLevel, const char* func, const char* file, uint32_t line, const char* fmt, ...);
+aclError aclopStartDumpArgs(uint32_t dumpType, const char* path);
+aclError aclopStopDumpArgs(uint32_t dumpType);
+aclError aclrtMemManagedAdvise(const void* const ptr, uint64_t size, aclrtMemManagedAdviseType advise,
+    aclrtMemManagedLocation location);
+aclError aclrtMemManagedPrefetchAsync(const void* ptr, size_t size, aclrtMemManagedLocation location, uint32_t flags,
+    aclrtStream stream);
 """
