@@ -30,7 +30,7 @@ import numpy as np
 
 from .. import _errmsg, dtypes, scalars
 from .._status import aclError, aclnnStatus
-from ..runtime import api_dump, sanitizer
+from ..runtime import dump_file, sanitizer
 from ..runtime.device import RT
 from ..runtime.memory import SPACE, MemoryFault, call_site
 from ..runtime.stream import Stream, Task, TaskFault
@@ -480,8 +480,8 @@ class aclOpExecutor:
             task.note = compute(in_arrays, out_arrays)
             for spec, ptr in outs:
                 spec.track(ptr, True)
-            if api_dump.ACTIVE:  # the data dump follows the kernel on its stream (aclmdlSetDump)
-                api_dump.kernel_ran(
+            if dump_file.ACTIVE:  # the data dump follows the kernel on its stream (aclmdlSetDump)
+                dump_file.kernel_ran(
                     stream, ln.op_type, label,
                     [(t, ptr, a) for t, (_, ptr), a in zip(ln.inputs, ins, in_arrays)],
                     [(t, ptr, a) for t, (_, ptr), a in zip(ln.outputs, outs, out_arrays)],

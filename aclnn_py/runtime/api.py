@@ -10,7 +10,8 @@ callbacks in :mod:`.api_callback`), events (:mod:`.api_event`), notifies and IPC
 :mod:`.api_vmm_share`), errors and system information (:mod:`.api_system`, :mod:`.api_info`), kernel
 launches (:mod:`.api_kernel`), profiling (:mod:`.api_prof`, the msproftx stamps in :mod:`.api_prof_tx`,
 the profile file in :mod:`.prof_file`, the shared state in :mod:`.prof_state`), data dump
-(:mod:`.api_dump`), external allocators (:mod:`.api_allocator`), tensor data transport
+(:mod:`.api_dump`, its configuration's checks in :mod:`.dump_config`, its files and kernel hook in
+:mod:`.dump_file`), external allocators (:mod:`.api_allocator`), tensor data transport
 (:mod:`.api_tdt`), shared buffers
 (:mod:`.api_mbuf`), model runtime instances (capture in :mod:`.api_model_ri_capture`, built models
 and execution in :mod:`.api_model_ri_build`, queries in :mod:`.api_model_ri_query`, their shared
@@ -165,7 +166,6 @@ from .api_dump import (
     AIC_ERR_NORM_DUMP,
     DATA_DUMP,
     OVERFLOW_DUMP,
-    acldumpChunk,
     acldumpGetPath,
     acldumpRegCallback,
     acldumpUnregCallback,
@@ -559,6 +559,7 @@ from .api_vmm_share import (
     aclrtMemSetPidToShareableHandle,
     aclrtMemSetPidToShareableHandleV2,
 )
+from .dump_file import acldumpChunk
 from .prof_state import (
     ACL_PROF_ACL_API,
     ACL_PROF_AICORE_METRICS,

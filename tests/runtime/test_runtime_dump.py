@@ -16,6 +16,7 @@ from rt_texts import GET_DEV_MSG_LINES
 
 from aclnn_py import aclFinalize, aclGetRecentErrMsg, aclInit
 from aclnn_py.runtime import api_dump as D
+from aclnn_py.runtime import dump_file as DF
 
 INNER = "[FUNC:ReportInnerError][FILE:log_inner.cpp][LINE:133]"
 TRACEBACK = "TraceBack (most recent call last):\n"
@@ -117,13 +118,13 @@ def test_configuration_checks(dump):
              "Conflict of configuration items in configuration file {cfg}. Reason: When configuration item "
              "dump_level is not set to op, configuration item dump_list[0].optype_blacklist cannot be "
              "configured.")  # fmt: skip
-    assert not D.ACTIVE
+    assert not DF.ACTIVE
     assert _set(dump, {"dump": {"dump_path": d, "dump_op_switch": "on"}}) == 0
-    assert D.ACTIVE
+    assert DF.ACTIVE
     path = D.acldumpGetPath(D.DATA_DUMP)
     assert path is not None and Path(path).parent == dump and len(Path(path).name) == 14
     assert D.acldumpGetPath(D.AIC_ERR_BRIEF_DUMP) is None
-    assert _set(dump, {"other": 1}) == 0 and D.ACTIVE  # no "dump" section: nothing changes
+    assert _set(dump, {"other": 1}) == 0 and DF.ACTIVE  # no "dump" section: nothing changes
 
 
 class _Kernel:
@@ -141,13 +142,13 @@ def test_a_kernel_is_dumped_in_canns_file_layout(dump, dev):
     b = np.ones((2, 3), dtype=np.float16)
     out = a + 1
     k = _Kernel(dev, a, b, out)
-    D.kernel_ran(dev.stream, "Add", "aclnnAdd: kernel #0 Add", k.ins, k.outs)
-    (written,) = D.dumped_files()[-1:]
+    DF.kernel_ran(dev.stream, "Add", "aclnnAdd: kernel #0 Add", k.ins, k.outs)
+    (written,) = DF.dumped_files()[-1:]
     path = Path(written)
     op_type, op_name, task, stream, stamp = path.name.split(".")
     assert (op_type, op_name, task, stream) == ("Add", "aclnnAdd_Add_0", "0", str(dev.stream.ident))
     assert path.parent.name == "0" and path.parent.parent == Path(D.acldumpGetPath(D.DATA_DUMP))
-    doc = D.read_dump_file(path)
+    doc = DF.read_dump_file(path)
     assert doc["version"] == "2.0" and doc["op_name"] == "aclnnAdd_Add_0" and doc["dump_time"] == int(stamp)
     assert [t["data_type"] for t in doc["input"]] == [1, 2]  # DT_FLOAT, DT_FLOAT16
     assert [t["shape"] for t in doc["input"] + doc["output"]] == [[2, 3]] * 3
@@ -157,10 +158,10 @@ def test_a_kernel_is_dumped_in_canns_file_layout(dump, dev):
     assert np.frombuffer(doc["output"][0]["data"], np.float32).tolist() == out.ravel().tolist()
     # output mode (the default) keeps the outputs only; the task id counts per stream
     assert _set(dump, {"dump": {"dump_path": d, "dump_op_switch": "on"}}) == 0
-    D.kernel_ran(dev.stream, "Add", "aclnnAdd: kernel #0 Add", k.ins, k.outs)
-    doc = D.read_dump_file(D.dumped_files()[-1])
+    DF.kernel_ran(dev.stream, "Add", "aclnnAdd: kernel #0 Add", k.ins, k.outs)
+    doc = DF.read_dump_file(DF.dumped_files()[-1])
     assert doc["input"] == [] and len(doc["output"]) == 1
-    assert Path(D.dumped_files()[-1]).name.split(".")[2] == "1"
+    assert Path(DF.dumped_files()[-1]).name.split(".")[2] == "1"
 
 
 def test_stats_and_callback(dump, dev):
@@ -169,13 +170,13 @@ def test_stats_and_callback(dump, dev):
     k = _Kernel(dev, a, a, a)
     assert _set(dump, {"dump": {"dump_path": d, "dump_op_switch": "on", "dump_data": "stats",
                                 "dump_stats": ["Max", "Min"]}}) == 0  # fmt: skip
-    D.kernel_ran(dev.stream, "Abs", "aclnnAbs: kernel #0 Abs", k.ins, k.outs)
-    written = D.dumped_files()[-1]
+    DF.kernel_ran(dev.stream, "Abs", "aclnnAbs: kernel #0 Abs", k.ins, k.outs)
+    written = DF.dumped_files()[-1]
     assert written.endswith(".csv")
     lines = Path(written).read_text().splitlines()
     assert lines[0].startswith("Input/Output,Index,Data Size,Data Type,Format,Shape,Max Value,Min Value")
     assert lines[1] == "Output,0,16,DT_FLOAT,ND,4,1.0,-2.0,-0.5,4,1,0,1"
-    chunks: list[D.acldumpChunk] = []
+    chunks: list[DF.acldumpChunk] = []
     assert D.acldumpRegCallback(None, 0) == 500001
     assert "acldumpRegCallback failed because messageCallback cannot be a NULL pointer." in aclGetRecentErrMsg()
     assert D.acldumpRegCallback(lambda c, n: chunks.append(c), 1) == 500001
@@ -184,7 +185,7 @@ def test_stats_and_callback(dump, dev):
     )
     assert D.acldumpRegCallback(lambda c, n: chunks.append(c), 0) == 0
     assert _set(dump, {"dump": {"dump_path": d, "dump_op_switch": "on"}}) == 0
-    D.kernel_ran(dev.stream, "Abs", "aclnnAbs: kernel #0 Abs", k.ins, k.outs)
+    DF.kernel_ran(dev.stream, "Abs", "aclnnAbs: kernel #0 Abs", k.ins, k.outs)
     assert [c.isLastChunk for c in chunks] == [0, 1]  # the message, then the output's bytes
     assert chunks[1].dataBuf == a.tobytes() and chunks[0].offset == -1
     assert not Path(chunks[0].fileName).exists()  # delivered instead of written
@@ -203,10 +204,10 @@ def test_acl_init_reads_the_dump_section(tmp_path):
     cfg.write_text(json.dumps({"dump": {"dump_path": str(tmp_path), "dump_op_switch": "on"}}))
     assert aclInit(str(cfg)) == 0
     try:
-        assert D.ACTIVE and D.acldumpGetPath(D.DATA_DUMP).startswith(str(tmp_path))
+        assert DF.ACTIVE and D.acldumpGetPath(D.DATA_DUMP).startswith(str(tmp_path))
     finally:
         aclFinalize()
-    assert not D.ACTIVE  # the dump ends with the runtime
+    assert not DF.ACTIVE  # the dump ends with the runtime
 
 
 def test_an_aclnn_call_is_dumped(dump, dev):
@@ -218,5 +219,5 @@ def test_an_aclnn_call_is_dumped(dump, dev):
     alpha = aclCreateScalar(np.array([1.0], np.float32), 0)
     assert dev.run(aclnnAddGetWorkspaceSize, aclnnAdd, ta, tb, alpha, tout) == (0, 0, 0)
     aclDestroyScalar(alpha)
-    doc = D.read_dump_file(D.dumped_files()[-1])
+    doc = DF.read_dump_file(DF.dumped_files()[-1])
     assert np.frombuffer(doc["output"][0]["data"], np.float32).tolist() == [0.0, 2.0, 4.0, 6.0]
