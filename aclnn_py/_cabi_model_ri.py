@@ -9,7 +9,8 @@ import ctypes
 from collections.abc import Callable
 from typing import Any
 
-from ._cabi import _HOST_FUNC, H, _ref, _u32
+from ._cabi_callbacks import _HOST_FUNC
+from ._cabi_core import H, _ref, _u32
 from ._ref import Ref
 
 

@@ -14,8 +14,8 @@ from typing import Any
 
 import numpy as np
 
-from . import _cabi
-from ._cabi import H, _buffer, _dev, _put_handle, _ref
+from . import _cabi_core
+from ._cabi_core import H, _buffer, _dev, _put_handle, _ref
 from .runtime.memory import SPACE
 
 _MAX_DIMS = 1 << 10  # longer dims arrays are not read: the Python function reports dimNum
@@ -42,7 +42,7 @@ def _create_data_item(fn: Any, tdtType: int, dims: int, dimNum: int, dataType: i
 def _sim_to_pinned(addr: int) -> int:
     """The real address of a simulated pinned-host address (what aclrtMallocHost gave C), else
     the address itself (device memory is addressed by its simulated address in C too)."""
-    for real, (sim, size) in _cabi._pinned.items():
+    for real, (sim, size) in _cabi_core._pinned.items():
         if sim <= addr < sim + max(size, 1):
             return real + (addr - sim)
     return addr
@@ -148,7 +148,9 @@ def _app_log(fn: Any, logLevel: int, func: int, file: int, line: int, text: int,
 
     if cut == 2:  # vsnprintf refused the format
         return api_log.invalid_format()
-    return api_log.record(logLevel, _cabi._cstr(func), _cabi._cstr(file), line, _cabi._cstr(text), bool(cut))
+    return api_log.record(
+        logLevel, _cabi_core._cstr(func), _cabi_core._cstr(file), line, _cabi_core._cstr(text), bool(cut)
+    )
 
 
 # -- structs passed by value (written by hand in capi/src/aclnn_py_capi.cpp, field by field) ---------
@@ -192,7 +194,7 @@ def _buf_data(fn: Any, buf: int, dataPtr: int, size: int) -> int:
     rc = int(fn(H.obj(buf), ptr_ref, size_ref))
     if rc == 0 and ptr_ref is not None and isinstance(ptr_ref.value, int):
         # the block is pinned host memory of the simulated memory: C gets its backing store, as
-        # aclrtMallocHost's callers do, and _cabi translates it back when C passes it in
+        # aclrtMallocHost's callers do, and _cabi_core translates it back when C passes it in
         ctypes.c_uint64.from_address(dataPtr).value = _expose_pinned(ptr_ref.value)
     if rc == 0 and size_ref is not None and isinstance(size_ref.value, int):
         ctypes.c_uint64.from_address(size).value = size_ref.value
@@ -200,16 +202,16 @@ def _buf_data(fn: Any, buf: int, dataPtr: int, size: int) -> int:
 
 
 def _expose_pinned(sim: int) -> int:
-    """The real address of a simulated pinned-host address, registered with _cabi's pinned map
+    """The real address of a simulated pinned-host address, registered with _cabi_core's pinned map
     (as aclrtMallocHost's blocks are) so that C passing it back reaches the same memory."""
     alloc = SPACE.find(sim)
     if alloc is None:
         return sim
     real = int(alloc.buf.ctypes.data)
-    if _cabi._pinned.get(real) != (alloc.start, alloc.size):
-        if real not in _cabi._pinned:
-            bisect.insort(_cabi._pinned_starts, real)
-        _cabi._pinned[real] = (alloc.start, alloc.size)
+    if _cabi_core._pinned.get(real) != (alloc.start, alloc.size):
+        if real not in _cabi_core._pinned:
+            bisect.insort(_cabi_core._pinned_starts, real)
+        _cabi_core._pinned[real] = (alloc.start, alloc.size)
     return real + (sim - alloc.start)
 
 

@@ -111,7 +111,7 @@ def _clear_stream_failures(device: Any) -> None:
 
 
 def _c_repair(fn: Any, deviceId: int, errorInfo: int) -> int:
-    from .._cabi import _ErrorInfo
+    from .._cabi_device import _ErrorInfo
 
     if errorInfo == 0:
         return int(fn(deviceId, None))

@@ -11,15 +11,10 @@ from __future__ import annotations
 import ctypes
 from typing import Any
 
+from .._cabi_core import H, _buffer, _copy_args, _cstr, _dev, _u64
 from .._ref import Ref
 
 _MAX_ARRAY = 1 << 16  # longer arrays are not read: the Python function reports the count
-
-
-def _c() -> Any:
-    from .. import _cabi  # imported late: _cabi imports this module while it loads
-
-    return _cabi
 
 
 def _u64s(addr: int, n: int) -> list[int] | None:
@@ -30,7 +25,7 @@ def _u64s(addr: int, n: int) -> list[int] | None:
 
 def _ipc_export_key(fn: Any, devPtr: int, size: int, key: int, length: int, flags: int) -> int:
     ref: Ref[Any] | None = Ref() if key else None
-    rc = int(fn(_c()._dev(devPtr), size, ref, length, flags))
+    rc = int(fn(_dev(devPtr), size, ref, length, flags))
     if ref is not None and isinstance(ref.value, str):
         data = ref.value.encode() + b"\0"
         ctypes.memmove(key, data, len(data))
@@ -40,21 +35,20 @@ def _ipc_export_key(fn: Any, devPtr: int, size: int, key: int, length: int, flag
 def _batch_lists(
     dsts: int, destMaxs: int, srcs: int, sizes: int, n: int, attrsIndexes: int, numAttrs: int
 ) -> tuple[object, object, object, object, object]:
-    cabi = _c()
     size_list = _u64s(sizes, n)
     max_list = _u64s(destMaxs, n)
     dst_list = _u64s(dsts, n)
     src_list = _u64s(srcs, n)
     lens = size_list or [0] * len(dst_list or [])
-    d = None if dst_list is None else [cabi._buffer(a, k) for a, k in zip(dst_list, max_list or lens, strict=False)]
-    s = None if src_list is None else [cabi._buffer(a, k) for a, k in zip(src_list, lens, strict=False)]
+    d = None if dst_list is None else [_buffer(a, k) for a, k in zip(dst_list, max_list or lens, strict=False)]
+    s = None if src_list is None else [_buffer(a, k) for a, k in zip(src_list, lens, strict=False)]
     return d, max_list, s, size_list, _u64s(attrsIndexes, numAttrs)
 
 
 def _memcpy_batch(fn: Any, dsts: int, destMaxs: int, srcs: int, sizes: int, n: int, attrs: int, attrsIndexes: int,
                   numAttrs: int, failIndex: int) -> int:  # fmt: skip
     d, m, s, z, idx = _batch_lists(dsts, destMaxs, srcs, sizes, n, attrsIndexes, numAttrs)
-    return int(fn(d, m, s, z, n, attrs or None, idx, numAttrs, _c()._u64(failIndex)))
+    return int(fn(d, m, s, z, n, attrs or None, idx, numAttrs, _u64(failIndex)))
 
 
 def _memcpy_batch_v2(fn: Any, dsts: int, destMaxs: int, srcs: int, sizes: int, n: int, attrs: int,
@@ -66,26 +60,24 @@ def _memcpy_batch_v2(fn: Any, dsts: int, destMaxs: int, srcs: int, sizes: int, n
 def _memcpy_batch_async(fn: Any, dsts: int, destMaxs: int, srcs: int, sizes: int, n: int, attrs: int,
                         attrsIndexes: int, numAttrs: int, failIndex: int, stream: int) -> int:  # fmt: skip
     d, m, s, z, idx = _batch_lists(dsts, destMaxs, srcs, sizes, n, attrsIndexes, numAttrs)
-    cabi = _c()
-    return int(fn(d, m, s, z, n, attrs or None, idx, numAttrs, cabi._u64(failIndex), cabi.H.obj(stream)))
+    return int(fn(d, m, s, z, n, attrs or None, idx, numAttrs, _u64(failIndex), H.obj(stream)))
 
 
 def _memcpy_batch_async_v2(fn: Any, dsts: int, destMaxs: int, srcs: int, sizes: int, n: int, attrs: int,
                            attrsIndexes: int, numAttrs: int, stream: int) -> int:  # fmt: skip
     d, m, s, z, idx = _batch_lists(dsts, destMaxs, srcs, sizes, n, attrsIndexes, numAttrs)
-    return int(fn(d, m, s, z, n, attrs or None, idx, numAttrs, _c().H.obj(stream)))
+    return int(fn(d, m, s, z, n, attrs or None, idx, numAttrs, H.obj(stream)))
 
 
 def _memcpy_with_condition(fn: Any, dst: int, destMax: int, src: int, count: int, kind: int, stream: int) -> int:
-    cabi = _c()
-    d, s = cabi._copy_args(dst, destMax, src, count)
-    return int(fn(d, destMax, s, count, kind, cabi.H.obj(stream)))
+    d, s = _copy_args(dst, destMax, src, count)
+    return int(fn(d, destMax, s, count, kind, H.obj(stream)))
 
 
 def _memcpy_with_offset(fn: Any, dst: int, destMax: int, dstOff: int, src: int, count: int, srcOff: int, kind: int,
                         stream: int) -> int:  # fmt: skip
-    cabi = _c()  # dst and src are device addresses of device pointers, not out-parameters
-    return int(fn(cabi._dev(dst), destMax, dstOff, cabi._dev(src), count, srcOff, kind, cabi.H.obj(stream)))
+    # dst and src are device addresses of device pointers, not out-parameters
+    return int(fn(_dev(dst), destMax, dstOff, _dev(src), count, srcOff, kind, H.obj(stream)))
 
 
 class _ServerPid(ctypes.Structure):
@@ -101,7 +93,7 @@ def _ipc_import_pid_inter_server(fn: Any, key: int, serverPids: int, num: int) -
             entries.append((int(sp.sdid), pids))
     elif serverPids:
         entries = []
-    return int(fn(_c()._cstr(key), entries, num))
+    return int(fn(_cstr(key), entries, num))
 
 
 ADAPTORS: dict[str, Any] = {
