@@ -11,6 +11,7 @@ import ctypes
 from typing import Any
 
 from ._cabi_core import H, _buffer, _ref, _text_out
+from ._ref import Ref
 
 
 def _stream_config_opt(fn: Any, handle: int, attr: int, attrValue: int, valueSize: int) -> int:
@@ -77,6 +78,16 @@ def _ipc_get_event_handle(fn: Any, event: int, handle: int) -> int:
     return rc
 
 
+def _ipc_open_event_handle(fn: Any, handle: int, event: int) -> int:
+    from .runtime.api_notify import ACL_IPC_EVENT_HANDLE_SIZE
+
+    out = Ref() if event else None
+    rc = int(fn(ctypes.string_at(handle, ACL_IPC_EVENT_HANDLE_SIZE), out))
+    if rc == 0 and out is not None:
+        ctypes.c_uint64.from_address(event).value = H.token(out.value)
+    return rc
+
+
 class _CntNotifyRecordInfo(ctypes.Structure):
     _fields_ = [("mode", ctypes.c_int32), ("value", ctypes.c_uint32)]
 
@@ -120,6 +131,7 @@ ADAPTORS: dict[str, Any] = {
     "aclrtNotifySetImportPid": _notify_set_import_pid,
     "aclrtNotifySetImportPidInterServer": _notify_set_import_pid_inter_server,
     "aclrtIpcGetEventHandle": _ipc_get_event_handle,
+    "aclrtIpcOpenEventHandle": _ipc_open_event_handle,
     "aclrtCntNotifyRecord": _cnt_notify_record,
     "aclrtCntNotifyWaitWithTimeout": _cnt_notify_wait,
 }

@@ -501,6 +501,13 @@ aclError aclrtMemManagedPrefetchAsync(const void *ptr, size_t size, aclrtMemMana
                   ull{flags}, P(stream));
 }
 
+// aclrtIpcOpenEventHandle takes its 64-byte handle by value: the adaptor (aclnn_py/_cabi_stream.py)
+// reads the bytes at the copy's address.
+aclError aclrtIpcOpenEventHandle(aclrtIpcEventHandle handle, aclrtEvent *event) {
+    return Status(ACL_ERROR_RT_INTERNAL_ERROR, "rt_call", "(ssKK)", "aclrtIpcOpenEventHandle", "e:x,x", P(&handle),
+                  P(event));
+}
+
 // aclmdlRIAddCondTask takes its struct by value: its fields go to the adaptor one by one
 // (aclnn_py/_cabi_model_ri.py), which writes the sub-models into params.modelRIArray.
 aclError aclmdlRIAddCondTask(aclmdlRICondTaskParams params, aclrtStream stream, uint32_t flags) {
