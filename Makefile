@@ -6,7 +6,7 @@ RUN_STAMP := $(VENV)/.installed-run
 DEV_STAMP := $(VENV)/.installed-dev
 SAMPLES := $(sort $(wildcard samples/test_aclnn_*.py))
 
-.PHONY: run test lint bench fuzz capi clean pictures
+.PHONY: run test test-slow lint bench fuzz capi clean pictures
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
@@ -29,6 +29,10 @@ run: $(RUN_STAMP)
 ## test: the whole test suite, one worker per core (pytest-xdist; a test file stays on one worker)
 test: $(DEV_STAMP)
 	$(PY) -m pytest -n auto --dist loadfile
+
+## test-slow: the checks too slow for every run (every kernel recompiled without F16C; every C runtime program under AddressSanitizer)
+test-slow: $(DEV_STAMP)
+	ACLNN_PY_SLOW_TESTS=1 $(PY) -m pytest -n auto tests/test_kernel_paths.py tests/test_capi.py
 
 ## capi: the C ABI (capi/build/lib/libascendcl.so & co.) for compiling C++ aclnn programs; see docs/c-api.md
 capi: $(RUN_STAMP)
