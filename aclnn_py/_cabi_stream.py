@@ -81,7 +81,7 @@ def _ipc_get_event_handle(fn: Any, event: int, handle: int) -> int:
 def _ipc_open_event_handle(fn: Any, handle: int, event: int) -> int:
     from .runtime.api_notify import ACL_IPC_EVENT_HANDLE_SIZE
 
-    out = Ref() if event else None
+    out: Ref[Any] | None = Ref() if event else None
     rc = int(fn(ctypes.string_at(handle, ACL_IPC_EVENT_HANDLE_SIZE), out))
     if rc == 0 and out is not None:
         ctypes.c_uint64.from_address(event).value = H.token(out.value)
