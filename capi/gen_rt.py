@@ -6,8 +6,9 @@ generated C++ definition: it passes its arguments as numbers (pointers and handl
 ``aclnn_py._cabi.rt_call`` together with a *signature string* that says, parameter by parameter, how
 each one reaches the Python function of the same name (a handle to resolve, an out-parameter to
 write, a C string to read ...). So a runtime function that follows the conventions needs only its
-CANN prototype in the header (and in ``aclnn_py/port/prototypes.py``); ``_cabi`` adapts the few that
-do not (C strings as out-buffers, arrays, structs, function pointers).
+CANN prototype in the header (and in ``aclnn_py/port/prototypes.py``); an adaptor adapts the few that
+do not (C strings as out-buffers, arrays, structs, function pointers): it lives in the
+``aclnn_py/_cabi_<group>.py`` module of its chapter, whose ``ADAPTORS`` table ``_cabi`` merges.
 
 Signature string: ``<return>:<param>,<param>...`` with
 
@@ -17,7 +18,7 @@ Signature string: ``<return>:<param>,<param>...`` with
   (simulated memory, pinned host addresses translated), ``r`` raw address (kept as C gave it),
   ``s`` C string in, ``H`` handle out (``aclrtStream*`` ...), ``P`` pointer out (``void**``),
   ``o:<t>`` number out (``t`` = ``i32``, ``u32``, ``i64``, ``u64``, ``f32``), ``x`` passed as an
-  address to the function's own adaptor in ``_cabi``.
+  address to the function's own adaptor (found through ``_cabi``'s merged table).
 """
 
 from __future__ import annotations
@@ -72,7 +73,7 @@ OUT_NUMBERS = {
     "float": "f32",
 }
 # Parameters whose address is kept as given (descriptors that only store it), and parameters each
-# function's own _cabi adaptor reads (strings as out-buffers, arrays, structs, function pointers).
+# function's own adaptor reads (strings as out-buffers, arrays, structs, function pointers).
 RAW = frozenset(
     (
         ("aclCreateDataBuffer", "data"), ("aclUpdateDataBuffer", "data"),
