@@ -34,7 +34,8 @@ import re
 import threading
 from dataclasses import dataclass, field
 from typing import Any
-from xml.sax.saxutils import escape
+
+from ._xml import escape
 
 CALL_US = 1  # every API call on the host
 KERNEL_US = 4  # every kernel

@@ -24,7 +24,7 @@ from ..runtime import api as rt
 from ..runtime import sanitizer
 from ..runtime.memory import SPACE, call_site
 from ..tensor import aclTensor
-from . import cache, picture
+from . import cache
 from .executor import Launch, aclOpExecutor
 
 S = aclnnStatus
@@ -308,6 +308,8 @@ aclSetOutputTensorAddr = aclSetTensorAddr
 
 def _picture(ex: aclOpExecutor, engine: str) -> tuple[str, str]:
     """An executor's picture for the call trace's ACLNN_PY_TRACE_GRAPHS (DOT, SVG)."""
+    from . import picture  # loaded when a picture is drawn, not by every program
+
     return picture.to_dot(ex), picture.to_svg(ex, engine)
 
 

@@ -25,9 +25,9 @@ import subprocess
 import textwrap
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
-from xml.sax.saxutils import escape
 
 from .. import dtypes
+from .._xml import escape
 
 if TYPE_CHECKING:  # only for annotations: the executor module sits above this one
     from ..tensor import Storage, aclTensor

@@ -75,7 +75,15 @@ def release_device(dev: int, api: str) -> None:
             del REGISTERED[key]
 
 
-_libc = ctypes.CDLL(ctypes.util.find_library("c"), use_errno=True)
+_LIBC: list[ctypes.CDLL] = []  # found at the first use (find_library runs ldconfig: not at import)
+
+
+def _libc() -> ctypes.CDLL:
+    if not _LIBC:
+        _LIBC.append(ctypes.CDLL(ctypes.util.find_library("c"), use_errno=True))
+    return _LIBC[0]
+
+
 _PAGE = 4096
 
 
@@ -85,7 +93,7 @@ def _mapped_in_process(addr: int, size: int) -> bool:
     lo = addr - addr % _PAGE
     span = addr + size - lo
     vec = ctypes.create_string_buffer(-(-span // _PAGE))
-    return int(_libc.mincore(ctypes.c_void_p(lo), ctypes.c_size_t(span), vec)) == 0
+    return int(_libc().mincore(ctypes.c_void_p(lo), ctypes.c_size_t(span), vec)) == 0
 
 
 def _host_bytes(api: str, ptr: object, size: int) -> tuple[int, np.ndarray]:
