@@ -47,6 +47,13 @@ class ApiError(Exception):
         self.code = code
         self.messages = messages
 
+    def report(self) -> int:
+        """Record the messages for aclGetRecentErrMsg() (what returning the code from a C-style
+        call does); the code, for callers that go on after a failure."""
+        for message in self.messages:
+            _errmsg.report(*message)
+        return self.code
+
 
 def fail(code: int, eid: str, text: str) -> ApiError:
     """Build an :class:`ApiError` with one message (use as ``raise fail(...)``)."""
@@ -76,9 +83,8 @@ def c_api(internal_code: int, *, handle: bool = False) -> Callable[[F], F]:
             try:
                 return fn(*args, **kwargs)
             except ApiError as e:
-                for message in e.messages:
-                    _errmsg.report(*message)
-                return None if handle else e.code
+                code = e.report()
+                return None if handle else code
             except OutParamError as e:  # an out-parameter of the wrong C type: a bad argument
                 if param_code == 100000:  # the runtime: a Python-only mistake, named by aclnn_py
                     _errmsg.report("aclnn_py", f"{fn.__name__}: {e}.", None)

@@ -113,8 +113,7 @@ def _launch(
         try:
             st = rt.resolve_stream(stream)
         except ApiError as e:
-            for message in e.messages:
-                _errmsg.report(*message)
+            e.report()
             _errmsg.report_code(
                 S.ACLNN_ERR_RUNTIME_ERROR,
                 f"launch failed for {todo[0].op_type}, errno:{int(S.ACLNN_ERR_RUNTIME_ERROR)}.",

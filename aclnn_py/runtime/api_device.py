@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import contextlib
 
-from .. import _errmsg
 from .._capi import ApiError
 from .._ref import store
 from . import api_hostreg, api_ipc, api_vmm, sanitizer
@@ -111,9 +110,7 @@ def _release_context(ctx: Context, api: str) -> int:
             drain(stream)
             stream_error(stream)
         except ApiError as e:
-            for message in e.messages:
-                _errmsg.report(*message)
-            first = first or e.code
+            first = first or e.report()
         sanitizer.check_stream_release(stream, api)
         stream.destroyed = True
         RT.policy.shutdown(stream)

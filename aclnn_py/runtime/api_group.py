@@ -104,10 +104,7 @@ def aclrtCreateGroupInfo() -> aclrtGroupInfo | None:
     try:
         n = _group_count()
     except ApiError as e:
-        from .. import _errmsg
-
-        for message in e.messages:
-            _errmsg.report(*message)
+        e.report()
         return None
     return aclrtGroupInfo(n) if n else None
 

@@ -17,7 +17,6 @@ from typing import Any
 
 import numpy as np
 
-from .. import _errmsg
 from .. import soc as _soc
 from .._capi import ApiError, as_float, as_int, describe
 from .._ref import Ref, store
@@ -322,20 +321,13 @@ def aclrtGetVersion(majorVersion: object, minorVersion: object, patchVersion: ob
 # ---------------------------------------------------------------------------------------------
 
 
-def _emu_refusal(e: ApiError) -> None:
-    """These two functions have no status code: a Python argument C could not pass is reported
-    (aclGetRecentErrMsg) and the result is 0."""
-    for message in e.messages:
-        _errmsg.report(*message)
-
-
 def aclFloat16ToFloat(value: int) -> float:
     """CANN's conversion: exponent 31 is an ordinary exponent (0x7C00 -> 65536.0, a NaN
     -> (1 + m/1024) * 65536), zero keeps its sign, subnormals are exact."""
     try:
         bits = as_int(value, "value", PARAM, -(2**63), 2**64 - 1, eid=EMU) & 0xFFFF
     except ApiError as e:
-        _emu_refusal(e)
+        e.report()  # no status code: a Python argument C could not pass is reported, the result is 0
         return 0.0
     sign = -1.0 if bits & 0x8000 else 1.0
     exp = (bits >> 10) & 0x1F
@@ -352,7 +344,7 @@ def aclFloatToFloat16(value: float) -> int:
     try:
         f = as_float(value, "value", PARAM, eid=EMU)
     except ApiError as e:
-        _emu_refusal(e)
+        e.report()  # no status code: a Python argument C could not pass is reported, the result is 0
         return 0
     with np.errstate(over="ignore"):
         bits = int(np.array([f], dtype=np.float32).view(np.uint32)[0])  # C's double -> float

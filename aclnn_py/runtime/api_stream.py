@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from .. import _errmsg
 from .. import soc as _soc
 from .._capi import ApiError, c_api, describe
 from .._ref import store
@@ -157,9 +156,7 @@ def _destroy_stream(stream: object, api: str, rt_fn: str, force: bool) -> int:
             drain(st)
             stream_error(st)
         except ApiError as e:
-            for message in e.messages:
-                _errmsg.report(*message)
-            code = e.code
+            code = e.report()
     sanitizer.check_stream_release(st, api)
     with RT.lock:
         st.destroyed = True

@@ -22,6 +22,7 @@ import ctypes
 import threading
 import time
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -174,72 +175,51 @@ def acltdtDestroyDataItem(dataItem: object) -> int:
     return E.ACL_SUCCESS
 
 
-def _item_field(item: object, api: str, default: object) -> acltdtDataItem | None:
-    """ACL_REQUIRES_NOT_NULL_RET_INPUT_REPORT: a NULL item is EH0008 and ``default``."""
+def _item_field(item: object, api: str) -> acltdtDataItem:
+    """ACL_REQUIRES_NOT_NULL_RET_INPUT_REPORT: a NULL item is EH0008."""
     if item is None:
         raise ApiError(PARAM, acl_null(api, "dataItem"))
     _live(item, acltdtDataItem, api, "dataItem")
     return item  # type: ignore[return-value]
 
 
+def _item_value(item: object, api: str, read: Callable[[acltdtDataItem], int], fallback: int) -> int:
+    """A getter without a status: a bad item is reported and answers ``fallback``."""
+    try:
+        return read(_item_field(item, api))
+    except ApiError as e:
+        e.report()
+        return fallback
+
+
 @c_api(INTERNAL)
 def acltdtGetTensorTypeFromItem(dataItem: object) -> int:
     """The item's tensor type (ACL_TENSOR_DATA_UNDEFINED for NULL)."""
-    try:
-        item = _item_field(dataItem, "acltdtGetTensorTypeFromItem", None)
-    except ApiError as e:
-        return _reported(e, ACL_TENSOR_DATA_UNDEFINED)
-    assert item is not None
-    return item.tdt_type
-
-
-def _reported(e: ApiError, value: int) -> int:
-    from .. import _errmsg
-
-    for message in e.messages:
-        _errmsg.report(*message)
-    return value
+    return _item_value(dataItem, "acltdtGetTensorTypeFromItem", lambda i: i.tdt_type, ACL_TENSOR_DATA_UNDEFINED)
 
 
 @c_api(INTERNAL)
 def acltdtGetDataTypeFromItem(dataItem: object) -> int:
     """The item's aclDataType (ACL_DT_UNDEFINED for NULL)."""
-    try:
-        item = _item_field(dataItem, "acltdtGetDataTypeFromItem", None)
-    except ApiError as e:
-        return _reported(e, -1)
-    assert item is not None
-    return item.data_type
+    return _item_value(dataItem, "acltdtGetDataTypeFromItem", lambda i: i.data_type, -1)
 
 
 @c_api(INTERNAL, handle=True)
 def acltdtGetDataAddrFromItem(dataItem: object) -> object:
     """The item's data (the object or address it was made with; a received item's bytes)."""
-    item = _item_field(dataItem, "acltdtGetDataAddrFromItem", None)
-    assert item is not None
-    return item.data
+    return _item_field(dataItem, "acltdtGetDataAddrFromItem").data
 
 
 @c_api(INTERNAL)
 def acltdtGetDataSizeFromItem(dataItem: object) -> int:
     """The item's data size in bytes (0 for NULL)."""
-    try:
-        item = _item_field(dataItem, "acltdtGetDataSizeFromItem", None)
-    except ApiError as e:
-        return _reported(e, 0)
-    assert item is not None
-    return item.size
+    return _item_value(dataItem, "acltdtGetDataSizeFromItem", lambda i: i.size, 0)
 
 
 @c_api(INTERNAL)
 def acltdtGetDimNumFromItem(dataItem: object) -> int:
     """The item's number of dims (0 for NULL)."""
-    try:
-        item = _item_field(dataItem, "acltdtGetDimNumFromItem", None)
-    except ApiError as e:
-        return _reported(e, 0)
-    assert item is not None
-    return len(item.dims)
+    return _item_value(dataItem, "acltdtGetDimNumFromItem", lambda i: len(i.dims), 0)
 
 
 def _store(out: object, value: int, api: str, name: str) -> None:
@@ -381,7 +361,8 @@ def acltdtGetDataItem(dataset: object, index: int) -> acltdtDataItem | None:
 def acltdtGetDatasetSize(dataset: object) -> int:
     """The number of items (0 for NULL)."""
     if dataset is None:
-        return _reported(ApiError(PARAM, acl_null("acltdtGetDatasetSize", "dataset")), 0)
+        ApiError(PARAM, acl_null("acltdtGetDatasetSize", "dataset")).report()
+        return 0
     _live(dataset, acltdtDataset, "acltdtGetDatasetSize", "dataset")
     return len(dataset.items)  # type: ignore[attr-defined]
 
