@@ -287,14 +287,19 @@ def _not_managed(api: str, ptr: object) -> ApiError:
     )
 
 
-@rt_api
-def aclrtMemManagedAdvise(ptr: object, size: int, advise: int, location: object) -> int:
-    """CANN's checks, then 207000 (no managed memory exists)."""
-    api = "aclrtMemManagedAdvise"
+def _managed_range(api: str, ptr: object, size: object) -> None:
+    """The managed calls' first checks: a NULL ``ptr`` (EH0008), a zero ``size`` (EH0007)."""
     if as_pointer(ptr) is None:
         raise ApiError(PARAM, acl_null(api, "ptr"))
     if int_arg(size, "size", 0, UINT64_MAX) == 0:
         raise ApiError(PARAM, acl_value(api, 0, "size", "must be greater than 0"))
+
+
+@rt_api
+def aclrtMemManagedAdvise(ptr: object, size: int, advise: int, location: object) -> int:
+    """CANN's checks, then 207000 (no managed memory exists)."""
+    api = "aclrtMemManagedAdvise"
+    _managed_range(api, ptr, size)
     raise _not_managed(api, ptr)
 
 
@@ -302,10 +307,7 @@ def aclrtMemManagedAdvise(ptr: object, size: int, advise: int, location: object)
 def aclrtMemManagedPrefetchAsync(ptr: object, size: int, location: object, flags: int, stream: object) -> int:
     """CANN's checks, then 207000 (no managed memory exists)."""
     api = "aclrtMemManagedPrefetchAsync"
-    if as_pointer(ptr) is None:
-        raise ApiError(PARAM, acl_null(api, "ptr"))
-    if int_arg(size, "size", 0, UINT64_MAX) == 0:
-        raise ApiError(PARAM, acl_value(api, 0, "size", "must be greater than 0"))
+    _managed_range(api, ptr, size)
     raise _not_managed(api, ptr)
 
 
