@@ -11,6 +11,7 @@ out-parameters.
 from __future__ import annotations
 
 from enum import IntEnum
+from typing import TYPE_CHECKING
 
 from . import trace
 from ._ref import Ref
@@ -25,7 +26,7 @@ from .executor.api import (
 )
 from .executor.executor import aclOpExecutor
 from .ops import registry as _registry
-from .runtime.api import *  # noqa: F403 - every runtime function under its C name (runtime.api.__all__)
+from .runtime import api as _rt_api
 from .runtime.enums import *  # noqa: F403 - acl_rt.h's enums and #defines (runtime.enums.__all__)
 from .runtime.enums import ENUMS as _RT_ENUMS
 from .tensor import (
@@ -66,23 +67,35 @@ from .tensor import (
     aclTensorList,
 )
 
+if TYPE_CHECKING:
+    from .runtime.api import *  # noqa: F403 - every runtime function under its C name (runtime.api.__all__)
+else:
+    # The runtime's core chapters now; its lazy chapters (runtime.api.LAZY) through __getattr__ below,
+    # so a star import here would load them all.
+    globals().update({name: getattr(_rt_api, name) for name in _rt_api.__all__ if name not in _rt_api.LAZY})
+
 __version__ = "0.1.0"
 
 
 def __getattr__(name: str) -> object:
-    """The operator APIs of :mod:`aclnn_py.ops.registry`, loaded when first used (PEP 562)."""
-    module = _registry.EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module 'aclnn_py' has no attribute {name!r}")
-    import importlib
+    """The runtime's lazy chapters and the operator APIs of :mod:`aclnn_py.ops.registry`, loaded
+    when first used (PEP 562)."""
+    if name in _rt_api.LAZY:
+        value = getattr(_rt_api, name)
+    else:
+        module = _registry.EXPORTS.get(name)
+        if module is None:
+            raise AttributeError(f"module 'aclnn_py' has no attribute {name!r}")
+        import importlib
 
-    value = getattr(importlib.import_module(module), name)
+        value = getattr(importlib.import_module(module), name)
     globals()[name] = value
     return value
 
 
 def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_registry.EXPORTS))
+    """Every name, the ones loaded on first use too (tab completion)."""
+    return sorted(set(globals()) | set(_registry.EXPORTS) | set(_rt_api.LAZY))
 
 
 _ENUMS: tuple[type[IntEnum], ...] = (aclError, aclnnStatus, aclDataType, aclFormat, *_RT_ENUMS)
@@ -94,6 +107,7 @@ globals().update(_constants)
 
 __all__ = sorted(
     {name for name in globals() if name.startswith(("acl", "ACL", "Ref", "OK"))}
+    | {name for name in _rt_api.LAZY if name.startswith(("acl", "ACL"))}
     | set(_constants)
     | set(_registry.EXPORTS)
 )

@@ -5,10 +5,11 @@ the device queries, aclrtSynchronizeDevice, and the context calls.
 from __future__ import annotations
 
 import contextlib
+import sys
 
 from .._capi import ApiError
 from .._ref import store
-from . import api_hostreg, api_ipc, api_vmm, sanitizer
+from . import sanitizer
 from ._checks import (
     NO_CONTEXT,
     TIMEOUT_EXPECT,
@@ -144,8 +145,12 @@ def _release_device(dev: Device, api: str) -> None:
         if ev.context.device is dev:
             ev.destroyed = True
             RT.events.discard(ev)
-    for release in (api_vmm.release_device, api_hostreg.release_device, api_ipc.release_device):
-        release(dev.ident, api)  # the mappings onto the device's memory go before that memory
+    # The mappings onto the device's memory go before that memory. These chapters load on first use
+    # (runtime.api.LAZY_CHAPTERS): one that was never loaded has mapped nothing.
+    for chapter in ("api_vmm", "api_hostreg", "api_ipc"):
+        module = sys.modules.get(f"{__package__}.{chapter}")
+        if module is not None:
+            module.release_device(dev.ident, api)
     for alloc in dev.live_allocations():
         SPACE.free(alloc.start, api, call_site())
         dev.used -= alloc.size

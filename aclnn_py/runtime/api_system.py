@@ -8,13 +8,15 @@ import hashlib
 import json
 import os
 import re
+import sys
+from types import ModuleType
 from typing import Any
 
 from .. import _errmsg
 from .. import soc as _soc
 from .._capi import ApiError, c_api, describe
 from .._ref import store
-from . import api_dump, api_init_callback, sanitizer
+from . import sanitizer
 from ._checks import (
     INTERNAL,
     NO_CONTEXT,
@@ -149,6 +151,12 @@ def _default_device(path: str, config: dict[str, Any]) -> int | None:
     return int(value)
 
 
+def _loaded(chapter: str) -> ModuleType | None:
+    """A chapter that loads on first use (runtime.api.LAZY_CHAPTERS), if something has loaded it: one
+    never loaded has nothing registered, configured or to release, and aclInit/aclFinalize skip it."""
+    return sys.modules.get(f"{__package__}.{chapter}")
+
+
 @rt_api
 def aclInit(configPath: str | None = None) -> int:
     """Initialise the runtime; a repeated call returns ACL_ERROR_REPEAT_INITIALIZE (100002)."""
@@ -184,11 +192,15 @@ def aclInit(configPath: str | None = None) -> int:
         except ValueError as e:
             raise ApiError(INTERNAL, emu(f"aclInit: {e}.")) from None
         if path:  # AclDump::HandleDumpConfig: the file's "dump" section
+            from . import api_dump  # a lazy chapter (runtime.api.LAZY_CHAPTERS): loaded for a config file
+
             api_dump.configure_from_init(path, content)
         if RT.first_config is None:
             RT.first_config, RT.first_config_path = digest, path
         # the registered init callbacks (aclInitCallbackRegister): a failing one fails aclInit
-        code = api_init_callback.notify_init(content.decode("utf-8", errors="replace"), bool(path))
+        callbacks = _loaded("api_init_callback")  # nothing is registered before that chapter loads
+        text = content.decode("utf-8", errors="replace")
+        code = E.ACL_SUCCESS if callbacks is None else callbacks.notify_init(text, bool(path))
         if code != E.ACL_SUCCESS:
             return code
         RT.default_device = default_device
@@ -207,7 +219,8 @@ def aclFinalize() -> int:
         if RT.finalized:
             raise ApiError(E.ACL_ERROR_REPEAT_FINALIZE, acl_inner("[Finalize][Acl]repeatedly finalized"))
         # the registered finalize callbacks run first; a failing one leaves the runtime initialised
-        code = api_init_callback.notify_finalize()
+        callbacks = _loaded("api_init_callback")
+        code = E.ACL_SUCCESS if callbacks is None else callbacks.notify_finalize()
         if code != E.ACL_SUCCESS:
             return code
         leak: ApiError | None = None
@@ -226,7 +239,9 @@ def aclFinalize() -> int:
         RT.handles.clear()
         RT.executors.clear()
         RT.tls.context = None
-        api_dump.finalize()  # the dump server stops with the runtime
+        dump = _loaded("api_dump")
+        if dump is not None:  # the dump server stops with the runtime (a dump never loaded never started)
+            dump.finalize()
         RT.initialized = False
         RT.finalized = True
         RT.init_refcount = 0

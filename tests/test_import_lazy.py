@@ -1,0 +1,169 @@
+"""``import aclnn_py`` loads only what every program needs (issue 19, item 3).
+
+The rarely used runtime chapters load when one of their names is first used
+(:data:`aclnn_py.runtime.api.LAZY_CHAPTERS`, PEP 562). These tests hold that map against the
+chapters' own definitions and against api.py's ``TYPE_CHECKING`` imports and ``__all__``, so a
+function added to a chapter cannot be left out of ``from aclnn_py import *``, ``dir()``, the type
+checker's view or the C ABI; and they check in fresh processes what ``import aclnn_py`` loads.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import json
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import aclnn_py
+from aclnn_py.runtime import api
+
+RUNTIME = Path(api.__file__).parent
+PREFIXES = ("acl", "ACL")
+
+
+def _fresh(code: str) -> str:
+    """Run ``code`` in a fresh interpreter and return what it prints."""
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120)
+    return done.stdout
+
+
+def _api_tree() -> ast.Module:
+    return ast.parse((RUNTIME / "api.py").read_text())
+
+
+def _type_checking_imports() -> dict[str, list[str]]:
+    """api.py's ``if TYPE_CHECKING:`` block: chapter -> the names it imports."""
+    found: dict[str, list[str]] = {}
+    for node in _api_tree().body:
+        if isinstance(node, ast.If) and isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING":
+            for sub in node.body:
+                assert isinstance(sub, ast.ImportFrom) and sub.level == 1 and sub.module
+                found.setdefault(sub.module, []).extend(a.name for a in sub.names)
+    return found
+
+
+def _eager_imports() -> dict[str, list[str]]:
+    """api.py's top-level ``from .x import ...``: chapter -> names."""
+    found: dict[str, list[str]] = {}
+    for node in _api_tree().body:
+        if isinstance(node, ast.ImportFrom) and node.level == 1 and node.module:
+            found.setdefault(node.module, []).extend(a.name for a in node.names)
+    return found
+
+
+def _own_names(module: str) -> set[str]:
+    """The C functions and types a chapter file defines at its top level (``acl_x`` helpers are not C names)."""
+    tree = ast.parse((RUNTIME / f"{module}.py").read_text())
+    names = {node.name for node in tree.body if isinstance(node, (ast.FunctionDef, ast.ClassDef))}
+    return {n for n in names if re.match(r"acl[A-Za-z]", n)}
+
+
+def test_type_checking_block_matches_the_lazy_map() -> None:
+    """Each lazy chapter's names stand both in the TYPE_CHECKING imports and in LAZY_CHAPTERS."""
+    typed = _type_checking_imports()
+    assert set(typed) == set(api.LAZY_CHAPTERS)
+    for module, names in api.LAZY_CHAPTERS.items():
+        assert sorted(typed[module]) == sorted(names), module
+        assert len(set(names)) == len(names), module
+
+
+def test_no_lazy_chapter_is_imported_eagerly() -> None:
+    assert not set(_eager_imports()) & set(api.LAZY_CHAPTERS)
+
+
+def test_all_is_exactly_the_eager_and_the_lazy_names() -> None:
+    eager = {n for names in _eager_imports().values() for n in names}
+    assert len(api.__all__) == len(set(api.__all__))
+    assert set(api.__all__) == eager | set(api.LAZY)
+    assert not eager & set(api.LAZY)
+
+
+def test_every_chapter_file_is_reexported() -> None:
+    """Every ``api_*.py`` is an eager import or a lazy chapter, and each C name it defines is re-exported."""
+    wired = set(_eager_imports()) | set(api.LAZY_CHAPTERS)
+    chapters = sorted(p.stem for p in RUNTIME.glob("api_*.py"))
+    assert chapters and set(chapters) <= wired
+    exported = set(api.__all__)
+    for module in wired:
+        missing = _own_names(module) - exported
+        assert not missing, f"{module} defines {sorted(missing)} but api.py does not re-export them"
+
+
+def test_lazy_names_resolve_to_the_chapters_objects() -> None:
+    for name, module in api.LAZY.items():
+        chapter = importlib.import_module(f"aclnn_py.runtime.{module}")
+        assert getattr(api, name) is getattr(chapter, name), name
+        assert getattr(aclnn_py, name) is getattr(chapter, name), name
+
+
+def test_unknown_names_raise_attribute_error() -> None:
+    with pytest.raises(AttributeError, match="aclrtNoSuchFunction"):
+        _ = api.aclrtNoSuchFunction
+    with pytest.raises(AttributeError, match="aclrtNoSuchFunction"):
+        _ = aclnn_py.aclrtNoSuchFunction
+
+
+def test_dir_and_all_list_the_lazy_names() -> None:
+    lazy_c_names = {n for n in api.LAZY if n.startswith(PREFIXES)}
+    assert lazy_c_names
+    assert set(api.LAZY) <= set(dir(api))
+    assert lazy_c_names <= set(dir(aclnn_py))
+    assert lazy_c_names <= set(aclnn_py.__all__)
+    assert {n for n in api.__all__ if n.startswith(PREFIXES)} <= set(aclnn_py.__all__)
+
+
+def test_import_loads_no_lazy_chapter() -> None:
+    """A fresh ``import aclnn_py`` leaves every lazy chapter (and numba) unloaded."""
+    out = _fresh("import json, sys\nimport aclnn_py\nprint(json.dumps(sorted(sys.modules)))")
+    loaded = set(json.loads(out))
+    lazy = {f"aclnn_py.runtime.{m}" for m in api.LAZY_CHAPTERS}
+    assert not loaded & lazy, sorted(loaded & lazy)
+    assert "numba" not in loaded
+
+
+def test_first_use_loads_only_its_chapter() -> None:
+    out = _fresh(
+        "import json, sys\nimport aclnn_py\nf = aclnn_py.aclrtCreateLabel\n"
+        "print(json.dumps([f.__module__, sorted(m for m in sys.modules if m.startswith('aclnn_py.runtime.api_'))]))"
+    )
+    module, loaded = json.loads(out)
+    assert module == "aclnn_py.runtime.api_label"
+    lazy_loaded = {m.rpartition(".")[2] for m in loaded} & set(api.LAZY_CHAPTERS)
+    assert lazy_loaded == {"api_label"}
+
+
+def test_star_import_gives_every_name() -> None:
+    out = _fresh(
+        "import json\nimport aclnn_py\nns = {}\nexec('from aclnn_py import *', ns)\n"
+        "print(json.dumps([sorted(aclnn_py.__all__), sorted(n for n in ns if n != '__builtins__')]))"
+    )
+    names, bound = json.loads(out)
+    assert names == bound
+    assert set(api.LAZY) & set(bound) == {n for n in api.LAZY if n.startswith(PREFIXES)}
+
+
+@pytest.mark.skipif(shutil.which("mypy", path=str(Path(sys.executable).parent)) is None, reason="mypy not installed")
+def test_mypy_checks_a_lazy_functions_signature(tmp_path: Path) -> None:
+    """The type checker sees a lazily loaded function's real signature through ``aclnn_py``."""
+    user = tmp_path / "user.py"
+    user.write_text(
+        "from aclnn_py import aclrtCreateLabel, aclrtMalloc\n"
+        "reveal_type(aclrtCreateLabel)\n"
+        "aclrtCreateLabel(1, 2, 3)\n"
+        "aclrtMalloc(None, 8, 0)\n"
+    )
+    mypy = str(Path(sys.executable).parent / "mypy")
+    root = Path(aclnn_py.__file__).parent.parent
+    done = subprocess.run(
+        [mypy, "--strict", "--no-error-summary", str(user)], capture_output=True, text=True, cwd=root, timeout=600
+    )
+    lines = done.stdout.splitlines()
+    assert any('Revealed type is "def (label: ' in line for line in lines), done.stdout
+    assert any('Too many arguments for "aclrtCreateLabel"' in line for line in lines), done.stdout
+    assert len([line for line in lines if "error:" in line]) == 1, done.stdout
