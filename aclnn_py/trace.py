@@ -31,19 +31,24 @@ import contextlib
 import ctypes
 import enum
 import itertools
-import json
 import os
 import sys
 import threading
 from collections.abc import Callable, Iterator
-from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
-from . import timeline as _timeline
+if TYPE_CHECKING:  # loaded with the first timeline sink: a program that never traces does not pay for it
+    from . import timeline as _timeline
 
 ENV_VAR = "ACLNN_PY_TRACE"
 GRAPHS_ENV_VAR = "ACLNN_PY_TRACE_GRAPHS"
 GRAPHVIZ_ENV_VAR = "ACLNN_PY_GRAPHVIZ"
+
+
+def _json_line(event: dict[str, Any]) -> str:
+    import json  # at the first JSON-lines event, not with the package
+
+    return json.dumps(event)
 
 
 class _Sink:
@@ -66,7 +71,7 @@ class _Sink:
                 self.target.append(event)
                 return
             out = self.target if self.target is not None else sys.stderr
-            out.write((json.dumps(event) if self.as_json else render(event)) + "\n")
+            out.write((_json_line(event) if self.as_json else render(event)) + "\n")
             out.flush()
 
 
@@ -90,6 +95,9 @@ class _TimelineSink(_Sink):
     def close(self) -> None:
         """Write the timeline (a path target)."""
         if self.path is not None:
+            import json
+            from pathlib import Path
+
             Path(self.path).write_text(json.dumps(self.recorder.document(), indent=1) + "\n", encoding="utf-8")
 
 
@@ -103,6 +111,8 @@ class _GraphSink(_Sink):
     """Writes the picture of every executor a successful call hands out."""
 
     def __init__(self, directory: str, graphviz: bool) -> None:
+        from pathlib import Path  # only where pictures are written (import aclnn_py stays light)
+
         super().__init__(None, False)
         self.directory = Path(directory)
         self.graphviz = graphviz
@@ -266,6 +276,8 @@ def log_task(stream_ident: int, label: str, status: int, message: str, note: str
 
 def _path_sink(path: str) -> _Sink:
     if path.endswith(".json"):
+        from . import timeline as _timeline
+
         return _TimelineSink(_timeline.Recorder(), path)
     return _Sink(open(path, "w", encoding="utf-8"), path.endswith(".jsonl"))
 
@@ -296,6 +308,8 @@ def tracing(
     receives them for :meth:`~aclnn_py.timeline.Recorder.document`. ``graphs``: a directory
     that receives every executor's picture (``graphviz=True``: SVG by Graphviz's ``dot`` when
     it is installed)."""
+    from . import timeline as _timeline
+
     collected: list[dict[str, Any]] | None = None
     sinks: list[_Sink] = []
     owned: list[_Sink] = []

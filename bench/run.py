@@ -450,37 +450,57 @@ def op_cache_off() -> Iterator[None]:
         cache.reset()
 
 
-def median_process(code: str, runs: int) -> float:
-    """The median wall time of ``python -c code`` in a fresh process (after one warm-up run)."""
-    times = []
+def paired_processes(code: str, yardstick: str, runs: int) -> tuple[float, float, list[float]]:
+    """``python -c code`` and ``python -c yardstick`` in fresh processes, in turn (after one warm-up
+    pair): the median wall time of ``code``, the median of the pair-by-pair ratios (pairing keeps
+    the ratio meaningful while a shared machine's speed drifts) and the yardstick's times."""
+    times, ratios, bases = [], [], []
     for i in range(runs + 1):
-        t = time.perf_counter()
-        subprocess.run([sys.executable, "-c", code], check=True, cwd=ROOT)
+        pair = []
+        for c in (code, yardstick):
+            t = time.perf_counter()
+            subprocess.run([sys.executable, "-c", c], check=True, cwd=ROOT)
+            pair.append(time.perf_counter() - t)
         if i:
-            times.append(time.perf_counter() - t)
-    return statistics.median(times)
+            times.append(pair[0])
+            bases.append(pair[1])
+            ratios.append(pair[0] / pair[1])
+    return statistics.median(times), statistics.median(ratios), bases
 
 
 def section_import(runs: int) -> None:
-    """Start-up: a bare ``import numpy, ml_dtypes, attrs`` process against ``import aclnn_py``,
-    then with the first k operator APIs used (each loads its module when first named), and
+    """Start-up: ``import aclnn_py`` against a bare ``import numpy, ml_dtypes, attrs`` process
+    (each run paired with a yardstick run), then with the first k operator APIs used (each loads
+    its module when first named), with every runtime chapter that loads on first use used, and
     ``from aclnn_py import *`` (which names them all)."""
     from aclnn_py.ops import registry
+    from aclnn_py.runtime import api as rt_api
 
     names = [api.name for api in registry.APIS]
-    print(f"\nstart-up (median of {runs} fresh processes; {len(names)} APIs registered)")
-    base = median_process("import numpy, ml_dtypes, attrs", runs)
-    row("import", "python -c 'import numpy, ml_dtypes, attrs' (the yardstick)", base, unit="ms")
+    lazy = sorted(rt_api.LAZY)
+    chapters = len(rt_api.LAZY_CHAPTERS)
+    print(
+        f"\nstart-up (median of {runs} fresh processes, each paired with a yardstick run; {len(names)} operator "
+        f"APIs registered; {chapters} runtime chapters, {len(lazy)} names, load on first use)"
+    )
+    yardstick = "import numpy, ml_dtypes, attrs"
     variants = [("import aclnn_py", "import aclnn_py")]
     for k in (1, 3, 10, 25, len(names)):
         if k <= len(names):
             listed = ", ".join(repr(nm) for nm in names[:k])
             code = f"import aclnn_py\nfor nm in [{listed}]: getattr(aclnn_py, nm)"
             variants.append((f"import aclnn_py, then {k} API{'s' if k > 1 else ''} used", code))
+    code = f"import aclnn_py\nfor nm in {lazy!r}: getattr(aclnn_py, nm)"
+    variants.append((f"import aclnn_py, then all {chapters} lazy runtime chapters used", code))
     variants.append(("from aclnn_py import *", "from aclnn_py import *"))
+    measured, bases = [], []
     for label, code in variants:
-        t = median_process(code + "\nimport sys; assert 'numba' not in sys.modules", runs)
-        row("import", label, t, unit="ms", x_bare=t / base)
+        t, ratio, base = paired_processes(code + "\nimport sys; assert 'numba' not in sys.modules", yardstick, runs)
+        measured.append((label, t, ratio))
+        bases += base
+    row("import", f"python -c '{yardstick}' (the yardstick)", statistics.median(bases), unit="ms")
+    for label, t, ratio in measured:
+        row("import", label, t, unit="ms", x_bare=ratio)
 
 
 SMALL_CALLS = ("SmoothL1LossBackward", "Add", "Mul", "Cast to float16", "HardswishBackward", "Muls")
@@ -880,6 +900,7 @@ def main() -> int:
     ap.add_argument("--quick", action="store_true", help="small sizes, few repeats: a smoke run")
     ap.add_argument("--only", help="comma-separated substrings: only the kernel-path cases whose names match")
     ap.add_argument("--log2n", type=int, help="elements of the kernel-path cases, as a power of two (default 24)")
+    ap.add_argument("--startup", action="store_true", help="only the start-up section (and its target)")
     ap.add_argument(
         "--cpu-time",
         action="store_true",
@@ -902,13 +923,15 @@ def main() -> int:
     start = time.perf_counter()
     if not only:
         section_import(3 if opts.quick else 7)
-        section_overhead(repeat)
-        section_profile(repeat)
-    section_paths(repeat, n, only)
-    section_reductions(repeat, n, only)
-    section_softmax(repeat, shapes, only)
-    if not only:
-        section_memory(n)
+    if not opts.startup:
+        if not only:
+            section_overhead(repeat)
+            section_profile(repeat)
+        section_paths(repeat, n, only)
+        section_reductions(repeat, n, only)
+        section_softmax(repeat, shapes, only)
+        if not only:
+            section_memory(n)
     check_targets()
     print(f"\ntotal {time.perf_counter() - start:.1f} s")
     if opts.json:

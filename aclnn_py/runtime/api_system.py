@@ -4,8 +4,6 @@ thread's last error, the SoC and version queries, CANN attributes and the float1
 
 from __future__ import annotations
 
-import hashlib
-import json
 import os
 import re
 import sys
@@ -46,6 +44,8 @@ _CONFIG_FAILED = "Get Content from configPath failed, ret=100003"
 
 def _json_dump(value: object) -> str:
     """nlohmann's ``dump()`` of a parsed value: compact, non-ASCII kept."""
+    import json  # json and hashlib load with the first aclInit, not with the package
+
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
@@ -88,6 +88,8 @@ def _parse_config(path: str, content: bytes) -> dict[str, Any]:
     """``HandleErrorManagerConfig``'s parse: an empty file is no config; invalid JSON is 100006."""
     if not content:
         return {}
+    import json
+
     try:
         loaded = json.loads(content)
     except ValueError as e:  # the reason is Python's json message where CANN shows nlohmann's
@@ -174,6 +176,8 @@ def aclInit(configPath: str | None = None) -> int:
                 )
             path = os.fsdecode(configPath)
             content = _read_config(path)
+        import hashlib
+
         digest = hashlib.sha256(content).hexdigest()
         if RT.first_config is not None and digest != RT.first_config:
             raise ApiError(

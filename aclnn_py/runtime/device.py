@@ -10,7 +10,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import re
 import threading
@@ -45,6 +44,8 @@ def parse_size(text: str) -> int:
 # synchronize failing with an internal error.
 def _check_kernel_path() -> None:
     value = _settings.choice(KERNELS_ENV, KERNEL_PATHS, "auto", "kernel path")
+    import importlib.util  # only to check the numba setting
+
     if value == "numba" and importlib.util.find_spec("numba") is None:
         raise ValueError(f"{KERNELS_ENV}=numba but numba is not installed (pip install numba, or unset {KERNELS_ENV})")
 

@@ -15,13 +15,14 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from .. import dtypes
-from .dump_config import DumpSetting
+
+if TYPE_CHECKING:  # the dump configuration's checks load with the dump chapter, not with the package
+    from .dump_config import DumpSetting
 
 _DUMP_VERSION = "2.0"
 
@@ -240,6 +241,8 @@ def kernel_ran(stream: Any, op_type: str, label: str, inputs: Sequence[Arg], out
         op_name = _safe(f"{api}_{op_type}_{index}")
         device = stream.context.device.ident
         now_us = time.time_ns() // 1000
+        from pathlib import Path  # the first dumped kernel loads it, not import aclnn_py
+
         folder = Path(setting.path) / str(device)
         name = f"{_safe(op_type)}.{op_name}.{task}.{stream.ident}.{now_us}"
         target = folder / name
@@ -317,6 +320,8 @@ def _dims(packed: bytes) -> list[int]:
 def read_dump_file(path: str | os.PathLike[str]) -> dict[str, Any]:
     """Decode a dump file: ``{"version", "dump_time", "op_name", "input": [...], "output": [...]}``,
     each tensor ``{"data_type", "format", "shape", "size", "address", "data"}`` (its bytes)."""
+    from pathlib import Path
+
     raw = Path(path).read_bytes()
     (n,) = struct.unpack_from("<Q", raw)
     message = raw[8 : 8 + n]
