@@ -133,6 +133,7 @@ class Physical:
     reserve: int
     handles: set[int] = field(default_factory=set)  # handles naming it (the first, imported ones)
     mappings: set[int] = field(default_factory=set)  # start addresses of the ranges mapped onto it
+    route: int | None = None  # the link aclrtMemMapSetLink advised for its mappings (None: the default)
 
 
 @dataclass(eq=False)
@@ -142,6 +143,7 @@ class Reservation:
     device: int
     maps: dict[int, MappedAllocation] = field(default_factory=dict)
     access: dict[int, dict[tuple[int, int], int]] = field(default_factory=dict)  # map start -> location -> flags
+    hidden: set[int] = field(default_factory=set)  # starts of aclrtMemMapNoAccess ranges not yet accessible
 
 
 @dataclass(eq=False)
@@ -451,11 +453,12 @@ def aclrtFreePhysical(handle: object) -> int:
     return E.ACL_SUCCESS
 
 
-@rt_api
-def aclrtMapMem(virPtr: object, size: int, offset: int, handle: object, flags: int) -> int:
-    """Map a handle's physical memory at ``virPtr`` (inside a reserved range): from then on the
-    addresses read and write that memory, as every other range mapped onto the same handle."""
-    api = "aclrtMapMem"
+def map_range(
+    api: str, virPtr: object, size: object, offset: object, handle: object, flags: object, accessible: bool = True
+) -> int:
+    """aclrtMapMem's checks and mapping, shared with aclrtMemMapNoAccess (``accessible`` False: the
+    range is bound to the handle but not inserted into the simulated memory, so every access through
+    it is refused as an unmapped address is, until aclrtMemSetAccess grants a right)."""
     p = ptr_arg(api, virPtr, "virPtr")
     if as_pointer(handle) is None:
         raise ApiError(PARAM, acl_null(api, "handle"))
@@ -482,16 +485,45 @@ def aclrtMapMem(virPtr: object, size: int, offset: int, handle: object, flags: i
                 f"[0x{res.start:x}, 0x{res.start + res.size:x})."
             ),
         )
+    # a range mapped without access is not in the simulated memory: its overlaps are found here
+    other = next((m for m in res.maps.values() if m.start < p + n and p < m.end), None)
+    if other is not None:
+        raise ApiError(RT_PARAM, emu(f"{api}: [0x{p:x}, 0x{p + n:x}) overlaps {other.describe()}; unmap it first."))
     mapped = MappedAllocation(p, phys.backing.buf[:n], "mapped", res.device, api, call_site(), phys)
     mapped.init = phys.backing.init  # the sanitizer's record of written bytes is the memory's
-    try:
-        SPACE.insert(mapped)
-    except MemoryFault as fault:
-        raise ApiError(RT_PARAM, emu(f"{api}: {fault.message}; unmap it first.")) from None
+    if accessible:
+        try:
+            SPACE.insert(mapped)
+        except MemoryFault as fault:
+            raise ApiError(RT_PARAM, emu(f"{api}: {fault.message}; unmap it first.")) from None
+        res.access[p] = {(LOC_DEVICE, res.device): ACCESS_READWRITE}
+    else:
+        res.hidden.add(p)
+        res.access[p] = {}
     res.maps[p] = mapped
-    res.access[p] = {(LOC_DEVICE, res.device): ACCESS_READWRITE}
     phys.mappings.add(p)
     return E.ACL_SUCCESS
+
+
+def reveal(res: Reservation, p: int) -> None:
+    """A range of aclrtMemMapNoAccess becomes addressable (aclrtMemSetAccess granted a right)."""
+    if p in res.hidden:
+        SPACE.insert(res.maps[p])
+        res.hidden.discard(p)
+
+
+@rt_api
+def aclrtMapMem(virPtr: object, size: int, offset: int, handle: object, flags: int) -> int:
+    """Map a handle's physical memory at ``virPtr`` (inside a reserved range): from then on the
+    addresses read and write that memory, as every other range mapped onto the same handle."""
+    return map_range("aclrtMapMem", virPtr, size, offset, handle, flags)
+
+
+@rt_api
+def aclrtMemMapNoAccess(virPtr: object, size: int, offset: int, handle: object, flags: int) -> int:
+    """Bind a handle's physical memory to ``virPtr`` without any access right: copies and kernels
+    through the range fail as through an unmapped address until aclrtMemSetAccess grants one."""
+    return map_range("aclrtMemMapNoAccess", virPtr, size, offset, handle, flags, accessible=False)
 
 
 @rt_api
@@ -503,8 +535,11 @@ def aclrtUnmapMem(virPtr: object) -> int:
     if found is None or found[1].start != p:
         raise ApiError(RT_PARAM, emu(f"{api}: 0x{p:x} is not the start of a range aclrtMapMem mapped."))
     res, mapped = found
-    sanitizer.check_free(mapped, p, api)
-    SPACE.free(p, api, call_site())
+    if p in res.hidden:  # never addressable: nothing to free in the simulated memory
+        res.hidden.discard(p)
+    else:
+        sanitizer.check_free(mapped, p, api)
+        SPACE.free(p, api, call_site())
     del res.maps[p]
     res.access.pop(p, None)
     phys = mapped.backing

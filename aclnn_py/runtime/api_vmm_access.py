@@ -46,6 +46,7 @@ from .api_vmm import (
     page_bytes,
     physical,
     ptr_arg,
+    reveal,
 )
 from .memory import SPACE
 
@@ -89,7 +90,9 @@ def _rt_null(desc: str, name: str, rt_fn: str) -> ApiError:
 @rt_api
 def aclrtMemSetAccess(virPtr: object, size: int, desc: object, count: int) -> int:
     """Record which devices may read or write a mapped range (the emulator's devices reach every
-    mapping; the rights are kept for aclrtMemGetAccess)."""
+    mapping; the rights are kept for aclrtMemGetAccess). A range of aclrtMemMapNoAccess becomes
+    addressable once a device is granted read or read-write access (the device's page table is
+    built then)."""
     api, rt_fn = "aclrtMemSetAccess", "rtMemSetAccess"
     p = as_pointer(virPtr)
     if p is None:
@@ -117,6 +120,8 @@ def aclrtMemSetAccess(virPtr: object, size: int, desc: object, count: int) -> in
         if int(d.location.type) == LOC_DEVICE:
             device_of(d.location, api)
         rights[(int(d.location.type), int(d.location.id))] = int(d.flags)
+    if any(flags != ACCESS_NONE and loc[0] == LOC_DEVICE for loc, flags in rights.items()):
+        reveal(found[0], p)
     return E.ACL_SUCCESS
 
 

@@ -1,0 +1,290 @@
+"""Process snapshots of ``acl_rt.h`` (aclrtSnapShotProcessLock / Backup / Restore / Unlock and the
+stage callbacks): checkpointing an NPU process, on CANN so that a checkpoint tool (CRIU, say) can
+save the host process while the runtime has saved the device's side.
+
+The checks and the state machine are CANN's (``src/acl/aclrt_impl/snapshot.cpp``; the runtime's
+``api_c_snapshot.cc``, ``api_error.cc``, ``api_impl.cc``, ``global_state_manager.cc``,
+``snapshot_callback_manager.cc``): RUNNING -> Lock -> LOCKED -> Backup -> BACKED_UP; Restore from
+BACKED_UP back to LOCKED; Unlock from LOCKED or BACKED_UP to RUNNING. The callbacks of a stage run
+in their order of registration, once per open device, before (``*_PRE``) or after (``*_POST``) the
+step; one returning non-zero fails the step with 507912.
+
+What is emulated in one process: Backup saves the contents of every live device allocation and
+mapped range of the simulated memory (the driver's ProcessResBackup of device memory); Restore
+writes them back into the allocations that still exist at the same addresses. The emulator does
+not hold other threads' runtime calls while the process is locked (CANN's
+GLOBAL_STATE_WAIT_IF_LOCKED in each rt function); a program that calls the runtime from other
+threads during a snapshot sees them run.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import threading
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from .. import soc as _soc
+from .._capi import ApiError, as_pointer, describe
+from ._checks import PARAM, RT_PARAM, E, acl_reason, drain, emu, fb_invalid, int_arg, rt_api, rt_value, silent
+from .device import RT
+from .memory import SPACE, called_from_c, on_reset
+
+# aclrtSnapShotStage
+LOCK_PRE, BACKUP_PRE, BACKUP_POST, RESTORE_PRE, RESTORE_POST, UNLOCK_POST = range(6)
+STAGE_NAMES = (
+    "RT_SNAPSHOT_LOCK_PRE", "RT_SNAPSHOT_BACKUP_PRE", "RT_SNAPSHOT_BACKUP_POST", "RT_SNAPSHOT_RESTORE_PRE",
+    "RT_SNAPSHOT_RESTORE_POST", "RT_SNAPSHOT_UNLOCK_POST",
+)  # fmt: skip
+# aclrtProcessState, and the runtime's BACKED_UP
+RUNNING, LOCKED, BACKED_UP = 0, 1, 2
+_SNAPSHOT_CHIPS = ("Ascend910B", "Ascend910_93", "Ascend950")  # RT_FEATURE_DFX_PROCESS_SNAPSHOT
+_PID_REASON = "pid must be current process pid, cross-process operation is not supported"
+_C_CALLBACK = ctypes.CFUNCTYPE(ctypes.c_uint32, ctypes.c_int32, ctypes.c_void_p)
+
+
+class _State:
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.state = RUNNING
+        self.callbacks: dict[int, list[tuple[object, Callable[[int, Any], int], object]]] = {}
+        self.saved: list[tuple[int, int, bytes]] = []  # (start, size, contents) of the backup
+        self.c_funcs: dict[int, Any] = {}  # a C function pointer's ctypes wrapper, kept for the process
+
+
+STATE = _State()
+
+
+def _reset() -> None:
+    STATE.state = RUNNING
+    STATE.callbacks.clear()
+    STATE.saved = []
+
+
+on_reset(_reset)
+
+
+def state() -> int:
+    """The process state (rtSnapShotProcessGetState): RUNNING, LOCKED or BACKED_UP."""
+    return STATE.state
+
+
+def _check_pid(api: str, pid: object) -> None:
+    p = int_arg(pid, "pid", -(2**31), 2**31 - 1)
+    if p != os.getpid():
+        raise ApiError(PARAM, acl_reason(api, p, "pid", _PID_REASON))
+
+
+def _must_be_null(api: str, obj: object, name: str) -> None:
+    if obj is not None and as_pointer(obj) not in (None, 0):
+        raise ApiError(
+            PARAM,
+            ("EH0012", f"{api} failed. Parameter {name} is invalid. Reason: {name} is a reserved parameter and must be "
+                       "nullptr."),
+        )  # fmt: skip
+
+
+def _feature() -> None:
+    """CheckSnapShotFeatureSupport: 207000 (a WARN log; the thread's last error is set)."""
+    if _soc.current().family not in _SNAPSHOT_CHIPS:
+        raise silent(E.ACL_ERROR_RT_FEATURE_NOT_SUPPORT)
+
+
+def _invoke(stage: int) -> None:
+    """SnapshotCallbackManager::InvokeCallbacks: each callback of the stage, for each open device."""
+    devices = _open_devices()
+    for _, func, args in list(STATE.callbacks.get(stage, [])):
+        for dev in devices:
+            ret = int(func(dev, args)) & 0xFFFFFFFF
+            if ret != 0:
+                raise ApiError(
+                    E.ACL_ERROR_RT_SNAPSHOT_CALLBACK_FAILED,
+                    emu(
+                        f"snapshot call back func execution failed, drv devId={dev}, user devId={dev}, "
+                        f"stage:{STAGE_NAMES[stage]}, error={ret:#x}"
+                    ),
+                )
+
+
+def _open_devices() -> list[int]:
+    """The devices of the process that are open (set, or with a context: ProcessForAllOpenDevice)."""
+    return sorted(int(d.ident) for d in RT.devices.values() if d.primary is not None or d.contexts)
+
+
+def _contexts() -> list[Any]:
+    return [c for d in RT.devices.values() for c in ([d.primary] if d.primary else []) + d.contexts]
+
+
+def _device_memory() -> list[Any]:
+    return [a for a in SPACE.live() if a.kind in ("device", "mapped")]
+
+
+# ---------------------------------------------------------------------------------------------
+# the calls
+# ---------------------------------------------------------------------------------------------
+
+
+@rt_api
+def aclrtSnapShotProcessLock(pid: int, reserve: object) -> int:
+    """Lock the process for a snapshot (RUNNING -> LOCKED), after the LOCK_PRE callbacks."""
+    api = "aclrtSnapShotProcessLock"
+    _check_pid(api, pid)
+    _must_be_null(api, reserve, "reserve")
+    _feature()
+    _invoke(LOCK_PRE)
+    with STATE.lock:
+        if STATE.state != RUNNING:
+            raise silent(E.ACL_ERROR_SNAPSHOT_LOCK_FAILED)  # "current state is not the running state": a log
+        STATE.state = LOCKED
+    return E.ACL_SUCCESS
+
+
+@rt_api
+def aclrtSnapShotProcessUnlock(pid: int, reserve: object) -> int:
+    """Let the process run again (LOCKED or BACKED_UP -> RUNNING), then the UNLOCK_POST callbacks."""
+    api = "aclrtSnapShotProcessUnlock"
+    _check_pid(api, pid)
+    _must_be_null(api, reserve, "reserve")
+    _feature()
+    with STATE.lock:
+        if STATE.state not in (LOCKED, BACKED_UP):
+            raise silent(E.ACL_ERROR_SNAPSHOT_UNLOCK_FAILED)
+        STATE.state = RUNNING
+    _invoke(UNLOCK_POST)
+    return E.ACL_SUCCESS
+
+
+@rt_api
+def aclrtSnapShotProcessBackup(pid: int, args: object) -> int:
+    """Save the device side of the locked process (LOCKED -> BACKED_UP): the BACKUP_PRE callbacks,
+    the contents of every device allocation, the BACKUP_POST callbacks."""
+    api = "aclrtSnapShotProcessBackup"
+    _check_pid(api, pid)
+    _must_be_null(api, args, "args")
+    _feature()
+    if STATE.state != LOCKED:
+        raise silent(E.ACL_ERROR_SNAPSHOT_BACKUP_FAILED)  # "current state is not the locked state": a log
+    _invoke(BACKUP_PRE)
+    for ctx in _contexts():  # the device memory as the queued work leaves it
+        for st in ctx.all_streams():
+            drain(st)
+    STATE.saved = [(a.start, a.size, a.buf.tobytes()) for a in _device_memory()]
+    _invoke(BACKUP_POST)
+    STATE.state = BACKED_UP
+    return E.ACL_SUCCESS
+
+
+@rt_api
+def aclrtSnapShotProcessRestore(pid: int, args: object) -> int:
+    """Bring the device side back from the backup (BACKED_UP -> LOCKED): the RESTORE_PRE callbacks,
+    the saved contents written into the allocations that still exist at the same addresses, the
+    RESTORE_POST callbacks."""
+    api = "aclrtSnapShotProcessRestore"
+    _check_pid(api, pid)
+    _must_be_null(api, args, "args")
+    _feature()
+    if STATE.state != BACKED_UP:
+        raise silent(E.ACL_ERROR_SNAPSHOT_RESTORE_FAILED)
+    _invoke(RESTORE_PRE)
+    for start, size, data in STATE.saved:
+        alloc = SPACE.find(start)
+        if alloc is not None and alloc.start == start and alloc.size == size:
+            alloc.buf[:] = np.frombuffer(data, dtype=np.uint8)
+    _invoke(RESTORE_POST)
+    STATE.state = LOCKED
+    return E.ACL_SUCCESS
+
+
+def _callable(api: str, callback: object) -> tuple[object, Callable[[int, Any], int]]:
+    """(the key callbacks are compared by, the function to call)."""
+    if callable(callback):
+        return callback, callback
+    addr = as_pointer(callback)
+    if addr is not None and addr > 0 and called_from_c():
+        wrapper = STATE.c_funcs.get(addr)
+        if wrapper is None:
+            c_func = _C_CALLBACK(addr)
+
+            def wrapper(device: int, data: object, c: Any = c_func) -> int:
+                return int(c(device, data if isinstance(data, int) else None))
+
+            STATE.c_funcs[addr] = wrapper
+        return addr, wrapper
+    raise ApiError(PARAM, emu(f"{api}: callback must be a function, got {describe(callback)}."))
+
+
+_REG = "Registering the callback function related to snapshot operations"
+_UNREG = "Deregistering the callback function related to snapshot operations"
+
+
+def _stage(desc: str, stage: object, rt_fn: str) -> int:
+    s = int_arg(stage, "stage", -(2**31), 2**31 - 1)
+    if not LOCK_PRE <= s <= UNLOCK_POST:
+        raise ApiError(RT_PARAM, rt_value(desc, s, "stage", f"[0, {UNLOCK_POST}]"), fb_invalid(rt_fn))
+    return s
+
+
+def _null_callback(desc: str, rt_fn: str) -> ApiError:
+    return ApiError(
+        RT_PARAM, ("EE1004", f"{desc} failed because callback cannot be a NULL pointer."), fb_invalid(rt_fn)
+    )
+
+
+@rt_api
+def aclrtSnapShotCallbackRegister(stage: int, callback: object, args: object) -> int:
+    """Call ``callback(deviceId, args)`` at ``stage`` of every snapshot step, for each open device
+    (once per function and stage; a non-zero return fails the step)."""
+    rt_fn = "rtSnapShotCallbackRegister"
+    _feature()
+    s = _stage(_REG, stage, rt_fn)
+    if callback is None or (isinstance(callback, int) and as_pointer(callback) in (None, 0)):
+        raise _null_callback(_REG, rt_fn)
+    key, func = _callable("aclrtSnapShotCallbackRegister", callback)
+    with STATE.lock:
+        registered = STATE.callbacks.setdefault(s, [])
+        if any(k == key for k, _, _ in registered):
+            raise ApiError(
+                E.ACL_ERROR_RT_SNAPSHOT_REGISTER_CALLBACK_FAILED,
+                ("EE1017", f"{_REG} failed. Parameter callback is invalid. Reason: The callback function "
+                           f"{_address(key)} has been registered for stage {STAGE_NAMES[s]} and cannot be registered "
+                           "again."),
+            )  # fmt: skip
+        registered.append((key, func, args))
+    return E.ACL_SUCCESS
+
+
+@rt_api
+def aclrtSnapShotCallbackUnregister(stage: int, callback: object) -> int:
+    """Remove a callback of aclrtSnapShotCallbackRegister from ``stage``."""
+    rt_fn = "rtSnapShotCallbackUnregister"
+    _feature()
+    s = _stage(_UNREG, stage, rt_fn)
+    if callback is None or (isinstance(callback, int) and as_pointer(callback) in (None, 0)):
+        raise _null_callback(_UNREG, rt_fn)
+    key, _ = _callable("aclrtSnapShotCallbackUnregister", callback)
+    with STATE.lock:
+        if s not in STATE.callbacks:
+            raise ApiError(
+                RT_PARAM,
+                ("EE1017", f"{_UNREG} failed. Parameter callback is invalid. Reason: no callback was registered for "
+                           f"stage {STAGE_NAMES[s]}."),
+            )  # fmt: skip
+        registered = STATE.callbacks[s]
+        index = next((i for i, (k, _, _) in enumerate(registered) if k == key), None)
+        if index is None:
+            raise ApiError(
+                RT_PARAM,
+                ("EE1017", f"{_UNREG} failed. Parameter callback is invalid. Reason: The callback function "
+                           f"{_address(key)} has not been registered for stage {STAGE_NAMES[s]}."),
+            )  # fmt: skip
+        del registered[index]
+    return E.ACL_SUCCESS
+
+
+def _address(key: object) -> int:
+    """The callback's number in CANN's texts (``RtPtrToValue``): a C function's address, a Python
+    function's id."""
+    return key if isinstance(key, int) else id(key)

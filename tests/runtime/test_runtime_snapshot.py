@@ -1,0 +1,143 @@
+"""Process snapshots: the ACL checks (pid of this process, reserved arguments nullptr), the chip
+feature, the state machine of global_state_manager.cc, the stage callbacks (once per open device,
+in registration order, a failing one failing the step) and the device memory a backup saves and a
+restore writes back."""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+import pytest
+from rt_texts import INDENT, RANGE_SOLUTION, TRACEBACK
+
+from aclnn_py import (
+    ACL_MEMCPY_DEVICE_TO_HOST,
+    ACL_MEMCPY_HOST_TO_DEVICE,
+    Ref,
+    aclFinalize,
+    aclGetRecentErrMsg,
+    aclInit,
+    aclrtFree,
+    aclrtGetLastError,
+    aclrtMalloc,
+    aclrtMemcpy,
+    aclrtMemset,
+    aclrtResetDevice,
+    aclrtSetDevice,
+)
+from aclnn_py.runtime import api_snapshot as S
+
+PID = os.getpid()
+
+
+def test_lock_backup_restore_unlock_brings_device_memory_back(dev0):
+    p = Ref()
+    assert aclrtMalloc(p, 64, 0) == 0
+    x = np.arange(16, dtype=np.float32)
+    assert aclrtMemcpy(p.value, 64, x, 64, ACL_MEMCPY_HOST_TO_DEVICE) == 0
+    assert S.aclrtSnapShotProcessLock(PID, None) == 0 and S.state() == S.LOCKED
+    assert S.aclrtSnapShotProcessBackup(PID, None) == 0 and S.state() == S.BACKED_UP
+    assert aclrtMemset(p.value, 64, 0, 64) == 0
+    assert S.aclrtSnapShotProcessRestore(PID, None) == 0 and S.state() == S.LOCKED
+    y = np.zeros(16, dtype=np.float32)
+    assert aclrtMemcpy(y, 64, p.value, 64, ACL_MEMCPY_DEVICE_TO_HOST) == 0
+    assert np.array_equal(x, y)
+    assert S.aclrtSnapShotProcessUnlock(PID, None) == 0 and S.state() == S.RUNNING
+    aclrtFree(p.value)
+
+
+def test_states_out_of_order_fail_with_the_step_codes(dev0):
+    assert S.aclrtSnapShotProcessBackup(PID, None) == 507908
+    assert S.aclrtSnapShotProcessRestore(PID, None) == 507909
+    assert S.aclrtSnapShotProcessUnlock(PID, None) == 507907
+    assert aclrtGetLastError(0) == 507907
+    assert S.aclrtSnapShotProcessLock(PID, None) == 0
+    assert S.aclrtSnapShotProcessLock(PID, None) == 507906
+    assert S.aclrtSnapShotProcessRestore(PID, None) == 507909  # locked, not backed up
+    assert S.aclrtSnapShotProcessBackup(PID, None) == 0
+    assert S.aclrtSnapShotProcessUnlock(PID, None) == 0  # from BACKED_UP too
+
+
+def test_callbacks_run_per_open_device_in_order_and_a_failure_fails_the_step(dev0):
+    seen = []
+
+    def first(dev, args):
+        seen.append(("first", dev, args))
+        return 0
+
+    def second(dev, args):
+        seen.append(("second", dev, args))
+        return 0
+
+    assert aclrtSetDevice(1) == 0
+    assert S.aclrtSnapShotCallbackRegister(S.LOCK_PRE, first, "a") == 0
+    assert S.aclrtSnapShotCallbackRegister(S.LOCK_PRE, second, None) == 0
+    assert S.aclrtSnapShotCallbackRegister(S.UNLOCK_POST, first, "u") == 0
+    assert S.aclrtSnapShotProcessLock(PID, None) == 0
+    assert seen == [("first", 0, "a"), ("first", 1, "a"), ("second", 0, None), ("second", 1, None)]
+    seen.clear()
+    assert S.aclrtSnapShotProcessUnlock(PID, None) == 0
+    assert seen == [("first", 0, "u"), ("first", 1, "u")]
+    assert S.aclrtSnapShotCallbackRegister(S.BACKUP_PRE, lambda dev, args: 3, None) == 0
+    assert S.aclrtSnapShotProcessLock(PID, None) == 0
+    assert S.aclrtSnapShotProcessBackup(PID, None) == 507912
+    assert "stage:RT_SNAPSHOT_BACKUP_PRE, error=0x3" in aclGetRecentErrMsg()
+    assert S.state() == S.LOCKED  # the backup did not happen
+    assert S.aclrtSnapShotCallbackUnregister(S.LOCK_PRE, second) == 0
+    assert S.aclrtSnapShotCallbackUnregister(S.LOCK_PRE, second) == 107000
+    assert "has not been registered for stage RT_SNAPSHOT_LOCK_PRE." in aclGetRecentErrMsg()
+    assert S.aclrtSnapShotCallbackUnregister(S.RESTORE_POST, second) == 107000
+    assert "no callback was registered for stage RT_SNAPSHOT_RESTORE_POST." in aclGetRecentErrMsg()
+    assert S.aclrtSnapShotProcessUnlock(PID, None) == 0
+    aclrtResetDevice(1)
+
+
+def test_register_checks(dev0):
+    def cb(dev, args):
+        return 0
+
+    assert S.aclrtSnapShotCallbackRegister(6, cb, None) == 107000
+    assert aclGetRecentErrMsg() == (
+        "Invalid_Argument(EE1003): Registering the callback function related to snapshot operations failed because "
+        "value 6 for parameter stage is invalid. Expected value: [0, 5].\n"
+        + RANGE_SOLUTION
+        + TRACEBACK
+        + f"{INDENT}The argument is invalid. Reason: rtSnapShotCallbackRegister execution failed.\n"
+    )
+    assert S.aclrtSnapShotCallbackRegister(0, None, None) == 107000
+    assert "callback cannot be a NULL pointer." in aclGetRecentErrMsg()
+    assert S.aclrtSnapShotCallbackRegister(0, cb, None) == 0
+    assert S.aclrtSnapShotCallbackRegister(0, cb, None) == 507913
+    assert "has been registered for stage RT_SNAPSHOT_LOCK_PRE and cannot be registered again." in (
+        aclGetRecentErrMsg()
+    )
+
+
+def test_acl_checks(dev0):
+    assert S.aclrtSnapShotProcessLock(PID + 1, None) == 100000
+    assert aclGetRecentErrMsg().startswith(
+        f"Invalid_Argument(EH0009): aclrtSnapShotProcessLock failed. Value {PID + 1} for parameter pid is invalid. "
+        "Reason: pid must be current process pid, cross-process operation is not supported."
+    )
+    assert S.aclrtSnapShotProcessUnlock(PID, 0x10) == 100000
+    assert "Parameter reserve is invalid. Reason: reserve is a reserved parameter and must be nullptr." in (
+        aclGetRecentErrMsg()
+    )
+    assert S.aclrtSnapShotProcessBackup(PID, 0x10) == 100000
+    assert "Parameter args is invalid. Reason: args is a reserved parameter and must be nullptr." in (
+        aclGetRecentErrMsg()
+    )
+
+
+@pytest.mark.parametrize("soc", ["Ascend910", "Ascend310P"])
+def test_chips_without_snapshots(monkeypatch, soc):
+    monkeypatch.setenv("ACLNN_PY_SOC", soc)
+    assert aclInit(None) == 0 and aclrtSetDevice(0) == 0
+    try:
+        assert S.aclrtSnapShotProcessLock(PID, None) == 207000
+        assert aclrtGetLastError(0) == 207000
+        assert S.aclrtSnapShotCallbackRegister(0, lambda d, a: 0, None) == 207000
+    finally:
+        aclrtResetDevice(0)
+        aclFinalize()
