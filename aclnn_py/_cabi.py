@@ -73,6 +73,7 @@ from ._cabi_meta import (
     aclSetRawTensorAddr,
 )
 from ._cabi_model_ri import ADAPTORS as _MODEL_RI_ADAPTORS
+from ._cabi_prof_sub import ADAPTORS as _PROF_SUB_ADAPTORS
 from ._cabi_services import ADAPTORS as _SERVICE_ADAPTORS
 from ._cabi_stream import ADAPTORS as _STREAM_ADAPTORS
 from ._ref import Ref
@@ -513,5 +514,6 @@ for _group in (
     _ATOMIC_ADAPTORS,  # the atomic-capability queries read and write C arrays
     _REPAIR_ADAPTORS,  # aclrtRepairError reads the caller's aclrtErrorInfo
     _SERVICE_ADAPTORS,  # tdt items' dims and data, the dump callback, the allocator, aclAppLog's text
+    _PROF_SUB_ADAPTORS,  # the model subscription's records and fd, the exception dump's tensors and path
 ):
     _ADAPTORS.update(_group)

@@ -40,14 +40,20 @@ import gen_rt  # noqa: E402
 
 INCLUDE = HERE / "include"
 SOURCE = HERE / "src" / "aclnn_py_capi.cpp"
+# securec.h's bounds-checked functions (memset_s ...): CANN installs the header and libc_sec.so
+SECUREC = HERE / "src" / "securec.c"
+# profiling/aprof_pub.h's model registration (MsprofSetDeviceIdByGeModelIdx): plain C, callable before aclInit
+APROF = HERE / "src" / "aprof.c"
 LIBRARY = "libaclnn_py.so"
 # The names CANN programs link against: -lascendcl (runtime) -lopapi / -lnnopbase (aclnn); the
 # op-specific split libraries of newer CANN versions resolve to the same library.
 # libacl_rt.so is the runtime's own name in current CANN (hicann/runtime's examples link -lacl_rt);
-# libacl_dvpp.so is linked by Ascend/samples' DVPP memory sample (acldvppMalloc / acldvppFree).
+# libacl_dvpp.so is linked by Ascend/samples' DVPP memory sample (acldvppMalloc / acldvppFree);
+# hicann/runtime's profiling and adump examples link libmsprofiler.so, libprofapi.so,
+# libascend_dump.so and libc_sec.so (securec.h's functions).
 ALIASES = (
     "libascendcl.so", "libacl_rt.so", "libopapi.so", "libnnopbase.so", "libopapi_nn.so", "libopapi_math.so",
-    "libacl_dvpp.so",
+    "libacl_dvpp.so", "libmsprofiler.so", "libprofapi.so", "libascend_dump.so", "libc_sec.so",
 )  # fmt: skip
 
 
@@ -110,7 +116,7 @@ def generated(asan: bool) -> Path:
 def needs_build(target: Path, gen: Path) -> bool:
     if not target.exists():
         return True
-    inputs = [SOURCE, Path(__file__), HERE / "gen_rt.py", *INCLUDE.rglob("*.h"), *gen.glob("*.inc")]
+    inputs = [SOURCE, SECUREC, APROF, Path(__file__), HERE / "gen_rt.py", *INCLUDE.rglob("*.h"), *gen.glob("*.inc")]
     return target.stat().st_mtime < max(p.stat().st_mtime for p in inputs)
 
 
@@ -145,7 +151,7 @@ def _build_locked(lib: Path, asan: bool, cxx: str | None, force: bool) -> Path:
         cmd = [
             compiler, "-std=c++17", "-O2", "-fPIC", "-shared", "-Wall", "-Wextra", "-Werror",
             "-fvisibility=hidden", *san, *cflags(), f"-I{gen}", *py_c, f'-DACLNN_PY_DEFAULT_PYTHON="{default_python}"',
-            str(SOURCE), "-o", str(target) + ".tmp", *py_l, "-Wl,--no-undefined", "-Wl,-soname," + LIBRARY,
+            str(SOURCE), str(SECUREC), str(APROF), "-o", str(target) + ".tmp", *py_l, "-Wl,--no-undefined", "-Wl,-soname," + LIBRARY,
         ]  # fmt: skip
         print(shlex.join(cmd), flush=True)
         subprocess.run(cmd, check=True)

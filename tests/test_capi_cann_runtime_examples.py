@@ -117,12 +117,25 @@ EXAMPLES: dict[str, list[str]] = {
         *(f"result[{i}] is: {v}.000000" for i, v in enumerate([1, 2, 3, 5, 6, 7, 9, 10])),
         "Run the model dump config sample successfully.",
     ],
+    # the exception dump root is <tmp>/extra-info/data-dump/0 here (the README's ".../extra-info/data-dump/0/")
+    "5_performance/adump/3_save_exception_info": [
+        *(f"result[{i}] is: {v}.000000" for i, v in enumerate([1, 2, 3, 5, 6, 7, 9, 10])),
+        "Run the save_exception_info sample successfully.",
+    ],
     "5_performance/profiling/0_create_config": [
         "profiling init done",
         "profiling set config done",
         "profiling start",
         "model running ....",
         "profiling stop and finalize done",
+        "-------- End --------",
+    ],
+    # no model runs under the registered id 0, so the reader thread gets only the end of the pipe
+    # (aclprofModelUnSubscribe closes the write end)
+    "5_performance/profiling/2_subscribe_model": [
+        "-------- Start --------",
+        "Running ......",
+        "Stopped ......",
         "-------- End --------",
     ],
     "5_performance/profiling/1_msproftx": [
@@ -198,7 +211,7 @@ def examples(tmp_path_factory) -> Path:
     """hicann/runtime's example/ tree, extracted from the mirror."""
     out = tmp_path_factory.mktemp("cann_runtime")
     archive = subprocess.run(
-        ["git", f"--git-dir={CANN_RUNTIME}", "archive", "--format=tar", "HEAD", "example"],
+        ["git", f"--git-dir={CANN_RUNTIME}", "archive", "--format=tar", "HEAD", "example", "pkg_inc/profiling"],
         capture_output=True,
         check=True,
     ).stdout
@@ -213,7 +226,8 @@ def test_cann_runtime_example_compiles_unmodified_and_runs(tmp_path, capi_flags,
     lib = CAPI / "build" / "lib"
     # the examples' CMakeLists: include ${ASCEND_CANN_PACKAGE_PATH}/include and the example folders,
     # link libacl_rt.so (+ libopapi/libnnopbase for aclnn calls, dl, pthread)
-    flags = [*build.cflags(), f"-I{examples}", f"-I{folder}", f"-I{folder.parent}"]  # type: ignore[attr-defined]
+    # (the profiling examples also take the source tree's pkg_inc: profiling/aprof_pub.h)
+    flags = [*build.cflags(), f"-I{examples}", f"-I{folder}", f"-I{folder.parent}", f"-I{examples.parent / 'pkg_inc'}"]  # type: ignore[attr-defined]
     link = [f"-L{lib}", f"-Wl,-rpath,{lib}", "-lacl_rt", "-lopapi", "-lnnopbase", "-ldl", "-pthread"]
     exe = tmp_path / "main"
     cmd = ["g++", "-std=c++17", *_sources(folder), "-o", str(exe), *flags, *link]

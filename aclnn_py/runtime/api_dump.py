@@ -14,9 +14,10 @@ shape, size and address), then the inputs' bytes and the outputs' bytes. ``"dump
 writes ``<that path>.csv`` with CANN's columns instead. A callback registered with
 ``acldumpRegCallback`` receives the file's bytes as ``acldumpChunk`` pieces instead of the file.
 
-Model dumps (``dump_list`` with ``model_name``/``layer``) and exception dumps (``dump_scene``)
-are accepted and checked, but aclnn_py loads no models and its kernel faults are reported by the
-stream, so neither writes anything (docs/runtime.md).
+Model dumps (``dump_list`` with ``model_name``/``layer``) are accepted and checked, but aclnn_py
+loads no models, so they write nothing (docs/runtime.md). An exception ``dump_scene`` turns on the
+exception dump (:mod:`.api_dump_exception`: its root, tensors a program saves there, and the dump of
+a kernel that faults).
 
 The chapter is three modules: this one (the API functions, reading the configuration file),
 :mod:`.dump_config` (the configuration's checks and EP reports) and :mod:`.dump_file` (the dump
@@ -83,6 +84,8 @@ def _set_config(content: bytes, path: str, extra: tuple[Message, ...] = ()) -> N
         return  # needDump false: DumpManager keeps whatever was set before
     with _S.lock:
         _apply(setting)
+    if setting.scene:  # the exception chapter's fault hook dumps a faulting kernel from now on
+        from . import api_dump_exception  # noqa: F401
 
 
 def configure_from_init(path: str, content: bytes) -> None:

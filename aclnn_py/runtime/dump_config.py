@@ -119,6 +119,7 @@ class DumpSetting:
     level: str = "all"
     scene: str = ""
     stats: list[str] = field(default_factory=list)
+    base: str = "./"  # dump_path as written: the exception dumps' root (ExceptionDumper::SetDumpPath)
 
 
 def _split(text: str, delim: str) -> list[str]:
@@ -361,4 +362,5 @@ def parse_config(content: bytes, path: str) -> DumpSetting | None:
         level=dump.get("dump_level", "all"),
         scene=dump.get("dump_scene", ""),
         stats=list(dump.get("dump_stats", [])),
+        base=base or "./",
     )

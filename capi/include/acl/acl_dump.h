@@ -82,6 +82,12 @@ typedef struct acldumpTensorInfo {
     uint64_t originShape[ACL_DUMP_MAX_SHAPE_NUM];
 } acldumpTensorInfo;
 
+/* exception dump (aclnn_py.runtime.api_dump_exception); CANN declares the two ACL_DUMP_WEAK (a program
+ * linked without adump still loads): aclnn_py's library always defines them */
+ACL_FUNC_VISIBILITY aclError acldumpSaveExceptionInfo(
+    const char* fileName, const char* userTag, const acldumpTensorInfo* tensors, size_t tensorCount);
+ACL_FUNC_VISIBILITY aclError acldumpGetExceptionInfoPath(char* path, size_t maxLen);
+
 #ifdef __cplusplus
 }
 #endif

@@ -142,6 +142,40 @@ aclError aclprofStop(const aclprofConfig* profilerConfig);
 MSVP_PROF_API
 aclError aclprofSetConfig(aclprofConfigType configType, const char* config, size_t configLength);
 
+/* model subscription: op records written to a pipe, and their readers (aclnn_py.runtime.api_prof_sub) */
+MSVP_PROF_API
+aclError aclprofModelSubscribe(uint32_t modelId, const aclprofSubscribeConfig* profSubscribeConfig);
+MSVP_PROF_API
+aclError aclprofModelUnSubscribe(uint32_t modelId);
+MSVP_PROF_API
+aclprofSubscribeConfig* aclprofCreateSubscribeConfig(int8_t timeInfoSwitch, aclprofAicoreMetrics aicoreMetrics, void* fd);
+MSVP_PROF_API
+aclError aclprofDestroySubscribeConfig(const aclprofSubscribeConfig* profSubscribeConfig);
+MSVP_PROF_API
+aclError aclprofGetOpDescSize(size_t* opDescSize);
+MSVP_PROF_API
+aclError aclprofGetOpNum(const void* opInfo, size_t opInfoLen, uint32_t* opNumber);
+MSVP_PROF_API
+aclError aclprofGetOpTypeLen(const void* opInfo, size_t opInfoLen, uint32_t index, size_t* opTypeLen);
+MSVP_PROF_API
+aclError aclprofGetOpType(const void* opInfo, size_t opInfoLen, uint32_t index, char* opType, size_t opTypeLen);
+MSVP_PROF_API
+aclError aclprofGetOpNameLen(const void* opInfo, size_t opInfoLen, uint32_t index, size_t* opNameLen);
+MSVP_PROF_API
+aclError aclprofGetOpName(const void* opInfo, size_t opInfoLen, uint32_t index, char* opName, size_t opNameLen);
+MSVP_PROF_API
+uint64_t aclprofGetOpStart(const void* opInfo, size_t opInfoLen, uint32_t index);
+MSVP_PROF_API
+uint64_t aclprofGetOpEnd(const void* opInfo, size_t opInfoLen, uint32_t index);
+MSVP_PROF_API
+uint64_t aclprofGetOpDuration(const void* opInfo, size_t opInfoLen, uint32_t index);
+MSVP_PROF_API
+size_t aclprofGetModelId(const void* opInfo, size_t opInfoLen, uint32_t index);
+MSVP_PROF_API
+aclprofSubscribeOpFlag aclprofGetOpFlag(const void* opInfo, size_t opInfoLen, uint32_t index);
+MSVP_PROF_API
+const char* aclprofGetOpAttriValue(const void* opInfo, size_t opInfoLen, uint32_t index, aclprofSubscribeOpAttri attri);
+
 /* steps */
 MSVP_PROF_API
 aclError aclprofGetStepTimestamp(aclprofStepInfo* stepInfo, aclprofStepTag tag, aclrtStream stream);
