@@ -58,10 +58,14 @@ def _eager_imports() -> dict[str, list[str]]:
 
 
 def _own_names(module: str) -> set[str]:
-    """The C functions and types a chapter file defines at its top level (``acl_x`` helpers are not C names)."""
+    """The C names a chapter file gives: the functions and types it defines at its top level
+    (``acl_x`` helpers are not C names) and the C names of its own ``__all__``, where it has one."""
     tree = ast.parse((RUNTIME / f"{module}.py").read_text())
     names = {node.name for node in tree.body if isinstance(node, (ast.FunctionDef, ast.ClassDef))}
-    return {n for n in names if re.match(r"acl[A-Za-z]", n)}
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets):
+            names.update(n for n in ast.literal_eval(node.value) if n.startswith("ACL"))
+    return {n for n in names if re.match(r"acl[A-Za-z]|ACL_", n)}
 
 
 def test_type_checking_block_matches_the_lazy_map() -> None:

@@ -27,7 +27,7 @@ from .._capi import ApiError, as_int, c_api, describe, fail
 from .._ref import is_out_param
 from .._status import aclError
 from .device import RT, Context
-from .stream import CycleError, Event, Stream, Task
+from .stream import CycleError, Event, Stream, Task, finish_unrun
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -236,6 +236,21 @@ def drain(stream: Stream, until: Task | None = None) -> None:
             E.ACL_ERROR_RT_STREAM_SYNC_TIMEOUT,
             emu(f"this synchronize would never return ({e}); on hardware it hangs. Remove the wait cycle."),
         ) from None
+
+
+def discard_queue(st: Stream) -> None:
+    """Drop the tasks still queued on the stream without running them (a forced destruction, a
+    stream stop or abort, a device task abort; a task a worker thread is running finishes first)."""
+    with st.lock:
+        queued = [t for t in st.queue if not t.done]
+        running = st.worker is not None and bool(queued)
+        keep = queued[:1] if running else []
+        st.queue.clear()
+        st.queue.extend(keep)
+    for task in queued[len(keep) :]:
+        finish_unrun(task)
+    if keep:
+        drain(st)
 
 
 def submit(stream: Stream, label: str, fn: Any) -> Task:

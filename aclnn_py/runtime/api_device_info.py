@@ -24,7 +24,7 @@ from ._checks import (
     rt_value,
 )
 from .api_device import _check_device_id, _device_arg
-from .api_stream_res import thread_limit
+from .api_stream_res import hardware_cores, thread_limit
 from .device import RT
 from .enums import aclrtDeviceStatus
 
@@ -84,13 +84,6 @@ def _res_type(type_: object, rt_fn: str, desc: str) -> int:
     return t
 
 
-def _hardware_cores(t: int) -> int:
-    """The SoC's cores of a resource type: cube cores (the AI Cores where the ini has no cube
-    count) or vector cores."""
-    soc = _soc.current()
-    return (soc.cube_core_cnt or soc.ai_core_cnt) if t == 0 else soc.vector_core_cnt
-
-
 @rt_api
 def aclrtGetResInCurrentThread(type: int, value: object) -> int:
     """The cores of ``type`` the calling thread may use: the limit of the stream bound to it
@@ -104,7 +97,7 @@ def aclrtGetResInCurrentThread(type: int, value: object) -> int:
         store(out, bound)
         return E.ACL_SUCCESS
     dev = need_context(rt_fn).device
-    store(out, dev.res_limits.get(t, _hardware_cores(t)))
+    store(out, dev.res_limits.get(t, hardware_cores(t)))
     return E.ACL_SUCCESS
 
 
@@ -125,7 +118,7 @@ def aclrtGetDeviceResLimit(deviceId: int, type: int, value: object) -> int:
     out = out_arg(value, "aclrtGetDeviceResLimit", "value")
     dev_id = _known_device(deviceId, "aclrtGetDeviceResLimit")
     t = _res_type(type, "rtsGetDeviceResLimit", "Obtaining the device resource limit")
-    store(out, RT.device(dev_id).res_limits.get(t, _hardware_cores(t)))
+    store(out, RT.device(dev_id).res_limits.get(t, hardware_cores(t)))
     return E.ACL_SUCCESS
 
 
@@ -135,7 +128,7 @@ def aclrtSetDeviceResLimit(deviceId: int, type: int, value: int) -> int:
     dev_id = _known_device(deviceId, "aclrtSetDeviceResLimit")
     t = _res_type(type, "rtsSetDeviceResLimit", "Setting the device resource limit")
     v = int_arg(value, "value", 0, 2**32 - 1)
-    most = _hardware_cores(t)
+    most = hardware_cores(t)
     if not 1 <= v <= most:
         raise ApiError(
             E.ACL_ERROR_RT_PARAM_INVALID,

@@ -24,6 +24,7 @@ from ._checks import (
     E,
     acl_null,
     acl_value,
+    discard_queue,
     emu,
     fb_inner,
     fb_invalid,
@@ -33,7 +34,6 @@ from ._checks import (
     rt_api,
     rt_value,
 )
-from .api_stream import _discard_queue
 from .device import RT
 
 RT_MAX_DEV_NUM = 64
@@ -399,7 +399,7 @@ def aclrtDeviceTaskAbort(deviceId: int, timeout: int) -> int:
     if device is not None:
         ctxs = ([device.primary] if device.primary else []) + device.contexts
         for stream in [s for c in ctxs for s in c.all_streams()]:
-            _discard_queue(stream)
+            discard_queue(stream)
     for cb, args in entries:
         cb(dev, 1, t, args)
     return E.ACL_SUCCESS

@@ -21,6 +21,7 @@ from ._checks import (
     acl_inner,
     acl_null,
     acl_value,
+    discard_queue,
     drain,
     emu,
     fb_invalid,
@@ -36,10 +37,11 @@ from ._checks import (
     submit,
 )
 from ._model_ri_checks import refuse_if_capturing  # a capturing stream refuses synchronize, query, destroy
+from .api_device_query import stream_state_changed
 from .device import RT, Context
 from .enums import aclrtStreamStatus
 from .memory import call_site
-from .stream import Stream, finish_unrun
+from .stream import Stream
 
 # ---------------------------------------------------------------------------------------------
 # streams
@@ -123,9 +125,7 @@ def aclrtCreateStream(stream: object) -> int:
 
 
 def _tell_stream_state(stream: Stream, state: int) -> None:
-    """The aclrtRegStreamStateCallback callbacks (imported here: that module imports this one)."""
-    from .api_device_query import stream_state_changed
-
+    """The aclrtRegStreamStateCallback callbacks."""
     stream_state_changed(stream, state)
 
 
@@ -149,7 +149,7 @@ def _destroy_stream(stream: object, api: str, rt_fn: str, force: bool) -> int:
     _tell_stream_state(st, ACL_RT_STREAM_STATE_DESTROY_PRE)
     code = 0
     if force:
-        _discard_queue(st)
+        discard_queue(st)
     else:
         sanitizer.check_pending_destroy(st, api)
         try:
@@ -164,21 +164,6 @@ def _destroy_stream(stream: object, api: str, rt_fn: str, force: bool) -> int:
         if st in st.context.streams:
             st.context.streams.remove(st)
     return code or E.ACL_SUCCESS
-
-
-def _discard_queue(st: Stream) -> None:
-    """Drop the tasks still queued on the stream without running them (a forced destruction;
-    a task a worker thread is running finishes first)."""
-    with st.lock:
-        queued = [t for t in st.queue if not t.done]
-        running = st.worker is not None and bool(queued)
-        keep = queued[:1] if running else []
-        st.queue.clear()
-        st.queue.extend(keep)
-    for task in queued[len(keep) :]:
-        finish_unrun(task)
-    if keep:
-        drain(st)
 
 
 @rt_api
@@ -521,7 +506,7 @@ def aclrtStreamAbort(stream: object) -> int:
         st = ctx.default_stream
     ctx = need_context(rt_fn)
     own_stream(st, ctx, "Aborting tasks in a stream", rt_fn)
-    _discard_queue(st)
+    discard_queue(st)
     return E.ACL_SUCCESS
 
 
@@ -536,5 +521,5 @@ def aclrtStreamStop(stream: object) -> int:
             ("EE1004", "Stopping the running tasks in a stream failed because stm cannot be a NULL pointer."),
             fb_invalid(rt_fn),
         )
-    _discard_queue(st)
+    discard_queue(st)
     return E.ACL_SUCCESS

@@ -55,11 +55,16 @@ def _target(stream: object, rt_fn: str) -> Stream:
     return st if st is not None else need_context(rt_fn).default_stream
 
 
+def hardware_cores(t: int) -> int:
+    """The SoC's cores of a resource type: cube cores (the AI Cores where the ini has no cube
+    count) or vector cores."""
+    soc = _soc.current()
+    return (soc.cube_core_cnt or soc.ai_core_cnt) if t == 0 else soc.vector_core_cnt
+
+
 def device_cores(st: Stream, t: int) -> int:
     """The cores of type ``t`` of the stream's device (aclrtSetDeviceResLimit's, else the SoC's)."""
-    from .api_device_info import _hardware_cores
-
-    return int(st.context.device.res_limits.get(t, _hardware_cores(t)))
+    return int(st.context.device.res_limits.get(t, hardware_cores(t)))
 
 
 def stream_limit(st: Stream, t: int) -> int | None:
@@ -76,9 +81,7 @@ def aclrtSetStreamResLimit(stream: object, type: int, value: int) -> int:
     st = stream_handle(stream, rt_fn)
     t = _type(type, "Setting the device resource limit for the specified stream", rt_fn)
     st = st if st is not None else need_context(rt_fn).default_stream
-    from .api_device_info import _hardware_cores
-
-    most = _hardware_cores(t)
+    most = hardware_cores(t)
     if v > most:
         raise ApiError(
             RT_PARAM,
@@ -180,5 +183,6 @@ __all__ = [
     "aclrtSetStreamResLimit",
     "aclrtUnuseStreamResInCurrentThread",
     "aclrtUseStreamResInCurrentThread",
+    "hardware_cores",
     "thread_limit",
 ]
