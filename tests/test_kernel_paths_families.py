@@ -263,6 +263,28 @@ def test_maximum_minimum_paths_agree(monkeypatch, dtype):
             agree(monkeypatch, compute, [x, y], shape, dtype)
 
 
+@pytest.mark.parametrize("dtype", [F16, BF16], ids=str)
+def test_half_maximum_minimum_on_every_half(monkeypatch, dtype):
+    """The half types' Maximum/Minimum compare sign-and-magnitude bits as integers: every half
+    (NaN payloads, infinities, both zeros, subnormals) against every half shifted, and against
+    each edge value as the other operand (a scalar, either side, and a row): both paths give
+    the same bits. Signalling NaNs made quiet (see test_broadcast_operands_of_edge_values_agree)."""
+    with np.errstate(all="ignore"):
+        every = _quiet(np.arange(1 << 16, dtype=np.uint32).astype(np.uint16).view(dtype))
+        edges = _quiet(np.array(EDGES[dtype], BITS[dtype]).view(dtype))
+    for is_max in (True, False):
+        compute = minmax.maxmin(is_max)
+        for k in (1, 4097, 32768):
+            agree(monkeypatch, compute, [every, np.roll(every, k)], every.shape, dtype)
+        for v in edges:
+            one = np.array(v, dtype)
+            agree(monkeypatch, compute, [every, one], every.shape, dtype)
+            agree(monkeypatch, compute, [one, every], every.shape, dtype)
+        full = every[: (every.size // edges.size) * edges.size].reshape(-1, edges.size)
+        agree(monkeypatch, compute, [full, edges], full.shape, dtype)
+        agree(monkeypatch, compute, [edges, full], full.shape, dtype)
+
+
 # -- Axpy (Add and Sub with alpha): the fused multiply-add -------------------------------------------
 
 
@@ -372,7 +394,7 @@ def test_axpy_float16_round_to_odd_on_random_pairs_and_midpoints():
 def _edge_layouts(dtype: np.dtype, seed: int) -> list[tuple[np.ndarray, np.ndarray]]:
     """A full operand of edge values, rounding ties and random values against every edge value
     as a scalar (either side) and against a row of edge values (either side, [C] and [1, C]):
-    the broadcast operand widened once into a float32 block (``_numba.tile_f32``)."""
+    the broadcast operand repeated into a block (``_numba.tile``)."""
     edges = np.array(EDGES[dtype], BITS[dtype]).view(dtype)
     c = edges.size
     t1, t2 = ties(dtype, 40 * c, seed)

@@ -274,17 +274,26 @@ def _min_num(a, b):
 
 
 # float16/bfloat16 maxNum/minNum choose one operand, so the result is that operand's bits (a
-# number rounds to itself): no rounding back. Two zeros: the AND of their bits for max (-0 only
-# for two -0), the OR for min (+0 only for two +0); two NaN: the canonical NaN, as the rounding
-# of a NaN result writes it.
+# number rounds to itself): no conversion at all. Their bits are sign and magnitude, so the
+# order of two numbers is the order of the bits read as int16, reversed when both are negative
+# (a larger magnitude is a smaller value), and -0 (0x8000) comes out below +0: of two zeros max
+# gives -0 only for two -0, min +0 only for two +0, as IEEE's maxNum/minNum with ordered zeros.
+# A NaN (magnitude bits above the infinity's) loses to a number; two NaN give the canonical NaN,
+# as the rounding of a NaN result writes it. Integer compares and selects on 16-bit lanes: about
+# a third of the work of widening both operands to float32 (which kept this loop compute-bound,
+# 1.2-1.5x the copy bound of a scalar or row operand with no memory traffic at all).
 _NAN16 = (np.uint16(0), np.uint16(0x7E00), np.uint16(0x7FC0))  # by kind: -, float16, bfloat16
+_INF16 = (np.uint16(0), np.uint16(0x7C00), np.uint16(0x7F80))
 
 
 @_jit
-def _pick16(ha, hb, fa, fb, take_b, zeros, nan):
-    r = hb if take_b else ha
-    r = zeros if (fa == 0) & (fb == 0) else r
-    return nan if (fa != fa) & (fb != fb) else r
+def _pick16(ha, hb, take_b, inf, nan):
+    """``hb`` where ``take_b`` (b's value is the larger for max, the smaller for min) or ``ha`` is
+    NaN, ``ha`` where hb is NaN, the canonical NaN for two."""
+    na = (ha & np.uint16(0x7FFF)) > inf
+    nb = (hb & np.uint16(0x7FFF)) > inf
+    r = hb if (take_b | na) & (not nb) else ha
+    return nan if na & nb else r
 
 
 @_jit
@@ -294,11 +303,11 @@ def _max(kind, a, b, out):
         for i in range(out.size):
             fo[i] = _canon(_max_num(fa[i], fb[i]))
     else:
-        nan = _NAN16[kind]
+        inf, nan = _INF16[kind], _NAN16[kind]
         for i in range(out.size):
             ha, hb = a[i], b[i]
-            fa, fb = _widen16(kind, ha), _widen16(kind, hb)
-            out[i] = _pick16(ha, hb, fa, fb, (fb > fa) | (fa != fa), ha & hb, nan)
+            sa, sb = np.int16(ha), np.int16(hb)
+            out[i] = _pick16(ha, hb, (sb > sa) != ((sa & sb) < 0), inf, nan)
 
 
 @_jit
@@ -308,11 +317,11 @@ def _min(kind, a, b, out):
         for i in range(out.size):
             fo[i] = _canon(_min_num(fa[i], fb[i]))
     else:
-        nan = _NAN16[kind]
+        inf, nan = _INF16[kind], _NAN16[kind]
         for i in range(out.size):
             ha, hb = a[i], b[i]
-            fa, fb = _widen16(kind, ha), _widen16(kind, hb)
-            out[i] = _pick16(ha, hb, fa, fb, (fb < fa) | (fa != fa), ha | hb, nan)
+            sa, sb = np.int16(ha), np.int16(hb)
+            out[i] = _pick16(ha, hb, (sb < sa) != ((sa & sb) < 0), inf, nan)
 
 
 @_jit
