@@ -299,7 +299,7 @@ def _on_fault(stream: Stream, task: Task, code: int) -> None:
         with _S.lock:
             root = Path(_root("exception dump", int(stream.context.device.ident)))
         name = f"{op_type}.{stream.ident}.{task.seq}.{_timestamp_ms()}"
-        message = f"[Dump][Exception] {task.label} failed with error code {code}: {_fault_text(stream)}"
+        message = f"[Dump][Exception] {task.label} failed with error code {int(code)}: {_fault_text(stream)}"
         (root / name).write_bytes(_dump_file(task.label, "", [], message))
         with _S.lock:
             _S.files.append(str(root / name))

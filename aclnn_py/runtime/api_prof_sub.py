@@ -40,7 +40,7 @@ from .._ref import store
 from ._checks import INTERNAL, E, emu, int_arg
 from .device import RT
 from .prof_state import _S, _ek_null, _ek_order, _ek_value
-from .stream import now_ns
+from .stream import FINISH_HOOKS, Task, now_ns
 
 # aclprofSubscribeOpFlag / aclprofSubscribeOpAttri
 ACL_SUBSCRIBE_OP = 0
@@ -124,7 +124,7 @@ class _SubState:
         self.index = 0
         self.queued: dict[int, int] = {}  # task seq -> when it was queued (ns)
         self.free_at: dict[int, int] = {}  # stream -> when its last task ended (ns)
-        self.sink: _RecordSink | None = None
+        self.sink: _QueueSink | None = None
 
 
 _SUB = _SubState()
@@ -142,12 +142,12 @@ def _fd_value(holder: Any) -> int | None:
 # ---------------------------------------------------------------------------------------------
 
 
-class _RecordSink(_trace._TimelineSink):
-    """Hears the streams' tasks while a subscription exists. A timeline sink, because the trace
-    hands task numbers (which tie a finished task to its queueing) to timeline sinks only."""
+class _QueueSink(_trace._TimelineSink):
+    """Hears when tasks are queued while a subscription exists (a timeline sink, because the trace
+    hands task numbers to timeline sinks only); the record is written by :func:`_finished`."""
 
     def __init__(self) -> None:
-        super().__init__(None)  # type: ignore[arg-type]  # no recorder: emit and submit are our own
+        super().__init__(None)  # type: ignore[arg-type]  # no recorder: submit and emit are our own
 
     def submit(self, stream: int, seq: int | None, label: str) -> None:
         if seq is not None and ": kernel #" in label:
@@ -155,24 +155,34 @@ class _RecordSink(_trace._TimelineSink):
                 _SUB.queued[seq] = now_ns()
 
     def emit(self, event: dict[str, Any]) -> None:
-        if event.get("event") != "task":
+        pass
+
+
+def _finished(task: Task) -> None:
+    """A task ran (or was dropped): a subscribed model's kernel that ran writes its record. A
+    stream hook, run before the task counts as done, so a synchronize that returns has seen the
+    records of what it waited for; the write happens under the lock aclprofModelUnSubscribe closes
+    the fd under, so it never reaches a closed (or reused) descriptor."""
+    if not _SUB.subs:
+        return
+    end = now_ns()
+    stream = task.stream
+    with _SUB.lock:
+        queued = _SUB.queued.pop(task.seq, end)
+        start = max(queued, _SUB.free_at.get(stream.ident, 0))
+        _SUB.free_at[stream.ident] = end
+        m = _MODEL_KERNEL.match(task.label)
+        if m is None or stream.error is not None:  # faulted or dropped: it did not run to its end
             return
-        end = now_ns()
-        stream = int(event["stream"])
-        with _SUB.lock:
-            queued = _SUB.queued.pop(event.get("_seq", -1), end)
-            start = max(queued, _SUB.free_at.get(stream, 0))
-            _SUB.free_at[stream] = end
-            m = _MODEL_KERNEL.match(str(event["task"]))
-            if m is None or event.get("status") != 0:
-                return
-            sub = _SUB.subs.get(int(m.group("model")))
-            if sub is None:
-                return
-            record = _record(int(m.group("model")), sub.device, m.group("op"), _op_name(m), start, end)
-            fd = sub.fd
+        sub = _SUB.subs.get(int(m.group("model")))
+        if sub is None:
+            return
+        record = _record(int(m.group("model")), sub.device, m.group("op"), _op_name(m), start, end)
         with contextlib.suppress(OSError):  # CANN logs a failed write (a closed pipe, a bad fd), drops the record
-            os.write(fd, record)
+            os.write(sub.fd, record)
+
+
+FINISH_HOOKS.append(_finished)
 
 
 def _op_name(m: re.Match[str]) -> str:
@@ -194,7 +204,7 @@ def _record(model: int, device: int, op_type: str, op_name: str, start_ns: int, 
 def _listen(on: bool) -> None:
     """Put the record sink among the trace's sinks while any subscription exists."""
     if on and _SUB.sink is None:
-        _SUB.sink = _RecordSink()
+        _SUB.sink = _QueueSink()
         _trace._sinks.append(_SUB.sink)
     elif not on and _SUB.sink is not None:
         _trace._sinks.remove(_SUB.sink)
