@@ -51,7 +51,7 @@ FUNCTION_POINTERS = frozenset(
         "aclrtHostFunc", "aclrtCallback", "aclrtExceptionInfoCallback", "aclrtDeviceStateCallback",
         "aclrtDeviceTaskAbortCallback", "aclInitCallbackFunc", "aclFinalizeCallbackFunc", "aclrtStreamStateCallback",
         "aclrtOpExceptionCallback", "aclrtAllocatorAllocFunc", "aclrtAllocatorFreeFunc",
-        "aclrtAllocatorAllocAdviseFunc", "aclrtAllocatorGetAddrFromBlockFunc",
+        "aclrtAllocatorAllocAdviseFunc", "aclrtAllocatorGetAddrFromBlockFunc", "aclrtSnapShotCallBack",
         "(*)",  # a function pointer written out in the prototype (acldumpRegCallback's messageCallback)
     )
 )  # fmt: skip
@@ -80,6 +80,11 @@ RAW = frozenset(
         # msproftx stamps: addresses of the profiler's own pool, not memory the program reads
         ("aclprofDestroyStamp", "stamp"), ("aclprofPush", "stamp"), ("aclprofRangeStart", "stamp"),
         ("aclprofSetStampTraceMessage", "stamp"), ("aclprofMark", "stamp"),
+        # structs and host bytes read in place at the program's own address (pinned host memory too),
+        # and the argument a snapshot callback gets back
+        ("aclrtRandomNumAsync", "taskInfo"), ("aclrtTaskUpdateAsync", "info"), ("aclrtCacheLastTaskOpInfo", "infoPtr"),
+        ("aclrtCacheLastTaskExtendInfo", "extendInfoPtr"), ("aclrtProfTrace", "userdata"),
+        ("aclrtSnapShotCallbackRegister", "args"),
     )
 )  # fmt: skip
 # CANN's export macros: acl_prof.h and acl_dump.h use their own (same visibility)

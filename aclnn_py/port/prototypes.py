@@ -76,6 +76,11 @@ typedef void *(*aclrtAllocatorAllocFunc)(aclrtAllocator allocator, size_t size);
 typedef void (*aclrtAllocatorFreeFunc)(aclrtAllocator allocator, aclrtAllocatorBlock block);
 typedef void *(*aclrtAllocatorAllocAdviseFunc)(aclrtAllocator allocator, size_t size, aclrtAllocatorAddr addr);
 typedef void *(*aclrtAllocatorGetAddrFromBlockFunc)(aclrtAllocatorBlock block);
+typedef struct aclrtRandomNumTaskInfo aclrtRandomNumTaskInfo;
+typedef struct aclrtTaskUpdateInfo aclrtTaskUpdateInfo;
+typedef struct aclrtSnapShotBackupArgs aclrtSnapShotBackupArgs;
+typedef struct aclrtSnapShotRestoreArgs aclrtSnapShotRestoreArgs;
+typedef uint32_t (*aclrtSnapShotCallBack)(int32_t deviceId, void *args);
 typedef struct aclOpExecutor aclOpExecutor;
 typedef struct aclTensor aclTensor;
 typedef struct aclScalar aclScalar;
@@ -297,6 +302,22 @@ aclError aclrtMallocPhysical(aclrtDrvMemHandle* handle, size_t size, const aclrt
     uint64_t flags);
 aclError aclrtFreePhysical(aclrtDrvMemHandle handle);
 aclError aclrtMapMem(void* virPtr, size_t size, size_t offset, aclrtDrvMemHandle handle, uint64_t flags);
+aclError aclrtMemMapNoAccess(void* virPtr, size_t size, size_t offset, aclrtDrvMemHandle handle, uint64_t flags);
+aclError aclrtMemMapSelectedLink(void* virPtrDst, size_t size, void* virPtrSrc, uint32_t linkIdx);
+aclError aclrtMemMapSetLink(aclrtDrvMemHandle handle, aclrtMemLinkType adviceLink);
+aclError aclrtRandomNumAsync(const aclrtRandomNumTaskInfo* taskInfo, const aclrtStream stream, void* reserve);
+aclError aclrtTaskUpdateAsync(aclrtStream taskStream, uint32_t taskId, aclrtTaskUpdateInfo* info,
+    aclrtStream execStream);
+aclError aclrtPersistentTaskClean(aclrtStream stream);
+aclError aclrtCacheLastTaskOpInfo(const void* const infoPtr, const size_t infoSize);
+aclError aclrtCacheLastTaskExtendInfo(const char* const extendInfoPtr, const size_t infoSize);
+aclError aclrtProfTrace(void* userdata, int32_t length, aclrtStream stream);
+aclError aclrtSnapShotProcessLock(int pid, void* reserve);
+aclError aclrtSnapShotProcessUnlock(int pid, void* reserve);
+aclError aclrtSnapShotProcessBackup(int pid, aclrtSnapShotBackupArgs* args);
+aclError aclrtSnapShotProcessRestore(int pid, aclrtSnapShotRestoreArgs* args);
+aclError aclrtSnapShotCallbackRegister(aclrtSnapShotStage stage, aclrtSnapShotCallBack callback, void* args);
+aclError aclrtSnapShotCallbackUnregister(aclrtSnapShotStage stage, aclrtSnapShotCallBack callback);
 aclError aclrtUnmapMem(void* virPtr);
 aclError aclrtMemGetAllocationGranularity(aclrtPhysicalMemProp* prop, aclrtMemGranularityOptions option,
     size_t* granularity);

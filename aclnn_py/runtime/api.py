@@ -566,8 +566,21 @@ if TYPE_CHECKING:
         aclprofSetStampTraceMessage,
         aclprofStr2Id,
     )
+    from .api_random import (
+        aclrtRandomNumAsync,
+        aclrtRandomNumTaskInfo,
+        aclrtRandomParaInfo,
+    )
     from .api_reduce import (
         aclrtReduceAsync,
+    )
+    from .api_snapshot import (
+        aclrtSnapShotCallbackRegister,
+        aclrtSnapShotCallbackUnregister,
+        aclrtSnapShotProcessBackup,
+        aclrtSnapShotProcessLock,
+        aclrtSnapShotProcessRestore,
+        aclrtSnapShotProcessUnlock,
     )
     from .api_stream_attr import (
         aclrtGetStreamAttribute,
@@ -582,6 +595,14 @@ if TYPE_CHECKING:
         aclrtSetStreamResLimit,
         aclrtUnuseStreamResInCurrentThread,
         aclrtUseStreamResInCurrentThread,
+    )
+    from .api_stream_task import (
+        aclrtCacheLastTaskExtendInfo,
+        aclrtCacheLastTaskOpInfo,
+        aclrtPersistentTaskClean,
+        aclrtProfTrace,
+        aclrtTaskUpdateAsync,
+        aclrtTaskUpdateInfo,
     )
     from .api_tdt import (
         ACL_TENSOR_DATA_ABNORMAL,
@@ -622,6 +643,7 @@ if TYPE_CHECKING:
         aclrtFreePhysical,
         aclrtMallocPhysical,
         aclrtMapMem,
+        aclrtMemMapNoAccess,
         aclrtReleaseMemAddress,
         aclrtReserveMemAddress,
         aclrtReserveMemAddressNoUCMemory,
@@ -634,6 +656,10 @@ if TYPE_CHECKING:
         aclrtMemGetAllocationPropertiesFromHandle,
         aclrtMemRetainAllocationHandle,
         aclrtMemSetAccess,
+    )
+    from .api_vmm_link import (
+        aclrtMemMapSelectedLink,
+        aclrtMemMapSetLink,
     )
     from .api_vmm_share import (
         aclrtMemExportToShareableHandle,
@@ -1039,7 +1065,20 @@ LAZY_CHAPTERS: dict[str, tuple[str, ...]] = {
         "aclprofSetStampTraceMessage",
         "aclprofStr2Id",
     ),
+    "api_random": (
+        "aclrtRandomNumAsync",
+        "aclrtRandomNumTaskInfo",
+        "aclrtRandomParaInfo",
+    ),
     "api_reduce": ("aclrtReduceAsync",),
+    "api_snapshot": (
+        "aclrtSnapShotCallbackRegister",
+        "aclrtSnapShotCallbackUnregister",
+        "aclrtSnapShotProcessBackup",
+        "aclrtSnapShotProcessLock",
+        "aclrtSnapShotProcessRestore",
+        "aclrtSnapShotProcessUnlock",
+    ),
     "api_stream_attr": (
         "aclrtGetStreamAttribute",
         "aclrtSetStreamAttribute",
@@ -1053,6 +1092,14 @@ LAZY_CHAPTERS: dict[str, tuple[str, ...]] = {
         "aclrtSetStreamResLimit",
         "aclrtUnuseStreamResInCurrentThread",
         "aclrtUseStreamResInCurrentThread",
+    ),
+    "api_stream_task": (
+        "aclrtCacheLastTaskExtendInfo",
+        "aclrtCacheLastTaskOpInfo",
+        "aclrtPersistentTaskClean",
+        "aclrtProfTrace",
+        "aclrtTaskUpdateAsync",
+        "aclrtTaskUpdateInfo",
     ),
     "api_tdt": (
         "ACL_TENSOR_DATA_ABNORMAL",
@@ -1097,6 +1144,7 @@ LAZY_CHAPTERS: dict[str, tuple[str, ...]] = {
         "aclrtFreePhysical",
         "aclrtMallocPhysical",
         "aclrtMapMem",
+        "aclrtMemMapNoAccess",
         "aclrtReleaseMemAddress",
         "aclrtReserveMemAddress",
         "aclrtReserveMemAddressNoUCMemory",
@@ -1109,6 +1157,10 @@ LAZY_CHAPTERS: dict[str, tuple[str, ...]] = {
         "aclrtMemGetAllocationPropertiesFromHandle",
         "aclrtMemRetainAllocationHandle",
         "aclrtMemSetAccess",
+    ),
+    "api_vmm_link": (
+        "aclrtMemMapSelectedLink",
+        "aclrtMemMapSetLink",
     ),
     "api_vmm_share": (
         "aclrtMemExportToShareableHandle",
@@ -1361,6 +1413,8 @@ __all__ = [
     "aclrtBinaryLoadFromFile",
     "aclrtBinarySetExceptionCallback",
     "aclrtBinaryUnLoad",
+    "aclrtCacheLastTaskExtendInfo",
+    "aclrtCacheLastTaskOpInfo",
     "aclrtCheckArchCompatibility",
     "aclrtCheckMemType",
     "aclrtCmoAsync",
@@ -1560,6 +1614,9 @@ __all__ = [
     "aclrtMemManagedGetAttrs",
     "aclrtMemManagedPrefetchAsync",
     "aclrtMemManagedPrefetchBatchAsync",
+    "aclrtMemMapNoAccess",
+    "aclrtMemMapSelectedLink",
+    "aclrtMemMapSetLink",
     "aclrtMemP2PMap",
     "aclrtMemRetainAllocationHandle",
     "aclrtMemSetAccess",
@@ -1597,14 +1654,19 @@ __all__ = [
     "aclrtNpuClearFloatOverFlowStatus",
     "aclrtNpuGetFloatOverFlowStatus",
     "aclrtPeekAtLastError",
+    "aclrtPersistentTaskClean",
     "aclrtPhysicalMemProp",
     "aclrtPointerGetAttributes",
     "aclrtProcessReport",
+    "aclrtProfTrace",
     "aclrtPtrAttributes",
     "aclrtQueryDeviceStatus",
     "aclrtQueryEvent",
     "aclrtQueryEventStatus",
     "aclrtQueryEventWaitStatus",
+    "aclrtRandomNumAsync",
+    "aclrtRandomNumTaskInfo",
+    "aclrtRandomParaInfo",
     "aclrtRecordEvent",
     "aclrtRecordEventWithFlag",
     "aclrtRecordNotify",
@@ -1646,6 +1708,12 @@ __all__ = [
     "aclrtSetStreamResLimit",
     "aclrtSetSysParamOpt",
     "aclrtSetTsDevice",
+    "aclrtSnapShotCallbackRegister",
+    "aclrtSnapShotCallbackUnregister",
+    "aclrtSnapShotProcessBackup",
+    "aclrtSnapShotProcessLock",
+    "aclrtSnapShotProcessRestore",
+    "aclrtSnapShotProcessUnlock",
     "aclrtStreamAbort",
     "aclrtStreamAttrValue",
     "aclrtStreamConfigHandle",
@@ -1666,6 +1734,8 @@ __all__ = [
     "aclrtSynchronizeEventWithTimeout",
     "aclrtSynchronizeStream",
     "aclrtSynchronizeStreamWithTimeout",
+    "aclrtTaskUpdateAsync",
+    "aclrtTaskUpdateInfo",
     "aclrtUnSubscribeReport",
     "aclrtUnmapMem",
     "aclrtUnuseStreamResInCurrentThread",

@@ -93,10 +93,7 @@ def _host_bytes(api: str, name: str, obj: object, n: int) -> bytes:
     else:
         addr = as_pointer(obj)
         if addr is not None and addr > 0 and called_from_c():
-            alloc = SPACE.find(addr)
-            if alloc is not None:  # pinned host memory of the simulated memory: its bytes
-                return SPACE.read(addr, n, api).tobytes()
-            return ctypes.string_at(addr, n)
+            return ctypes.string_at(addr, n)  # the program's own address (the C ABI passes it untranslated)
         raise ApiError(PARAM, emu(f"{api}: {name} must be host memory (bytes or a numpy array), got {describe(obj)}."))
     if len(data) < n:
         raise ApiError(PARAM, emu(f"{api}: {name} holds {len(data)} bytes, fewer than the {n} the call names."))

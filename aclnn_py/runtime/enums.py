@@ -510,6 +510,39 @@ class aclrtHostMemMapCapability(_CEnum):
     ACL_RT_HOST_MEM_MAP_SUPPORTED = 1
 
 
+class aclrtMemLinkType(_CEnum):
+    ACL_RT_MEM_ACCESS_LINK_SIO = 0
+    ACL_RT_MEM_ACCESS_LINK_HCCS = 1
+    ACL_RT_MEM_ACCESS_UB_ONE_PORT_PATH = 2
+    ACL_RT_MEM_ACCESS_UB_MULTI_PORT_PATH = 3
+
+
+class aclrtRandomNumFuncType(_CEnum):
+    ACL_RT_RANDOM_NUM_FUNC_TYPE_DROPOUT_BITMASK = 0
+    ACL_RT_RANDOM_NUM_FUNC_TYPE_UNIFORM_DIS = 1
+    ACL_RT_RANDOM_NUM_FUNC_TYPE_NORMAL_DIS = 2
+    ACL_RT_RANDOM_NUM_FUNC_TYPE_TRUNCATED_NORMAL_DIS = 3
+
+
+class aclrtUpdateTaskAttrId(_CEnum):
+    ACL_RT_UPDATE_RANDOM_TASK = 1
+    ACL_RT_UPDATE_AIC_AIV_TASK = 2
+
+
+class aclrtSnapShotStage(_CEnum):
+    ACL_RT_SNAPSHOT_LOCK_PRE = 0
+    ACL_RT_SNAPSHOT_BACKUP_PRE = 1
+    ACL_RT_SNAPSHOT_BACKUP_POST = 2
+    ACL_RT_SNAPSHOT_RESTORE_PRE = 3
+    ACL_RT_SNAPSHOT_RESTORE_POST = 4
+    ACL_RT_SNAPSHOT_UNLOCK_POST = 5
+
+
+class aclrtProcessState(_CEnum):
+    ACL_RT_PROCESS_STATE_RUNNING = 0
+    ACL_RT_PROCESS_STATE_LOCKED = 1
+
+
 ACL_RT_IPC_MEM_EXPORT_FLAG_DEFAULT = 0x0
 ACL_RT_IPC_MEM_EXPORT_FLAG_DISABLE_PID_VALIDATION = 0x1
 ACL_RT_IPC_MEM_IMPORT_FLAG_DEFAULT = 0x0
@@ -528,6 +561,8 @@ ACL_RT_IPC_MEM_ATTR_ACCESS_LINK_UB_MULTI_PORT_PATH = 3
 ACL_RT_MEM_TYPE_DEV = 0x2
 ACL_RT_MEM_TYPE_DVPP = 0x8
 ACL_RT_MEM_TYPE_RSVD = 0x10
+ACL_RT_MEM_LINK_IDX_0 = 0  # SIO
+ACL_RT_MEM_LINK_IDX_1 = 1  # HCCS
 
 
 # The enums whose members are also module constants of the package (as C enumerators are).
@@ -589,6 +624,11 @@ ENUMS: tuple[type[_CEnum], ...] = (
     aclrtMemAccessFlags,
     aclrtHacType,
     aclrtHostMemMapCapability,
+    aclrtMemLinkType,
+    aclrtRandomNumFuncType,
+    aclrtUpdateTaskAttrId,
+    aclrtSnapShotStage,
+    aclrtProcessState,
 )
 
 __all__ = [
@@ -634,6 +674,8 @@ __all__ = [
     "ACL_RT_IPC_MEM_IMPORT_FLAG_DEFAULT",
     "ACL_RT_IPC_MEM_IMPORT_FLAG_ENABLE_PEER_ACCESS",
     "ACL_RT_MEM_ATTACH_GLOBAL",
+    "ACL_RT_MEM_LINK_IDX_0",
+    "ACL_RT_MEM_LINK_IDX_1",
     "ACL_RT_MEM_TYPE_DEV",
     "ACL_RT_MEM_TYPE_DVPP",
     "ACL_RT_MEM_TYPE_RSVD",
@@ -694,6 +736,7 @@ __all__ = [
     "aclrtMemAttr",
     "aclrtMemGranularityOptions",
     "aclrtMemHandleType",
+    "aclrtMemLinkType",
     "aclrtMemLocationType",
     "aclrtMemMallocPolicy",
     "aclrtMemManagedAdviseType",
@@ -701,11 +744,15 @@ __all__ = [
     "aclrtMemManagedRangeAttribute",
     "aclrtMemSharedHandleType",
     "aclrtMemcpyKind",
+    "aclrtProcessState",
+    "aclrtRandomNumFuncType",
     "aclrtReduceKind",
     "aclrtRunMode",
+    "aclrtSnapShotStage",
     "aclrtStreamAttr",
     "aclrtStreamConfigAttr",
     "aclrtStreamState",
     "aclrtStreamStatus",
     "aclrtTsId",
+    "aclrtUpdateTaskAttrId",
 ]
