@@ -26,6 +26,7 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import os
+import sys
 from collections.abc import Iterator, Sequence
 
 from .. import trace as _trace
@@ -432,3 +433,6 @@ def reset() -> None:
         if _S.session is not None:
             _S.session.block.close()
         _S.__init__()  # type: ignore[misc]
+    subscription = sys.modules.get(f"{__package__}.api_prof_sub")
+    if subscription is not None:  # the model subscriptions too (a chapter never loaded has none)
+        subscription.reset()

@@ -609,6 +609,4 @@ def reset() -> None:
     Subscribed pipes are not closed: they belong to the program."""
     with _SUB.lock:
         _listen(False)
-        sink = None
         _SUB.__init__()  # type: ignore[misc]
-        _SUB.sink = sink
