@@ -264,6 +264,24 @@ def test_maximum_minimum_paths_agree(monkeypatch, dtype):
 
 
 @pytest.mark.parametrize("dtype", [F16, BF16], ids=str)
+def test_half_arithmetic_with_a_scalar_on_every_half(monkeypatch, dtype):
+    """The half types' Add, Sub, Mul and Div with a single-element operand hold it in a register
+    (Sub as an addition of the negated operand, Div through the float32-divisor loop): every half
+    (NaN payloads, infinities, both zeros, subnormals) against each edge value and a few ties as
+    the scalar, on either side, both recipes: both paths give the same bits."""
+    every = np.arange(1 << 16, dtype=np.uint32).astype(np.uint16).view(dtype)
+    scalars = np.concatenate([np.array(EDGES[dtype], BITS[dtype]).view(dtype), ties(dtype, 6, 5)[0]])
+    kernels = [elementwise.add("tbe"), elementwise.sub("tbe"), elementwise.sub("arch35"), elementwise.mul("tbe"),
+               div.real_div("tbe"), div.real_div("arch35")]  # fmt: skip
+    with np.errstate(all="ignore"):
+        for v in scalars:
+            one = np.array(v, dtype)
+            for compute in kernels:
+                agree(monkeypatch, compute, [every, one], every.shape, dtype)
+                agree(monkeypatch, compute, [one, every], every.shape, dtype)
+
+
+@pytest.mark.parametrize("dtype", [F16, BF16], ids=str)
 def test_half_maximum_minimum_on_every_half(monkeypatch, dtype):
     """The half types' Maximum/Minimum compare sign-and-magnitude bits as integers: every half
     (NaN payloads, infinities, both zeros, subnormals) against every half shifted, and against
