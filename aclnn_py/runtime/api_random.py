@@ -130,7 +130,6 @@ _RT_TYPE = {
     int(aclDataType.ACL_UINT64): 3, int(aclDataType.ACL_BF16): 4, int(aclDataType.ACL_FLOAT16): 5,
     int(aclDataType.ACL_FLOAT): 6,
 }  # fmt: skip
-RANDOM_TYPES = frozenset(_RT_TYPE)  # the ACL types the task generates
 _RT_TYPE_NAMES = ("INT32", "INT64", "UINT32", "UINT64", "BF16", "FP16", "FP32")
 _RT_NP: tuple[type, ...] = (np.int32, np.int64, np.uint32, np.uint64, ml_dtypes.bfloat16, np.float16, np.float32)
 _FUNC_NAMES = ("DROPOUT_BITMASK", "UNIFORM_DIS", "NORMAL_DIS", "TRUNCATED_NORMAL_DIS")
@@ -154,7 +153,10 @@ def _func_desc(f: int) -> str:
 
 
 def _type_desc(rt: int) -> str:
-    return f"RANDOM_NUM_DATATYPE_{_RT_TYPE_NAMES[rt]}({rt})"
+    """RandomNumDataTypeToString."""
+    if 0 <= rt < len(_RT_TYPE_NAMES):
+        return f"RANDOM_NUM_DATATYPE_{_RT_TYPE_NAMES[rt]}({rt})"
+    return "RANDOM_NUM_DATATYPE_MAX(7)" if rt == 7 else f"UNKNOWN({rt})"
 
 
 # ---------------------------------------------------------------------------------------------
@@ -362,10 +364,10 @@ TASKS: weakref.WeakKeyDictionary[Stream, dict[int, list[Launch]]] = weakref.Weak
 
 
 def check_task_info(api: str, info: aclrtRandomNumTaskInfo, rt_fn: str) -> Launch:
-    """CheckRandomNumTaskInfo (random_num_task.cc) on a taskInfo whose dataType the ACL layer
-    already mapped: the dataType the distribution takes, the counter and result addresses, seed
-    and count, then the distribution's parameters."""
-    rt_type = _RT_TYPE[int(info.dataType)]
+    """CheckRandomNumTaskInfo (random_num_task.cc) on a taskInfo whose dataType is the runtime's
+    rtRandomNumDataType (the ACL layer mapped it in place): the dataType the distribution takes,
+    the counter and result addresses, seed and count, then the distribution's parameters."""
+    rt_type = int(info.dataType)
     func = int(info.randomNumFuncParaInfo.funcType)
     verify = "Verifying the validity of the random number generation type"
     if func not in _FUNC_TYPES:
@@ -414,6 +416,9 @@ def aclrtRandomNumAsync(taskInfo: object, stream: object, reserve: object) -> in
             PARAM,
             acl_reason(api, _acl_type_desc(acl_type), "taskInfo->dataType", "The data type is currently not supported"),
         )
+    # CANN's ACL layer writes the runtime's type number into the caller's (const) taskInfo before it
+    # calls the runtime (kernel.cpp): the struct keeps it whatever the runtime then returns
+    info.dataType = _RT_TYPE[acl_type]
     if _soc.current().family not in _RAND_CHIPS:
         return E.ACL_ERROR_RT_FEATURE_NOT_SUPPORT  # COND_RETURN_WARN: a WARN log, no last error
     st = stream_handle(stream, rt_fn)

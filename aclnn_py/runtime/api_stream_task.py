@@ -44,8 +44,8 @@ from ._checks import (
     silent,
     stream_handle,
 )
-from .api_random import RANDOM_TYPES, aclrtRandomNumTaskInfo, check_task_info
 from .api_random import TASKS as RANDOM_TASKS
+from .api_random import aclrtRandomNumTaskInfo, check_task_info
 from .api_stream import check_stopped
 from .api_stream_attr import _cache_op_info
 from .device import RT, Context
@@ -291,9 +291,11 @@ def _update_info(api: str, obj: object) -> aclrtTaskUpdateInfo:
 @rt_api
 def aclrtTaskUpdateAsync(taskStream: object, taskId: int, info: object, execStream: object) -> int:
     """Queue on ``execStream`` the update of task ``taskId`` of ``taskStream`` (a stream bound to a
-    model): ACL_RT_UPDATE_RANDOM_TASK replaces a random number task's aclrtRandomNumTaskInfo by the
-    104 bytes at ``info->randomTaskAttr.srcAddr`` (device memory, read when the update runs), so the
-    model's next executions generate with the new parameters. ACL_RT_UPDATE_AIC_AIV_TASK needs a
+    model): ACL_RT_UPDATE_RANDOM_TASK replaces a random number task's task information by the 104 bytes
+    at ``info->randomTaskAttr.srcAddr`` (device memory, read when the update runs: the runtime's
+    rtRandomNumTaskInfo_t, whose dataType is rtRandomNumDataType, 0 INT32 ... 6 FP32, as
+    aclrtRandomNumAsync leaves it in the caller's struct), so the model's next executions generate
+    with the new parameters. ACL_RT_UPDATE_AIC_AIV_TASK needs a
     kernel binary handle, which aclnn_py never issues (custom kernels are not emulated)."""
     api, rt_fn = "aclrtTaskUpdateAsync", "rtsLaunchUpdateTask"
     if info is None or (isinstance(info, int) and as_pointer(info) is None):
@@ -354,10 +356,8 @@ def aclrtTaskUpdateAsync(taskStream: object, taskId: int, info: object, execStre
             raw = SPACE.read(src, size, api).tobytes()
         except MemoryFault as fault:
             raise TaskFault(E.ACL_ERROR_RT_SYS_DMA, f"{api} task failed: {fault.message}") from None
-        new = aclrtRandomNumTaskInfo.from_buffer_copy(raw)
+        new = aclrtRandomNumTaskInfo.from_buffer_copy(raw)  # rtRandomNumTaskInfo_t: the runtime's dataType
         try:
-            if int(new.dataType) not in RANDOM_TYPES:
-                raise ApiError(RT_PARAM, emu(f"dataType {int(new.dataType)} is not a type the task generates"))
             holder[0] = check_task_info(api, new, "rtsLaunchRandomNumTask")
         except ApiError as e:
             why = e.messages[0][1] if e.messages else str(e.code)

@@ -114,6 +114,15 @@ def test_normal_float_has_its_mean_and_stddev_and_advances_the_counter(rig):
     assert not np.array_equal(vals, again) and counter(cnt) == 2048
 
 
+def test_the_acl_layer_leaves_the_runtime_type_in_the_callers_struct(rig):
+    s, out, cnt = rig
+    t = task(ACL_FLOAT, R.UNIFORM_DIS, 0.0, 1.0, 4, out, cnt)
+    run(t, s, out, 16, np.float32)
+    assert t.dataType == 6  # RT_RANDOM_NUM_DATATYPE_FP32 (kernel.cpp writes through the const pointer)
+    assert R.aclrtRandomNumAsync(t, s, None) == 100000  # 6 is ACL_INT16: not a type the task takes
+    assert "Value INT16(6) for parameter taskInfo->dataType is invalid." in aclGetRecentErrMsg()
+
+
 def test_same_seed_and_counter_give_the_same_numbers_another_seed_others(rig):
     s, out, cnt = rig
     first = run(task(ACL_FLOAT, R.UNIFORM_DIS, 0.0, 1.0, 64, out, cnt, seed=5), s, out, 256, np.float32).copy()

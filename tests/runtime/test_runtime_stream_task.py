@@ -186,7 +186,9 @@ def test_task_update_replaces_a_random_task_of_a_built_model(dev0):
 
     first = replay()
     assert first.min() >= 0.0 and first.max() < 1.0
-    new = bytes(info(5.0, 6.0))
+    update = info(5.0, 6.0)
+    update.dataType = 6  # the runtime's rtRandomNumDataType: RT_RANDOM_NUM_DATATYPE_FP32
+    new = bytes(update)
     raw = np.frombuffer(new, dtype=np.uint8).copy()
     assert aclrtMemcpy(src.value, 104, raw, 104, ACL_MEMCPY_HOST_TO_DEVICE) == 0
     upd = T.aclrtTaskUpdateInfo()
@@ -203,6 +205,14 @@ def test_task_update_replaces_a_random_task_of_a_built_model(dev0):
     )
     upd.size = 104
     assert T.aclrtTaskUpdateAsync(s, tid.value + 1000, upd, exe) == 107000
+    assert "is not a random number task of a stream bound to a model" in aclGetRecentErrMsg()
+    bad = np.frombuffer(bytes(info(5.0, 6.0)), dtype=np.uint8).copy()  # ACL_FLOAT (0) is the runtime's INT32
+    bad[4:8] = 0xFF  # funcType 0xFFFFFFFF: the update task's CheckRandomNumTaskInfo refuses it
+    assert aclrtMemcpy(src.value, 104, bad, 104, ACL_MEMCPY_HOST_TO_DEVICE) == 0
+    assert T.aclrtTaskUpdateAsync(s, tid.value, upd, exe) == 0
+    assert aclrtSynchronizeStream(exe) == 107000
+    assert "value UNKNOWN(-1) for parameter funcType" in aclGetRecentErrMsg()
+    assert replay().min() >= 5.0  # the task kept its last good information
     upd.id = 7
     assert T.aclrtTaskUpdateAsync(s, tid.value, upd, exe) == 107000
     assert "value 7 for parameter cfg->id is invalid. Expected value: [1, 3)." in aclGetRecentErrMsg()
