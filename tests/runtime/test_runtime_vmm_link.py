@@ -9,16 +9,25 @@ import pytest
 from rt_texts import INDENT, RANGE_SOLUTION, TRACEBACK, null
 
 from aclnn_py import (
+    ACL_FLOAT,
+    ACL_FORMAT_ND,
     ACL_MEMCPY_DEVICE_TO_HOST,
     ACL_MEMCPY_HOST_TO_DEVICE,
     Ref,
+    aclCreateScalar,
+    aclCreateTensor,
+    aclDestroyScalar,
+    aclDestroyTensor,
     aclFinalize,
     aclGetRecentErrMsg,
     aclInit,
+    aclnnInplaceFillScalar,
+    aclnnInplaceFillScalarGetWorkspaceSize,
     aclrtGetLastError,
     aclrtMemcpy,
     aclrtResetDevice,
     aclrtSetDevice,
+    aclrtSynchronizeStream,
 )
 from aclnn_py.runtime import api_vmm as V
 from aclnn_py.runtime import api_vmm_access as A
@@ -60,18 +69,38 @@ def get(addr, n):
     return out
 
 
+def fill_kernel(ptr, n, value):
+    """aclnnInplaceFillScalar on ``n`` floats at ``ptr``: a kernel through the executor's checks."""
+    t = aclCreateTensor([n], 1, ACL_FLOAT, [1], 0, ACL_FORMAT_ND, [n], 1, ptr)
+    s = aclCreateScalar(np.array(value, np.float32), ACL_FLOAT)
+    ws, ex = Ref(), Ref()
+    try:
+        rc = aclnnInplaceFillScalarGetWorkspaceSize(t, s, ws, ex)
+        if rc == 0:
+            rc = aclnnInplaceFillScalar(None, 0, ex.value, None)
+        if rc == 0:
+            rc = aclrtSynchronizeStream(None)
+        return int(rc)
+    finally:
+        aclDestroyTensor(t)
+        aclDestroyScalar(s)
+
+
 def test_no_access_mapping_is_refused_until_set_access_grants_a_right(soc):
     va, h = reserve(), physical()
     assert V.aclrtMemMapNoAccess(va, MB2, 0, h, 0) == 0
     x = np.arange(8, dtype=np.float32)
     assert put(va, x) == 107000
     assert "no physical memory is mapped there" in aclGetRecentErrMsg()
+    assert fill_kernel(va, 8, 2.0) != 0  # a kernel through the range fails as through an unmapped address
+    assert f"0x{va:x}" in aclGetRecentErrMsg()
     flag = Ref()
     assert A.aclrtMemGetAccess(va, aclrtMemLocation(0, 1), flag) == 0 and flag.value == 0
     assert A.aclrtMemSetAccess(va, MB2, aclrtMemAccessDesc(0, aclrtMemLocation(0, 1)), 1) == 0
     assert put(va, x) == 107000  # ACCESS_NONE grants nothing
     assert A.aclrtMemSetAccess(va, MB2, aclrtMemAccessDesc(3, aclrtMemLocation(0, 1)), 1) == 0
     assert put(va, x) == 0 and np.array_equal(get(va, 8), x)
+    assert fill_kernel(va, 8, 2.0) == 0 and (get(va, 8) == 2.0).all()
     assert A.aclrtMemGetAccess(va, aclrtMemLocation(0, 1), flag) == 0 and flag.value == 3
     assert V.aclrtUnmapMem(va) == 0 and V.aclrtFreePhysical(h) == 0 and V.aclrtReleaseMemAddress(va) == 0
 
