@@ -76,6 +76,7 @@ from ._cabi_model_ri import ADAPTORS as _MODEL_RI_ADAPTORS
 from ._cabi_prof_sub import ADAPTORS as _PROF_SUB_ADAPTORS
 from ._cabi_services import ADAPTORS as _SERVICE_ADAPTORS
 from ._cabi_stream import ADAPTORS as _STREAM_ADAPTORS
+from ._cabi_tdt_queue import ADAPTORS as _TDT_QUEUE_ADAPTORS
 from ._ref import Ref
 from .ops import registry as _registry
 from .runtime import api as _rt
@@ -515,5 +516,6 @@ for _group in (
     _REPAIR_ADAPTORS,  # aclrtRepairError reads the caller's aclrtErrorInfo
     _SERVICE_ADAPTORS,  # tdt items' dims and data, the dump callback, the allocator, aclAppLog's text
     _PROF_SUB_ADAPTORS,  # the model subscription's records and fd, the exception dump's tensors and path
+    _TDT_QUEUE_ADAPTORS,  # acl_tdt_queue.h's (type, len, param) copies and the queues' data in C memory
 ):
     _ADAPTORS.update(_group)

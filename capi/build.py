@@ -50,10 +50,12 @@ LIBRARY = "libaclnn_py.so"
 # libacl_rt.so is the runtime's own name in current CANN (hicann/runtime's examples link -lacl_rt);
 # libacl_dvpp.so is linked by Ascend/samples' DVPP memory sample (acldvppMalloc / acldvppFree);
 # hicann/runtime's profiling and adump examples link libmsprofiler.so, libprofapi.so,
-# libascend_dump.so and libc_sec.so (securec.h's functions).
+# libascend_dump.so and libc_sec.so (securec.h's functions); the tdt examples link libacl_tdt_channel.so and
+# libacl_tdt_queue.so.
 ALIASES = (
     "libascendcl.so", "libacl_rt.so", "libopapi.so", "libnnopbase.so", "libopapi_nn.so", "libopapi_math.so",
     "libacl_dvpp.so", "libmsprofiler.so", "libprofapi.so", "libascend_dump.so", "libc_sec.so",
+    "libacl_tdt_channel.so", "libacl_tdt_queue.so",
 )  # fmt: skip
 
 

@@ -43,7 +43,8 @@ HANDLES = frozenset(
         "aclScalar*", "aclIntArray*", "aclFloatArray*", "aclBoolArray*", "aclTensorList*", "aclScalarList*",
         "aclOpExecutor*", "aclrtGroupInfo*", "aclmdlRI", "aclmdlRITask", "aclmdlRICondHandle", "aclrtTaskGrp",
         "aclprofConfig*", "aclprofStepInfo*", "aclprofSubscribeConfig*", "acltdtDataItem*", "acltdtDataset*",
-        "acltdtChannelHandle*", "aclrtAllocatorDesc", "aclrtMbuf",
+        "acltdtChannelHandle*", "aclrtAllocatorDesc", "aclrtMbuf", "acltdtQueueAttr*", "acltdtQueueRoute*",
+        "acltdtQueueRouteList*", "acltdtQueueRouteQueryInfo*",
     )
 )  # fmt: skip
 FUNCTION_POINTERS = frozenset(
@@ -59,7 +60,7 @@ FUNCTION_POINTERS = frozenset(
 # number C gave, never translated (the function stores it and hands it back); function pointers too
 RAW_TYPES = frozenset(("aclrtAllocator", "aclrtAllocatorBlock", "aclrtAllocatorAddr"))
 # ``typedef void* X`` types that are not handles of the engine: passed as the address they hold
-POINTER_TYPEDEFS = frozenset(("aclrtDrvMemHandle",))
+POINTER_TYPEDEFS = frozenset(("aclrtDrvMemHandle", "acltdtBuf"))  # acltdtBuf: acl_tdt_queue.h's mbufs
 SIGNED = frozenset(("int", "int8_t", "int16_t", "int32_t", "int64_t"))
 UNSIGNED = frozenset(("uint8_t", "uint16_t", "uint32_t", "uint64_t", "size_t", "aclFloat16", "bool"))
 FLOATS = frozenset(("float", "double"))

@@ -96,6 +96,18 @@ EXAMPLES: dict[str, list[str]] = {
         "Third send ret under capacity pressure: 207014",
         "Run the channel_capacity sample successfully.",
     ],
+    # the README prints "id=..."; aclnn_py numbers a device's queues from 0, the lowest free id first
+    "2_advanced_features/tdt_queue/0_simple_queue": [
+        "QueueAttr name=simple_queue, depth=4",
+        "Created queue id=0",
+        "Run the simple_queue sample successfully.",
+    ],
+    # status 1: the queue scheduler's BindRelationStatus::RelationBind (ACL_TDT_QUEUE_ROUTE_BIND)
+    "2_advanced_features/tdt_queue/1_queue_route": [
+        "Queried route count: 1",
+        "Route: src=0 dst=1 status=1",
+        "Run the queue_route sample successfully.",
+    ],
     "3_memory_advanced/allocator/0_custom_allocator": [
         "CustomAlloc size=256",
         "CustomAllocAdvise size=128",

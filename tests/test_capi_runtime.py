@@ -69,6 +69,7 @@ LAYOUT = {
     "acl/acl_prof.h": ["acl_base.h"],
     "acl/acl_dump.h": ["acl_base.h"],
     "acl/acl_tdt.h": ["acl/acl_base.h"],
+    "acl/acl_tdt_queue.h": ["acl/acl_base.h"],
     "acl/error_codes/rt_error_codes.h": [],
     "acl/error_codes/ge_error_codes.h": [],
     "acl/ops/acl_dvpp.h": ["../acl.h", "../acl_base.h"],
@@ -104,7 +105,9 @@ def test_the_runtime_prototypes_are_cann_s() -> None:
         return {f.name: (f.ret, tuple((p.ctype, p.name) for p in f.params)) for f in gen_rt.declarations(text)}
 
     theirs = {}
-    for header in ("acl_rt.h", "acl_base_rt.h", "acl_rt_allocator.h", "acl_prof.h", "acl_dump.h", "acl_tdt.h"):
+    for header in (
+        "acl_rt.h", "acl_base_rt.h", "acl_rt_allocator.h", "acl_prof.h", "acl_dump.h", "acl_tdt.h", "acl_tdt_queue.h",
+    ):  # fmt: skip
         theirs.update(table(_cann(header)))
     ours = {
         f.name: (f.ret, tuple((p.ctype, p.name) for p in f.params))

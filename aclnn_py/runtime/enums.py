@@ -565,6 +565,44 @@ ACL_RT_MEM_LINK_IDX_0 = 0  # SIO
 ACL_RT_MEM_LINK_IDX_1 = 1  # HCCS
 
 
+# acl/acl_tdt_queue.h
+ACL_TDT_QUEUE_PERMISSION_MANAGE = 1
+ACL_TDT_QUEUE_PERMISSION_DEQUEUE = 2
+ACL_TDT_QUEUE_PERMISSION_ENQUEUE = 4
+ACL_TDT_QUEUE_ROUTE_UNBIND = 0
+ACL_TDT_QUEUE_ROUTE_BIND = 1
+ACL_TDT_QUEUE_ROUTE_BIND_ABNORMAL = 2
+
+
+class acltdtQueueAttrType(_CEnum):
+    ACL_TDT_QUEUE_NAME_PTR = 0
+    ACL_TDT_QUEUE_DEPTH_UINT32 = 1
+
+
+class acltdtQueueRouteParamType(_CEnum):
+    ACL_TDT_QUEUE_ROUTE_SRC_UINT32 = 0
+    ACL_TDT_QUEUE_ROUTE_DST_UINT32 = 1
+    ACL_TDT_QUEUE_ROUTE_STATUS_INT32 = 2
+
+
+class acltdtQueueRouteQueryMode(_CEnum):
+    ACL_TDT_QUEUE_ROUTE_QUERY_SRC = 0
+    ACL_TDT_QUEUE_ROUTE_QUERY_DST = 1
+    ACL_TDT_QUEUE_ROUTE_QUERY_SRC_AND_DST = 2
+    ACL_TDT_QUEUE_ROUTE_QUERY_ABNORMAL = 100
+
+
+class acltdtQueueRouteQueryInfoParamType(_CEnum):
+    ACL_TDT_QUEUE_ROUTE_QUERY_MODE_ENUM = 0
+    ACL_TDT_QUEUE_ROUTE_QUERY_SRC_ID_UINT32 = 1
+    ACL_TDT_QUEUE_ROUTE_QUERY_DST_ID_UINT32 = 2
+
+
+class acltdtAllocBufType(_CEnum):
+    ACL_TDT_NORMAL_MEM = 0
+    ACL_TDT_DVPP_MEM = 1
+
+
 # The enums whose members are also module constants of the package (as C enumerators are).
 ENUMS: tuple[type[_CEnum], ...] = (
     aclrtFloatOverflowMode,
@@ -692,6 +730,12 @@ __all__ = [
     "ACL_STREAM_WAIT_VALUE_EQ",
     "ACL_STREAM_WAIT_VALUE_GEQ",
     "ACL_STREAM_WAIT_VALUE_NOR",
+    "ACL_TDT_QUEUE_PERMISSION_DEQUEUE",
+    "ACL_TDT_QUEUE_PERMISSION_ENQUEUE",
+    "ACL_TDT_QUEUE_PERMISSION_MANAGE",
+    "ACL_TDT_QUEUE_ROUTE_BIND",
+    "ACL_TDT_QUEUE_ROUTE_BIND_ABNORMAL",
+    "ACL_TDT_QUEUE_ROUTE_UNBIND",
     "ENUMS",
     "aclCannAttr",
     "aclDeviceInfo",
@@ -755,4 +799,9 @@ __all__ = [
     "aclrtStreamStatus",
     "aclrtTsId",
     "aclrtUpdateTaskAttrId",
+    "acltdtAllocBufType",
+    "acltdtQueueAttrType",
+    "acltdtQueueRouteParamType",
+    "acltdtQueueRouteQueryInfoParamType",
+    "acltdtQueueRouteQueryMode",
 ]

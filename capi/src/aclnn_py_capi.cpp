@@ -22,6 +22,7 @@
 #include "acl/acl_dump.h"
 #include "acl/acl_prof.h"
 #include "acl/acl_tdt.h"
+#include "acl/acl_tdt_queue.h"
 #include "acl/ops/acl_dvpp.h"
 #include "aclnn/acl_meta.h"
 #include "aclnn_py_op_headers.inc"  // every operator header (generated: capi/gen_ops.py)
