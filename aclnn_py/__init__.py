@@ -11,7 +11,7 @@ out-parameters.
 from __future__ import annotations
 
 from enum import IntEnum
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from . import trace
 from ._ref import Ref
@@ -77,9 +77,10 @@ else:
 __version__ = "0.1.0"
 
 
-def __getattr__(name: str) -> object:
+def __getattr__(name: str) -> Any:
     """The runtime's lazy chapters and the operator APIs of :mod:`aclnn_py.ops.registry`, loaded
-    when first used (PEP 562)."""
+    when first used (PEP 562). Typed ``Any``: a type checker sees the runtime's names through the
+    star import above, and an operator API (not listed for it) can then still be called."""
     if name in _rt_api.LAZY:
         value = getattr(_rt_api, name)
     else:

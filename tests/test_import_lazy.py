@@ -154,13 +154,15 @@ def test_star_import_gives_every_name() -> None:
 
 @pytest.mark.skipif(shutil.which("mypy", path=str(Path(sys.executable).parent)) is None, reason="mypy not installed")
 def test_mypy_checks_a_lazy_functions_signature(tmp_path: Path) -> None:
-    """The type checker sees a lazily loaded function's real signature through ``aclnn_py``."""
+    """The type checker sees a lazily loaded runtime function's real signature through ``aclnn_py``
+    (the one error below), and an operator API, loaded on first use too, is callable."""
     user = tmp_path / "user.py"
     user.write_text(
-        "from aclnn_py import aclrtCreateLabel, aclrtMalloc\n"
+        "from aclnn_py import aclnnAdd, aclrtCreateLabel, aclrtMalloc\n"
         "reveal_type(aclrtCreateLabel)\n"
         "aclrtCreateLabel(1, 2, 3)\n"
         "aclrtMalloc(None, 8, 0)\n"
+        "aclnnAdd(None, 0, None, None)\n"  # an operator API: untyped (Any), but callable
     )
     mypy = str(Path(sys.executable).parent / "mypy")
     root = Path(aclnn_py.__file__).parent.parent
