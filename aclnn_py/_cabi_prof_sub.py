@@ -63,6 +63,43 @@ def _save_exception_info(fn: Any, fileName: int, userTag: int, tensors: int, ten
     return fn(name, tag, infos if infos is not None else [], tensorCount)
 
 
+class _Tensor(ctypes.Structure):
+    _fields_ = [("type", ctypes.c_uint32), ("format", ctypes.c_uint32), ("dataType", ctypes.c_uint32),
+                ("shapeDim", ctypes.c_uint32), ("shape", ctypes.c_uint32 * 8)]  # fmt: skip
+
+
+class _TensorInfo(ctypes.Structure):
+    _fields_ = [("opNameId", ctypes.c_uint64), ("opTypeId", ctypes.c_uint64), ("resv", ctypes.c_uint32),
+                ("tensorNum", ctypes.c_uint32), ("kernelType", ctypes.c_uint32), ("blockNums", ctypes.c_uint32),
+                ("stream", ctypes.c_void_p), ("tensors", ctypes.c_void_p)]  # fmt: skip
+
+
+class _EventAttributes(ctypes.Structure):
+    _fields_ = [("version", ctypes.c_uint16), ("size", ctypes.c_uint16), ("messageType", ctypes.c_uint32),
+                ("tensorInfo", ctypes.c_void_p)]  # fmt: skip
+
+
+def _range_push_ex(fn: Any, attr: int) -> Any:
+    """acl_prof.h's aclprofEventAttributes / aclprofTensorInfo / aclprofTensor, read at the push."""
+    from ._cabi_core import H
+    from .runtime import api_prof_range_ex as X
+
+    if attr == 0:
+        return fn(None)
+    raw = _EventAttributes.from_address(attr)
+    info = None
+    if raw.messageType == X.ACL_PROF_MESSAGE_TYPE_TENSOR_INFO and raw.tensorInfo:
+        ti = _TensorInfo.from_address(raw.tensorInfo)
+        count = ti.tensorNum if ti.tensors and ti.tensorNum <= 1 << 16 else 0
+        tensors = [_Tensor.from_address(ti.tensors + i * ctypes.sizeof(_Tensor)) for i in range(count)]
+        info = X.aclprofTensorInfo(
+            ti.opNameId, ti.opTypeId, ti.resv, ti.tensorNum, ti.kernelType, ti.blockNums,
+            H.obj(ti.stream or 0),
+            [X.aclprofTensor(t.type, t.format, t.dataType, t.shapeDim, list(t.shape)) for t in tensors],
+        )  # fmt: skip
+    return fn(X.aclprofEventAttributes(raw.version, raw.size, raw.messageType, info))
+
+
 def _exception_info_path(fn: Any, path: int, maxLen: int) -> Any:
     return fn(_buffer(path, maxLen if maxLen <= 1 << 20 else 1 << 20), maxLen)
 
@@ -83,4 +120,5 @@ ADAPTORS: dict[str, Any] = {
     "aclprofGetOpAttriValue": _reader,
     "acldumpSaveExceptionInfo": _save_exception_info,
     "acldumpGetExceptionInfoPath": _exception_info_path,
+    "aclprofRangePushEx": _range_push_ex,
 }

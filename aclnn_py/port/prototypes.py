@@ -60,6 +60,7 @@ typedef int aclprofStepTag;
 typedef int acldumpType;
 typedef struct acldumpChunk acldumpChunk;
 typedef struct aclprofSubscribeConfig aclprofSubscribeConfig;
+typedef struct aclprofEventAttributes aclprofEventAttributes;
 typedef int aclprofSubscribeOpFlag;
 typedef int aclprofSubscribeOpAttri;
 typedef struct acldumpTensorInfo acldumpTensorInfo;
@@ -589,6 +590,8 @@ aclError aclprofSetStampTraceMessage(void* stamp, const char* msg, uint32_t msgL
 aclError aclprofMark(void* stamp);
 aclError aclprofMarkEx(const char* msg, size_t msgLen, aclrtStream stream);
 uint64_t aclprofStr2Id(const char* message);
+aclError aclprofRangePushEx(aclprofEventAttributes* attr);
+aclError aclprofRangePop();
 aclError aclprofModelSubscribe(uint32_t modelId, const aclprofSubscribeConfig* profSubscribeConfig);
 aclError aclprofModelUnSubscribe(uint32_t modelId);
 aclprofSubscribeConfig* aclprofCreateSubscribeConfig(int8_t timeInfoSwitch, aclprofAicoreMetrics aicoreMetrics,

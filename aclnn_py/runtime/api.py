@@ -9,10 +9,12 @@ callbacks in :mod:`.api_callback`), events (:mod:`.api_event`), notifies and IPC
 :mod:`.api_vmm`, its queries in :mod:`.api_vmm_access`, its shareable handles in
 :mod:`.api_vmm_share`), errors and system information (:mod:`.api_system`, :mod:`.api_info`), kernel
 launches (:mod:`.api_kernel`), profiling (:mod:`.api_prof`, the msproftx stamps in :mod:`.api_prof_tx`,
+the tensor-info ranges in :mod:`.api_prof_range_ex`, the model subscription in :mod:`.api_prof_sub`,
 the profile file in :mod:`.prof_file`, the shared state in :mod:`.prof_state`), data dump
 (:mod:`.api_dump`, its configuration's checks in :mod:`.dump_config`, its files and kernel hook in
-:mod:`.dump_file`), external allocators (:mod:`.api_allocator`), tensor data transport
-(:mod:`.api_tdt`), shared queues and their routes (:mod:`.api_tdt_queue`, parameter objects in
+:mod:`.dump_file`, the exception dump in :mod:`.api_dump_exception`), external allocators
+(:mod:`.api_allocator`), tensor data transport (:mod:`.api_tdt`), shared queues and their routes
+(:mod:`.api_tdt_queue`, parameter objects in
 :mod:`.api_tdt_queue_attr`, routes in :mod:`.api_tdt_queue_route`, the host side's refusals in
 :mod:`.api_tdt_queue_buf`), shared buffers
 (:mod:`.api_mbuf`), model runtime instances (capture in :mod:`.api_model_ri_capture`, built models
@@ -518,6 +520,16 @@ if TYPE_CHECKING:
         aclprofSetConfig,
         aclprofStart,
         aclprofStop,
+    )
+    from .api_prof_range_ex import (
+        ACL_PROF_EVENT_ATTR_VERSION,
+        ACL_PROF_MESSAGE_TYPE_TENSOR_INFO,
+        ACL_PROF_TENSOR_DATA_SHAPE_LEN,
+        aclprofEventAttributes,
+        aclprofRangePop,
+        aclprofRangePushEx,
+        aclprofTensor,
+        aclprofTensorInfo,
     )
     from .api_prof_sub import (
         ACL_AICORE_ARITHMETIC_UTILIZATION,
@@ -1067,6 +1079,16 @@ LAZY_CHAPTERS: dict[str, tuple[str, ...]] = {
         "aclprofStart",
         "aclprofStop",
     ),
+    "api_prof_range_ex": (
+        "ACL_PROF_EVENT_ATTR_VERSION",
+        "ACL_PROF_MESSAGE_TYPE_TENSOR_INFO",
+        "ACL_PROF_TENSOR_DATA_SHAPE_LEN",
+        "aclprofEventAttributes",
+        "aclprofRangePop",
+        "aclprofRangePushEx",
+        "aclprofTensor",
+        "aclprofTensorInfo",
+    ),
     "api_prof_sub": (
         "ACL_AICORE_ARITHMETIC_UTILIZATION",
         "ACL_AICORE_L0B_AND_WIDTH",
@@ -1342,8 +1364,10 @@ __all__ = [
     "ACL_PROF_AICORE_METRICS",
     "ACL_PROF_AICPU",
     "ACL_PROF_API_STATS",
+    "ACL_PROF_EVENT_ATTR_VERSION",
     "ACL_PROF_HCCL_TRACE",
     "ACL_PROF_L2CACHE",
+    "ACL_PROF_MESSAGE_TYPE_TENSOR_INFO",
     "ACL_PROF_MSPROFTX",
     "ACL_PROF_OP_ATTR",
     "ACL_PROF_PATH",
@@ -1354,6 +1378,7 @@ __all__ = [
     "ACL_PROF_TASK_TIME_L0",
     "ACL_PROF_TASK_TIME_L2",
     "ACL_PROF_TASK_TIME_L3",
+    "ACL_PROF_TENSOR_DATA_SHAPE_LEN",
     "ACL_PROF_TRAINING_TRACE",
     "ACL_STEP_END",
     "ACL_STEP_START",
@@ -1458,6 +1483,7 @@ __all__ = [
     "aclprofDestroyStamp",
     "aclprofDestroyStepInfo",
     "aclprofDestroySubscribeConfig",
+    "aclprofEventAttributes",
     "aclprofFinalize",
     "aclprofGetModelId",
     "aclprofGetOpAttriValue",
@@ -1479,6 +1505,8 @@ __all__ = [
     "aclprofModelUnSubscribe",
     "aclprofPop",
     "aclprofPush",
+    "aclprofRangePop",
+    "aclprofRangePushEx",
     "aclprofRangeStart",
     "aclprofRangeStop",
     "aclprofSetConfig",
@@ -1488,6 +1516,8 @@ __all__ = [
     "aclprofStop",
     "aclprofStr2Id",
     "aclprofSubscribeConfig",
+    "aclprofTensor",
+    "aclprofTensorInfo",
     "aclrtActiveStream",
     "aclrtAllocBuf",
     "aclrtAllocatorCreateDesc",

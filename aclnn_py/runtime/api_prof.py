@@ -433,6 +433,7 @@ def reset() -> None:
         if _S.session is not None:
             _S.session.block.close()
         _S.__init__()  # type: ignore[misc]
-    subscription = sys.modules.get(f"{__package__}.api_prof_sub")
-    if subscription is not None:  # the model subscriptions too (a chapter never loaded has none)
-        subscription.reset()
+    for chapter in ("api_prof_sub", "api_prof_range_ex"):  # subscriptions, the pushed tensor info
+        module = sys.modules.get(f"{__package__}.{chapter}")
+        if module is not None:  # a chapter never loaded holds nothing
+            module.reset()

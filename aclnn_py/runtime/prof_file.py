@@ -95,7 +95,10 @@ def _stamp_events(events: list[dict[str, Any]], records: list[tuple[str, str, st
         if ev["ph"] == "M" and ev["name"] == "thread_name" and ev["pid"] == _timeline.HOST_PID:
             name = ev["args"]["name"]
             rows[ev["tid"]] = "MainThread" if name == "host" else name.removeprefix("host: ")
-    apis = {"aclprofMark", "aclprofMarkEx", "aclprofPush", "aclprofPop", "aclprofRangeStart", "aclprofRangeStop"}
+    apis = {
+        "aclprofMark", "aclprofMarkEx", "aclprofPush", "aclprofPop", "aclprofRangeStart", "aclprofRangeStop",
+        "aclprofRangePushEx", "aclprofRangePop",
+    }  # fmt: skip
     calls: dict[str, list[dict[str, Any]]] = {}
     for ev in sorted(events, key=lambda e: (e.get("ts", 0), e.get("tid", 0))):
         host_call = ev["ph"] == "X" and ev.get("pid") == _timeline.HOST_PID and ev["name"] in apis
@@ -106,6 +109,7 @@ def _stamp_events(events: list[dict[str, Any]], records: list[tuple[str, str, st
     tids: dict[str, int] = {}
     pushed: list[tuple[dict[str, Any], str, str]] = []
     ranges: dict[int, tuple[dict[str, Any], str]] = {}
+    pushed_ex: dict[str, dict[str, Any]] = {}  # aclprofRangePushEx's call, per thread (one slot)
 
     def row(name: str) -> int:
         if name not in tids:
@@ -137,6 +141,14 @@ def _stamp_events(events: list[dict[str, Any]], records: list[tuple[str, str, st
             out.append({"name": text, "cat": "msproftx", "ph": "X", "ts": start["ts"],
                         "dur": call["ts"] + call["dur"] - start["ts"], "pid": _timeline.HOST_PID, "tid": row(who),
                         "args": {"api": "aclprofPush/aclprofPop"}})  # fmt: skip
+        elif kind == "push-ex":
+            pushed_ex[thread] = call
+        elif kind == "pop-ex":  # CANN reports the tensor info at the midpoint of push and pop
+            start = pushed_ex.get(thread, call)
+            mid = (start["ts"] + call["ts"] + call["dur"]) / 2
+            out.append({"name": "tensor info", "cat": "msproftx", "ph": "i", "s": "t", "ts": mid,
+                        "pid": _timeline.HOST_PID, "tid": row(thread),
+                        "args": {"api": "aclprofRangePushEx/aclprofRangePop", **json.loads(message)}})  # fmt: skip
         elif kind == "range-start":
             ranges[range_id] = (call, message)
         elif kind == "range-stop" and range_id in ranges:

@@ -122,6 +122,23 @@ int main() {
     CHECK_RET(aclprofDestroySubscribeConfig(config));
     CHECK_RET(aclmdlRIDestroy(model));
 
+    // ---- a tensor-info range: one slot, reported at the pop (no session: nowhere) ----
+    aclprofTensor tensor;
+    (void)memset_s(&tensor, sizeof(tensor), 0, sizeof(tensor));
+    tensor.format = ACL_FORMAT_ND;
+    tensor.dataType = ACL_FLOAT;
+    tensor.shapeDim = 1;
+    tensor.shape[0] = n;
+    aclprofTensorInfo tensorInfo = {aclprofStr2Id("add"), aclprofStr2Id("Add"), 0, 1, 0, 1, stream, &tensor};
+    aclprofEventAttributes attr = {ACL_PROF_EVENT_ATTR_VERSION, sizeof(aclprofEventAttributes), 0, {&tensorInfo}};
+    INFO_LOG("aclprofRangePop before a push: %d", aclprofRangePop());
+    attr.messageType = 1;
+    INFO_LOG("aclprofRangePushEx(message type 1): %d", aclprofRangePushEx(&attr));
+    attr.messageType = ACL_PROF_MESSAGE_TYPE_TENSOR_INFO;
+    CHECK_RET(aclprofRangePushEx(&attr));
+    CHECK_RET(aclprofRangePop());
+    INFO_LOG("aclprofRangePop again (the slot is kept): %d", aclprofRangePop());
+
     // ---- the exception dump ----
     char root[] = "/tmp/aclnn_py_exception_XXXXXX";
     if (mkdtemp(root) == nullptr) return -1;

@@ -205,6 +205,10 @@ MSVP_PROF_API
 aclError aclprofMarkEx(const char* msg, size_t msgLen, aclrtStream stream);
 MSVP_PROF_API
 uint64_t aclprofStr2Id(const char* message);
+MSVP_PROF_API
+aclError aclprofRangePushEx(aclprofEventAttributes* attr);
+MSVP_PROF_API
+aclError aclprofRangePop();
 
 #ifdef __cplusplus
 }
