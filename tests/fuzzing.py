@@ -944,6 +944,9 @@ def draw_argument(world: World, fn_name: str, param: str, data: random.Random) -
     ):
         # never -1 (wait for ever): a bound thread with nothing reported would wait for good
         return _one(data, [1, 2, 0, -2, *WEIRD])
+    if param == "timeout" and fn_name in ("acltdtEnqueueData", "acltdtDequeueData"):
+        # a queue waits on its own: never -1 (WEIRD holds it), a few ms at most
+        return _one(data, [1, 2, 0, -2, 5, "text", 1.5, 2**70])
     if param in ("timeout",):
         return _int(data, -3, 100)
     if param == "offset" and not fn_name.startswith("aclGet"):
@@ -1055,6 +1058,8 @@ def _draw_runtime_argument(world: World, fn_name: str, param: str, data: random.
         return _one(data, [*buffers, *buffers, None, *WEIRD])
     if param == "cfg":
         return _one(data, [None, None, *WEIRD])
+    if param == "qid":  # acl_tdt_queue.h: the queues acltdtCreateQueue numbers from 0
+        return _out(data) if fn_name == "acltdtCreateQueue" else _int(data, -1, 3)
     return _JUNK
 
 
