@@ -7,14 +7,15 @@ The checks and the state machine are CANN's (``src/acl/aclrt_impl/snapshot.cpp``
 ``snapshot_callback_manager.cc``): RUNNING -> Lock -> LOCKED -> Backup -> BACKED_UP; Restore from
 BACKED_UP back to LOCKED; Unlock from LOCKED or BACKED_UP to RUNNING. The callbacks of a stage run
 in their order of registration, once per open device, before (``*_PRE``) or after (``*_POST``) the
-step; one returning non-zero fails the step with 507912.
+step; one returning non-zero fails the step with 507912. While the process is locked, CANN's rt
+functions wait (``GLOBAL_STATE_WAIT_IF_LOCKED``): :func:`wait_if_locked` is that wait.
 
 What is emulated in one process: Backup saves the contents of every live device allocation and
 mapped range of the simulated memory (the driver's ProcessResBackup of device memory); Restore
-writes them back into the allocations that still exist at the same addresses. The emulator does
-not hold other threads' runtime calls while the process is locked (CANN's
-GLOBAL_STATE_WAIT_IF_LOCKED in each rt function); a program that calls the runtime from other
-threads during a snapshot sees them run.
+writes them back into the allocations that still exist at the same addresses (in one process the
+device memory cannot change between the two, every runtime call being held; the restore matters
+to a process image restored elsewhere). The other runtime calls do not wait yet: :func:`wait_if_locked`
+is CANN's wait, for the common call path to call before each rt function.
 """
 
 from __future__ import annotations
@@ -49,6 +50,8 @@ _C_CALLBACK = ctypes.CFUNCTYPE(ctypes.c_uint32, ctypes.c_int32, ctypes.c_void_p)
 class _State:
     def __init__(self) -> None:
         self.lock = threading.Lock()
+        self.unlocked = threading.Condition(self.lock)  # notified when the state returns to RUNNING
+        self.owner: int | None = None  # the thread that locked the process
         self.state = RUNNING
         self.callbacks: dict[int, list[tuple[object, Callable[[int, Any], int], object]]] = {}
         self.saved: list[tuple[int, int, bytes]] = []  # (start, size, contents) of the backup
@@ -60,6 +63,7 @@ STATE = _State()
 
 def _reset() -> None:
     STATE.state = RUNNING
+    STATE.owner = None
     STATE.callbacks.clear()
     STATE.saved = []
 
@@ -70,6 +74,28 @@ on_reset(_reset)
 def state() -> int:
     """The process state (rtSnapShotProcessGetState): RUNNING, LOCKED or BACKED_UP."""
     return STATE.state
+
+
+def wait_if_locked(api: str) -> None:
+    """``GLOBAL_STATE_WAIT_IF_LOCKED``, which CANN's rt functions call first: while the process is
+    locked for a snapshot, a runtime call waits until it is unlocked. Another thread's call waits
+    here; the locking thread's own call would wait forever on CANN, so it is refused instead, as the
+    emulator refuses a synchronize that can never return (the snapshot calls themselves never wait)."""
+    if STATE.state == RUNNING:
+        return
+    with STATE.unlocked:
+        if STATE.state == RUNNING:
+            return
+        if STATE.owner == threading.get_ident():
+            raise ApiError(
+                E.ACL_ERROR_RT_STREAM_SYNC_TIMEOUT,
+                emu(
+                    f"{api} would never return: the calling thread locked the process for a snapshot "
+                    "(aclrtSnapShotProcessLock), and CANN holds every runtime call until "
+                    "aclrtSnapShotProcessUnlock. Unlock first."
+                ),
+            )
+        STATE.unlocked.wait_for(lambda: STATE.state == RUNNING)
 
 
 def _check_pid(api: str, pid: object) -> None:
@@ -139,6 +165,7 @@ def aclrtSnapShotProcessLock(pid: int, reserve: object) -> int:
         if STATE.state != RUNNING:
             raise silent(E.ACL_ERROR_SNAPSHOT_LOCK_FAILED)  # "current state is not the running state": a log
         STATE.state = LOCKED
+        STATE.owner = threading.get_ident()
     return E.ACL_SUCCESS
 
 
@@ -153,6 +180,8 @@ def aclrtSnapShotProcessUnlock(pid: int, reserve: object) -> int:
         if STATE.state not in (LOCKED, BACKED_UP):
             raise silent(E.ACL_ERROR_SNAPSHOT_UNLOCK_FAILED)
         STATE.state = RUNNING
+        STATE.owner = None
+        STATE.unlocked.notify_all()
     _invoke(UNLOCK_POST)
     return E.ACL_SUCCESS
 

@@ -6,6 +6,8 @@ restore writes back."""
 from __future__ import annotations
 
 import os
+import threading
+import time
 
 import numpy as np
 import pytest
@@ -22,11 +24,12 @@ from aclnn_py import (
     aclrtGetLastError,
     aclrtMalloc,
     aclrtMemcpy,
-    aclrtMemset,
     aclrtResetDevice,
     aclrtSetDevice,
 )
+from aclnn_py._capi import ApiError
 from aclnn_py.runtime import api_snapshot as S
+from aclnn_py.runtime.memory import SPACE
 
 PID = os.getpid()
 
@@ -38,7 +41,8 @@ def test_lock_backup_restore_unlock_brings_device_memory_back(dev0):
     assert aclrtMemcpy(p.value, 64, x, 64, ACL_MEMCPY_HOST_TO_DEVICE) == 0
     assert S.aclrtSnapShotProcessLock(PID, None) == 0 and S.state() == S.LOCKED
     assert S.aclrtSnapShotProcessBackup(PID, None) == 0 and S.state() == S.BACKED_UP
-    assert aclrtMemset(p.value, 64, 0, 64) == 0
+    # the device memory lost (a process image restored elsewhere): no runtime call may run while locked
+    SPACE.write(p.value, np.zeros(64, dtype=np.uint8), "test")
     assert S.aclrtSnapShotProcessRestore(PID, None) == 0 and S.state() == S.LOCKED
     y = np.zeros(16, dtype=np.float32)
     assert aclrtMemcpy(y, 64, p.value, 64, ACL_MEMCPY_DEVICE_TO_HOST) == 0
@@ -141,3 +145,20 @@ def test_chips_without_snapshots(monkeypatch, soc):
     finally:
         aclrtResetDevice(0)
         aclFinalize()
+
+
+def test_runtime_calls_wait_while_the_process_is_locked(dev0):
+    assert S.aclrtSnapShotProcessLock(PID, None) == 0
+    with pytest.raises(ApiError) as refused:  # the locking thread would wait forever: refused
+        S.wait_if_locked("aclrtMemset")
+    assert refused.value.code == 507046 and "aclrtMemset would never return" in str(refused.value.messages)
+    done = []
+    other = threading.Thread(target=lambda: (S.wait_if_locked("aclrtMemcpy"), done.append(time.monotonic())))
+    other.start()
+    other.join(0.2)
+    assert other.is_alive() and not done  # another thread's call waits
+    unlocked = time.monotonic()
+    assert S.aclrtSnapShotProcessUnlock(PID, None) == 0
+    other.join(5)
+    assert done and done[0] >= unlocked
+    S.wait_if_locked("aclrtMemset")  # running again: no wait
