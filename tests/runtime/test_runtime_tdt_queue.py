@@ -256,7 +256,10 @@ def test_a_blocked_dequeue_wakes_on_the_enqueue_of_another_thread(queues) -> Non
     worker = threading.Thread(target=producer)
     worker.start()
     data, size = bytearray(4), Ref()
-    assert Q.acltdtDequeueData(qid, data, 4, size, None, 0, -1) == 0 and bytes(data) == b"late"
+    start = time.monotonic()
+    # a long timeout rather than -1: a failing producer must not hang the suite (the C program waits with -1)
+    assert Q.acltdtDequeueData(qid, data, 4, size, None, 0, 10000) == 0 and bytes(data) == b"late"
+    assert 0.04 <= time.monotonic() - start < 5
     worker.join()
 
 
