@@ -8,10 +8,9 @@ The checks are CANN's, in its order (``src/acl/aclrt_impl/kernel.cpp``, ``stream
 
 CANN keeps the cached information by the stream and the task id of the thread's last task
 (``extendInfos_[streamId][taskId]``, the capture model's shape infos); so does :data:`CACHED`.
-The thread's last stream is the stream that captures (or is bound to a model) in the current
-context on which the thread last recorded work: the emulator's task queue records the last task
-id of a thread but not its stream, so the stream is found among the streams recording into a
-model (the first such stream when several record at once).
+The thread's last stream is the stream of its last task when the task queue records it (stream.py's
+``_THREAD.last_stream``); until it does (it records the last task id only), the stream is found
+among the streams recording into a model (the first such stream when several record at once).
 """
 
 from __future__ import annotations
@@ -101,8 +100,13 @@ def _host_bytes(api: str, name: str, obj: object, n: int) -> bytes:
 
 
 def _last_stream(ctx: Context) -> Stream | None:
-    """The thread's last stream, as far as a model is concerned: a stream of the context that
-    records into a model (capturing, or bound) and that this thread captures on, or any such."""
+    """The thread's last stream (``InnerThreadLocalContainer::GetLastStreamId``): the stream of the
+    thread's last task where the task queue records it (``last_stream``); otherwise a stream of the
+    context that records into a model (capturing, or bound) and that this thread captures on, or any
+    such."""
+    last = getattr(stream_mod._THREAD, "last_stream", None)
+    if isinstance(last, Stream) and not last.destroyed:
+        return last
     me = threading.get_ident()
     recording: list[tuple[Stream, M.Capture]] = []
     for st in ctx.all_streams():

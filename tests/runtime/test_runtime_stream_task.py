@@ -233,3 +233,22 @@ def test_update_info_layout_is_acl_rt_h():
     assert T.aclrtTaskUpdateInfo.srcAddr.offset == 8 and T.aclrtTaskUpdateInfo.size.offset == 16
     assert ctypes.sizeof(R.aclrtRandomNumTaskInfo) == 104
     assert R.aclrtRandomNumTaskInfo.randomSeed.offset == 64
+
+
+def test_the_last_stream_of_the_thread_decides_when_the_queue_records_it(dev0, monkeypatch):
+    from aclnn_py.runtime import stream as stream_mod
+
+    capturing, plain = stream(), stream()
+    assert aclmdlRICaptureBegin(capturing, 0) == 0
+    assert aclrtSetStreamAttribute(capturing, 4, aclrtStreamAttrValue(1)) == 0
+    monkeypatch.setattr(stream_mod._THREAD, "last_stream", plain, raising=False)
+    assert T.aclrtCacheLastTaskOpInfo(b"op", 2) == 507000  # the last task went to a stream of no model
+    assert "is not bound to a model or the bound model is not a CAPTURE model" in aclGetRecentErrMsg()
+    monkeypatch.setattr(stream_mod._THREAD, "last_stream", capturing, raising=False)
+    assert T.aclrtCacheLastTaskOpInfo(b"op", 2) == 0
+    model = Ref()
+    assert aclmdlRICaptureEnd(capturing, model) == 0
+    assert list(T.cached(model.value).op_info.values()) == [b"op"]
+    assert aclmdlRIDestroy(model.value) == 0
+    aclrtDestroyStream(capturing)
+    aclrtDestroyStream(plain)
