@@ -188,9 +188,13 @@ def test_create_queue_checks(queues) -> None:
     assert A.acltdtDestroyQueueAttr(attr) == 0
 
 
-def test_create_queue_needs_a_device() -> None:
-    qid = Ref()
-    assert Q.acltdtCreateQueue(None, qid) == 107002 and qid.value is None  # rtGetDevice: no report
+def test_create_queue_needs_a_device(dev0) -> None:
+    qid, codes = Ref(), []
+    # a new thread has no current context: rtGetDevice fails without a report
+    worker = threading.Thread(target=lambda: codes.append(Q.acltdtCreateQueue(None, qid)))
+    worker.start()
+    worker.join()
+    assert codes == [107002] and qid.value is None
 
 
 def test_a_queue_is_a_bounded_fifo_with_user_data(queues) -> None:
