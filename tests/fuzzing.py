@@ -188,6 +188,30 @@ SILENT = {
     ("aclrtRepairError", 207000),
     # the failure mode of an ACL_STREAM_DEVICE_USE_ONLY stream, as aclrtSetStreamFailureMode
     ("aclrtSetStreamAttribute", 207000),
+    # the link calls: the driver's halMemHandleSetAttribute refusals reach ACL_REQUIRES_RTS_OK_WARN_NOT_SUPPORT /
+    # a WARN (src/acl/aclrt_impl/memory.cpp aclrtMemMapSelectedLinkImpl, aclrtMemMapSetLinkImpl;
+    # src/runtime/api/api_c_memory.cc rtMemMapSelectedLink, rtMemMapSetLink: COND_RETURN_WITH_NOLOG)
+    ("aclrtMemMapSelectedLink", 207000),
+    ("aclrtMemMapSetLink", 207000),
+    ("aclrtMemMapSetLink", 207021),
+    # chips without the feature: COND_RETURN_WARN / RT_LOG_WARNING only (src/runtime/api/api_c_kernel.cc
+    # rtsLaunchRandomNumTask; api_c_standard_soc.cc rtsLaunchUpdateTask, rtCacheLastTaskOpInfo,
+    # rtCacheLastTaskExtendInfo; api_error_standard_soc.cc StreamTaskClean; api_c_snapshot.cc
+    # CheckSnapShotFeatureSupport), a sub-model's stream (StreamTaskClean's COND_RETURN_WARN)
+    ("aclrtRandomNumAsync", 207000),
+    ("aclrtTaskUpdateAsync", 207000),
+    ("aclrtCacheLastTaskOpInfo", 207000),
+    ("aclrtCacheLastTaskExtendInfo", 207000),
+    ("aclrtPersistentTaskClean", 207000),
+    ("aclrtSnapShotProcessLock", 207000), ("aclrtSnapShotProcessUnlock", 207000),
+    ("aclrtSnapShotProcessBackup", 207000), ("aclrtSnapShotProcessRestore", 207000),
+    ("aclrtSnapShotCallbackRegister", 207000), ("aclrtSnapShotCallbackUnregister", 207000),
+    # a snapshot step out of order: RT_LOG_ERROR only (src/runtime/core/src/common/global_state_manager.cc
+    # Locked, Unlocked; src/runtime/api/impl/api_error.cc SnapShotProcessBackup, SnapShotProcessRestore)
+    ("aclrtSnapShotProcessLock", 507906),
+    ("aclrtSnapShotProcessUnlock", 507907),
+    ("aclrtSnapShotProcessBackup", 507908),
+    ("aclrtSnapShotProcessRestore", 507909),
 } | {
     # An operator's phase 1 returns ACLNN_ERR_INNER_NULLPTR through CHECK_RET(x != nullptr,
     # ACLNN_ERR_INNER_NULLPTR), which logs nothing, after an l0 op that fails without a report:

@@ -581,9 +581,13 @@ if TYPE_CHECKING:
         aclprofStr2Id,
     )
     from .api_random import (
+        aclrtDropoutBitmaskInfo,
+        aclrtNormalDisInfo,
         aclrtRandomNumAsync,
+        aclrtRandomNumFuncParaInfo,
         aclrtRandomNumTaskInfo,
         aclrtRandomParaInfo,
+        aclrtUniformDisInfo,
     )
     from .api_reduce import (
         aclrtReduceAsync,
@@ -1139,9 +1143,13 @@ LAZY_CHAPTERS: dict[str, tuple[str, ...]] = {
         "aclprofStr2Id",
     ),
     "api_random": (
+        "aclrtDropoutBitmaskInfo",
+        "aclrtNormalDisInfo",
         "aclrtRandomNumAsync",
+        "aclrtRandomNumFuncParaInfo",
         "aclrtRandomNumTaskInfo",
         "aclrtRandomParaInfo",
+        "aclrtUniformDisInfo",
     ),
     "api_reduce": ("aclrtReduceAsync",),
     "api_snapshot": (
@@ -1605,6 +1613,7 @@ __all__ = [
     "aclrtDevicePeerAccessStatus",
     "aclrtDeviceSetLimit",
     "aclrtDeviceTaskAbort",
+    "aclrtDropoutBitmaskInfo",
     "aclrtErrorInfo",
     "aclrtEventElapsedTime",
     "aclrtEventGetTimestamp",
@@ -1775,6 +1784,7 @@ __all__ = [
     "aclrtMemsetAsync",
     "aclrtMemsetD32",
     "aclrtMemsetD32Async",
+    "aclrtNormalDisInfo",
     "aclrtNotify",
     "aclrtNotifyBatchReset",
     "aclrtNotifyGetExportKey",
@@ -1795,6 +1805,7 @@ __all__ = [
     "aclrtQueryEventStatus",
     "aclrtQueryEventWaitStatus",
     "aclrtRandomNumAsync",
+    "aclrtRandomNumFuncParaInfo",
     "aclrtRandomNumTaskInfo",
     "aclrtRandomParaInfo",
     "aclrtRecordEvent",
@@ -1867,6 +1878,7 @@ __all__ = [
     "aclrtTaskUpdateAsync",
     "aclrtTaskUpdateInfo",
     "aclrtUnSubscribeReport",
+    "aclrtUniformDisInfo",
     "aclrtUnmapMem",
     "aclrtUnuseStreamResInCurrentThread",
     "aclrtUseStreamResInCurrentThread",
