@@ -39,6 +39,7 @@ from ._checks import (
     need_context,
     own_stream,
     rt_api,
+    rt_inner,
     rt_value,
     silent,
     stream_handle,
@@ -205,6 +206,13 @@ def aclrtCacheLastTaskExtendInfo(extendInfoPtr: object, infoSize: int) -> int:
             E.ACL_ERROR_RT_INTERNAL_ERROR,
             emu(f"{api}: the calling thread has no stream recording into a model in the current context."),
         )
+    if st.context is not ctx:
+        raise ApiError(
+            E.ACL_ERROR_RT_STREAM_CONTEXT,
+            rt_inner(f"Stream is not in current ctx, stream_id={st.ident}.", "CacheLastTaskExtendInfo",
+                     "api_impl.cc", 4639),
+            fb_inner(rt_fn, "stream not in current context"),
+        )  # fmt: skip
     model = _model_of(st)
     if model is None:
         raise ApiError(

@@ -252,3 +252,22 @@ def test_the_last_stream_of_the_thread_decides_when_the_queue_records_it(dev0, m
     assert aclmdlRIDestroy(model.value) == 0
     aclrtDestroyStream(capturing)
     aclrtDestroyStream(plain)
+
+
+def test_extend_info_of_a_stream_of_another_context(dev0, monkeypatch):
+    from aclnn_py import aclrtCreateContext, aclrtDestroyContext, aclrtGetCurrentContext, aclrtSetCurrentContext
+    from aclnn_py.runtime import stream as stream_mod
+
+    first, mine = Ref(), stream()
+    assert aclrtGetCurrentContext(first) == 0
+    other = Ref()
+    assert aclrtCreateContext(other, 0) == 0  # now current
+    monkeypatch.setattr(stream_mod._THREAD, "last_stream", mine, raising=False)
+    assert T.aclrtCacheLastTaskExtendInfo(b"{}", 2) == 107003
+    assert (
+        f"Stream is not in current ctx, stream_id={mine.ident}.[FUNC:CacheLastTaskExtendInfo][FILE:api_impl.cc]"
+        "[LINE:4639]" in aclGetRecentErrMsg()
+    )
+    assert aclrtSetCurrentContext(first.value) == 0
+    assert aclrtDestroyContext(other.value) == 0
+    aclrtDestroyStream(mine)
