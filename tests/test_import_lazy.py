@@ -173,3 +173,47 @@ def test_mypy_checks_a_lazy_functions_signature(tmp_path: Path) -> None:
     assert any('Revealed type is "def (label: ' in line for line in lines), done.stdout
     assert any('Too many arguments for "aclrtCreateLabel"' in line for line in lines), done.stdout
     assert len([line for line in lines if "error:" in line]) == 1, done.stdout
+
+
+def _constants(module: str) -> dict[str, int]:
+    """A chapter's module-level C constants (``ACL_X = 64``: acl_rt.h's and the other headers'
+    ``#define``s) with their values."""
+    tree = ast.parse((RUNTIME / f"{module}.py").read_text())
+    found: list[str] = []
+    for node in tree.body:
+        targets = (
+            node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(node, ast.AnnAssign) else []
+        )
+        found += [t.id for t in targets if isinstance(t, ast.Name) and re.fullmatch(r"ACL(NN)?_[A-Z0-9_]+", t.id)]
+    chapter = importlib.import_module(f"aclnn_py.runtime.{module}")
+    return {name: getattr(chapter, name) for name in found}
+
+
+def _own_all(module: str) -> list[str] | None:
+    for node in ast.parse((RUNTIME / f"{module}.py").read_text()).body:
+        if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets):
+            return list(ast.literal_eval(node.value))
+    return None
+
+
+def test_every_chapter_constant_is_exported() -> None:
+    """Each ``ACL_``/``ACLNN_`` constant a chapter defines is in its ``__all__`` (where it has one)
+    and in ``from aclnn_py import *``. The one exception: a chapter's local copy of a constant
+    :mod:`aclnn_py.runtime.enums` already exports with the same value (``api_device_query``'s
+    ``ACL_RT_DEVS_TOPOLOGY_HCCS``): the package gives the enums' one."""
+    from aclnn_py.runtime import enums
+
+    checked = 0
+    for path in sorted(RUNTIME.glob("api_*.py")):
+        own = _own_all(path.stem)
+        for name, value in _constants(path.stem).items():
+            checked += 1
+            if name in enums.__all__ and (own is None or name not in own):
+                assert getattr(enums, name) == value, f"{path.stem}.{name} differs from runtime.enums'"
+                continue
+            assert own is None or name in own, f"{path.stem} defines {name} but its __all__ does not list it"
+            assert name in aclnn_py.__all__, f"{path.stem} defines {name} but `from aclnn_py import *` lacks it"
+            assert getattr(aclnn_py, name) == value, name
+    assert checked
+    assert aclnn_py.ACL_DUMP_MAX_FILE_PATH_LENGTH == 4096
+    assert aclnn_py.ACL_IPC_EVENT_HANDLE_SIZE == 64

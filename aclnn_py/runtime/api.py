@@ -287,6 +287,7 @@ if TYPE_CHECKING:
     )
     from .api_device_repair import aclrtRepairError
     from .api_dump import (
+        ACL_DUMP_MAX_FILE_PATH_LENGTH,
         AIC_ERR_BRIEF_DUMP,
         AIC_ERR_DETAIL_DUMP,
         AIC_ERR_NORM_DUMP,
@@ -492,6 +493,7 @@ if TYPE_CHECKING:
         aclmdlRITaskSetParams,
     )
     from .api_notify import (
+        ACL_IPC_EVENT_HANDLE_SIZE,
         aclrtCreateNotify,
         aclrtDestroyNotify,
         aclrtGetEventAvailNum,
@@ -842,6 +844,7 @@ LAZY_CHAPTERS: dict[str, tuple[str, ...]] = {
     ),
     "api_device_repair": ("aclrtRepairError",),
     "api_dump": (
+        "ACL_DUMP_MAX_FILE_PATH_LENGTH",
         "AIC_ERR_BRIEF_DUMP",
         "AIC_ERR_DETAIL_DUMP",
         "AIC_ERR_NORM_DUMP",
@@ -1054,6 +1057,7 @@ LAZY_CHAPTERS: dict[str, tuple[str, ...]] = {
         "aclmdlRITaskSetParams",
     ),
     "api_notify": (
+        "ACL_IPC_EVENT_HANDLE_SIZE",
         "aclrtCreateNotify",
         "aclrtDestroyNotify",
         "aclrtGetEventAvailNum",
@@ -1358,6 +1362,7 @@ __all__ = [
     "ACL_DUMP_ADDR_PTR",
     "ACL_DUMP_ADDR_PTR_PTR",
     "ACL_DUMP_ADDR_RAW",
+    "ACL_DUMP_MAX_FILE_PATH_LENGTH",
     "ACL_DUMP_MAX_SHAPE_NUM",
     "ACL_DUMP_PLACEMENT_DEVICE",
     "ACL_DUMP_PLACEMENT_END",
@@ -1365,6 +1370,7 @@ __all__ = [
     "ACL_DUMP_TENSOR_INPUT",
     "ACL_DUMP_TENSOR_OUTPUT",
     "ACL_DUMP_TENSOR_WORKSPACE",
+    "ACL_IPC_EVENT_HANDLE_SIZE",
     "ACL_MODEL_STREAM_FLAG_DEFAULT",
     "ACL_MODEL_STREAM_FLAG_HEAD",
     "ACL_OP_DUMP_OP_AICORE_ARGS",

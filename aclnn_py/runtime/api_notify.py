@@ -577,6 +577,7 @@ def aclrtNotifyImportByKey(notify: object, key: str | None, flags: int) -> int:
 
 
 __all__ = [
+    "ACL_IPC_EVENT_HANDLE_SIZE",
     "NotifyState",
     "aclrtCreateNotify",
     "aclrtDestroyNotify",
