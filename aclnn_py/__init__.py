@@ -13,61 +13,73 @@ from __future__ import annotations
 from enum import IntEnum
 from typing import TYPE_CHECKING, Any
 
+# Each name `as` itself: an explicit re-export, so that `from aclnn_py import Ref` type-checks under
+# mypy --strict (ruff's isort would split a statement of `as` imports into one per name).
+# isort: off
 from . import trace
-from ._ref import Ref
-from ._status import ACL_ERROR_NONE, ACL_RT_SUCCESS, ACLNN_ERR_INNER_KEY_CONFILICT, OK, aclError, aclnnStatus
-from .dtypes import aclDataType, aclDataTypeSize, aclFormat
-from .executor.api import (
-    aclDestroyAclOpExecutor,
-    aclSetAclOpExecutorRepeatable,
-    aclSetInputTensorAddr,
-    aclSetOutputTensorAddr,
-    aclSetTensorAddr,
+from ._ref import Ref as Ref
+from ._status import (
+    ACL_ERROR_NONE as ACL_ERROR_NONE,
+    ACL_RT_SUCCESS as ACL_RT_SUCCESS,
+    ACLNN_ERR_INNER_KEY_CONFILICT as ACLNN_ERR_INNER_KEY_CONFILICT,
+    OK as OK,
+    aclError as aclError,
+    aclnnStatus as aclnnStatus,
 )
-from .executor.executor import aclOpExecutor
+from .dtypes import aclDataType as aclDataType, aclDataTypeSize as aclDataTypeSize, aclFormat as aclFormat
+from .executor.api import (
+    aclDestroyAclOpExecutor as aclDestroyAclOpExecutor,
+    aclSetAclOpExecutorRepeatable as aclSetAclOpExecutorRepeatable,
+    aclSetInputTensorAddr as aclSetInputTensorAddr,
+    aclSetOutputTensorAddr as aclSetOutputTensorAddr,
+    aclSetTensorAddr as aclSetTensorAddr,
+)
+from .executor.executor import aclOpExecutor as aclOpExecutor
 from .ops import registry as _registry
 from .runtime import api as _rt_api
 from .runtime.enums import *  # noqa: F403 - acl_rt.h's enums and #defines (runtime.enums.__all__)
 from .runtime.enums import ENUMS as _RT_ENUMS
 from .tensor import (
-    aclBoolArray,
-    aclCreateBoolArray,
-    aclCreateFloatArray,
-    aclCreateIntArray,
-    aclCreateScalar,
-    aclCreateScalarList,
-    aclCreateTensor,
-    aclCreateTensorList,
-    aclDestroyBoolArray,
-    aclDestroyFloatArray,
-    aclDestroyIntArray,
-    aclDestroyScalar,
-    aclDestroyScalarList,
-    aclDestroyTensor,
-    aclDestroyTensorList,
-    aclFloatArray,
-    aclGetBoolArraySize,
-    aclGetDataType,
-    aclGetFloatArraySize,
-    aclGetFormat,
-    aclGetIntArraySize,
-    aclGetRawTensorAddr,
-    aclGetScalarListSize,
-    aclGetStorageShape,
-    aclGetTensorListSize,
-    aclGetViewOffset,
-    aclGetViewShape,
-    aclGetViewStrides,
-    aclInitTensor,
-    aclIntArray,
-    aclScalar,
-    aclScalarList,
-    aclSetRawTensorAddr,
-    aclTensor,
-    aclTensorList,
+    aclBoolArray as aclBoolArray,
+    aclCreateBoolArray as aclCreateBoolArray,
+    aclCreateFloatArray as aclCreateFloatArray,
+    aclCreateIntArray as aclCreateIntArray,
+    aclCreateScalar as aclCreateScalar,
+    aclCreateScalarList as aclCreateScalarList,
+    aclCreateTensor as aclCreateTensor,
+    aclCreateTensorList as aclCreateTensorList,
+    aclDestroyBoolArray as aclDestroyBoolArray,
+    aclDestroyFloatArray as aclDestroyFloatArray,
+    aclDestroyIntArray as aclDestroyIntArray,
+    aclDestroyScalar as aclDestroyScalar,
+    aclDestroyScalarList as aclDestroyScalarList,
+    aclDestroyTensor as aclDestroyTensor,
+    aclDestroyTensorList as aclDestroyTensorList,
+    aclFloatArray as aclFloatArray,
+    aclGetBoolArraySize as aclGetBoolArraySize,
+    aclGetDataType as aclGetDataType,
+    aclGetFloatArraySize as aclGetFloatArraySize,
+    aclGetFormat as aclGetFormat,
+    aclGetIntArraySize as aclGetIntArraySize,
+    aclGetRawTensorAddr as aclGetRawTensorAddr,
+    aclGetScalarListSize as aclGetScalarListSize,
+    aclGetStorageShape as aclGetStorageShape,
+    aclGetTensorListSize as aclGetTensorListSize,
+    aclGetViewOffset as aclGetViewOffset,
+    aclGetViewShape as aclGetViewShape,
+    aclGetViewStrides as aclGetViewStrides,
+    aclInitTensor as aclInitTensor,
+    aclIntArray as aclIntArray,
+    aclScalar as aclScalar,
+    aclScalarList as aclScalarList,
+    aclSetRawTensorAddr as aclSetRawTensorAddr,
+    aclTensor as aclTensor,
+    aclTensorList as aclTensorList,
 )
+# isort: on
 
 if TYPE_CHECKING:
+    from .ops._typed import *  # noqa: F403 - every operator API with its signature (loaded on first use below)
     from .runtime.api import *  # noqa: F403 - every runtime function under its C name (runtime.api.__all__)
 else:
     # The runtime's core chapters now; its lazy chapters (runtime.api.LAZY) through __getattr__ below,
@@ -79,8 +91,9 @@ __version__ = "0.1.0"
 
 def __getattr__(name: str) -> Any:
     """The runtime's lazy chapters and the operator APIs of :mod:`aclnn_py.ops.registry`, loaded
-    when first used (PEP 562). Typed ``Any``: a type checker sees the runtime's names through the
-    star import above, and an operator API (not listed for it) can then still be called."""
+    when first used (PEP 562). A type checker sees both with their signatures through the star
+    imports above; it reads the enum members' constants (``ACL_FLOAT`` ..., set below from the
+    enums) through this function, hence ``Any``."""
     if name in _rt_api.LAZY:
         value = getattr(_rt_api, name)
     else:

@@ -152,27 +152,98 @@ def test_star_import_gives_every_name() -> None:
     assert set(api.LAZY) & set(bound) == {n for n in api.LAZY if n.startswith(PREFIXES)}
 
 
+USER_PROGRAM = """\
+from aclnn_py import (
+    ACL_FLOAT,
+    ACL_FORMAT_ND,
+    ACL_MEM_MALLOC_HUGE_FIRST,
+    ACL_SUCCESS,
+    Ref,
+    aclCreateScalar,
+    aclCreateTensor,
+    aclFinalize,
+    aclInit,
+    aclnnAdd,
+    aclnnAddGetWorkspaceSize,
+    aclOpExecutor,
+    aclrtCreateLabel,
+    aclrtCreateStream,
+    aclrtDestroyLabel,
+    aclrtMalloc,
+    aclrtSetDevice,
+    aclrtSynchronizeStream,
+)
+
+
+def main() -> None:
+    assert aclInit(None) == ACL_SUCCESS and aclrtSetDevice(0) == ACL_SUCCESS
+    stream: Ref[object] = Ref()
+    addr: Ref[int | None] = Ref()
+    assert aclrtCreateStream(stream) == ACL_SUCCESS
+    assert aclrtMalloc(addr, 16, ACL_MEM_MALLOC_HUGE_FIRST) == ACL_SUCCESS
+    t = aclCreateTensor([4], 1, ACL_FLOAT, [1], 0, ACL_FORMAT_ND, [4], 1, addr.value)
+    alpha = aclCreateScalar(1.0, ACL_FLOAT)
+    size: Ref[int] = Ref(0)
+    executor: Ref[aclOpExecutor | None] = Ref()
+    assert aclnnAddGetWorkspaceSize(t, t, alpha, t, size, executor) == ACL_SUCCESS
+    assert aclnnAdd(None, size.value, executor.value, stream.value) == ACL_SUCCESS
+    assert aclrtSynchronizeStream(stream.value) == ACL_SUCCESS
+    label: Ref[object] = Ref()
+    assert aclrtCreateLabel(label) == ACL_SUCCESS and aclrtDestroyLabel(label.value) == ACL_SUCCESS
+    assert aclFinalize() == ACL_SUCCESS
+    print("ran")
+
+
+def wrong() -> int:
+    return aclnnAdd(None, 0, None)  # phase 2 without its stream
+
+
+if __name__ == "__main__":
+    main()
+"""
+
+
 @pytest.mark.skipif(shutil.which("mypy", path=str(Path(sys.executable).parent)) is None, reason="mypy not installed")
-def test_mypy_checks_a_lazy_functions_signature(tmp_path: Path) -> None:
-    """The type checker sees a lazily loaded runtime function's real signature through ``aclnn_py``
-    (the one error below), and an operator API, loaded on first use too, is callable."""
+def test_mypy_strict_checks_a_user_program(tmp_path: Path) -> None:
+    """Under ``mypy --strict`` a user program imports from ``aclnn_py`` the eager names (``Ref``,
+    ``aclCreateTensor``), an operator API and a lazily loaded runtime function with their real
+    signatures, and enum constants: its one wrong call is the one error. The program runs too."""
     user = tmp_path / "user.py"
-    user.write_text(
-        "from aclnn_py import aclnnAdd, aclrtCreateLabel, aclrtMalloc\n"
-        "reveal_type(aclrtCreateLabel)\n"
-        "aclrtCreateLabel(1, 2, 3)\n"
-        "aclrtMalloc(None, 8, 0)\n"
-        "aclnnAdd(None, 0, None, None)\n"  # an operator API: untyped (Any), but callable
-    )
+    user.write_text(USER_PROGRAM + "reveal_type(aclnnAddGetWorkspaceSize)\nreveal_type(aclrtCreateLabel)\n")
     mypy = str(Path(sys.executable).parent / "mypy")
     root = Path(aclnn_py.__file__).parent.parent
     done = subprocess.run(
         [mypy, "--strict", "--no-error-summary", str(user)], capture_output=True, text=True, cwd=root, timeout=600
     )
     lines = done.stdout.splitlines()
-    assert any('Revealed type is "def (label: ' in line for line in lines), done.stdout
-    assert any('Too many arguments for "aclrtCreateLabel"' in line for line in lines), done.stdout
-    assert len([line for line in lines if "error:" in line]) == 1, done.stdout
+    errors = [line for line in lines if "error:" in line]
+    assert len(errors) == 1, done.stdout
+    wrong_line = USER_PROGRAM.splitlines().index("    return aclnnAdd(None, 0, None)  # phase 2 without its stream") + 1
+    assert f"user.py:{wrong_line}: error: Too few arguments" in errors[0], done.stdout
+    assert any('Revealed type is "def (self: aclnn_py.tensor.aclTensor | None, other: ' in line for line in lines)
+    assert any('Revealed type is "def (label: object) -> int"' in line for line in lines)
+    ran = subprocess.run([sys.executable, str(user)], capture_output=True, text=True, cwd=root, timeout=120)
+    assert ran.returncode != 0 and "reveal_type" in ran.stderr  # reveal_type is for mypy only
+    user.write_text(USER_PROGRAM)
+    ran = subprocess.run([sys.executable, str(user)], capture_output=True, text=True, cwd=root, timeout=120)
+    assert ran.stdout == "ran\n", ran.stderr
+
+
+def test_typed_operator_exports_are_the_registrys() -> None:
+    """``aclnn_py/ops/_typed.py`` (what a type checker sees of the operators) re-exports exactly the
+    registry's C functions, each from its own module and ``as`` itself; it is never imported at run time."""
+    from aclnn_py.ops import registry
+
+    found: dict[str, str] = {}
+    for node in ast.parse((RUNTIME.parent / "ops" / "_typed.py").read_text()).body:
+        if isinstance(node, ast.ImportFrom):
+            assert node.level == 1 and node.module
+            for alias in node.names:
+                assert alias.asname == alias.name, alias.name
+                found[alias.name] = f"aclnn_py.ops.{node.module}"
+    assert found == registry.EXPORTS
+    out = _fresh("import json, sys\nimport aclnn_py\nprint(json.dumps('aclnn_py.ops._typed' in sys.modules))")
+    assert json.loads(out) is False
 
 
 def _constants(module: str) -> dict[str, int]:
