@@ -13,7 +13,7 @@ cost every program's start-up once per API, issue 19); ``tests/test_registry.py`
 every prototype parses and every row's module defines its two functions.
 
 Adding an API: one row here when its module lands under ``ops/<group>/`` (every row is exported),
-its tests, its page.
+its two names in ``ops/_typed.py`` (what type checkers see), its tests, its page.
 """
 
 from __future__ import annotations
