@@ -49,7 +49,7 @@ def _desc_size(fn: Any, opDescSize: int) -> Any:
 
 
 def _save_exception_info(fn: Any, fileName: int, userTag: int, tensors: int, tensorCount: int) -> Any:
-    from .runtime.api_dump_exception import acldumpTensorInfoC  # the dump chapter loads on first use
+    from .runtime.api_dump_exception import DumpTensorInfoC  # the dump chapter loads on first use
 
     name = ctypes.string_at(fileName) if fileName else None
     tag = ctypes.string_at(userTag) if userTag else None
@@ -58,7 +58,7 @@ def _save_exception_info(fn: Any, fileName: int, userTag: int, tensors: int, ten
     # the array is read only once the count passes its check (a huge count is refused first)
     infos = None
     if 0 < tensorCount <= 1 << 16:
-        infos = [acldumpTensorInfoC.from_address(tensors + i * ctypes.sizeof(acldumpTensorInfoC)).to_info()
+        infos = [DumpTensorInfoC.from_address(tensors + i * ctypes.sizeof(DumpTensorInfoC)).to_info()
                  for i in range(tensorCount)]  # fmt: skip
     return fn(name, tag, infos if infos is not None else [], tensorCount)
 

@@ -67,7 +67,7 @@ class acldumpTensorInfo:
     originShape: list[int] = field(default_factory=list)
 
 
-class acldumpTensorInfoC(ctypes.Structure):
+class DumpTensorInfoC(ctypes.Structure):
     """acl_dump.h's ``acldumpTensorInfo`` as C lays it out (the C ABI reads the program's array)."""
 
     _fields_ = [
