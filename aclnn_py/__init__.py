@@ -79,6 +79,7 @@ from .tensor import (
 # isort: on
 
 if TYPE_CHECKING:
+    from ._typed_constants import *  # noqa: F403 - the enum members' constants (set from the enums below)
     from .ops._typed import *  # noqa: F403 - every operator API with its signature (loaded on first use below)
     from .runtime.api import *  # noqa: F403 - every runtime function under its C name (runtime.api.__all__)
 else:
@@ -92,8 +93,8 @@ __version__ = "0.1.0"
 def __getattr__(name: str) -> Any:
     """The runtime's lazy chapters and the operator APIs of :mod:`aclnn_py.ops.registry`, loaded
     when first used (PEP 562). A type checker sees both with their signatures through the star
-    imports above; it reads the enum members' constants (``ACL_FLOAT`` ..., set below from the
-    enums) through this function, hence ``Any``."""
+    imports above, and the enum members' constants (``ACL_FLOAT`` ..., set below from the enums)
+    through :mod:`._typed_constants`. ``Any`` for any other name a type checker might look up."""
     if name in _rt_api.LAZY:
         value = getattr(_rt_api, name)
     else:
@@ -119,9 +120,12 @@ _ENUMS: tuple[type[IntEnum], ...] = (aclError, aclnnStatus, aclDataType, aclForm
 _constants = {name: m for e in _ENUMS for name, m in e.__members__.items()}
 globals().update(_constants)
 
-__all__ = sorted(
-    {name for name in globals() if name.startswith(("acl", "ACL", "Ref", "OK"))}
-    | {name for name in _rt_api.LAZY if name.startswith(("acl", "ACL"))}
-    | set(_constants)
-    | set(_registry.EXPORTS)
-)
+if not TYPE_CHECKING:
+    # Hidden from type checkers, which cannot compute it and would read it as empty: without it
+    # their `from aclnn_py import *` gives every public name they see above.
+    __all__ = sorted(
+        {name for name in globals() if name.startswith(("acl", "ACL", "Ref", "OK"))}
+        | {name for name in _rt_api.LAZY if name.startswith(("acl", "ACL"))}
+        | set(_constants)
+        | set(_registry.EXPORTS)
+    )

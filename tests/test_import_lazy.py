@@ -203,6 +203,26 @@ if __name__ == "__main__":
 """
 
 
+STAR_PROGRAM = """\
+from aclnn_py import *
+
+
+def phase1() -> int:
+    t = aclCreateTensor([4], 1, ACL_FLOAT, [1], 0, ACL_FORMAT_ND, [4], 1, None)
+    size: Ref[int] = Ref(0)
+    executor: Ref[aclOpExecutor | None] = Ref()
+    return aclnnMulGetWorkspaceSize(t, t, t, size, executor) + aclInit(None) + ACL_SUCCESS
+
+
+def wrong() -> int:
+    return aclrtCreateLabel()  # no out-parameter
+
+
+reveal_type(ACL_FLOAT)
+reveal_type(ACL_MEM_MALLOC_HUGE_FIRST)
+"""
+
+
 @pytest.mark.skipif(shutil.which("mypy", path=str(Path(sys.executable).parent)) is None, reason="mypy not installed")
 def test_mypy_strict_checks_a_user_program(tmp_path: Path) -> None:
     """Under ``mypy --strict`` a user program imports from ``aclnn_py`` the eager names (``Ref``,
@@ -210,16 +230,28 @@ def test_mypy_strict_checks_a_user_program(tmp_path: Path) -> None:
     signatures, and enum constants: its one wrong call is the one error. The program runs too."""
     user = tmp_path / "user.py"
     user.write_text(USER_PROGRAM + "reveal_type(aclnnAddGetWorkspaceSize)\nreveal_type(aclrtCreateLabel)\n")
+    star = tmp_path / "star.py"  # `from aclnn_py import *`: the type checker sees every name too
+    star.write_text(STAR_PROGRAM)
     mypy = str(Path(sys.executable).parent / "mypy")
     root = Path(aclnn_py.__file__).parent.parent
     done = subprocess.run(
-        [mypy, "--strict", "--no-error-summary", str(user)], capture_output=True, text=True, cwd=root, timeout=600
+        [mypy, "--strict", "--no-error-summary", str(user), str(star)],
+        capture_output=True,
+        text=True,
+        cwd=root,
+        timeout=600,
     )
     lines = done.stdout.splitlines()
     errors = [line for line in lines if "error:" in line]
-    assert len(errors) == 1, done.stdout
+    assert len(errors) == 2, done.stdout
     wrong_line = USER_PROGRAM.splitlines().index("    return aclnnAdd(None, 0, None)  # phase 2 without its stream") + 1
-    assert f"user.py:{wrong_line}: error: Too few arguments" in errors[0], done.stdout
+    assert any(f"user.py:{wrong_line}: error: Too few arguments" in e for e in errors), done.stdout
+    wrong_line = STAR_PROGRAM.splitlines().index("    return aclrtCreateLabel()  # no out-parameter") + 1
+    assert any(f'star.py:{wrong_line}: error: Missing positional argument "label"' in e for e in errors), done.stdout
+    assert any('star.py:15: note: Revealed type is "aclnn_py.dtypes.aclDataType"' in line for line in lines)
+    assert any(
+        'star.py:16: note: Revealed type is "aclnn_py.runtime.enums.aclrtMemMallocPolicy"' in line for line in lines
+    )
     assert any('Revealed type is "def (self: aclnn_py.tensor.aclTensor | None, other: ' in line for line in lines)
     assert any('Revealed type is "def (label: object) -> int"' in line for line in lines)
     ran = subprocess.run([sys.executable, str(user)], capture_output=True, text=True, cwd=root, timeout=120)
@@ -248,8 +280,24 @@ def test_typed_operator_exports_are_the_registrys() -> None:
     )
     assert not missing, "aclnn_py/ops/_typed.py lacks:\n" + "\n".join(missing)
     assert set(found) == set(registry.EXPORTS), sorted(set(found) - set(registry.EXPORTS))
-    out = _fresh("import json, sys\nimport aclnn_py\nprint(json.dumps('aclnn_py.ops._typed' in sys.modules))")
-    assert json.loads(out) is False
+    out = _fresh("import json, sys\nimport aclnn_py\nprint(json.dumps([m for m in sys.modules if '_typed' in m]))")
+    assert json.loads(out) == []
+
+
+def test_typed_constants_are_the_enums_members() -> None:
+    """``aclnn_py/_typed_constants.py`` declares each enum member's module constant with its enum
+    (``python -m aclnn_py._typed_constants`` regenerates it), importing each enum from its module."""
+    declared: dict[str, str] = {}
+    imported: dict[str, str] = {}
+    for node in ast.parse((RUNTIME.parent / "_typed_constants.py").read_text()).body:
+        if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+            assert node.value is None and isinstance(node.annotation, ast.Name)
+            declared[node.target.id] = node.annotation.id
+        elif isinstance(node, ast.ImportFrom) and node.module != "__future__":
+            imported.update({a.name: f"aclnn_py.{node.module}" for a in node.names})
+    wanted = {name: type(member).__name__ for name, member in aclnn_py._constants.items()}
+    assert declared == wanted, "stale: run `python -m aclnn_py._typed_constants`, then ruff check --fix and ruff format"
+    assert imported == {e.__name__: e.__module__ for e in aclnn_py._ENUMS}
 
 
 def _constants(module: str) -> dict[str, int]:
