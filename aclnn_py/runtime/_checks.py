@@ -281,14 +281,26 @@ def _records(e: ApiError) -> bool:
     return not e.messages or not e.messages[0][0].startswith("EH")
 
 
+# Set by the snapshot chapter when it loads (api_snapshot.wait_if_locked): CANN's rt functions
+# first wait while the process is locked for a snapshot. None until then: no cost for programs
+# that never take a snapshot.
+SNAPSHOT_GATE: Callable[[str], None] | None = None
+
+
 def rt_api(fn: F) -> F:
     """``c_api`` for a runtime function that returns a code, recording the runtime failures it
     raises as the thread's last error. A code a function *returns* (CANN's silent ``NOLOG``
-    paths) is not recorded, as in CANN."""
+    paths) is not recorded, as in CANN. While the process is locked for a snapshot, the call
+    first waits (the snapshot calls themselves excepted)."""
+    name = fn.__name__
+    gated = not name.startswith("aclrtSnapShot")
 
     @functools.wraps(fn)
     def recording(*args: Any, **kwargs: Any) -> Any:
         try:
+            gate = SNAPSHOT_GATE
+            if gated and gate is not None:
+                gate(name)
             return fn(*args, **kwargs)
         except ApiError as e:
             if _records(e):

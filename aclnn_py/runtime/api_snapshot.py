@@ -14,8 +14,8 @@ What is emulated in one process: Backup saves the contents of every live device 
 mapped range of the simulated memory (the driver's ProcessResBackup of device memory); Restore
 writes them back into the allocations that still exist at the same addresses (in one process the
 device memory cannot change between the two, every runtime call being held; the restore matters
-to a process image restored elsewhere). The other runtime calls do not wait yet: :func:`wait_if_locked`
-is CANN's wait, for the common call path to call before each rt function.
+to a process image restored elsewhere). Every other runtime call waits in :func:`wait_if_locked`
+while the process is locked (installed as ``_checks.SNAPSHOT_GATE`` when this chapter loads).
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ import numpy as np
 
 from .. import soc as _soc
 from .._capi import ApiError, as_pointer, describe
+from . import _checks
 from ._checks import PARAM, RT_PARAM, E, acl_reason, drain, emu, fb_invalid, int_arg, rt_api, rt_value, silent
 from .device import RT
 from .memory import SPACE, called_from_c, on_reset
@@ -96,6 +97,9 @@ def wait_if_locked(api: str) -> None:
                 ),
             )
         STATE.unlocked.wait_for(lambda: STATE.state == RUNNING)
+
+
+_checks.SNAPSHOT_GATE = wait_if_locked  # every rt function waits first while the process is locked
 
 
 def _check_pid(api: str, pid: object) -> None:

@@ -8,9 +8,9 @@ The checks are CANN's, in its order (``src/acl/aclrt_impl/kernel.cpp``, ``stream
 
 CANN keeps the cached information by the stream and the task id of the thread's last task
 (``extendInfos_[streamId][taskId]``, the capture model's shape infos); so does :data:`CACHED`.
-The thread's last stream is the stream of its last task when the task queue records it (stream.py's
-``_THREAD.last_stream``); until it does (it records the last task id only), the stream is found
-among the streams recording into a model (the first such stream when several record at once).
+The thread's last stream is the stream of its last task (stream.py's ``_THREAD.last_stream``);
+before the thread's first task, a stream recording into a model (the first such stream when
+several record at once).
 """
 
 from __future__ import annotations

@@ -72,6 +72,7 @@ class Task:
         self.ready = ready
         self.seq = next(Task._seq)
         _THREAD.last_task = self.seq  # aclrtGetThreadLastTaskId: the thread's last submission
+        _THREAD.last_stream = stream  # aclrtCacheLastTask*: the stream of that submission
         if _trace.ACTIVE:
             _trace.log_submit(stream.ident, self.seq, label)
 

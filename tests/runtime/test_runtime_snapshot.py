@@ -44,10 +44,10 @@ def test_lock_backup_restore_unlock_brings_device_memory_back(dev0):
     # the device memory lost (a process image restored elsewhere): no runtime call may run while locked
     SPACE.write(p.value, np.zeros(64, dtype=np.uint8), "test")
     assert S.aclrtSnapShotProcessRestore(PID, None) == 0 and S.state() == S.LOCKED
-    y = np.zeros(16, dtype=np.float32)
+    assert S.aclrtSnapShotProcessUnlock(PID, None) == 0 and S.state() == S.RUNNING
+    y = np.zeros(16, dtype=np.float32)  # runtime calls run again once unlocked
     assert aclrtMemcpy(y, 64, p.value, 64, ACL_MEMCPY_DEVICE_TO_HOST) == 0
     assert np.array_equal(x, y)
-    assert S.aclrtSnapShotProcessUnlock(PID, None) == 0 and S.state() == S.RUNNING
     aclrtFree(p.value)
 
 
@@ -162,3 +162,25 @@ def test_runtime_calls_wait_while_the_process_is_locked(dev0):
     other.join(5)
     assert done and done[0] >= unlocked
     S.wait_if_locked("aclrtMemset")  # running again: no wait
+
+
+def test_every_runtime_call_waits_for_the_unlock(dev0):
+    """The gate sits in the common path of the rt functions: another thread's aclrtGetDeviceCount
+    returns only after the unlock; the locking thread's own call is refused (it would wait forever)
+    and recorded; the snapshot calls themselves pass."""
+    from aclnn_py import Ref, aclGetRecentErrMsg, aclrtGetDeviceCount
+
+    assert S.aclrtSnapShotProcessLock(PID, None) == 0
+    assert aclrtGetDeviceCount(Ref(0)) == 507046
+    assert "aclrtGetDeviceCount would never return" in aclGetRecentErrMsg()
+    done: list[tuple[int, float]] = []
+    other = threading.Thread(target=lambda: done.append((aclrtGetDeviceCount(Ref(0)), time.monotonic())))
+    other.start()
+    other.join(0.2)
+    assert other.is_alive() and not done
+    unlocked = time.monotonic()
+    assert S.aclrtSnapShotProcessUnlock(PID, None) == 0
+    other.join(5)
+    assert done and done[0][0] == 0 and done[0][1] >= unlocked
+    count = Ref(0)
+    assert aclrtGetDeviceCount(count) == 0 and count.value >= 1
