@@ -26,9 +26,11 @@ run: $(RUN_STAMP)
 		$(PY) $$s || exit $$?; \
 	done
 
-## test: the whole test suite, one worker per core (pytest-xdist; a test file stays on one worker)
+## test: the whole test suite, one worker per core (pytest-xdist; a test file stays on one worker).
+## --assert=plain: rewriting the asserts of ~190 test modules costs each worker ~10 s of CPU on a
+## fresh checkout; run a failing test again with plain `pytest path::test` for pytest's detailed message
 test: $(DEV_STAMP)
-	$(PY) -m pytest -n auto --dist loadfile
+	$(PY) -m pytest -n auto --dist loadfile --assert=plain
 
 ## test-slow: the checks too slow for every run (every kernel recompiled without F16C; every C runtime program under AddressSanitizer)
 test-slow: $(DEV_STAMP)
