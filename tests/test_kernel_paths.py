@@ -266,6 +266,8 @@ def test_the_portable_float16_conversions_run_the_kernels_bit_exactly(tmp_path):
     if os.environ.get("ACLNN_PY_SLOW_TESTS") == "1":
         targets += [
             f"{families}::test_axpy_float16_round_to_odd_on_every_half",
+            f"{families}::test_half_maximum_minimum_on_every_half",
+            f"{families}::test_half_arithmetic_with_a_scalar_on_every_half",
             here,
             # the fused softmax rows (last axis, both recipes) and the other axes: one compile each
             f"{softmax}::test_softmax_last_axis_every_length[tbe-False-float16]",
