@@ -15,6 +15,8 @@ keep pointing at recognisably freed memory. The table of freed allocations is bo
 from __future__ import annotations
 
 import bisect
+import contextlib
+import mmap
 import os
 import sys
 import threading
@@ -175,6 +177,43 @@ class MappedAllocation(Allocation):
         return True  # the backing object keeps the canaries (if it has any)
 
 
+class ManagedAllocation(MappedAllocation):
+    """aclrtMemAllocManaged's memory: anonymous host pages (a private mmap) made addressable in the
+    simulated space at their own host address, so the one pointer serves the host program's loads
+    and stores, the copy functions and kernels alike. ``kind`` is "device" (CANN frees it with
+    aclrtFree, a device reset releases it, leak reports name it with the device's memory); the
+    chapter keeps its advice and prefetch state in ``policy``. Freeing drops the pages
+    (:meth:`release`)."""
+
+    __slots__ = ("policy",)
+
+    def __init__(self, pages: mmap.mmap, requested: int, device: int, api: str, site: str) -> None:
+        buf: np.ndarray[Any, np.dtype[np.uint8]] = np.frombuffer(pages, dtype=np.uint8)
+        super().__init__(int(buf.ctypes.data), buf, "device", device, api, site, pages)
+        self.requested = requested  # the bytes asked for (size: rounded up to 2 MiB)
+        self.policy: Any = None
+
+    def release(self) -> None:
+        """Give the pages back to the host: unmapped at once unless a view of them is still alive
+        (a kernel running on a stream): the view's owner unmaps them when it lets go."""
+        pages = self.backing
+        self.raw = self.buf = np.empty(0, dtype=np.uint8)
+        self.backing = None
+        if isinstance(pages, mmap.mmap):
+            with contextlib.suppress(BufferError):  # a view remains: the mapping goes with it
+                pages.close()
+
+
+def overlaps_simulated(start: int, end: int, devices: int) -> bool:
+    """Whether the host range ``[start, end)`` overlaps the simulated address regions (pinned host
+    memory and the first ``devices`` devices): such a range cannot be mapped at its own address."""
+    lo, hi = HOST_BASE, HOST_BASE + REGION_SPAN
+    if start < hi and lo < end:
+        return True
+    lo, hi = DEVICE_BASE, DEVICE_BASE + devices * REGION_SPAN
+    return start < hi and lo < end
+
+
 def _align_up(n: int, a: int) -> int:
     return (n + a - 1) // a * a
 
@@ -302,6 +341,8 @@ class AddressSpace:
             if alloc is None:
                 raise self._bad_free(ptr)
             self._starts.pop(bisect.bisect_left(self._starts, ptr))
+            if isinstance(alloc, ManagedAllocation):
+                alloc.release()  # the host pages go now; the record stays for messages
             alloc.freed = True
             alloc.free_api, alloc.free_site = api, site
             self._freed[ptr] = alloc
