@@ -284,3 +284,50 @@ def test_the_portable_float16_conversions_run_the_kernels_bit_exactly(tmp_path):
 
     passed = re.search(r"(\d+) passed", done.stdout)
     assert passed is not None and int(passed.group(1)) >= len(targets), done.stdout[-3000:]
+
+
+def test_helpers_without_a_cpython_wrapper_are_called_only_from_jitted_code():
+    """``_jit_in`` helpers have no CPython wrapper (a faster compile), and calling one from Python
+    crashes the interpreter: no module, test or bench may name one outside jitted code."""
+    import ast
+    import pathlib
+
+    root = pathlib.Path(__file__).resolve().parents[1]
+    kernels = root / "aclnn_py" / "kernels"
+    modules = sorted(kernels.glob("_numba*.py"))
+    inner: set[str] = set()
+    python_level: list[tuple[str, ast.FunctionDef]] = []
+    for path in modules:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.FunctionDef):
+                decorators = {d.id for d in node.decorator_list if isinstance(d, ast.Name)}
+                if "_jit_in" in decorators:
+                    inner.add(node.name)
+                elif not decorators & {"_jit", "_jit_inline", "intrinsic"}:
+                    python_level.append((path.name, node))
+    assert inner, "no _jit_in helper found: the scan is out of date"
+    misuse = [
+        f"{name}: {node.name} uses {ref.id}"
+        for name, node in python_level
+        for ref in ast.walk(node)
+        if isinstance(ref, ast.Name) and ref.id in inner
+    ]
+    # the names the code gives these modules (``nb``, ``nb.ew``, ``red`` ...); other modules have
+    # numpy functions of the same names (sign._compare_sign)
+    aliases = {"nb", "ew", "red", "_numba", "_numba_ew", "_numba_reduce"}
+    others = [p for d in ("aclnn_py", "tests", "bench") for p in (root / d).rglob("*.py") if p not in modules]
+    for path in others:
+        for ref in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not (isinstance(ref, ast.Attribute) and ref.attr in inner):
+                continue
+            base = ref.value
+            if (isinstance(base, ast.Name) and base.id in aliases) or (
+                isinstance(base, ast.Attribute) and base.attr in aliases
+            ):
+                misuse.append(f"{path.relative_to(root)}:{ref.lineno} names {ref.attr}")
+        for imp in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(imp, ast.ImportFrom) and (imp.module or "").split(".")[-1] in aliases:
+                misuse += [
+                    f"{path.relative_to(root)}:{imp.lineno} imports {a.name}" for a in imp.names if a.name in inner
+                ]
+    assert misuse == [], "\n".join(misuse)

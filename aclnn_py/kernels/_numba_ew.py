@@ -21,7 +21,20 @@ import numpy as np
 from numba import types
 from numba.extending import intrinsic
 
-from ._numba import BLOCK, F32, KIND_F16, KIND_F32, _canon, _jit, _narrow16, _widen16, block_len, tile
+from ._numba import (
+    BLOCK,
+    F32,
+    KIND_F16,
+    KIND_F32,
+    _canon,
+    _jit,
+    _jit_in,
+    _jit_inline,
+    _narrow16,
+    _widen16,
+    block_len,
+    tile,
+)
 
 ADD, SUB, MUL, DIV, DIV_FTZ = 0, 1, 2, 3, 4
 EQ, NE, GT, GE, LT, LE = 0, 1, 2, 3, 4, 5
@@ -36,7 +49,7 @@ TINY = F32(2.0**-126)  # the smallest normal float32
 # block by block.
 
 
-@_jit
+@_jit_in
 def _ftz(v):
     """A float32 subnormal becomes a zero of its sign (Ascend950's DivHighPrecision)."""
     return v * F32(0.0) if abs(v) < TINY else v
@@ -53,7 +66,7 @@ def _add(kind, a, b, out):
             out[i] = _narrow16(kind, _widen16(kind, a[i]) + _widen16(kind, b[i]))
 
 
-@_jit
+@_jit_in
 def _sub(kind, a, b, out):
     if kind == KIND_F32:
         fa, fb, fo = a.view(np.float32), b.view(np.float32), out.view(np.float32)
@@ -64,7 +77,7 @@ def _sub(kind, a, b, out):
             out[i] = _narrow16(kind, _widen16(kind, a[i]) - _widen16(kind, b[i]))
 
 
-@_jit
+@_jit_in
 def _mul(kind, a, b, out):
     if kind == KIND_F32:
         fa, fb, fo = a.view(np.float32), b.view(np.float32), out.view(np.float32)
@@ -75,7 +88,7 @@ def _mul(kind, a, b, out):
             out[i] = _narrow16(kind, _widen16(kind, a[i]) * _widen16(kind, b[i]))
 
 
-@_jit
+@_jit_in
 def _div(kind, a, b, out):
     if kind == KIND_F32:
         fa, fb, fo = a.view(np.float32), b.view(np.float32), out.view(np.float32)
@@ -86,7 +99,7 @@ def _div(kind, a, b, out):
             out[i] = _narrow16(kind, _widen16(kind, a[i]) / _widen16(kind, b[i]))
 
 
-@_jit
+@_jit_in
 def _div_ftz(kind, a, b, out):
     if kind == KIND_F32:
         fa, fb, fo = a.view(np.float32), b.view(np.float32), out.view(np.float32)
@@ -97,7 +110,7 @@ def _div_ftz(kind, a, b, out):
             out[i] = _narrow16(kind, _ftz(_ftz(_widen16(kind, a[i])) / _ftz(_widen16(kind, b[i]))))
 
 
-@_jit
+@_jit_inline
 def _arith_same_size(op, kind, a, b, out):
     if op == ADD:
         _add(kind, a, b, out)
@@ -144,13 +157,13 @@ def _add_scalar(kind, a, flip, s, out):
         out[i] = _narrow16(kind, _widen16(kind, np.uint16(a[i] ^ flip)) + s)
 
 
-@_jit
+@_jit_in
 def _mul_scalar(kind, a, s, out):
     for i in range(out.size):
         out[i] = _narrow16(kind, _widen16(kind, a[i]) * s)
 
 
-@_jit
+@_jit_inline
 def _half_with_scalar(op, kind, a, b, out):
     """The half types' ``a op b`` with a single-element operand (not the output), hoisted out of
     the loop; False when it has no such loop (a scalar dividend: the repeated block)."""
@@ -199,7 +212,7 @@ def _div_by(kind, a, s, out):
         out[i] = _narrow16(kind, _widen16(kind, a[i]) / s)
 
 
-@_jit
+@_jit_in
 def _div_by_ftz(kind, a, s, out):
     s = _ftz(s)
     for i in range(out.size):
@@ -219,7 +232,7 @@ def div_by_f32_scalar(ftz, kind, a, s, out):
 # -- comparisons ----------------------------------------------------------------------------------
 
 
-@_jit
+@_jit_in
 def _eq(kind, a, b, out):
     if kind == KIND_F32:
         fa, fb = a.view(np.float32), b.view(np.float32)
@@ -230,7 +243,7 @@ def _eq(kind, a, b, out):
             out[i] = np.uint8(_widen16(kind, a[i]) == _widen16(kind, b[i]))
 
 
-@_jit
+@_jit_in
 def _ne(kind, a, b, out):
     if kind == KIND_F32:
         fa, fb = a.view(np.float32), b.view(np.float32)
@@ -241,7 +254,7 @@ def _ne(kind, a, b, out):
             out[i] = np.uint8(_widen16(kind, a[i]) != _widen16(kind, b[i]))
 
 
-@_jit
+@_jit_in
 def _gt(kind, a, b, out):
     if kind == KIND_F32:
         fa, fb = a.view(np.float32), b.view(np.float32)
@@ -252,7 +265,7 @@ def _gt(kind, a, b, out):
             out[i] = np.uint8(_widen16(kind, a[i]) > _widen16(kind, b[i]))
 
 
-@_jit
+@_jit_in
 def _ge(kind, a, b, out):
     if kind == KIND_F32:
         fa, fb = a.view(np.float32), b.view(np.float32)
@@ -263,7 +276,7 @@ def _ge(kind, a, b, out):
             out[i] = np.uint8(_widen16(kind, a[i]) >= _widen16(kind, b[i]))
 
 
-@_jit
+@_jit_inline
 def _cmp_same_size(op, kind, a, b, out):
     """LT and LE are GT and GE with the operands swapped (the same IEEE predicate)."""
     if op == EQ:
@@ -301,7 +314,7 @@ def compare(op, kind, a, b, out):
 # -- Maximum / Minimum (maxNum / minNum, -0 below +0) ------------------------------------------------
 
 
-@_jit
+@_jit_in
 def _max_num(a, b):
     """maxNum with ordered zeros: the number of a (NaN, number) pair; of two zeros -0 only for two
     -0 (their sum). Also ClipByValueV2's max. Written as selects (no branch per element)."""
@@ -309,7 +322,7 @@ def _max_num(a, b):
     return a + b if (a == 0) & (b == 0) else r
 
 
-@_jit
+@_jit_in
 def _min_num(a, b):
     """minNum with ordered zeros: of two zeros +0 only for two +0 (minus the sum of their negations)."""
     r = b if (b < a) | (a != a) else a
@@ -329,7 +342,7 @@ _NAN16 = (np.uint16(0), np.uint16(0x7E00), np.uint16(0x7FC0))  # by kind: -, flo
 _INF16 = (np.uint16(0), np.uint16(0x7C00), np.uint16(0x7F80))
 
 
-@_jit
+@_jit_in
 def _pick16(ha, hb, take_b, inf, nan):
     """``hb`` where ``take_b`` (b's value is the larger for max, the smaller for min) or ``ha`` is
     NaN, ``ha`` where hb is NaN, the canonical NaN for two."""
@@ -353,7 +366,7 @@ def _max(kind, a, b, out):
             out[i] = _pick16(ha, hb, (sb > sa) != ((sa & sb) < 0), inf, nan)
 
 
-@_jit
+@_jit_in
 def _min(kind, a, b, out):
     if kind == KIND_F32:
         fa, fb, fo = a.view(np.float32), b.view(np.float32), out.view(np.float32)
@@ -411,19 +424,19 @@ def _fma32(typingctx, a, b, c):
     return sig, codegen
 
 
-@_jit
+@_jit_in
 def _axpy_f32(alpha, x1, x2, fo):
     for i in range(fo.size):
         fo[i] = _canon(_fma32(alpha, x2[i], x1[i]))  # type: ignore[call-arg]  # numba passes typingctx
 
 
-@_jit
+@_jit_in
 def _axpy_twice(kind, alpha, x1, x2, out):
     for i in range(out.size):
         out[i] = _narrow16(kind, _fma32(alpha, _widen16(kind, x2[i]), _widen16(kind, x1[i])))  # type: ignore[call-arg]
 
 
-@_jit
+@_jit_in
 def _sum_to_odd(p, c):
     """``p + c`` rounded to odd in float32: truncated towards zero, then the last bit set when
     anything was lost (so an inexact result is the odd one of the two float32 numbers around
@@ -478,14 +491,14 @@ def _axpy_once_scalar_x2(p, x1, out):
         out[i] = _narrow16(KIND_F16, _sum_to_odd(p, _widen16(KIND_F16, x1[i])))
 
 
-@_jit
+@_jit_in
 def _axpy_once_scalar_x1(alpha, c, x2, out):
     """:func:`_axpy_once` with x1 a single element (its value ``c``, widened once)."""
     for i in range(out.size):
         out[i] = _narrow16(KIND_F16, _sum_to_odd(alpha * _widen16(KIND_F16, x2[i]), c))
 
 
-@_jit
+@_jit_in
 def _axpy_same_size(mode, kind, alpha, x1, x2, out):
     """Axpy / AxpyV2 (scalar alpha, x1 and x2 of out's size):
     AXPY_F32 (float32, one rounding: the CPU's fused multiply-add, which is the correctly
@@ -560,7 +573,7 @@ def cast_float(src_kind, dst_kind, src, dst):
 SIGN_COMPARE, SIGN_SCALED_NAN0, SIGN_SCALED = 0, 1, 2
 
 
-@_jit
+@_jit_in
 def _sign(mode, kind, x):
     if mode == SIGN_COMPARE:  # (x > 0) - (x < 0): NaN and -0 give +0
         return F32(1.0) if x > 0 else (F32(-1.0) if x < 0 else F32(0.0))
@@ -576,12 +589,12 @@ def _sign(mode, kind, x):
     return (r * F32(2.0**12)) * F32(2.0**12)
 
 
-@_jit
+@_jit_in
 def _compare_sign(x):
     return F32(1.0) if x > 0 else (F32(-1.0) if x < 0 else F32(0.0))
 
 
-@_jit
+@_jit_in
 def _sign_compare(kind, x, out):
     if kind == KIND_F32:
         fx, fo = x.view(np.float32), out.view(np.float32)
@@ -592,7 +605,7 @@ def _sign_compare(kind, x, out):
             out[i] = _narrow16(kind, _compare_sign(_widen16(kind, x[i])))
 
 
-@_jit
+@_jit_in
 def _sign_scaled(mode, kind, x, out):
     if kind == KIND_F32:
         fx, fo = x.view(np.float32), out.view(np.float32)
@@ -614,7 +627,7 @@ def sign(mode, kind, x, out):
 # -- ClipByValueV2 (AI Core) --------------------------------------------------------------------------
 
 
-@_jit
+@_jit_in
 def _clamp_zeros(kind, x, lo, hi, out):
     if kind == KIND_F32:
         fx, fo = x.view(np.float32), out.view(np.float32)
@@ -625,17 +638,17 @@ def _clamp_zeros(kind, x, lo, hi, out):
             out[i] = _narrow16(kind, _min_num(_max_num(_widen16(kind, x[i]), lo), hi))
 
 
-@_jit
+@_jit_in
 def _max_nonzero(a, b):
     return b if (b > a) | (a != a) else a
 
 
-@_jit
+@_jit_in
 def _min_nonzero(a, b):
     return b if (b < a) | (a != a) else a
 
 
-@_jit
+@_jit_in
 def _clamp_plain(kind, x, lo, hi, out):
     """Bounds that are not zero: no pair of zeros can meet, maxNum/minNum are plain selects."""
     if kind == KIND_F32:
@@ -659,7 +672,7 @@ def clamp(kind, x, lo, hi, out):
 # -- HardSwish ------------------------------------------------------------------------------------
 
 
-@_jit
+@_jit_in
 def _narrow_f16_half_away(r):
     """float32 -> float16 bits, ties away from zero (NaN canonical): nearest even, then a tie that
     went towards zero moves one step out (:func:`aclnn_py.kernels.hard_swish.narrow_half_away`)."""
@@ -674,7 +687,7 @@ def _narrow_f16_half_away(r):
     return away_bits if tie else h
 
 
-@_jit
+@_jit_in
 def _narrow_bf16_half_away(r):
     if r != r:
         return np.uint16(0x7FC0)
@@ -684,7 +697,7 @@ def _narrow_bf16_half_away(r):
     return np.uint16((sign | mag) >> np.uint32(16))
 
 
-@_jit
+@_jit_in
 def _hardswish_tbe(x):
     t = x + F32(3.0)
     t = F32(0.0) if t < 0 else t  # np.maximum(t, 0): NaN stays NaN
@@ -693,7 +706,7 @@ def _hardswish_tbe(x):
     return x * t
 
 
-@_jit
+@_jit_in
 def _hardswish_arch35(x):
     t = x + F32(3.0)
     t = F32(6.0) if t > 6 else t
@@ -718,7 +731,7 @@ def hardswish(arch35, kind, x, out):
     _hardswish(arch35, kind, x, out)
 
 
-@_jit
+@_jit_in
 def _hardswish(arch35, kind, x, out):
     n = out.size
     if kind == KIND_F32:
@@ -744,7 +757,7 @@ def _hardswish(arch35, kind, x, out):
 # -- SmoothL1LossV2 --------------------------------------------------------------------------------
 
 
-@_jit
+@_jit_in
 def _smooth_l1(p, lab, sigma, m2_bias, inv):
     d = p - lab
     h = d * F32(0.5)

@@ -26,14 +26,14 @@ from numba.core import cgutils
 from numba.extending import intrinsic
 from numba.np.numpy_support import carray
 
-from ._numba import F32, KIND_F16, KIND_F32, _canon, _jit, _narrow16, _to_f32, _tree, _widen16
+from ._numba import F32, KIND_F16, KIND_F32, _canon, _jit, _jit_in, _jit_inline, _narrow16, _to_f32, _tree, _widen16
 
 LANES = 64
 BLK = 4096  # elements converted per step (a multiple of 64)
 TINY = F32(2.0**-126)
 
 
-@_jit
+@_jit_in
 def _floor_pow2(n):
     p = 1
     while p * 2 <= n:
@@ -41,7 +41,7 @@ def _floor_pow2(n):
     return p
 
 
-@_jit
+@_jit_in
 def _log2(m):
     k = 0
     while (1 << k) < m:
@@ -49,7 +49,7 @@ def _log2(m):
     return k
 
 
-@_jit
+@_jit_in
 def _store(kind, out, i, v):
     """Write float32 ``v`` at element i of ``out`` (the kind's bits), rounded once, NaN canonical."""
     if kind == KIND_F32:
@@ -65,7 +65,7 @@ def store_f32(kind, res, out):
         _store(kind, out, i, res[i])
 
 
-@_jit
+@_jit_in
 def _reduce64(src, start, count, blk):
     """The adjacent-pair tree of src[start:start+count] padded with +0.0 to 64 lanes."""
     for j in range(LANES):
@@ -148,7 +148,7 @@ def _exp_normal(x):
     return np.uint32(np.float32(p).view(np.uint32) + k).view(np.float32)
 
 
-@_jit
+@_jit_in
 def _exp_poly(v, q):
     """numpy's Cody-Waite reduction of v by q = rint(v * log2 e) and its rational approximation
     P(r) / Q(r) of exp(r)."""
@@ -202,7 +202,7 @@ def exp_matches_numpy() -> bool:
 # -- TBE: 64 lanes, then the pair tree ------------------------------------------------------------
 
 
-@_jit
+@_jit_in
 def _lanes_add_f32(acc, src, count):
     """acc[lane] += src[c*64 + lane] for the chunks of src[0:count] (the last one partial)."""
     full = count // LANES
@@ -229,7 +229,7 @@ def _stack_lanes(typingctx):
     return sig, codegen
 
 
-@_jit
+@_jit_in
 def _lanes_sum(kind, src, blk):
     """The TBE order over one row (float32 values, or the bits of the kind): element k into lane
     k mod 64 (lanes from +0.0, added in sequence), then the pair tree of the lanes (``blk``: 64
@@ -287,7 +287,7 @@ def lanes_rows(kind, x, rows, r, res):
         res[row] = _lanes_sum(kind, x[row * r : row * r + r], blk)
 
 
-@_jit
+@_jit_in
 def _lanes_tree(acc, w):
     """The pair tree over the 64 lane rows of acc (64, T), columns [0, w); result in acc[0]."""
     width = LANES
@@ -329,7 +329,7 @@ def lanes_cols(kind, x, a1, r, a0, res):
 # -- Ascend950: AscendC ReduceSum AR and RA --------------------------------------------------------
 
 
-@_jit
+@_jit_in
 def _ar_sum(v, r, head, blk):
     """AscendC ``ReduceSum`` AR of the float32 row v[0:r] (:func:`reduce_sum.ar_sum`): padded with
     +0.0 to rp (a multiple of 8); rp <= 64 in blocks of 8 or one 64-lane tree; else the tail past
@@ -402,7 +402,7 @@ def ar_rows(kind, x, rows, r, res):
         res[i] = _ar_sum(fr, r, head, blk)
 
 
-@_jit
+@_jit_in
 def _bit_order(m, groups16):
     """For the binary-counter walk of a tree over m = 2^L leaves: perm[k] is the bit of the leaf
     index that the k-th level of the tree pairs on. Halving pairs (i, i + m/2) first: the top
@@ -480,7 +480,7 @@ def ra_cols(kind, x, a1, r, a0, groups16, res):
 SM_TBE, SM_SMALL_R, SM_FULL_LOAD, SM_RECOMPUTE = 0, 1, 2, 3
 
 
-@_jit
+@_jit_in
 def _row_max(v, r, part):
     """max(v[0:r]) as np.max gives it: NaN if any element is NaN (16 running maxima, so that the
     loop vectorises; which zero a maximum of zeros is does not matter to x - max)."""
@@ -521,14 +521,14 @@ def softmax_prep_rows(kind, f16_sub, x, row0, nrows, r, e):
                 out[k] = out[k] - m
 
 
-@_jit
+@_jit_in
 def _flush_row(row):
     for k in range(row.size):
         v = row[k]
         row[k] = F32(0.0) if abs(v) < TINY else v
 
 
-@_jit
+@_jit_in
 def _div_store_f32(row, s, reciprocal, flush, fo):
     """fo = row / s (or row * (1 / s); ``flush``: subnormal quotients become +0), NaN canonical."""
     if reciprocal:
@@ -544,7 +544,7 @@ def _div_store_f32(row, s, reciprocal, flush, fo):
             fo[k] = _canon(row[k] / s)
 
 
-@_jit
+@_jit_in
 def _div_store_16(kind, row, s, reciprocal, flush, out):
     if reciprocal:
         inv = F32(1.0) / s
@@ -559,7 +559,7 @@ def _div_store_16(kind, row, s, reciprocal, flush, out):
             out[k] = _narrow16(kind, row[k] / s)
 
 
-@_jit
+@_jit_in
 def _post(p, n, tmp, blk):
     """``SecondNormComputePost``: up to 64 values one reduce; up to 128, lane pairs first."""
     if n <= LANES:
@@ -569,7 +569,7 @@ def _post(p, n, tmp, blk):
     return _reduce64(tmp, 0, LANES, blk)
 
 
-@_jit
+@_jit_in
 def _sum_full_load(row, r, parts, tmp, blk):
     """AR full load (:func:`softmax.sum_ar_full_load`)."""
     if r <= 2 * LANES:
@@ -598,7 +598,7 @@ def _sum_full_load(row, r, parts, tmp, blk):
     return _post(parts, n, tmp, blk)
 
 
-@_jit
+@_jit_in
 def _trailing_ones(i):
     n = 0
     while i & 1:
@@ -607,7 +607,7 @@ def _trailing_ones(i):
     return n
 
 
-@_jit
+@_jit_in
 def _sum_recompute(row, r, u, tile, head, blk, cache):
     """AR recompute (:func:`softmax.sum_ar_recompute`): UB tiles of u, tile i plus tile B + i,
     each by AscendC AR, combined by the binary-counter cache."""
@@ -634,7 +634,7 @@ def _sum_recompute(row, r, u, tile, head, blk, cache):
     return cache[_trailing_ones(b - 1)]
 
 
-@_jit
+@_jit_in
 def _sum_small_r(row, r, tmp):
     """AR small R: the tail folded onto the head, then halving."""
     m = _floor_pow2(r)
@@ -648,7 +648,7 @@ def _sum_small_r(row, r, tmp):
     return tmp[0]
 
 
-@_jit
+@_jit_inline
 def _row_sum(method, u, row, r, acc, blk, tmp, parts, cache, tile, head):
     """The sum of the float32 row in the order of ``method`` (SM_TBE lanes, or an Ascend950
     template; ``u``: the recompute tile)."""
@@ -661,7 +661,7 @@ def _row_sum(method, u, row, r, acc, blk, tmp, parts, cache, tile, head):
     return _sum_recompute(row, r, u, tile, head, blk, cache)
 
 
-@_jit
+@_jit_inline
 def _row_scratch(u, r):
     """The blocks the row sums work in: (acc, blk, tmp, parts, cache, tile, head)."""
     return (
@@ -675,7 +675,7 @@ def _row_scratch(u, r):
     )
 
 
-@_jit
+@_jit_inline
 def _finish_row(kind, method, u, flush, flush_exp, reciprocal, row, r, out, base, sc):
     """One row of exponentials -> ``e / sum`` (or ``e * (1 / sum)``) stored at out[base:];
     ``flush``: subnormal quotients become +0, ``flush_exp``: the exponentials first; ``sc``:
@@ -700,7 +700,7 @@ def softmax_finish_rows(kind, method, u, flush, reciprocal, e, out, row0, nrows,
         _finish_row(kind, method, u, flush, flush, reciprocal, e[i * r : i * r + r], r, out, (row0 + i) * r, sc)
 
 
-@_jit
+@_jit_in
 def _row_spread(v, r, blk):
     """(max, min) of v[0:r] for a row without NaN (with a NaN the values are unspecified): 64
     running maxima and minima (the order does not matter to either; which zero they are does
@@ -736,7 +736,7 @@ def _row_spread(v, r, blk):
     return m, n
 
 
-@_jit
+@_jit_in
 def _exp_diff_normal(row, m, f16_sub, flush):
     """row[k] = exp(row[k] - m) by :func:`_exp_normal`: for rows whose every difference is in
     [EXP_NORMAL_MIN, 0], or that hold a NaN (a NaN element gives a NaN exponential, so the sum,
@@ -756,7 +756,7 @@ def _exp_diff_normal(row, m, f16_sub, flush):
             row[k] = _exp_normal(row[k] - m)
 
 
-@_jit
+@_jit_in
 def _exp_diff(row, m, f16_sub, flush=False):
     """row[k] = exp(row[k] - m) (numpy's float32 exp; ``f16_sub``: the difference rounded to
     float16 first, as the TBE float16 recipe subtracts in float16; ``flush``: as above)."""
@@ -850,12 +850,12 @@ def softmax_prep_cols(kind, f16_sub, x, b0, nb, r, a0, e, with_exp=False):
                     dst[c] = np_exp32(fb[c] - m[c])
 
 
-@_jit
+@_jit_in
 def _ld(e, off, i, r, a0, c):
     return e[off + i * a0 + c] if i < r else F32(0.0)
 
 
-@_jit
+@_jit_in
 def _sum_ara(e, off, r, a0, s, ys):
     """ARA full load (:func:`softmax.sum_ara`) of the slab at ``off`` into s[0:a0]."""
     if r <= 2:
@@ -904,13 +904,13 @@ def _sum_ara(e, off, r, a0, s, ys):
             s[c] = ys[0, c]
 
 
-@_jit
+@_jit_in
 def _store_row_f32(row, fo):
     for k in range(row.size):
         fo[k] = _canon(row[k])
 
 
-@_jit
+@_jit_in
 def _store_row_16(kind, row, out):
     for k in range(row.size):
         out[k] = _narrow16(kind, row[k])
