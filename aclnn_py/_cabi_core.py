@@ -22,7 +22,7 @@ from typing import Any
 
 from ._ref import Ref
 from .runtime.device import RT
-from .runtime.memory import DEVICE_BASE, HOST_BASE, REGION_SPAN, SPACE
+from .runtime.memory import DEVICE_BASE, HOST_BASE, REGION_SPAN, SPACE, ManagedAllocation
 
 _TOKEN_BASE = 0x1000
 _TOKEN_STEP = 0x10  # looks like an aligned pointer in a debugger, and is never 0
@@ -106,7 +106,10 @@ _pinned: dict[int, tuple[int, int]] = {}
 def _simulated(addr: int) -> bool:
     if HOST_BASE <= addr < HOST_BASE + REGION_SPAN:
         return True
-    return DEVICE_BASE <= addr < DEVICE_BASE + max(RT.device_count, 1) * REGION_SPAN
+    if DEVICE_BASE <= addr < DEVICE_BASE + max(RT.device_count, 1) * REGION_SPAN:
+        return True
+    # managed memory: host pages mapped at their own address, device memory to the copy functions
+    return isinstance(SPACE.find(addr), ManagedAllocation)
 
 
 def _pinned_to_sim(addr: int) -> int | None:

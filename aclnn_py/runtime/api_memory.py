@@ -35,7 +35,7 @@ from ._checks import (
 from ._structs import aclrtMemLocation
 from .api_stream import check_stopped
 from .device import RT, Device
-from .memory import SPACE, MemoryFault, call_site, on_reset
+from .memory import SPACE, ManagedAllocation, MemoryFault, call_site, on_reset
 from .stream import Stream, Task, TaskFault, wait_until
 
 # ---------------------------------------------------------------------------------------------
@@ -207,8 +207,10 @@ def free_memory(ptr_arg: object, name: str, kind: str, api: str) -> int:
                 RT_PARAM,
                 (
                     "EE1011",
-                    "Host memory release failed. Value MEMORY_LOC_DEVICE(1) for parameter hostPtr locationType is "
-                    "invalid. Reason: The specified address must be a host address.",
+                    "Host memory release failed. Value "
+                    f"{'MEMORY_LOC_MANAGED(3)' if isinstance(alloc, ManagedAllocation) else 'MEMORY_LOC_DEVICE(1)'}"
+                    " for parameter hostPtr locationType is invalid. Reason: The specified address must be a host "
+                    "address.",
                 ),
                 fb_invalid("rtFreeHost"),
             )
@@ -458,7 +460,7 @@ class aclrtPtrAttributes:
 
 
 # ACL_MEM_LOCATION_TYPE_HOST / _DEVICE / _UNREGISTERED (acl_rt.h:314-320)
-_LOC_HOST, _LOC_DEVICE, _LOC_UNREGISTERED = 0, 1, 2
+_LOC_HOST, _LOC_DEVICE, _LOC_UNREGISTERED, _LOC_MANAGED = 0, 1, 2, 3
 _HUGE_PAGE, _PAGE = 2 * 1024 * 1024, 4096
 
 
@@ -476,6 +478,8 @@ def aclrtPointerGetAttributes(ptr: object, attributes: object) -> int:
     alloc = SPACE.find(p)
     if alloc is None:
         attrs = aclrtPtrAttributes(aclrtMemLocation(0, _LOC_UNREGISTERED), _PAGE)
+    elif isinstance(alloc, ManagedAllocation):  # the driver's UVM memory: MANAGED, with its device
+        attrs = aclrtPtrAttributes(aclrtMemLocation(alloc.device, _LOC_MANAGED), _HUGE_PAGE)
     elif alloc.kind in ("device", "mapped"):
         attrs = aclrtPtrAttributes(aclrtMemLocation(alloc.device, _LOC_DEVICE), _HUGE_PAGE)
     else:

@@ -34,7 +34,7 @@ static void AddOnManagedMemory(float* x, aclrtStream stream)
     for (float& v : tens) {
         v = 10.0f;
     }
-    CHECK(aclrtMemcpy(y, 8 * sizeof(float), tens, sizeof tens, ACL_MEMCPY_DEFAULT));
+    CHECK(aclrtMemcpy(y, 8 * sizeof(float), tens, sizeof tens, ACL_MEMCPY_HOST_TO_DEVICE));  // managed = device side
 
     int64_t shape[1] = {8};
     int64_t strides[1] = {1};
@@ -109,7 +109,7 @@ int main()
     CHECK(aclrtMemAllocManaged(&ptr, 3 * MB2 / 2, ACL_RT_MEM_ATTACH_GLOBAL));
     aclrtPtrAttributes pa = {};
     CHECK(aclrtPointerGetAttributes(ptr, &pa));
-    std::printf("[INFO] page size: %u, device: %u\n", pa.pageSize, pa.location.id);
+    std::printf("[INFO] location type: %d (managed), page size: %u, device: %u\n", static_cast<int>(pa.location.type), pa.pageSize, pa.location.id);
     char* bytes = static_cast<char*>(ptr);
     std::memcpy(bytes + 2 * MB2 - 4, "end", 4);  // the size was rounded up to 4 MB: the last bytes exist
     std::printf("[INFO] last bytes: %s\n", bytes + 2 * MB2 - 4);

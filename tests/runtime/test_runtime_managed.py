@@ -115,7 +115,7 @@ def test_bounds_and_frees_follow_the_rounded_allocation(dev0):
     assert aclrtMemset(p + 2 * MB2 - 4, 4, 0, 4) == 0
     assert aclrtMemset(p + 2 * MB2 - 4, 8, 0, 8) == 207001 or "past the end" in aclGetRecentErrMsg()
     assert aclrtFreeHost(p) != 0  # rtFreeHost: managed memory is not a host address
-    aclGetRecentErrMsg()
+    assert "Value MEMORY_LOC_MANAGED(3) for parameter hostPtr locationType is invalid." in aclGetRecentErrMsg()
     assert aclrtFree(p + 64) != 0 and "only the start" in aclGetRecentErrMsg()
     assert aclrtFree(p) == 0
     assert SPACE.find(p) is None
@@ -172,6 +172,7 @@ def test_pointer_attributes_name_the_current_device(dev0):
     out = Ref()
     assert aclrtPointerGetAttributes(p, out) == 0
     assert out.value.location.id == 0 and out.value.pageSize == MB2
+    assert out.value.location.type == 3  # ACL_MEM_LOCATION_TYPE_MANAGED, with its device
     assert aclrtFree(p) == 0
 
 
