@@ -153,7 +153,8 @@ def _build_locked(lib: Path, asan: bool, cxx: str | None, force: bool) -> Path:
         cmd = [
             compiler, "-std=c++17", "-O2", "-fPIC", "-shared", "-Wall", "-Wextra", "-Werror",
             "-fvisibility=hidden", *san, *cflags(), f"-I{gen}", *py_c, f'-DACLNN_PY_DEFAULT_PYTHON="{default_python}"',
-            str(SOURCE), str(SECUREC), str(APROF), "-o", str(target) + ".tmp", *py_l, "-Wl,--no-undefined", "-Wl,-soname," + LIBRARY,
+            str(SOURCE), str(SECUREC), str(APROF), "-o", str(target) + ".tmp", *py_l, "-Wl,--no-undefined",
+            "-Wl,-soname," + LIBRARY,
         ]  # fmt: skip
         print(shlex.join(cmd), flush=True)
         subprocess.run(cmd, check=True)
