@@ -26,11 +26,15 @@ run: $(RUN_STAMP)
 		$(PY) $$s || exit $$?; \
 	done
 
-## test: the whole test suite, one worker per core (pytest-xdist; a test file stays on one worker).
-## --assert=plain: rewriting the asserts of ~190 test modules costs each worker ~10 s of CPU on a
-## fresh checkout; run a failing test again with plain `pytest path::test` for pytest's detailed message
+## test: the whole test suite on one worker per core plus one (pytest-xdist; a test file stays on one
+## worker): about a third of the suite waits on child processes (g++, the C programs, the sleeps of
+## CANN's own examples), which the extra worker fills (3 workers on 2 cores: 182 s instead of 195 s
+## cold, 4: 203 s). --assert=plain: rewriting the asserts of ~190 test modules costs each worker
+## ~10 s of CPU on a fresh checkout; run a failing test again with plain `pytest path::test` for
+## pytest's detailed message.
+TEST_WORKERS ?= $(shell echo $$(( $$(nproc 2>/dev/null || echo 1) + 1 )))
 test: $(DEV_STAMP)
-	$(PY) -m pytest -n auto --dist loadfile --assert=plain
+	$(PY) -m pytest -n $(TEST_WORKERS) --dist loadfile --assert=plain
 
 ## test-slow: the checks too slow for every run (every kernel recompiled without F16C; every C runtime program under AddressSanitizer)
 test-slow: $(DEV_STAMP)
