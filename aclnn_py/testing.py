@@ -7,6 +7,7 @@ memory, no pending messages, a cold op cache. Use it between tests that must not
 from __future__ import annotations
 
 import itertools
+import sys
 
 from . import _errmsg, trace
 from . import soc as _soc
@@ -48,6 +49,9 @@ def reset() -> None:
     api_log.reset()  # the app log's level and file
     api_dump_args.reset()
     model_ri.reset()  # the model runtime instances, their numbers, the capture exchange mode
+    tdt_queue = sys.modules.get("aclnn_py.runtime.api_tdt_queue")  # loads on first use
+    if tdt_queue is not None:
+        tdt_queue.reset()  # the shared queues and routes
     with sanitizer._lock:
         sanitizer._pending.clear()
     # Handle numbers restart, so that printouts (stream #2 ...) do not depend on earlier tests.

@@ -20,7 +20,9 @@ emulator does not know ...), the emulator keeps its check and reports it under i
 from __future__ import annotations
 
 import functools
+import sys
 from collections.abc import Callable
+from types import ModuleType
 from typing import Any, TypeVar
 
 from .._capi import ApiError, as_int, c_api, describe, fail
@@ -279,6 +281,16 @@ def _records(e: ApiError) -> bool:
     if e.code < _RT_CODES:
         return False
     return not e.messages or not e.messages[0][0].startswith("EH")
+
+
+def loaded_chapter(name: str) -> ModuleType | None:
+    """The module ``name`` if it is loaded, else None: a chapter that loads on first use
+    (runtime.api.LAZY_CHAPTERS) and was never loaded holds no state. A module another thread is
+    still importing is already in sys.modules, without its functions yet: not loaded either."""
+    module = sys.modules.get(name)
+    if module is None or getattr(getattr(module, "__spec__", None), "_initializing", False):
+        return None
+    return module
 
 
 # Set by the snapshot chapter when it loads (api_snapshot.wait_if_locked): CANN's rt functions

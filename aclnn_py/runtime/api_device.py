@@ -5,7 +5,6 @@ the device queries, aclrtSynchronizeDevice, and the context calls.
 from __future__ import annotations
 
 import contextlib
-import sys
 
 from .._capi import ApiError
 from .._ref import store
@@ -21,6 +20,7 @@ from ._checks import (
     fb_invalid,
     fb_no_context,
     int_arg,
+    loaded_chapter,
     need_context,
     out_arg,
     rt_api,
@@ -148,7 +148,7 @@ def _release_device(dev: Device, api: str) -> None:
     # The mappings onto the device's memory go before that memory. These chapters load on first use
     # (runtime.api.LAZY_CHAPTERS): one that was never loaded has mapped nothing.
     for chapter in ("api_vmm", "api_hostreg", "api_ipc"):
-        module = sys.modules.get(f"{__package__}.{chapter}")
+        module = loaded_chapter(f"{__package__}.{chapter}")
         if module is not None:
             module.release_device(dev.ident, api)
     for alloc in dev.live_allocations():

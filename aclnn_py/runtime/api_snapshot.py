@@ -34,6 +34,7 @@ from . import _checks
 from ._checks import PARAM, RT_PARAM, E, acl_reason, drain, emu, fb_invalid, int_arg, rt_api, rt_value, silent
 from .device import RT
 from .memory import SPACE, called_from_c, on_reset
+from .stream import running_task
 
 # aclrtSnapShotStage
 LOCK_PRE, BACKUP_PRE, BACKUP_POST, RESTORE_PRE, RESTORE_POST, UNLOCK_POST = range(6)
@@ -53,6 +54,11 @@ class _State:
         self.lock = threading.Lock()
         self.unlocked = threading.Condition(self.lock)  # notified when the state returns to RUNNING
         self.owner: int | None = None  # the thread that locked the process
+        # One step (Lock, Backup, Restore, Unlock) at a time, from its check to its transition:
+        # an Unlock from another thread waits for a Backup in progress (re-entrant: a stage
+        # callback may call the steps itself, and the step then sees the state it left)
+        self.step = threading.RLock()
+        self.draining = False  # a Backup waits for the streams' queued work
         self.state = RUNNING
         self.callbacks: dict[int, list[tuple[object, Callable[[int, Any], int], object]]] = {}
         self.saved: list[tuple[int, int, bytes]] = []  # (start, size, contents) of the backup
@@ -63,8 +69,11 @@ STATE = _State()
 
 
 def _reset() -> None:
-    STATE.state = RUNNING
-    STATE.owner = None
+    with STATE.unlocked:
+        STATE.state = RUNNING
+        STATE.owner = None
+        STATE.draining = False
+        STATE.unlocked.notify_all()  # a call waiting for the unlock goes on
     STATE.callbacks.clear()
     STATE.saved = []
 
@@ -84,6 +93,7 @@ def wait_if_locked(api: str) -> None:
     emulator refuses a synchronize that can never return (the snapshot calls themselves never wait)."""
     if STATE.state == RUNNING:
         return
+    in_task = running_task()
     with STATE.unlocked:
         if STATE.state == RUNNING:
             return
@@ -96,7 +106,18 @@ def wait_if_locked(api: str) -> None:
                     "aclrtSnapShotProcessUnlock. Unlock first."
                 ),
             )
-        STATE.unlocked.wait_for(lambda: STATE.state == RUNNING)
+        # a stream's task (a host function) waiting here while a Backup waits for that stream
+        # would wait for ever: it is refused instead, once the Backup begins to wait
+        STATE.unlocked.wait_for(lambda: STATE.state == RUNNING or (in_task and STATE.draining))
+        if STATE.state != RUNNING:
+            raise ApiError(
+                E.ACL_ERROR_RT_STREAM_SYNC_TIMEOUT,
+                emu(
+                    f"{api} would never return: it runs in a stream's task while "
+                    "aclrtSnapShotProcessBackup waits for that stream's work, and CANN holds every "
+                    "runtime call until aclrtSnapShotProcessUnlock."
+                ),
+            )
 
 
 _checks.SNAPSHOT_GATE = wait_if_locked  # every rt function waits first while the process is locked
@@ -164,12 +185,13 @@ def aclrtSnapShotProcessLock(pid: int, reserve: object) -> int:
     _check_pid(api, pid)
     _must_be_null(api, reserve, "reserve")
     _feature()
-    _invoke(LOCK_PRE)
-    with STATE.lock:
-        if STATE.state != RUNNING:
-            raise silent(E.ACL_ERROR_SNAPSHOT_LOCK_FAILED)  # "current state is not the running state": a log
-        STATE.state = LOCKED
-        STATE.owner = threading.get_ident()
+    with STATE.step:
+        _invoke(LOCK_PRE)
+        with STATE.lock:
+            if STATE.state != RUNNING:
+                raise silent(E.ACL_ERROR_SNAPSHOT_LOCK_FAILED)  # "current state is not the running state": a log
+            STATE.state = LOCKED
+            STATE.owner = threading.get_ident()
     return E.ACL_SUCCESS
 
 
@@ -180,13 +202,14 @@ def aclrtSnapShotProcessUnlock(pid: int, reserve: object) -> int:
     _check_pid(api, pid)
     _must_be_null(api, reserve, "reserve")
     _feature()
-    with STATE.lock:
-        if STATE.state not in (LOCKED, BACKED_UP):
-            raise silent(E.ACL_ERROR_SNAPSHOT_UNLOCK_FAILED)
-        STATE.state = RUNNING
-        STATE.owner = None
-        STATE.unlocked.notify_all()
-    _invoke(UNLOCK_POST)
+    with STATE.step:
+        with STATE.lock:
+            if STATE.state not in (LOCKED, BACKED_UP):
+                raise silent(E.ACL_ERROR_SNAPSHOT_UNLOCK_FAILED)
+            STATE.state = RUNNING
+            STATE.owner = None
+            STATE.unlocked.notify_all()
+        _invoke(UNLOCK_POST)
     return E.ACL_SUCCESS
 
 
@@ -198,15 +221,25 @@ def aclrtSnapShotProcessBackup(pid: int, args: object) -> int:
     _check_pid(api, pid)
     _must_be_null(api, args, "args")
     _feature()
-    if STATE.state != LOCKED:
-        raise silent(E.ACL_ERROR_SNAPSHOT_BACKUP_FAILED)  # "current state is not the locked state": a log
-    _invoke(BACKUP_PRE)
-    for ctx in _contexts():  # the device memory as the queued work leaves it
-        for st in ctx.all_streams():
-            drain(st)
-    STATE.saved = [(a.start, a.size, a.buf.tobytes()) for a in _device_memory()]
-    _invoke(BACKUP_POST)
-    STATE.state = BACKED_UP
+    with STATE.step:
+        if STATE.state != LOCKED:
+            raise silent(E.ACL_ERROR_SNAPSHOT_BACKUP_FAILED)  # "current state is not the locked state": a log
+        _invoke(BACKUP_PRE)
+        with STATE.unlocked:
+            STATE.draining = True
+            STATE.unlocked.notify_all()  # a stream's task waiting for the unlock is refused now
+        try:
+            for ctx in _contexts():  # the device memory as the queued work leaves it
+                for st in ctx.all_streams():
+                    drain(st)
+        finally:
+            STATE.draining = False
+        STATE.saved = [(a.start, a.size, a.buf.tobytes()) for a in _device_memory()]
+        _invoke(BACKUP_POST)
+        with STATE.lock:
+            if STATE.state != LOCKED:  # a stage callback unlocked the process
+                raise silent(E.ACL_ERROR_SNAPSHOT_BACKUP_FAILED)
+            STATE.state = BACKED_UP
     return E.ACL_SUCCESS
 
 
@@ -219,15 +252,19 @@ def aclrtSnapShotProcessRestore(pid: int, args: object) -> int:
     _check_pid(api, pid)
     _must_be_null(api, args, "args")
     _feature()
-    if STATE.state != BACKED_UP:
-        raise silent(E.ACL_ERROR_SNAPSHOT_RESTORE_FAILED)
-    _invoke(RESTORE_PRE)
-    for start, size, data in STATE.saved:
-        alloc = SPACE.find(start)
-        if alloc is not None and alloc.start == start and alloc.size == size:
-            alloc.buf[:] = np.frombuffer(data, dtype=np.uint8)
-    _invoke(RESTORE_POST)
-    STATE.state = LOCKED
+    with STATE.step:
+        if STATE.state != BACKED_UP:
+            raise silent(E.ACL_ERROR_SNAPSHOT_RESTORE_FAILED)
+        _invoke(RESTORE_PRE)
+        for start, size, data in STATE.saved:
+            alloc = SPACE.find(start)
+            if alloc is not None and alloc.start == start and alloc.size == size:
+                alloc.buf[:] = np.frombuffer(data, dtype=np.uint8)
+        _invoke(RESTORE_POST)
+        with STATE.lock:
+            if STATE.state != BACKED_UP:  # a stage callback unlocked the process
+                raise silent(E.ACL_ERROR_SNAPSHOT_RESTORE_FAILED)
+            STATE.state = LOCKED
     return E.ACL_SUCCESS
 
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import os
 import re
-import sys
 from types import ModuleType
 from typing import Any
 
@@ -26,6 +25,7 @@ from ._checks import (
     fb_inner,
     fb_no_context,
     int_arg,
+    loaded_chapter,
     out_arg,
     rt_api,
     rt_value,
@@ -155,8 +155,9 @@ def _default_device(path: str, config: dict[str, Any]) -> int | None:
 
 def _loaded(chapter: str) -> ModuleType | None:
     """A chapter that loads on first use (runtime.api.LAZY_CHAPTERS), if something has loaded it: one
-    never loaded has nothing registered, configured or to release, and aclInit/aclFinalize skip it."""
-    return sys.modules.get(f"{__package__}.{chapter}")
+    never loaded has nothing registered, configured or to release, and aclInit/aclFinalize skip it.
+    One another thread is still importing counts as not loaded (its functions may not exist yet)."""
+    return loaded_chapter(f"{__package__}.{chapter}")
 
 
 @rt_api

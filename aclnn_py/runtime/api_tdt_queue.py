@@ -72,6 +72,16 @@ _QUEUES: dict[tuple[int, int], _Queue] = {}  # (device, qid)
 _ROUTES: dict[int, dict[tuple[int, int], None]] = {}  # device -> bound (src, dst), in bind order
 
 
+def reset() -> None:
+    """Forget every queue and route (test isolation; not a CANN call): a waiter sees its queue end."""
+    with _CV:
+        for queue in _QUEUES.values():
+            queue.destroyed = True
+        _QUEUES.clear()
+        _ROUTES.clear()
+        _CV.notify_all()
+
+
 def _device() -> int:
     """rtGetDevice: the current context's device (107002 without a report when there is none)."""
     ctx = RT.thread_context()

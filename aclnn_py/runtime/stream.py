@@ -203,6 +203,11 @@ def finish_unrun(task: Task) -> None:
     _finish(task)
 
 
+def running_task() -> bool:
+    """Whether the calling thread is running a stream's task (a host function, a callback)."""
+    return bool(getattr(_THREAD, "in_task", False))
+
+
 def _run_task(stream: Stream, task: Task) -> None:
     """Run one task; a TaskFault poisons the stream and drops the queue behind it. In a context
     that stops on failure (aclrtSetStreamFailureMode), the first failure is kept on the context
@@ -221,7 +226,12 @@ def _run_task(stream: Stream, task: Task) -> None:
         stopped = getattr(ctx, "failure", None)
         if stopped is not None:
             raise TaskFault(*stopped)
-        task.fn()
+        outer = getattr(_THREAD, "in_task", False)
+        _THREAD.in_task = True
+        try:
+            task.fn()
+        finally:
+            _THREAD.in_task = outer
     except TaskFault as fault:
         status, message = fault.code, fault.message
         if getattr(ctx, "stop_on_failure", False) and getattr(ctx, "failure", None) is None:

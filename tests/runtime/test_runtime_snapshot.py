@@ -20,8 +20,12 @@ from aclnn_py import (
     aclFinalize,
     aclGetRecentErrMsg,
     aclInit,
+    aclrtCreateStream,
+    aclrtDestroyStream,
     aclrtFree,
+    aclrtGetDeviceCount,
     aclrtGetLastError,
+    aclrtLaunchHostFunc,
     aclrtMalloc,
     aclrtMemcpy,
     aclrtResetDevice,
@@ -184,3 +188,68 @@ def test_every_runtime_call_waits_for_the_unlock(dev0):
     assert done and done[0][0] == 0 and done[0][1] >= unlocked
     count = Ref(0)
     assert aclrtGetDeviceCount(count) == 0 and count.value >= 1
+
+
+def test_an_unlock_from_another_thread_waits_for_a_backup_in_progress(dev0):
+    """The steps run one at a time from their check to their transition: an Unlock arriving while
+    a Backup's callback runs goes after it, and the process ends RUNNING with every call free."""
+    started = threading.Event()
+
+    def slow(stage, args):
+        started.set()
+        time.sleep(0.3)
+        return 0
+
+    assert S.aclrtSnapShotCallbackRegister(S.BACKUP_PRE, slow, None) == 0
+    assert S.aclrtSnapShotProcessLock(PID, None) == 0
+    unlocked: list[int] = []
+    other = threading.Thread(target=lambda: (started.wait(5), unlocked.append(S.aclrtSnapShotProcessUnlock(PID, None))))
+    other.start()
+    assert S.aclrtSnapShotProcessBackup(PID, None) == 0
+    other.join(5)
+    assert unlocked == [0] and S.state() == S.RUNNING and S.STATE.owner is None
+    count = Ref(0)
+    assert aclrtGetDeviceCount(count) == 0  # nobody is held
+    assert S.aclrtSnapShotCallbackUnregister(S.BACKUP_PRE, slow) == 0
+
+
+def test_a_host_function_calling_the_runtime_does_not_deadlock_a_backup(monkeypatch):
+    """Under the thread policy a queued host function runs on the stream's worker while Backup
+    waits for that stream: its runtime call is refused (507046), not held for ever."""
+    monkeypatch.setenv("ACLNN_PY_STREAM", "thread")
+    assert aclInit(None) == 0 and aclrtSetDevice(0) == 0
+    try:
+        st = Ref()
+        assert aclrtCreateStream(st) == 0
+        gate = threading.Event()
+        seen: list[int] = []
+        assert aclrtLaunchHostFunc(st.value, lambda _: gate.wait(5), None) == 0
+        assert aclrtLaunchHostFunc(st.value, lambda _: seen.append(int(aclrtGetDeviceCount(Ref(0)))), None) == 0
+        assert S.aclrtSnapShotProcessLock(PID, None) == 0
+        gate.set()
+        done: list[int] = []
+        backup = threading.Thread(target=lambda: done.append(S.aclrtSnapShotProcessBackup(PID, None)), daemon=True)
+        backup.start()
+        backup.join(10)
+        assert not backup.is_alive() and done == [0]
+        assert seen == [507046]
+        assert S.aclrtSnapShotProcessUnlock(PID, None) == 0
+        aclGetRecentErrMsg()
+        assert aclrtDestroyStream(st.value) == 0
+    finally:
+        aclrtResetDevice(0)
+        aclFinalize()
+
+
+def test_a_reset_releases_the_calls_waiting_for_the_unlock(dev0):
+    from aclnn_py import testing
+
+    assert S.aclrtSnapShotProcessLock(PID, None) == 0
+    done: list[int] = []
+    waiter = threading.Thread(target=lambda: done.append(aclrtGetDeviceCount(Ref(0))), daemon=True)
+    waiter.start()
+    waiter.join(0.2)
+    assert waiter.is_alive()
+    testing.reset()
+    waiter.join(5)
+    assert not waiter.is_alive() and S.state() == S.RUNNING

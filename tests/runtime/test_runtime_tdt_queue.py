@@ -13,7 +13,16 @@ import numpy as np
 import pytest
 from rt_texts import null
 
-from aclnn_py import Ref, aclGetRecentErrMsg, aclrtFree, aclrtMalloc, aclrtMemcpy, aclrtResetDevice, aclrtSetDevice
+from aclnn_py import (
+    Ref,
+    aclGetRecentErrMsg,
+    aclInit,
+    aclrtFree,
+    aclrtMalloc,
+    aclrtMemcpy,
+    aclrtResetDevice,
+    aclrtSetDevice,
+)
 from aclnn_py.runtime import api_tdt_queue as Q
 from aclnn_py.runtime import api_tdt_queue_attr as A
 from aclnn_py.runtime import api_tdt_queue_buf as B
@@ -341,3 +350,34 @@ def test_the_host_side_refuses_mbuf_queues_grant_and_attach(queues) -> None:
     )
     assert B.acltdtAllocBuf(64, 1, None) == 100000
     assert aclGetRecentErrMsg().startswith(null("acltdtAllocBuf", "buf"))
+
+
+def test_a_reset_forgets_queues_routes_and_wakes_waiters(dev0) -> None:
+    """testing.reset() (test isolation) drops every queue and route: the next queue is qid 0 again
+    and empty, and a dequeue waiting on a dropped queue returns instead of waiting out its timeout."""
+    from aclnn_py import testing
+
+    first = make([])
+    assert Q.acltdtEnqueueData(first, b"abcd", 4, None, 0, 0, 0) == 0
+    second = make([])
+    out: list[int] = []
+
+    def wait() -> None:
+        assert aclrtSetDevice(0) == 0  # the thread's own current device
+        out.append(int(Q.acltdtDequeueData(second, bytearray(4), 4, Ref(), None, 0, 10_000)))
+
+    waiter = threading.Thread(target=wait, daemon=True)
+    waiter.start()
+    waiter.join(0.2)
+    assert waiter.is_alive()
+    testing.reset()
+    waiter.join(5)
+    assert not waiter.is_alive() and out and out[0] != 0
+    assert Q._QUEUES == {} and all(not r for r in Q._ROUTES.values())
+    assert aclInit(None) == 0 and aclrtSetDevice(0) == 0  # the reset forgot aclInit too
+    again = make([])
+    try:
+        assert again == 0 and Q.queue_items(0) == []
+    finally:
+        Q.acltdtDestroyQueue(again)
+        aclGetRecentErrMsg()
