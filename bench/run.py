@@ -702,14 +702,23 @@ TORCH_FLAG = 2.0  # reductions and softmax: flagged when slower than this many P
 
 
 def measure(
-    section: str, dev: Device, label: str, case: Case, repeat: int, dtype: np.dtype = F32, judge: str = "copy"
+    section: str,
+    dev: Device,
+    label: str,
+    case: Case,
+    repeat: int,
+    dtype: np.dtype = F32,
+    judge: str = "copy",
+    layout: str | None = None,
 ) -> dict[str, Any] | None:
     """Time one case on each kernel path against its yardsticks; one printed line, JSON rows.
     ``judge``: what flags the accelerated path, its copy bound (elementwise) or PyTorch
     (``torch``: reductions and softmax, whose exponentials and summation orders make them
-    compute-bound: PyTorch's own kernels are 2-6x their copy bound here). None when the API
-    refuses the layout (printed with its code)."""
+    compute-bound: PyTorch's own kernels are 2-6x their copy bound here). ``layout`` goes into
+    every JSON row (the same case name serves each layout). None when the API refuses the layout
+    (printed with its code)."""
     p1, p2, args, moved, tfn = case
+    where: dict[str, Any] = {"layout": layout} if layout else {}
     ws_cache: dict[Any, Any] = {}
     ws, ex = Ref(0), Ref()
     status = p1(*args, ws, ex)
@@ -738,7 +747,7 @@ def measure(
             dev.call(p1, p2, args, ws_cache)
         took = ", ".join(sorted({str(e["path"]) for e in events or [] if e["event"] == "task" and e.get("path")}))
         t = best(lambda: dev.call(p1, p2, args, ws_cache), repeat)
-        extra: dict[str, Any] = {"GB/s": nbytes / t / 1e9, "x_copy": t / copy, "kernel": took}
+        extra: dict[str, Any] = {"GB/s": nbytes / t / 1e9, "x_copy": t / copy, "kernel": took, **where}
         if torch_t is not None:
             extra["x_torch"] = t / torch_t
         row(section, f"{label} [{path}]", t, show=False, **extra)
@@ -749,10 +758,10 @@ def measure(
         parts.append(f"{path} {t * 1e3:8.2f} ms {t / copy:5.2f}x{flag}")
     os.environ.pop(accel.ENV_VAR, None)
     row(section, f"  copy bound of {label}", copy, show=False, kernels=graph[2], graph_bytes=nbytes,
-        call_bytes=call_bytes, call_copy=call_copy)  # fmt: skip
+        call_bytes=call_bytes, call_copy=call_copy, **where)  # fmt: skip
     tail = ""
     if torch_t is not None:
-        row(section, f"  torch {label} (1 thread, out=)", torch_t, show=False)
+        row(section, f"  torch {label} (1 thread, out=)", torch_t, show=False, **where)
         out["torch"] = torch_t
         tail = "  torch " + "  ".join(f"{out[p] / torch_t:5.2f}x" for p in paths())
     if graph[2] > 1 and nbytes > 1.05 * call_bytes:  # the graph moves more than the call's own bytes
@@ -788,7 +797,7 @@ def section_paths(repeat: int, n: int, only: list[str] | None) -> None:
             for name, case in elementwise_cases(s, layout).items():
                 label = f"{name} {dtype.name} {layout}"
                 if selected(label, only):
-                    r = measure("paths", dev, f"{name} {dtype.name}", case, repeat, dtype)
+                    r = measure("paths", dev, f"{name} {dtype.name}", case, repeat, dtype, layout=layout)
                     if r is not None:
                         RESULTS[("paths", label)] = r
         dev.close()
