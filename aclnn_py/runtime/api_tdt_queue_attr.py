@@ -120,6 +120,14 @@ def _need(api: str, **args: object) -> None:
             raise ApiError(PARAM, acl_null(api, name))
 
 
+def destroy(api: str, obj: object, cls: type, name: str) -> int:
+    """A parameter object's acltdtDestroy*: null, then not one the emulator made (or freed)."""
+    _need(api, **{name: obj})
+    live(obj, cls, api, name)
+    obj.destroyed = True  # type: ignore[attr-defined]
+    return E.ACL_SUCCESS
+
+
 def _copy_check(src_len: int, dst_len: int) -> None:
     """CopyParam's size check: EH0009 with the function description "Parameter copy"."""
     if src_len > dst_len:
@@ -183,11 +191,7 @@ def acltdtCreateQueueAttr() -> acltdtQueueAttr:
 @c_api(INTERNAL)
 def acltdtDestroyQueueAttr(attr: object) -> int:
     """Free queue attributes."""
-    api = "acltdtDestroyQueueAttr"
-    _need(api, attr=attr)
-    live(attr, acltdtQueueAttr, api, "attr")
-    attr.destroyed = True  # type: ignore[attr-defined]
-    return E.ACL_SUCCESS
+    return destroy("acltdtDestroyQueueAttr", attr, acltdtQueueAttr, "attr")
 
 
 def _strnlen(name: bytes) -> int:
@@ -278,11 +282,7 @@ def acltdtCreateQueueRoute(srcId: int, dstId: int) -> acltdtQueueRoute:
 @c_api(INTERNAL)
 def acltdtDestroyQueueRoute(route: object) -> int:
     """Free a route."""
-    api = "acltdtDestroyQueueRoute"
-    _need(api, route=route)
-    live(route, acltdtQueueRoute, api, "route")
-    route.destroyed = True  # type: ignore[attr-defined]
-    return E.ACL_SUCCESS
+    return destroy("acltdtDestroyQueueRoute", route, acltdtQueueRoute, "route")
 
 
 @c_api(INTERNAL)
@@ -315,11 +315,7 @@ def acltdtCreateQueueRouteList() -> acltdtQueueRouteList:
 @c_api(INTERNAL)
 def acltdtDestroyQueueRouteList(routeList: object) -> int:
     """Free a route list (its routes are copies: the caller's routes stay)."""
-    api = "acltdtDestroyQueueRouteList"
-    _need(api, routeList=routeList)
-    live(routeList, acltdtQueueRouteList, api, "routeList")
-    routeList.destroyed = True  # type: ignore[attr-defined]
-    return E.ACL_SUCCESS
+    return destroy("acltdtDestroyQueueRouteList", routeList, acltdtQueueRouteList, "routeList")
 
 
 @c_api(INTERNAL)

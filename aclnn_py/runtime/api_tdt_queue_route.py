@@ -30,6 +30,7 @@ from .api_tdt_queue_attr import (
     acltdtQueueRoute,
     acltdtQueueRouteList,
     acltdtQueueRouteQueryInfo,
+    destroy,
     live,
 )
 
@@ -52,11 +53,7 @@ def acltdtCreateQueueRouteQueryInfo() -> acltdtQueueRouteQueryInfo:
 @c_api(INTERNAL)
 def acltdtDestroyQueueRouteQueryInfo(info: object) -> int:
     """Free query information."""
-    api = "acltdtDestroyQueueRouteQueryInfo"
-    _need(api, info=info)
-    live(info, acltdtQueueRouteQueryInfo, api, "info")
-    info.destroyed = True  # type: ignore[attr-defined]
-    return E.ACL_SUCCESS
+    return destroy("acltdtDestroyQueueRouteQueryInfo", info, acltdtQueueRouteQueryInfo, "info")
 
 
 @c_api(INTERNAL)
