@@ -15,8 +15,10 @@ $(RUN_STAMP): pyproject.toml | $(VENV)/bin/python
 	$(PY) -m pip install --quiet -e .
 	@touch $@
 
+# --no-compile: pip would byte-compile every installed file (numba's, mypy's, hypothesis' ...), about
+# half of the install's CPU; Python compiles the modules a run imports on first use instead.
 $(DEV_STAMP): pyproject.toml | $(VENV)/bin/python
-	$(PY) -m pip install --quiet -e '.[test,fast,lint]'
+	$(PY) -m pip install --quiet --no-compile -e '.[test,fast,lint]'
 	@touch $@ $(RUN_STAMP)
 
 ## run: the sample programs (ports of the C++ samples), one after the other
