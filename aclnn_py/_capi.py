@@ -79,32 +79,35 @@ def c_api(internal_code: int, *, handle: bool = False) -> Callable[[F], F]:
     def deco(fn: F) -> F:
         names = tuple(inspect.signature(fn).parameters)
 
-        def invoke(args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
-            try:
-                return fn(*args, **kwargs)
-            except ApiError as e:
+        def failed(e: Exception) -> Any:
+            """What the call returns for an exception its body raised (re-raised when it is a
+            Python error the caller must see)."""
+            if isinstance(e, ApiError):
                 code = e.report()
                 return None if handle else code
-            except OutParamError as e:  # an out-parameter of the wrong C type: a bad argument
+            if isinstance(e, OutParamError):  # an out-parameter of the wrong C type: a bad argument
                 if param_code == 100000:  # the runtime: a Python-only mistake, named by aclnn_py
                     _errmsg.report("aclnn_py", f"{fn.__name__}: {e}.", None)
                 else:
                     _errmsg.report("EZ1001", f"{fn.__name__}: {e}.")
                 return None if handle else param_code
+            if RAISE_INTERNAL:
+                raise e
+            _errmsg.report("EZ9999", f"aclnn_py internal error in {fn.__name__}: {e!r}")
+            return None if handle else internal_code
+
+        def invoke(args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+            try:
+                return fn(*args, **kwargs)
             except Exception as e:
                 # A TypeError raised while binding the arguments is a call with the wrong number
-                # of arguments: in C that would not compile, so it stays a Python error.
+                # of arguments: in C that would not compile, so it stays a Python error. (The
+                # traceback starts in this frame: no further frame, the body never started.)
                 if isinstance(e, TypeError) and e.__traceback__ is not None and e.__traceback__.tb_next is None:
                     raise
-                if RAISE_INTERNAL:
-                    raise
-                _errmsg.report("EZ9999", f"aclnn_py internal error in {fn.__name__}: {e!r}")
-                return None if handle else internal_code
+                return failed(e)
 
-        @functools.wraps(fn)
-        def wrapper(*args: Any, **kwargs: Any) -> Any:
-            if not _trace.ACTIVE or _depth.n:
-                return invoke(args, kwargs)
+        def traced(args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
             before = len(_errmsg.peek())
             named = {**dict(zip(names, args)), **kwargs}
             described = {k: _trace.describe(v) for k, v in named.items()}
@@ -115,6 +118,18 @@ def c_api(internal_code: int, *, handle: bool = False) -> Callable[[F], F]:
                 _depth.n = 0
             _trace.log_call(fn.__name__, named, described, ret, before)
             return ret
+
+        @functools.wraps(fn)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            if _trace.ACTIVE and not _depth.n:
+                return traced(args, kwargs)
+            # invoke() inlined: the untraced call (every call of a program) pays one frame less
+            try:
+                return fn(*args, **kwargs)
+            except Exception as e:
+                if isinstance(e, TypeError) and e.__traceback__ is not None and e.__traceback__.tb_next is None:
+                    raise
+                return failed(e)
 
         return wrapper  # type: ignore[return-value]
 

@@ -18,10 +18,10 @@ from typing import Any
 from .. import _errmsg
 from .. import trace as _trace
 from .._capi import UINT64_MAX, ApiError, as_int, as_pointer, c_api, fail
-from .._ref import is_out_param, store
+from .._ref import Ref, is_out_param, store
 from .._status import aclnnStatus
-from ..runtime import api as rt
 from ..runtime import sanitizer
+from ..runtime._checks import resolve_stream
 from ..runtime.memory import SPACE, call_site
 from ..tensor import aclTensor
 from . import cache
@@ -111,7 +111,7 @@ def _launch(
     todo = ex.launches if launches is None else launches
     if todo:
         try:
-            st = rt.resolve_stream(stream)
+            st = resolve_stream(stream)
         except ApiError as e:
             e.report()
             _errmsg.report_code(
@@ -193,12 +193,21 @@ def cache_hit(api: str, workspaceSize: object, executor: object, /, **args: Any)
     """The op-cache short-cut of ``L2_DFX_PHASE_1``: ``args`` are the call's DFX_IN and DFX_OUT
     arguments in order. On a hit the out-parameters receive a cache wrapper and the cached
     workspace size, and the caller returns ACLNN_SUCCESS at once (no checks, no graph)."""
+    return cache_hit_args(api, workspaceSize, executor, args)
+
+
+def cache_hit_args(api: str, workspaceSize: object, executor: object, args: dict[str, Any]) -> bool:
+    """:func:`cache_hit` with the arguments already in a dict (``L2_DFX_PHASE_1`` has them so)."""
     entry, _, tensors = cache.lookup(api, args)
     if entry is None:
         return False
     wrapper = aclOpExecutor.cache_hit(entry, tensors)
-    store(workspaceSize, wrapper.workspace_size)
-    store(executor, wrapper)
+    if type(workspaceSize) is Ref and type(executor) is Ref:  # what store() does, without two calls
+        workspaceSize.value = wrapper.workspace_size
+        executor.value = wrapper
+    else:
+        store(workspaceSize, wrapper.workspace_size)
+        store(executor, wrapper)
     return True
 
 

@@ -32,7 +32,7 @@ from .. import _errmsg, dtypes, scalars
 from .._status import aclError, aclnnStatus
 from ..runtime import dump_file, sanitizer
 from ..runtime.device import RT
-from ..runtime.memory import SPACE, MemoryFault, call_site
+from ..runtime.memory import SPACE, Allocation, MemoryFault, call_site
 from ..runtime.stream import Stream, Task, TaskFault
 from ..tensor import SCALAR_DTYPE_RANGE, SCALAR_DTYPES, Storage, aclScalar, aclTensor
 from . import cache, checks
@@ -181,17 +181,32 @@ class aclOpExecutor:
         """The wrapper a phase-1 cache hit hands out (``OpExecCacheWrap``): the cached graph, and
         the addresses of this call's tensors as they are now (``cachedTensorList_``)."""
         template = entry.template
-        ex = cls(entry.api, template.kind)
-        ex.cached_from = template
+        # Built field by field rather than through __init__: a hit takes no pending cache entry
+        # (lookup cleared it) and shares the template's graph, so only these fields differ.
+        ex = cls.__new__(cls)
+        ex.api = entry.api
+        ex.kind = template.kind
+        ex.seq = 0
         ex.steps, ex.launches, ex.buckets = template.steps, template.launches, template.buckets
         ex.workspace_size = template.workspace_size
         ex.contiguous_size = template.contiguous_size
-        ex.arg_names = template.arg_names
-        ex.addresses = {}
-        for name, st, t in zip(entry.names, entry.storages, tensors):
-            ex.addresses.setdefault(id(st), t.storage.addr)  # a repeated storage: its first argument
-            ex.user_tensors.setdefault(name, t)
         ex.state = "ready"
+        ex.repeatable = False
+        ex.unrepeatable_reason = ""
+        ex.arg_names = template.arg_names
+        ex.site = call_site()
+        ex.runs = 0
+        ex.cache_entry = None
+        ex.cached_from = template
+        addresses: dict[int, int | None] = {}
+        user_tensors: dict[str, aclTensor] = {}
+        for name, st, t in zip(entry.names, entry.storages, tensors):
+            if id(st) not in addresses:  # a repeated storage: its first argument
+                addresses[id(st)] = t.storage.addr
+            if name not in user_tensors:
+                user_tensors[name] = t
+        ex.addresses = addresses
+        ex.user_tensors = user_tensors
         RT.executors.add(ex)
         return ex
 
@@ -449,16 +464,9 @@ class aclOpExecutor:
 
     def _enqueue_launch(self, stream: Stream, ln: Launch, workspace: int | None, tail: int | None) -> None:
         addresses = self.addresses
-        ins: list[tuple[_ArgSpec, int | None]] = []  # each argument and its address
-        outs: list[tuple[_ArgSpec, int | None]] = []
-        reads: list[tuple[int, int]] = []  # the byte ranges they reach
-        writes: list[tuple[int, int]] = []
-        for specs, bound, reach in ((ln.in_specs, ins, reads), (ln.out_specs, outs, writes)):
-            for spec in specs:
-                ptr = spec.address(workspace, addresses, tail)
-                bound.append((spec, ptr))
-                if ptr is not None:
-                    reach.append(spec.hull(ptr))
+        # each argument and its address
+        ins = [(spec, spec.address(workspace, addresses, tail)) for spec in ln.in_specs]
+        outs = [(spec, spec.address(workspace, addresses, tail)) for spec in ln.out_specs]
         scratch = []
         if workspace is not None:
             for st in (*ln.scratch, *ln.tail_scratch):
@@ -478,8 +486,9 @@ class aclOpExecutor:
             except sanitizer.TaskFinding as f:
                 raise TaskFault(f.code, f"{label} failed: {f.text}") from None
             task.note = compute(in_arrays, out_arrays)
-            for spec, ptr in outs:
-                spec.track(ptr, True)
+            if sanitizer.MODE != "off":
+                for spec, ptr in outs:
+                    spec.track(ptr, True)
             if dump_file.ACTIVE:  # the data dump follows the kernel on its stream (aclmdlSetDump)
                 dump_file.kernel_ran(
                     stream, ln.op_type, label,
@@ -488,7 +497,9 @@ class aclOpExecutor:
                 )  # fmt: skip
 
         task = Task(stream, label, run)
-        if sanitizer.MODE != "off":
+        if sanitizer.MODE != "off":  # the byte ranges the arguments reach
+            reads = [spec.hull(ptr) for spec, ptr in ins if ptr is not None]
+            writes = [spec.hull(ptr) for spec, ptr in outs if ptr is not None]
             sanitizer.track(task, reads, writes)
         RT.policy.submit(stream, task)
 
@@ -547,7 +558,9 @@ class _ArgSpec:
     The byte range the view can reach (``lo``/``hi`` relative to its first element) and whether
     the view is dense are computed once; the address is resolved from the storage at phase 2."""
 
-    __slots__ = ("dense", "dtype", "empty", "hi", "label", "lo", "offset_bytes", "shape", "storage", "strides")
+    __slots__ = (
+        "bound", "dense", "dtype", "empty", "hi", "label", "lo", "offset_bytes", "shape", "storage", "strides",
+    )  # fmt: skip
 
     def __init__(self, t: aclTensor, label: str) -> None:
         npdt = dtypes.numpy_dtype(t.dtype)
@@ -567,6 +580,9 @@ class _ArgSpec:
                 hi += s * (d - 1)
         self.lo, self.hi = lo, hi + item
         self.dense = t.strides == dtypes.contiguous_strides(t.view_shape)
+        # (address, allocation, view) of the last run: a repeated run at the same address (a
+        # repeatable executor, an op-cache replay) reuses the view while its allocation lives.
+        self.bound: tuple[int, Allocation, np.ndarray] | None = None
 
     def address(
         self, workspace: int | None, addresses: dict[int, int | None] | None = None, tail: int | None = None
@@ -593,18 +609,31 @@ class _ArgSpec:
             return view
         if ptr is None:
             raise MemoryFault("null", f"{self.label} has no device address (nullptr)")
-        arr = SPACE.view_extent(
-            ptr, self.lo, self.hi, self.dtype, self.shape, self.strides, "write" if write else "read", self.label
-        )
-        if not write:
-            self.track(ptr, False)
+        bound = self.bound
+        if bound is not None and bound[0] == ptr and SPACE.is_live(bound[1]):
+            # The view this argument had at this address last time: the allocation it lies in
+            # is still live, so the bounds check would find it again and pass.
+            alloc, arr = bound[1], bound[2]
+        else:
+            alloc, off = SPACE.check(ptr + self.lo, self.hi - self.lo, "write" if write else "read", self.label)
+            arr = np.ndarray(self.shape, dtype=self.dtype, buffer=alloc.buf, offset=off - self.lo, strides=self.strides)
+            self.bound = (ptr, alloc, arr)
+        if not write and sanitizer.MODE != "off":
+            if self.dense:
+                sanitizer.alloc_access(alloc, ptr + self.lo, self.hi - self.lo, False, self.label)
+            else:
+                sanitizer.view_access(ptr, self.dtype.itemsize, self.shape, self.strides, False, self.label)
         return arr
 
     def track(self, ptr: int | None, write: bool) -> None:
         if ptr is None or self.empty or sanitizer.MODE == "off" or self.storage.data is not None:
             return
         if self.dense:
-            sanitizer.range_access(ptr + self.lo, self.hi - self.lo, write, self.label)
+            bound = self.bound
+            if bound is not None and bound[0] == ptr and SPACE.is_live(bound[1]):  # as array() found it
+                sanitizer.alloc_access(bound[1], ptr + self.lo, self.hi - self.lo, write, self.label)
+            else:
+                sanitizer.range_access(ptr + self.lo, self.hi - self.lo, write, self.label)
         else:
             sanitizer.view_access(ptr, self.dtype.itemsize, self.shape, self.strides, write, self.label)
 

@@ -16,9 +16,10 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from .._capi import INT64_MAX, INT64_MIN, UINT64_MAX, as_bool, as_float, as_float32, as_int, c_api, fail
+from .._ref import Ref
 from .._status import aclnnStatus
 from ..executor import checks
-from ..executor.api import cache_hit, check_out_params, common_op_executor_run
+from ..executor.api import cache_hit_args, check_out_params, common_op_executor_run
 from ..executor.executor import aclOpExecutor
 from ..tensor import aclIntArray, aclScalar, aclTensor, aclTensorList
 from .registry import BY_NAME, Param
@@ -73,21 +74,39 @@ def phase1(api: str) -> Callable[[F], F]:
     params = BY_NAME[api].params
 
     def deco(fn: F) -> F:
-        def body(*args: Any) -> Any:
-            *values, workspace_size, executor = args
-            converted = [_convert(api, p, v) for p, v in zip(params, values)]
-            check_out_params(workspace_size, executor)
-            try:
-                return fn(*converted, workspace_size, executor)
-            finally:
-                checks.LOG.api, checks.LOG.seq, checks.LOG.l0 = None, 0, None  # the DFX guard
-
-        # A wrapper with the C parameter list, so that a call with the wrong number of arguments
-        # fails while binding, as a Python error (in C it would not compile).
-        names = ", ".join([p.name for p in params] + ["workspaceSize", "executor"])
-        namespace: dict[str, Any] = {"_body": body}
-        source = f"def {fn.__name__}({names}):\n    return _body({names})\n"
-        exec(compile(source, __file__, "exec"), namespace)  # this file's name: call sites skip the frame
+        # One generated function with the C parameter list: a call with the wrong number of
+        # arguments fails while binding, as a Python error (in C it would not compile). It
+        # converts each argument in order as _convert does; a live handle of exactly its class
+        # (every call of a correct program) is taken as it is without the call, since _convert
+        # would return it unchanged.
+        names = [p.name for p in params]
+        namespace: dict[str, Any] = {
+            "_api": api, "_fn": fn, "_convert": _convert, "_check_out_params": check_out_params,
+            "_Ref": Ref, "_LOG": checks.LOG,
+        }  # fmt: skip
+        lines = [f"def {fn.__name__}({', '.join([*names, 'workspaceSize', 'executor'])}):"]
+        for i, p in enumerate(params):
+            namespace[f"_p{i}"] = p
+            cls = _HANDLE_TYPES.get(p.kind)
+            if cls is not None:
+                namespace[f"_c{i}"] = cls
+                lines.append(
+                    f"    if {p.name} is not None and (type({p.name}) is not _c{i} or not {p.name}.alive):\n"
+                    f"        {p.name} = _convert(_api, _p{i}, {p.name})"
+                )
+            else:
+                lines.append(f"    {p.name} = _convert(_api, _p{i}, {p.name})")
+        lines.append(
+            "    if type(workspaceSize) is not _Ref or type(executor) is not _Ref:\n"
+            "        _check_out_params(workspaceSize, executor)\n"
+            "    try:\n"
+            f"        return _fn({', '.join([*names, 'workspaceSize', 'executor'])})\n"
+            "    finally:\n"
+            "        _LOG.api, _LOG.seq, _LOG.l0 = None, 0, None  # the DFX guard"
+        )
+        exec(
+            compile("\n".join(lines) + "\n", __file__, "exec"), namespace
+        )  # this file's name: call sites skip the frame
         wrapper = functools.update_wrapper(namespace[fn.__name__], fn)
         return c_api(S.ACLNN_ERR_INNER)(wrapper)  # type: ignore[return-value]
 
@@ -116,6 +135,6 @@ def l2_dfx_phase1(api: str, workspaceSize: object, executor: object, /, **dfx: A
         raise fail(S.ACLNN_ERR_PARAM_NULLPTR, "EZ1001", "executor or workspaceSize is nullptr")
     seq = checks.next_l2_sequence()
     checks.LOG.api, checks.LOG.seq = api, seq
-    if cache_hit(api, workspaceSize, executor, **dfx):
+    if cache_hit_args(api, workspaceSize, executor, dfx):
         return None
     return aclOpExecutor(api, seq=seq)

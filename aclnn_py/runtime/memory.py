@@ -384,6 +384,11 @@ class AddressSpace:
         with self._lock:
             return self._find_live(ptr)
 
+    def is_live(self, alloc: Allocation) -> bool:
+        """Whether ``alloc`` is still live (not freed, the space not reset): a range that lay
+        inside it then still does, and its checks would pass again."""
+        return self._live.get(alloc.start) is alloc
+
     def find_freed(self, ptr: int) -> Allocation | None:
         """The most recently freed allocation (still remembered) that contained ``ptr``."""
         with self._lock:

@@ -234,6 +234,20 @@ def range_access(ptr: int, nbytes: int, write: bool, who: str) -> None:
         _report_uninit(alloc, gap, ptr, who)
 
 
+def alloc_access(alloc: Allocation, ptr: int, nbytes: int, write: bool, who: str) -> None:
+    """:func:`range_access` when the caller already knows the live allocation ``ptr`` lies in."""
+    shadow = alloc.init
+    if MODE == "off" or nbytes <= 0 or shadow is None:
+        return
+    off = ptr - alloc.start
+    if write:
+        shadow.mark(off, off + nbytes)
+        return
+    gap = shadow.first_gap(off, off + nbytes)
+    if gap is not None:
+        _report_uninit(alloc, gap, ptr, who)
+
+
 def view_access(
     ptr: int, itemsize: int, shape: tuple[int, ...], byte_strides: tuple[int, ...], write: bool, who: str
 ) -> None:
