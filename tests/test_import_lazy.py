@@ -1,10 +1,13 @@
 """``import aclnn_py`` loads only what every program needs (issue 19, item 3).
 
 The rarely used runtime chapters load when one of their names is first used
-(:data:`aclnn_py.runtime.api.LAZY_CHAPTERS`, PEP 562). These tests hold that map against the
-chapters' own definitions and against api.py's ``TYPE_CHECKING`` imports and ``__all__``, so a
-function added to a chapter cannot be left out of ``from aclnn_py import *``, ``dir()``, the type
-checker's view or the C ABI; and they check in fresh processes what ``import aclnn_py`` loads.
+(:data:`aclnn_py.runtime.api.LAZY`, PEP 562, generated into ``runtime/_lazy_index``). Each
+chapter lists its C names once, in its ``__all__``; these tests hold the chapters' ``__all__``
+against what they define, the generated index against the chapters and api.py's imports (eager
+ones at its top, lazy ones as star imports in its ``TYPE_CHECKING`` block), and api.py's
+``__all__`` against both, so a function added to a chapter cannot be left out of ``from aclnn_py
+import *``, ``dir()``, the type checker's view or the C ABI; and they check in fresh processes
+what ``import aclnn_py`` loads.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ import re
 import shutil
 import subprocess
 import sys
+import types
 from pathlib import Path
 
 import pytest
@@ -37,44 +41,99 @@ def _api_tree() -> ast.Module:
     return ast.parse((RUNTIME / "api.py").read_text())
 
 
-def _type_checking_imports() -> dict[str, list[str]]:
-    """api.py's ``if TYPE_CHECKING:`` block: chapter -> the names it imports."""
+def _chapter_imports(body: list[ast.stmt]) -> dict[str, list[str]]:
+    """api.py's ``from .chapter import ...`` statements among ``body``: chapter -> the names each
+    binds (a star import binds the chapter's ``__all__``)."""
     found: dict[str, list[str]] = {}
-    for node in _api_tree().body:
-        if isinstance(node, ast.If) and isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING":
-            for sub in node.body:
-                assert isinstance(sub, ast.ImportFrom) and sub.level == 1 and sub.module
-                found.setdefault(sub.module, []).extend(a.name for a in sub.names)
+    for node in body:
+        if isinstance(node, ast.ImportFrom) and node.level == 1 and node.module:
+            names = [a.asname or a.name for a in node.names]
+            if names == ["*"]:
+                names = list(importlib.import_module(f"aclnn_py.runtime.{node.module}").__all__)
+            found.setdefault(node.module, []).extend(names)
     return found
+
+
+def _type_checking_block() -> list[ast.stmt]:
+    """The body of api.py's ``if TYPE_CHECKING:`` block."""
+    blocks = [
+        node.body
+        for node in _api_tree().body
+        if isinstance(node, ast.If) and isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING"
+    ]
+    assert len(blocks) == 1
+    return blocks[0]
 
 
 def _eager_imports() -> dict[str, list[str]]:
-    """api.py's top-level ``from .x import ...``: chapter -> names."""
-    found: dict[str, list[str]] = {}
-    for node in _api_tree().body:
-        if isinstance(node, ast.ImportFrom) and node.level == 1 and node.module:
-            found.setdefault(node.module, []).extend(a.name for a in node.names)
-    return found
+    """api.py's top-level ``from .chapter import``: chapter -> the names it binds."""
+    return _chapter_imports(_api_tree().body)
 
 
-def _own_names(module: str) -> set[str]:
-    """The C names a chapter file gives: the functions and types it defines at its top level
-    (``acl_x`` helpers are not C names) and the C names of its own ``__all__``, where it has one."""
+def _defined(module: str) -> set[str]:
+    """The names a chapter file binds at its top level by itself (not by importing them)."""
     tree = ast.parse((RUNTIME / f"{module}.py").read_text())
-    names = {node.name for node in tree.body if isinstance(node, (ast.FunctionDef, ast.ClassDef))}
+    names: set[str] = set()
     for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+            names.add(node.name)
+        targets = (
+            node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(node, ast.AnnAssign) else []
+        )
+        for target in targets:
+            names.update(n.id for n in ast.walk(target) if isinstance(n, ast.Name))
+    return names
+
+
+def _own_all(module: str) -> list[str] | None:
+    for node in ast.parse((RUNTIME / f"{module}.py").read_text()).body:
         if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets):
-            names.update(n for n in ast.literal_eval(node.value) if n.startswith("ACL"))
-    return {n for n in names if re.match(r"acl[A-Za-z]|ACL_", n)}
+            return list(ast.literal_eval(node.value))
+    return None
 
 
-def test_type_checking_block_matches_the_lazy_map() -> None:
-    """Each lazy chapter's names stand both in the TYPE_CHECKING imports and in LAZY_CHAPTERS."""
-    typed = _type_checking_imports()
+# What a chapter's __all__ may hold: C names (functions, types, #define constants), never helpers.
+C_NAME = re.compile(r"(acl|ACL_|Msprof)[A-Za-z0-9_]*|[A-Z][A-Z0-9_]*")
+
+
+def test_type_checking_block_star_imports_each_lazy_chapter() -> None:
+    """The ``if TYPE_CHECKING:`` block is one ``from .chapter import *`` per lazy chapter (what type
+    checkers see: the chapter's ``__all__``), and the generated LAZY gives exactly those names."""
+    block = _type_checking_block()
+    for node in block:
+        assert isinstance(node, ast.ImportFrom) and node.level == 1, ast.dump(node)
+        assert [a.name for a in node.names] == ["*"], f"{node.module}: a star import, the chapter's __all__"
+    typed = _chapter_imports(block)
     assert set(typed) == set(api.LAZY_CHAPTERS)
     for module, names in api.LAZY_CHAPTERS.items():
         assert sorted(typed[module]) == sorted(names), module
-        assert len(set(names)) == len(names), module
+    assert len(api.LAZY) == sum(len(names) for names in typed.values())
+
+
+def test_the_generated_index_is_current() -> None:
+    """``aclnn_py/runtime/_lazy_index/__init__.py`` is what ``python -m aclnn_py.runtime._lazy_index``
+    writes from api.py's imports and the chapters' ``__all__`` (run it after listing a new name)."""
+    from aclnn_py.runtime import _lazy_index
+    from aclnn_py.runtime._lazy_index import __main__ as generator
+
+    text = generator.INDEX.read_text(encoding="utf-8")
+    assert generator.regenerated(text) == text, "stale: run `python -m aclnn_py.runtime._lazy_index`"
+    eager, lazy = generator.chapters()
+    assert eager == _lazy_index.EAGER and lazy == _lazy_index.LAZY and api.LAZY is _lazy_index.LAZY
+
+
+def test_the_generator_refuses_a_chapter_without_all(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A star-imported chapter without ``__all__`` stops the generator with the file to fix; a
+    statement other than a chapter import in the TYPE_CHECKING block too."""
+    from aclnn_py.runtime._lazy_index import __main__ as generator
+
+    monkeypatch.setitem(sys.modules, "aclnn_py.runtime.api_new", types.ModuleType("aclnn_py.runtime.api_new"))
+    with pytest.raises(SystemExit, match=r"aclnn_py/runtime/api_new.py has no __all__"):
+        generator.chapter_names(ast.parse("from .api_new import *").body[0])
+    with pytest.raises(SystemExit, match=re.escape("only `from .chapter import ...` belongs here")):
+        generator.chapter_names(ast.parse("import os").body[0])
+    named = generator.chapter_names(ast.parse("from .api_new import x as y, z").body[0])
+    assert named == {"y": "api_new", "z": "api_new"}
 
 
 def test_no_lazy_chapter_is_imported_eagerly() -> None:
@@ -86,17 +145,68 @@ def test_all_is_exactly_the_eager_and_the_lazy_names() -> None:
     assert len(api.__all__) == len(set(api.__all__))
     assert set(api.__all__) == eager | set(api.LAZY)
     assert not eager & set(api.LAZY)
+    for name, module in _eager_imports_by_name().items():
+        assert getattr(api, name) is getattr(importlib.import_module(f"aclnn_py.runtime.{module}"), name), name
+
+
+def _eager_imports_by_name() -> dict[str, str]:
+    return {name: module for module, names in _eager_imports().items() for name in names}
 
 
 def test_every_chapter_file_is_reexported() -> None:
-    """Every ``api_*.py`` is an eager import or a lazy chapter, and each C name it defines is re-exported."""
+    """Every ``api_*.py`` is an eager import or a lazy chapter; each chapter's ``__all__`` lists
+    exactly C names it defines itself (no helpers, no repeats), among them every ``acl*``
+    function and type it defines, so a new one cannot be left out of the package."""
     wired = set(_eager_imports()) | set(api.LAZY_CHAPTERS)
     chapters = sorted(p.stem for p in RUNTIME.glob("api_*.py"))
     assert chapters and set(chapters) <= wired
     exported = set(api.__all__)
     for module in wired:
-        missing = _own_names(module) - exported
-        assert not missing, f"{module} defines {sorted(missing)} but api.py does not re-export them"
+        own = _own_all(module)
+        if own is None:  # a chapter re-exported name by name (tests below name the one left)
+            assert module in _explicit_eager_imports(), f"{module} has no __all__"
+            continue
+        assert len(own) == len(set(own)), module
+        assert own == list(importlib.import_module(f"aclnn_py.runtime.{module}").__all__), module
+        helpers = [n for n in own if not C_NAME.fullmatch(n)]
+        assert not helpers, f"{module}.__all__ lists helpers {helpers}: only C names belong there"
+        foreign = set(own) - _defined(module)
+        assert not foreign, f"{module}.__all__ lists {sorted(foreign)}, which it does not define"
+        tree = ast.parse((RUNTIME / f"{module}.py").read_text())
+        functions = {n.name for n in tree.body if isinstance(n, (ast.FunctionDef, ast.ClassDef))}
+        missing = {n for n in functions if re.match(r"acl[A-Za-z]", n)} - set(own)
+        assert not missing, f"{module} defines {sorted(missing)} but its __all__ does not list them"
+        assert set(own) <= exported, module
+
+
+def _explicit_eager_imports() -> set[str]:
+    """The eager chapters api.py imports name by name (their files have no ``__all__`` yet)."""
+    return {
+        node.module
+        for node in _api_tree().body
+        if isinstance(node, ast.ImportFrom)
+        and node.level == 1
+        and node.module
+        and [a.name for a in node.names] != ["*"]
+    }
+
+
+def test_explicit_eager_imports_reexport_each_name_as_itself() -> None:
+    """A chapter api.py still imports name by name re-exports each ``as`` itself (else type
+    checkers' ``from aclnn_py import *`` would not see it), and defines every ``acl*`` function
+    and type it gives, all of them listed."""
+    for node in _api_tree().body:
+        if (
+            isinstance(node, ast.ImportFrom)
+            and node.level == 1
+            and node.module
+            and [a.name for a in node.names] != ["*"]
+        ):
+            assert all(a.asname == a.name for a in node.names), node.module
+            names = {a.name for a in node.names}
+            tree = ast.parse((RUNTIME / f"{node.module}.py").read_text())
+            functions = {n.name for n in tree.body if isinstance(n, (ast.FunctionDef, ast.ClassDef))}
+            assert {n for n in functions if re.match(r"acl[A-Za-z]", n)} == names, node.module
 
 
 def test_lazy_names_resolve_to_the_chapters_objects() -> None:
@@ -314,31 +424,34 @@ def _constants(module: str) -> dict[str, int]:
     return {name: getattr(chapter, name) for name in found}
 
 
-def _own_all(module: str) -> list[str] | None:
-    for node in ast.parse((RUNTIME / f"{module}.py").read_text()).body:
-        if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets):
-            return list(ast.literal_eval(node.value))
-    return None
-
-
 def test_every_chapter_constant_is_exported() -> None:
-    """Each ``ACL_``/``ACLNN_`` constant a chapter defines is in its ``__all__`` (where it has one)
-    and in ``from aclnn_py import *``. The one exception: a chapter's local copy of a constant
-    :mod:`aclnn_py.runtime.enums` already exports with the same value (``api_device_query``'s
-    ``ACL_RT_DEVS_TOPOLOGY_HCCS``): the package gives the enums' one."""
-    from aclnn_py.runtime import enums
+    """Each ``ACL_``/``ACLNN_`` constant a chapter defines is in its ``__all__`` and in ``from
+    aclnn_py import *``. The one exception: a chapter's local copy of a constant the package already
+    gives from elsewhere with the same value, which its ``__all__`` leaves out: one of
+    :mod:`aclnn_py.runtime.enums`' (``api_device_query``'s ``ACL_RT_DEVS_TOPOLOGY_HCCS``), an enum
+    member's (``api_log``'s ``ACL_DEBUG``) or another chapter's (``api_dump``'s
+    ``ACL_OP_DUMP_OP_AICORE_ARGS``, api_dump_args')."""
+    from aclnn_py.runtime import _lazy_index, enums
 
-    checked = 0
+    chapter_of = {**_lazy_index.EAGER, **_lazy_index.LAZY}
+    checked = copies = 0
     for path in sorted(RUNTIME.glob("api_*.py")):
         own = _own_all(path.stem)
         for name, value in _constants(path.stem).items():
             checked += 1
-            if name in enums.__all__ and (own is None or name not in own):
-                assert getattr(enums, name) == value, f"{path.stem}.{name} differs from runtime.enums'"
-                continue
-            assert own is None or name in own, f"{path.stem} defines {name} but its __all__ does not list it"
             assert name in aclnn_py.__all__, f"{path.stem} defines {name} but `from aclnn_py import *` lacks it"
             assert getattr(aclnn_py, name) == value, name
-    assert checked
+            if own is not None and name in own:
+                continue
+            copies += 1
+            if name in enums.__all__:
+                assert getattr(enums, name) == value, f"{path.stem}.{name} differs from runtime.enums'"
+            elif name in aclnn_py._constants:
+                assert aclnn_py._constants[name] == value, f"{path.stem}.{name} differs from the enum member"
+            else:
+                source = chapter_of.get(name)
+                assert source not in (None, path.stem), f"{path.stem} defines {name} but its __all__ does not list it"
+                assert getattr(importlib.import_module(f"aclnn_py.runtime.{source}"), name) == value, name
+    assert checked > copies > 0
     assert aclnn_py.ACL_DUMP_MAX_FILE_PATH_LENGTH == 4096
     assert aclnn_py.ACL_IPC_EVENT_HANDLE_SIZE == 64

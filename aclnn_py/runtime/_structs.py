@@ -272,3 +272,12 @@ def write_array(api: str, name: str, obj: object, values: Sequence[int], ctype: 
     arr = (ctype * len(values)).from_address(addr)
     for i, v in enumerate(values):
         arr[i] = v
+
+
+__all__ = [
+    "aclrtMemAccessDesc",
+    "aclrtMemLocation",
+    "aclrtMemUsageInfo",
+    "aclrtMemcpyBatchAttr",
+    "aclrtPhysicalMemProp",
+]

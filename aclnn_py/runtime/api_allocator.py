@@ -202,3 +202,18 @@ def reset() -> None:
     """Forget every registration (test isolation; not a CANN call)."""
     with _lock:
         _registered.clear()
+
+
+__all__ = [
+    "aclrtAllocatorCreateDesc",
+    "aclrtAllocatorDesc",
+    "aclrtAllocatorDestroyDesc",
+    "aclrtAllocatorGetByStream",
+    "aclrtAllocatorRegister",
+    "aclrtAllocatorSetAllocAdviseFuncToDesc",
+    "aclrtAllocatorSetAllocFuncToDesc",
+    "aclrtAllocatorSetFreeFuncToDesc",
+    "aclrtAllocatorSetGetAddrFromBlockFuncToDesc",
+    "aclrtAllocatorSetObjToDesc",
+    "aclrtAllocatorUnregister",
+]

@@ -84,3 +84,14 @@ def aclGetDataBufferSizeV2(dataBuffer: object) -> int:
 def aclGetDataBufferSize(dataBuffer: object) -> int:
     """(Deprecated) the size truncated to uint32."""
     return aclGetDataBufferSizeV2(dataBuffer) & 0xFFFFFFFF
+
+
+__all__ = [
+    "aclCreateDataBuffer",
+    "aclDataBuffer",
+    "aclDestroyDataBuffer",
+    "aclGetDataBufferAddr",
+    "aclGetDataBufferSize",
+    "aclGetDataBufferSizeV2",
+    "aclUpdateDataBuffer",
+]

@@ -423,3 +423,22 @@ def aclrtGetFuncHandleFromExceptionInfo(info: object, func: object) -> int:
 
 # ACL_ERROR_INVALID_EXCEPTION_INFO (callback.cpp): 0xFFFFFFFF returned as an aclError, i.e. -1
 _INVALID_EXCEPTION_INFO_CODE = -1
+
+
+__all__ = [
+    "aclrtExceptionInfo",
+    "aclrtExceptionInfoCallbackRegister",
+    "aclrtExceptionInfoCallbackUnregister",
+    "aclrtGetArgsFromExceptionInfo",
+    "aclrtGetDeviceIdFromExceptionInfo",
+    "aclrtGetErrorCodeFromExceptionInfo",
+    "aclrtGetFuncHandleFromExceptionInfo",
+    "aclrtGetStreamIdFromExceptionInfo",
+    "aclrtGetTaskIdFromExceptionInfo",
+    "aclrtGetThreadIdFromExceptionInfo",
+    "aclrtLaunchCallback",
+    "aclrtProcessReport",
+    "aclrtSetExceptionInfoCallback",
+    "aclrtSubscribeReport",
+    "aclrtUnSubscribeReport",
+]

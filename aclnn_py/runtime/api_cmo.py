@@ -199,3 +199,13 @@ def aclrtCmoWaitBarrier(taskInfo: object, stream: object, flag: int) -> int:
         if int(barrier_id) == 0:
             raise ApiError(RT_PARAM, rt_value(rt_fn, 0, "cmoInfo.logicId", "not equal to 0"))
     raise silent(E.ACL_ERROR_RT_FEATURE_NOT_SUPPORT)
+
+
+__all__ = [
+    "aclrtBarrierTaskInfo",
+    "aclrtCmoAsyncWithBarrier",
+    "aclrtCmoAsyncWithDesc",
+    "aclrtCmoGetDescSize",
+    "aclrtCmoSetDesc",
+    "aclrtCmoWaitBarrier",
+]

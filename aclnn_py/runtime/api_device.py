@@ -379,3 +379,18 @@ def aclrtGetCurrentContext(context: object) -> int:
         return E.ACL_ERROR_RT_CONTEXT_NULL  # rtCtxGetCurrent returns it without a report
     store(out, ctx)
     return E.ACL_SUCCESS
+
+
+__all__ = [
+    "aclrtCreateContext",
+    "aclrtDestroyContext",
+    "aclrtGetCurrentContext",
+    "aclrtGetDevice",
+    "aclrtGetDeviceCount",
+    "aclrtResetDevice",
+    "aclrtResetDeviceForce",
+    "aclrtSetCurrentContext",
+    "aclrtSetDevice",
+    "aclrtSynchronizeDevice",
+    "aclrtSynchronizeDeviceWithTimeout",
+]

@@ -206,3 +206,9 @@ CABI_ADAPTORS: dict[str, Any] = {
     "aclrtDeviceGetHostAtomicCapabilities": _c_call,
     "aclrtDeviceGetP2PAtomicCapabilities": _c_call,
 }
+
+
+__all__ = [
+    "aclrtDeviceGetHostAtomicCapabilities",
+    "aclrtDeviceGetP2PAtomicCapabilities",
+]

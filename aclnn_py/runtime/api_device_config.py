@@ -573,5 +573,4 @@ __all__ = [
     "aclrtSetOpExecuteTimeOutV2",
     "aclrtSetOpExecuteTimeOutWithMs",
     "aclrtSetSysParamOpt",
-    "release_overflow_area",
 ]

@@ -324,3 +324,21 @@ def aclrtDeviceGetUuid(deviceId: int, uuid: object) -> int:
     dev_id = _known_device(deviceId, "aclrtDeviceGetUuid")
     store(out, hashlib.md5(f"aclnn_py device {dev_id}".encode(), usedforsecurity=False).digest())
     return E.ACL_SUCCESS
+
+
+__all__ = [
+    "aclrtCtxGetCurrentDefaultStream",
+    "aclrtDeviceGetStreamPriorityRange",
+    "aclrtDeviceGetUuid",
+    "aclrtGetDeviceCapability",
+    "aclrtGetDeviceInfo",
+    "aclrtGetDeviceResLimit",
+    "aclrtGetDeviceUtilizationRate",
+    "aclrtGetResInCurrentThread",
+    "aclrtQueryDeviceStatus",
+    "aclrtResetDeviceResLimit",
+    "aclrtSetDeviceResLimit",
+    "aclrtSetOpExecuteTimeOut",
+    "aclrtSetOpWaitTimeout",
+    "aclrtUtilizationInfo",
+]

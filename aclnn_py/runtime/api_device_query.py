@@ -432,6 +432,4 @@ __all__ = [
     "aclrtRegStreamStateCallback",
     "aclrtSetDeviceTaskAbortCallback",
     "aclrtSetTsDevice",
-    "device_state_changed",
-    "stream_state_changed",
 ]

@@ -130,3 +130,6 @@ def _c_repair(fn: Any, deviceId: int, errorInfo: int) -> int:
 
 
 CABI_ADAPTORS: dict[str, Any] = {"aclrtRepairError": _c_repair}
+
+
+__all__ = ["aclrtRepairError"]

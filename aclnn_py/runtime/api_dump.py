@@ -218,3 +218,19 @@ def reset() -> None:
     with _S.lock:
         _apply(None)
         _S.__init__()  # type: ignore[misc]
+
+
+__all__ = [
+    "ACL_DUMP_MAX_FILE_PATH_LENGTH",
+    "AIC_ERR_BRIEF_DUMP",
+    "AIC_ERR_DETAIL_DUMP",
+    "AIC_ERR_NORM_DUMP",
+    "DATA_DUMP",
+    "OVERFLOW_DUMP",
+    "acldumpGetPath",
+    "acldumpRegCallback",
+    "acldumpUnregCallback",
+    "aclmdlFinalizeDump",
+    "aclmdlInitDump",
+    "aclmdlSetDump",
+]

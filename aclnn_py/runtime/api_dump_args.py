@@ -100,3 +100,10 @@ def reset() -> None:
     global _path
     with _lock:
         _path = None
+
+
+__all__ = [
+    "ACL_OP_DUMP_OP_AICORE_ARGS",
+    "aclopStartDumpArgs",
+    "aclopStopDumpArgs",
+]

@@ -314,3 +314,20 @@ def _fault_text(stream: Any) -> str:
 
 
 FAULT_HOOKS.append(_on_fault)
+
+
+__all__ = [
+    "ACL_DUMP_ADDR_PTR",
+    "ACL_DUMP_ADDR_PTR_PTR",
+    "ACL_DUMP_ADDR_RAW",
+    "ACL_DUMP_MAX_SHAPE_NUM",
+    "ACL_DUMP_PLACEMENT_DEVICE",
+    "ACL_DUMP_PLACEMENT_END",
+    "ACL_DUMP_PLACEMENT_HOST",
+    "ACL_DUMP_TENSOR_INPUT",
+    "ACL_DUMP_TENSOR_OUTPUT",
+    "ACL_DUMP_TENSOR_WORKSPACE",
+    "acldumpGetExceptionInfoPath",
+    "acldumpSaveExceptionInfo",
+    "acldumpTensorInfo",
+]

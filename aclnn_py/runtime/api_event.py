@@ -424,3 +424,25 @@ def aclrtStreamWaitEventWithTimeout(stream: object, event: object, timeout: int)
     if t < 0:
         raise ApiError(RT_PARAM, acl_value("aclrtStreamWaitEventWithTimeout", t, "timeout", "[0, INT_MAX]"))
     return _stream_wait_event(stream, event, "aclrtStreamWaitEventWithTimeout", "rtsEventWait")
+
+
+__all__ = [
+    "aclrtCreateEvent",
+    "aclrtCreateEventExWithFlag",
+    "aclrtCreateEventWithFlag",
+    "aclrtDestroyEvent",
+    "aclrtEventElapsedTime",
+    "aclrtEventGetTimestamp",
+    "aclrtGetEventId",
+    "aclrtQueryEvent",
+    "aclrtQueryEventStatus",
+    "aclrtQueryEventWaitStatus",
+    "aclrtRecordEvent",
+    "aclrtRecordEventWithFlag",
+    "aclrtResetEvent",
+    "aclrtStreamWaitEvent",
+    "aclrtStreamWaitEventWithFlag",
+    "aclrtStreamWaitEventWithTimeout",
+    "aclrtSynchronizeEvent",
+    "aclrtSynchronizeEventWithTimeout",
+]

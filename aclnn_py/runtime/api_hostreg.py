@@ -305,3 +305,12 @@ def registered_device_range(ptr: int) -> bool:
     """Whether ``ptr`` is a device address of registered host memory (copies refuse it)."""
     alloc = SPACE.find(ptr)
     return isinstance(alloc, MappedAllocation) and alloc.alloc_api.startswith("aclrtHostRegister")
+
+
+__all__ = [
+    "aclrtHostGetDevicePointer",
+    "aclrtHostMemMapCapabilities",
+    "aclrtHostRegister",
+    "aclrtHostRegisterV2",
+    "aclrtHostUnregister",
+]

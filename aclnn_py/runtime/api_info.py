@@ -465,3 +465,18 @@ def _cann_version_c(fn: Any, name: int, version: int) -> int:
 
 
 CABI_ADAPTORS: dict[str, Any] = {"aclsysGetCANNVersion": _cann_version_c}
+
+
+__all__ = [
+    "aclCANNPackageVersion",
+    "aclFloat16ToFloat",
+    "aclFloatToFloat16",
+    "aclGetCannAttribute",
+    "aclGetCannAttributeList",
+    "aclGetDeviceCapability",
+    "aclrtCheckArchCompatibility",
+    "aclrtGetVersion",
+    "aclsysGetCANNVersion",
+    "aclsysGetVersionNum",
+    "aclsysGetVersionStr",
+]

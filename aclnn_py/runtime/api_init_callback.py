@@ -142,6 +142,4 @@ __all__ = [
     "aclFinalizeCallbackUnRegister",
     "aclInitCallbackRegister",
     "aclInitCallbackUnRegister",
-    "notify_finalize",
-    "notify_init",
 ]

@@ -266,3 +266,13 @@ def aclrtIpcMemClose(key: object) -> int:
         SPACE.unreserve(start)
     del KEYS[exp.key]
     return E.ACL_SUCCESS
+
+
+__all__ = [
+    "aclrtIpcMemClose",
+    "aclrtIpcMemGetExportKey",
+    "aclrtIpcMemImportByKey",
+    "aclrtIpcMemImportPidInterServer",
+    "aclrtIpcMemSetAttr",
+    "aclrtIpcMemSetImportPid",
+]

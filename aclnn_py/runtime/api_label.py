@@ -227,8 +227,6 @@ def aclrtSwitchLabelByIndex(ptr: object, maxValue: int, labelList: object, strea
 
 
 __all__ = [
-    "Label",
-    "LabelList",
     "aclrtCreateLabel",
     "aclrtCreateLabelList",
     "aclrtDestroyLabel",

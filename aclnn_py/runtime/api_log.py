@@ -144,3 +144,6 @@ def reset() -> None:
     global _plog
     with _lock:
         _plog = None
+
+
+__all__ = ["aclAppLog"]

@@ -273,3 +273,19 @@ def data_view(buf: aclrtMbuf) -> np.ndarray:
     alloc, off = SPACE.check(buf.block.ptr, buf.block.size, "write", "mbuf data")
     view: np.ndarray = alloc.buf[off : off + buf.block.size]
     return view
+
+
+__all__ = [
+    "aclrtAllocBuf",
+    "aclrtAppendBufChain",
+    "aclrtCopyBufRef",
+    "aclrtFreeBuf",
+    "aclrtGetBufChainNum",
+    "aclrtGetBufData",
+    "aclrtGetBufDataLen",
+    "aclrtGetBufFromChain",
+    "aclrtGetBufUserData",
+    "aclrtMbuf",
+    "aclrtSetBufDataLen",
+    "aclrtSetBufUserData",
+]

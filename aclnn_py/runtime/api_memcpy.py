@@ -357,3 +357,9 @@ def aclrtMemcpyAsync(dst: object, destMax: int, src: object, count: int, kind: i
     )
     RT.policy.submit(target, task)
     return E.ACL_SUCCESS
+
+
+__all__ = [
+    "aclrtMemcpy",
+    "aclrtMemcpyAsync",
+]

@@ -209,3 +209,9 @@ def aclrtMemcpy2dAsync(
     )
     RT.policy.submit(target, task)
     return E.ACL_SUCCESS
+
+
+__all__ = [
+    "aclrtMemcpy2d",
+    "aclrtMemcpy2dAsync",
+]

@@ -528,3 +528,16 @@ def aclrtMemcpyAsyncWithCondition(dst: object, destMax: int, src: object, count:
                 ),
             )
     return int(aclrtMemcpyAsync.__wrapped__(dst, destMax, src, count, kind, stream))  # type: ignore[attr-defined]
+
+
+__all__ = [
+    "aclrtGetMemcpyDescSize",
+    "aclrtMemcpyAsyncWithCondition",
+    "aclrtMemcpyAsyncWithDesc",
+    "aclrtMemcpyAsyncWithOffset",
+    "aclrtMemcpyBatch",
+    "aclrtMemcpyBatchAsync",
+    "aclrtMemcpyBatchAsyncV2",
+    "aclrtMemcpyBatchV2",
+    "aclrtSetMemcpyDesc",
+]

@@ -572,3 +572,25 @@ def aclrtDeviceDisablePeerAccess(peerDeviceId: int) -> int:
     _peer_exists(api, "peerDeviceId", peer)
     RT.peer_access.discard((cur, peer))
     return E.ACL_SUCCESS
+
+
+__all__ = [
+    "acldvppFree",
+    "acldvppMalloc",
+    "aclrtDeviceCanAccessPeer",
+    "aclrtDeviceDisablePeerAccess",
+    "aclrtDeviceEnablePeerAccess",
+    "aclrtFree",
+    "aclrtFreeHost",
+    "aclrtGetMemInfo",
+    "aclrtMalloc",
+    "aclrtMallocAlign32",
+    "aclrtMallocCached",
+    "aclrtMallocHost",
+    "aclrtMallocHostWithCfg",
+    "aclrtMallocWithCfg",
+    "aclrtPointerGetAttributes",
+    "aclrtPtrAttributes",
+    "aclrtValueWait",
+    "aclrtValueWrite",
+]

@@ -767,3 +767,23 @@ def aclrtMemManagedPrefetchBatchAsync(
             moves.append((alloc, pages, loc))
     _queue_prefetch(api, target, moves)
     return E.ACL_SUCCESS
+
+
+__all__ = [
+    "aclrtCheckMemType",
+    "aclrtCmoAsync",
+    "aclrtFreeHostWithDevSync",
+    "aclrtFreeWithDevSync",
+    "aclrtGetMemUsageInfo",
+    "aclrtMallocForTaskScheduler",
+    "aclrtMemAllocManaged",
+    "aclrtMemFlush",
+    "aclrtMemInvalidate",
+    "aclrtMemManagedAdvise",
+    "aclrtMemManagedGetAttr",
+    "aclrtMemManagedGetAttrs",
+    "aclrtMemManagedLocation",
+    "aclrtMemManagedPrefetchAsync",
+    "aclrtMemManagedPrefetchBatchAsync",
+    "aclrtMemP2PMap",
+]

@@ -208,3 +208,11 @@ def aclrtMemsetD32Async(ptr: object, memSize: int, value: int, N: int, stream: o
     sanitizer.track(task, [], [(p, p + n * 4)])
     RT.policy.submit(target, task)
     return E.ACL_SUCCESS
+
+
+__all__ = [
+    "aclrtMemset",
+    "aclrtMemsetAsync",
+    "aclrtMemsetD32",
+    "aclrtMemsetD32Async",
+]

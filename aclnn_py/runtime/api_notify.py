@@ -578,7 +578,6 @@ def aclrtNotifyImportByKey(notify: object, key: str | None, flags: int) -> int:
 
 __all__ = [
     "ACL_IPC_EVENT_HANDLE_SIZE",
-    "NotifyState",
     "aclrtCreateNotify",
     "aclrtDestroyNotify",
     "aclrtGetEventAvailNum",

@@ -437,3 +437,17 @@ def reset() -> None:
         module = sys.modules.get(f"{__package__}.{chapter}")
         if module is not None:  # a chapter never loaded holds nothing
             module.reset()
+
+
+__all__ = [
+    "aclprofCreateConfig",
+    "aclprofCreateStepInfo",
+    "aclprofDestroyConfig",
+    "aclprofDestroyStepInfo",
+    "aclprofFinalize",
+    "aclprofGetStepTimestamp",
+    "aclprofInit",
+    "aclprofSetConfig",
+    "aclprofStart",
+    "aclprofStop",
+]

@@ -151,3 +151,15 @@ def reset() -> None:
     """Forget the pushed attributes (test isolation; not a CANN call)."""
     with _SLOT.lock:
         _SLOT.attr, _SLOT.pushed_ns = None, 0
+
+
+__all__ = [
+    "ACL_PROF_EVENT_ATTR_VERSION",
+    "ACL_PROF_MESSAGE_TYPE_TENSOR_INFO",
+    "ACL_PROF_TENSOR_DATA_SHAPE_LEN",
+    "aclprofEventAttributes",
+    "aclprofRangePop",
+    "aclprofRangePushEx",
+    "aclprofTensor",
+    "aclprofTensorInfo",
+]

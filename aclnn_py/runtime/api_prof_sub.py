@@ -610,3 +610,42 @@ def reset() -> None:
     with _SUB.lock:
         _listen(False)
         _SUB.__init__()  # type: ignore[misc]
+
+
+__all__ = [
+    "ACL_AICORE_ARITHMETIC_UTILIZATION",
+    "ACL_AICORE_L0B_AND_WIDTH",
+    "ACL_AICORE_L2_CACHE",
+    "ACL_AICORE_MEMORY_ACCESS",
+    "ACL_AICORE_MEMORY_BANDWIDTH",
+    "ACL_AICORE_MEMORY_UB",
+    "ACL_AICORE_NONE",
+    "ACL_AICORE_PIPE_EXECUTE_UTILIZATION",
+    "ACL_AICORE_PIPE_UTILIZATION",
+    "ACL_AICORE_RESOURCE_CONFLICT_RATIO",
+    "ACL_SUBSCRIBE_ATTRI_NONE",
+    "ACL_SUBSCRIBE_ATTRI_THREADID",
+    "ACL_SUBSCRIBE_NONE",
+    "ACL_SUBSCRIBE_OP",
+    "ACL_SUBSCRIBE_OP_THREAD",
+    "ACL_SUBSCRIBE_SUBGRAPH",
+    "MsprofSetDeviceIdByGeModelIdx",
+    "MsprofUnsetDeviceIdByGeModelIdx",
+    "aclprofCreateSubscribeConfig",
+    "aclprofDestroySubscribeConfig",
+    "aclprofGetModelId",
+    "aclprofGetOpAttriValue",
+    "aclprofGetOpDescSize",
+    "aclprofGetOpDuration",
+    "aclprofGetOpEnd",
+    "aclprofGetOpFlag",
+    "aclprofGetOpName",
+    "aclprofGetOpNameLen",
+    "aclprofGetOpNum",
+    "aclprofGetOpStart",
+    "aclprofGetOpType",
+    "aclprofGetOpTypeLen",
+    "aclprofModelSubscribe",
+    "aclprofModelUnSubscribe",
+    "aclprofSubscribeConfig",
+]

@@ -216,3 +216,17 @@ def aclprofStr2Id(message: str | bytes | None) -> int:
     for byte in text.encode("utf-8"):
         h = ((h ^ byte) * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
     return h
+
+
+__all__ = [
+    "aclprofCreateStamp",
+    "aclprofDestroyStamp",
+    "aclprofMark",
+    "aclprofMarkEx",
+    "aclprofPop",
+    "aclprofPush",
+    "aclprofRangeStart",
+    "aclprofRangeStop",
+    "aclprofSetStampTraceMessage",
+    "aclprofStr2Id",
+]

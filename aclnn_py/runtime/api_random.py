@@ -470,3 +470,14 @@ def _result_bytes(launch: Launch) -> int:
     num = int.from_bytes(raw[:n], "little")
     size = np.dtype(_RT_NP[launch.rt_type]).itemsize
     return -(-num // 8) if launch.func == DROPOUT_BITMASK else num * size
+
+
+__all__ = [
+    "aclrtDropoutBitmaskInfo",
+    "aclrtNormalDisInfo",
+    "aclrtRandomNumAsync",
+    "aclrtRandomNumFuncParaInfo",
+    "aclrtRandomNumTaskInfo",
+    "aclrtRandomParaInfo",
+    "aclrtUniformDisInfo",
+]

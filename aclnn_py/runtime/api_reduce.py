@@ -168,3 +168,6 @@ def aclrtReduceAsync(
     sanitizer.track(task, [(sp, sp + n), (dp, dp + n)], [(dp, dp + n)])
     RT.policy.submit(target, task)
     return E.ACL_SUCCESS
+
+
+__all__ = ["aclrtReduceAsync"]

@@ -358,3 +358,13 @@ def _address(key: object) -> int:
     """The callback's number in CANN's texts (``RtPtrToValue``): a C function's address, a Python
     function's id."""
     return key if isinstance(key, int) else id(key)
+
+
+__all__ = [
+    "aclrtSnapShotCallbackRegister",
+    "aclrtSnapShotCallbackUnregister",
+    "aclrtSnapShotProcessBackup",
+    "aclrtSnapShotProcessLock",
+    "aclrtSnapShotProcessRestore",
+    "aclrtSnapShotProcessUnlock",
+]

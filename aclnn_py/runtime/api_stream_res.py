@@ -183,6 +183,4 @@ __all__ = [
     "aclrtSetStreamResLimit",
     "aclrtUnuseStreamResInCurrentThread",
     "aclrtUseStreamResInCurrentThread",
-    "hardware_cores",
-    "thread_limit",
 ]

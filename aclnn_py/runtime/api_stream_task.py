@@ -423,3 +423,13 @@ def aclrtProfTrace(userdata: object, length: int, stream: object) -> int:
     task = Task(target, f"{api}(id={ident}, modelId={model_id}, tagId={tag})", run)
     RT.policy.submit(target, task)
     return E.ACL_SUCCESS
+
+
+__all__ = [
+    "aclrtCacheLastTaskExtendInfo",
+    "aclrtCacheLastTaskOpInfo",
+    "aclrtPersistentTaskClean",
+    "aclrtProfTrace",
+    "aclrtTaskUpdateAsync",
+    "aclrtTaskUpdateInfo",
+]

@@ -376,3 +376,17 @@ def aclrtGetErrorVerbose(deviceId: int, errorInfo: object) -> int:
         )
     store(out, aclrtErrorInfo())
     return E.ACL_SUCCESS
+
+
+__all__ = [
+    "aclFinalize",
+    "aclFinalizeReference",
+    "aclGetRecentErrMsg",
+    "aclInit",
+    "aclrtErrorInfo",
+    "aclrtGetErrorVerbose",
+    "aclrtGetLastError",
+    "aclrtGetRunMode",
+    "aclrtGetSocName",
+    "aclrtPeekAtLastError",
+]

@@ -575,3 +575,39 @@ def item_array(item: acltdtDataItem) -> np.ndarray:
     if npdt is None:
         return raw
     return raw.view(npdt).reshape(item.dims)
+
+
+__all__ = [
+    "ACL_TENSOR_DATA_ABNORMAL",
+    "ACL_TENSOR_DATA_END_OF_SEQUENCE",
+    "ACL_TENSOR_DATA_END_TENSOR",
+    "ACL_TENSOR_DATA_SLICE_TENSOR",
+    "ACL_TENSOR_DATA_TENSOR",
+    "ACL_TENSOR_DATA_UNDEFINED",
+    "acltdtAddDataItem",
+    "acltdtChannelHandle",
+    "acltdtCleanChannel",
+    "acltdtCreateChannel",
+    "acltdtCreateChannelWithCapacity",
+    "acltdtCreateDataItem",
+    "acltdtCreateDataset",
+    "acltdtDataItem",
+    "acltdtDataset",
+    "acltdtDestroyChannel",
+    "acltdtDestroyDataItem",
+    "acltdtDestroyDataset",
+    "acltdtGetDataAddrFromItem",
+    "acltdtGetDataItem",
+    "acltdtGetDataSizeFromItem",
+    "acltdtGetDataTypeFromItem",
+    "acltdtGetDatasetName",
+    "acltdtGetDatasetSize",
+    "acltdtGetDimNumFromItem",
+    "acltdtGetDimsFromItem",
+    "acltdtGetSliceInfoFromItem",
+    "acltdtGetTensorTypeFromItem",
+    "acltdtQueryChannelSize",
+    "acltdtReceiveTensor",
+    "acltdtSendTensor",
+    "acltdtStopChannel",
+]

@@ -96,3 +96,10 @@ def aclrtMemUceRepair(deviceId: int, memUceInfoArray: object, arraySize: int) ->
         )
     _device(api, deviceId)
     return E.ACL_SUCCESS
+
+
+__all__ = [
+    "aclrtGetMemUceInfo",
+    "aclrtMemUceInfo",
+    "aclrtMemUceRepair",
+]

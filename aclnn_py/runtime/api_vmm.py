@@ -546,3 +546,15 @@ def aclrtUnmapMem(virPtr: object) -> int:
     assert isinstance(phys, Physical)
     phys.mappings.discard(p)
     return E.ACL_SUCCESS
+
+
+__all__ = [
+    "aclrtFreePhysical",
+    "aclrtMallocPhysical",
+    "aclrtMapMem",
+    "aclrtMemMapNoAccess",
+    "aclrtReleaseMemAddress",
+    "aclrtReserveMemAddress",
+    "aclrtReserveMemAddressNoUCMemory",
+    "aclrtUnmapMem",
+]

@@ -200,3 +200,13 @@ def aclrtMemRetainAllocationHandle(virPtr: object, handle: object) -> int:
     assert isinstance(phys, Physical)
     store(out, min(phys.handles))
     return E.ACL_SUCCESS
+
+
+__all__ = [
+    "aclrtMemGetAccess",
+    "aclrtMemGetAddressRange",
+    "aclrtMemGetAllocationGranularity",
+    "aclrtMemGetAllocationPropertiesFromHandle",
+    "aclrtMemRetainAllocationHandle",
+    "aclrtMemSetAccess",
+]

@@ -92,3 +92,9 @@ def aclrtMemMapSelectedLink(virPtrDst: object, size: int, virPtrSrc: object, lin
             phys.route = saved  # MemMapSelectedLink restores the handle's own route afterwards
         old, new, done = old + found[1].size, new + found[1].size, done + found[1].size
     return E.ACL_SUCCESS
+
+
+__all__ = [
+    "aclrtMemMapSelectedLink",
+    "aclrtMemMapSetLink",
+]

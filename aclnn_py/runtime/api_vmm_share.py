@@ -213,3 +213,13 @@ def aclrtMemSetPidToShareableHandleV2(shareableHandle: object, shareType: int, p
     t = int_arg(shareType, "shareType", -(2**31), 2**31 - 1)
     _share_type(t, "Setting the process whitelist of the shared handle", "rtMemSetPidToShareableHandleV2")
     return _set_pids(api, _read_share(api, shareableHandle, t), _pids(api, pid, n))
+
+
+__all__ = [
+    "aclrtMemExportToShareableHandle",
+    "aclrtMemExportToShareableHandleV2",
+    "aclrtMemImportFromShareableHandle",
+    "aclrtMemImportFromShareableHandleV2",
+    "aclrtMemSetPidToShareableHandle",
+    "aclrtMemSetPidToShareableHandleV2",
+]

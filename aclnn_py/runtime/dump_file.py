@@ -354,3 +354,6 @@ def read_dump_file(path: str | os.PathLike[str]) -> dict[str, Any]:
         t["data"] = data[pos : pos + t["size"]]
         pos += t["size"]
     return doc
+
+
+__all__ = ["acldumpChunk"]

@@ -179,3 +179,28 @@ def _string(value: object) -> str | None:
     if isinstance(value, bytes):
         return value.split(b"\0", 1)[0].decode("utf-8", "replace")
     return str(value)
+
+
+__all__ = [
+    "ACL_PROF_ACL_API",
+    "ACL_PROF_AICORE_METRICS",
+    "ACL_PROF_AICPU",
+    "ACL_PROF_API_STATS",
+    "ACL_PROF_HCCL_TRACE",
+    "ACL_PROF_L2CACHE",
+    "ACL_PROF_MSPROFTX",
+    "ACL_PROF_OP_ATTR",
+    "ACL_PROF_PATH",
+    "ACL_PROF_RUNTIME_API",
+    "ACL_PROF_STORAGE_LIMIT",
+    "ACL_PROF_TASK_MEMORY",
+    "ACL_PROF_TASK_TIME",
+    "ACL_PROF_TASK_TIME_L0",
+    "ACL_PROF_TASK_TIME_L2",
+    "ACL_PROF_TASK_TIME_L3",
+    "ACL_PROF_TRAINING_TRACE",
+    "ACL_STEP_END",
+    "ACL_STEP_START",
+    "aclprofConfig",
+    "aclprofStepInfo",
+]
