@@ -122,6 +122,25 @@ def test_the_generated_index_is_current() -> None:
     assert eager == _lazy_index.EAGER and lazy == _lazy_index.LAZY and api.LAZY is _lazy_index.LAZY
 
 
+def test_a_name_listed_in_a_chapter_reaches_the_index(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The one step for a new function: list it in its chapter's ``__all__``. Until the index is
+    regenerated it is stale (the test above fails); regenerated, the name is in LAZY (a lazy
+    chapter) or EAGER (a chapter loaded with the package), and nowhere else."""
+    from aclnn_py.runtime import api_label, api_memset
+    from aclnn_py.runtime._lazy_index import __main__ as generator
+
+    text = generator.INDEX.read_text(encoding="utf-8")
+    monkeypatch.setattr(api_label, "__all__", [*api_label.__all__, "aclrtNewLabelCall"])
+    monkeypatch.setattr(api_memset, "__all__", [*api_memset.__all__, "aclrtNewMemsetCall"])
+    new = generator.regenerated(text)
+    assert new != text
+    eager, lazy = generator.chapters()
+    assert lazy["aclrtNewLabelCall"] == "api_label" and "aclrtNewLabelCall" not in eager
+    assert eager["aclrtNewMemsetCall"] == "api_memset" and "aclrtNewMemsetCall" not in lazy
+    added = set(new.splitlines()) - set(text.splitlines())
+    assert added == {'    "aclrtNewLabelCall": "api_label",', '    "aclrtNewMemsetCall": "api_memset",'}
+
+
 def test_the_generator_refuses_a_chapter_without_all(monkeypatch: pytest.MonkeyPatch) -> None:
     """A star-imported chapter without ``__all__`` stops the generator with the file to fix; a
     statement other than a chapter import in the TYPE_CHECKING block too."""
