@@ -31,6 +31,11 @@ S = aclnnStatus
 
 
 def _workspace_args(workspace: object, workspaceSize: object) -> tuple[int | None, int]:
+    if type(workspaceSize) is int and 0 <= workspaceSize <= UINT64_MAX:  # what the checks below pass
+        if workspace is None:
+            return None, workspaceSize
+        if type(workspace) is int and 0 < workspace <= UINT64_MAX:
+            return workspace, workspaceSize
     size = as_int(workspaceSize, "workspaceSize", S.ACLNN_ERR_PARAM_INVALID, 0, UINT64_MAX, eid="EZ1001")
     ptr = as_pointer(workspace)
     if ptr is not None and ptr < 0:
@@ -73,7 +78,7 @@ def _runnable(executor: object, api: str, builders: tuple[str, ...] = ()) -> acl
 
 def _check_workspace_memory(ex: aclOpExecutor, api: str, workspace: int | None, size: int) -> None:
     """Sanitizer: the workspace the caller passes must hold what phase 1 asked for."""
-    if not sanitizer.enabled() or ex.workspace_size == 0:
+    if ex.workspace_size == 0 or sanitizer.MODE == "off":
         return
     if size < ex.workspace_size:
         sanitizer.finding(
@@ -123,7 +128,7 @@ def _launch(
             return S.ACLNN_ERR_RUNTIME_ERROR
         for name, t in ex.user_tensors.items():
             addr = t.storage.addr
-            if addr is not None and addr % 32:
+            if addr is not None and addr & 31:
                 # aclCreateTensor: tensorData must be 32-byte aligned (misalignment is undefined)
                 sanitizer.check_alignment(addr, 32, f"{api}: tensor {name}'s data address", S.ACLNN_ERR_PARAM_INVALID)
         ex.enqueue(st, workspace, size, todo)

@@ -163,7 +163,8 @@ def make_key(api: str, named: dict[str, Any]) -> tuple[Key, list[str], list[aclT
         elif kind is float:
             parts.append(_pack_double(a))  # by bytes: -0.0 != 0.0, a NaN matches itself
         elif kind is aclScalar:  # by dtype and value bytes, never by object
-            parts.append(("aclScalar", a.dtype, np.asarray(a.value).tobytes()))
+            v = a.value  # a numpy scalar (aclCreateScalar): its bytes are those of np.asarray(v)
+            parts.append(("aclScalar", a.dtype, v.tobytes() if isinstance(v, np.generic) else np.asarray(v).tobytes()))
         elif isinstance(a, (aclIntArray, aclFloatArray, aclBoolArray)):
             parts.append((kind.__name__, np.asarray(a.values).tobytes(), len(a.values)))
         else:

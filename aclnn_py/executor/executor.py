@@ -426,6 +426,12 @@ class aclOpExecutor:
 
     def check_runnable(self) -> str | None:
         """Why the executor cannot run now (None if it can)."""
+        if self.state == "ready":  # the usual case: only its tensors can have gone
+            for t in self.user_tensors.values():
+                if not t.alive:
+                    break
+            else:
+                return None
         if self.state == "failed":
             return (
                 f"{self.api}GetWorkspaceSize failed after handing this executor out (nnopbase writes *executor "
@@ -464,9 +470,8 @@ class aclOpExecutor:
 
     def _enqueue_launch(self, stream: Stream, ln: Launch, workspace: int | None, tail: int | None) -> None:
         addresses = self.addresses
-        # each argument and its address
-        ins = [(spec, spec.address(workspace, addresses, tail)) for spec in ln.in_specs]
-        outs = [(spec, spec.address(workspace, addresses, tail)) for spec in ln.out_specs]
+        ins = _bind_addresses(ln.in_specs, workspace, addresses, tail)  # each argument and its address
+        outs = _bind_addresses(ln.out_specs, workspace, addresses, tail)
         scratch = []
         if workspace is not None:
             for st in (*ln.scratch, *ln.tail_scratch):
@@ -479,16 +484,23 @@ class aclOpExecutor:
             try:
                 for addr, nbytes in scratch:
                     SPACE.check(addr, nbytes, "scratch", f"{ln.op_type} workspace")
-                in_arrays = [spec.array(ptr, False) for spec, ptr in ins]
-                out_arrays = [spec.array(ptr, True) for spec, ptr in outs]
+                in_arrays = []
+                for spec, ptr in ins:
+                    in_arrays.append(spec.array(ptr, False))
+                out_arrays = []
+                written = []  # (spec, address, allocation) of each output
+                for spec, ptr in outs:
+                    arr = spec.array(ptr, True)
+                    out_arrays.append(arr)
+                    written.append((spec, ptr, spec.bound))
             except MemoryFault as fault:
                 raise TaskFault(aclError.ACL_ERROR_RT_AICORE_EXCEPTION, f"{label} failed: {fault.message}") from None
             except sanitizer.TaskFinding as f:
                 raise TaskFault(f.code, f"{label} failed: {f.text}") from None
             task.note = compute(in_arrays, out_arrays)
             if sanitizer.MODE != "off":
-                for spec, ptr in outs:
-                    spec.track(ptr, True)
+                for spec, ptr, bound in written:
+                    spec.track(ptr, True, bound)
             if dump_file.ACTIVE:  # the data dump follows the kernel on its stream (aclmdlSetDump)
                 dump_file.kernel_ran(
                     stream, ln.op_type, label,
@@ -550,6 +562,21 @@ class aclOpExecutor:
     def __repr__(self) -> str:
         hit = ", op-cache hit" if self.cached_from is not None else ""
         return f"<aclOpExecutor {self.api} {self.state}, {len(self.launches)} kernel(s){hit}>"
+
+
+def _bind_addresses(
+    specs: list[_ArgSpec], workspace: int | None, addresses: dict[int, int | None] | None, tail: int | None
+) -> list[tuple[_ArgSpec, int | None]]:
+    """Each argument with its address (:meth:`_ArgSpec.address`, its common case inlined)."""
+    bound = []
+    for spec in specs:
+        st = spec.storage
+        if st.kind == "workspace":
+            bound.append((spec, spec.address(workspace, addresses, tail)))
+            continue
+        base = st.addr if addresses is None else addresses.get(id(st), st.addr)
+        bound.append((spec, None if base is None else base + spec.offset_bytes))
+    return bound
 
 
 class _ArgSpec:
@@ -625,11 +652,13 @@ class _ArgSpec:
                 sanitizer.view_access(ptr, self.dtype.itemsize, self.shape, self.strides, False, self.label)
         return arr
 
-    def track(self, ptr: int | None, write: bool) -> None:
+    def track(self, ptr: int | None, write: bool, bound: tuple[int, Allocation, np.ndarray] | None = None) -> None:
+        """The sanitizer's record of this argument's access at ``ptr``; ``bound``: what
+        :attr:`bound` was when :meth:`array` returned its view (another thread running the same
+        graph may have re-bound it since)."""
         if ptr is None or self.empty or sanitizer.MODE == "off" or self.storage.data is not None:
             return
         if self.dense:
-            bound = self.bound
             if bound is not None and bound[0] == ptr and SPACE.is_live(bound[1]):  # as array() found it
                 sanitizer.alloc_access(bound[1], ptr + self.lo, self.hi - self.lo, write, self.label)
             else:

@@ -95,7 +95,17 @@ def phase1(api: str) -> Callable[[F], F]:
                     f"        {p.name} = _convert(_api, _p{i}, {p.name})"
                 )
             else:
-                lines.append(f"    {p.name} = _convert(_api, _p{i}, {p.name})")
+                # a value _convert would return as it is: an int in range, a float for double,
+                # a bool (a C float is rounded to float32 every time)
+                fast = {
+                    "int": f"type({p.name}) is int and {'0' if p.ctype == 'uint64_t' else INT64_MIN} <= {p.name} <= "
+                    f"{UINT64_MAX if p.ctype == 'uint64_t' else INT64_MAX}",
+                    "dtype": f"type({p.name}) is int and {-(2**31)} <= {p.name} <= {2**31 - 1}",
+                    "double": f"type({p.name}) is float",
+                    "bool": f"type({p.name}) is bool",
+                }.get(p.kind)
+                call = f"{p.name} = _convert(_api, _p{i}, {p.name})"
+                lines.append(f"    if not ({fast}):\n        {call}" if fast else f"    {call}")
         lines.append(
             "    if type(workspaceSize) is not _Ref or type(executor) is not _Ref:\n"
             "        _check_out_params(workspaceSize, executor)\n"

@@ -221,6 +221,11 @@ def resolve_stream(stream: object) -> Stream:
 
 def stream_error(stream: Stream) -> int:
     """Collect a failed task's status from the stream (reported once, then cleared)."""
+    if stream.error is None:
+        # Nothing to collect (the common case), read without the lock: an error a worker sets
+        # after this read is collected by the next synchronize, as if this one had taken the
+        # lock a moment earlier.
+        return E.ACL_SUCCESS
     with stream.lock:
         err, stream.error = stream.error, None
     if err is None:

@@ -360,6 +360,8 @@ def ordered(stream: Any, before_seq: int | None = None) -> None:
 def _order(stream: Any, before: int | None) -> None:
     for seq in [q for q, u in _pending.items() if u.stream is stream and (before is None or q < before)]:
         del _pending[seq]
+    if not _waits:
+        return
     through = [w for w in _waits if w[0] is stream and (before is None or w[1] < before)]
     if through:
         _waits[:] = [w for w in _waits if not (w[0] is stream and (before is None or w[1] < before))]
