@@ -139,11 +139,13 @@ class aclTensor:
 class aclScalar:
     """A host scalar: the value copied at creation, and its dtype."""
 
-    __slots__ = ("__weakref__", "alive", "dtype", "origin", "value")
+    __slots__ = ("__weakref__", "alive", "dtype", "key_bytes", "origin", "value")
 
     def __init__(self, value: Any, dtype: int) -> None:
         self.value, self.dtype, self.alive = value, dtype, True
         self.origin = ""  # where the program made it (aclCreateScalar), for leak reports
+        # (value, its bytes) as the op cache's key last read them: kept while value is that object
+        self.key_bytes: tuple[Any, bytes] | None = None
 
     def __repr__(self) -> str:
         return f"aclScalar({self.value!r}, {dtypes.dt_name(self.dtype)})"

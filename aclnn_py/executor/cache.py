@@ -163,8 +163,15 @@ def make_key(api: str, named: dict[str, Any]) -> tuple[Key, list[str], list[aclT
         elif kind is float:
             parts.append(_pack_double(a))  # by bytes: -0.0 != 0.0, a NaN matches itself
         elif kind is aclScalar:  # by dtype and value bytes, never by object
-            v = a.value  # a numpy scalar (aclCreateScalar): its bytes are those of np.asarray(v)
-            parts.append(("aclScalar", a.dtype, v.tobytes() if isinstance(v, np.generic) else np.asarray(v).tobytes()))
+            v = a.value
+            kb = a.key_bytes
+            if kb is not None and kb[0] is v:
+                vb = kb[1]
+            else:
+                vb = np.asarray(v).tobytes()
+                if isinstance(v, (np.generic, int, float)):  # immutable: its bytes are kept with it
+                    a.key_bytes = (v, vb)
+            parts.append(("aclScalar", a.dtype, vb))
         elif isinstance(a, (aclIntArray, aclFloatArray, aclBoolArray)):
             parts.append((kind.__name__, np.asarray(a.values).tobytes(), len(a.values)))
         else:
