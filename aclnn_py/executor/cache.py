@@ -185,9 +185,9 @@ def lookup(api: str, named: dict[str, Any]) -> tuple[Entry | None, list[str], li
     On a miss the key is kept for the executor the call goes on to create (``CREATE_EXECUTOR``
     picks it up with :func:`take_pending`)."""
     key, names, tensors = make_key(api, named)
-    m = manager()
+    m = getattr(_local, "manager", None) or manager()
     _local.pending = None
-    if not cacheable():
+    if _disabled is not False and not cacheable():  # cacheable() only when not yet read or off
         m.full = True
         return None, names, tensors
     entry = m.find(key)

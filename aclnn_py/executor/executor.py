@@ -473,7 +473,7 @@ class aclOpExecutor:
         ins = _bind_addresses(ln.in_specs, workspace, addresses, tail)  # each argument and its address
         outs = _bind_addresses(ln.out_specs, workspace, addresses, tail)
         scratch = []
-        if workspace is not None:
+        if workspace is not None and (ln.scratch or ln.tail_scratch):
             for st in (*ln.scratch, *ln.tail_scratch):
                 if st.ws_offset is not None:
                     scratch.append((workspace + st.ws_offset, st.nbytes))
@@ -509,9 +509,9 @@ class aclOpExecutor:
                 )  # fmt: skip
 
         task = Task(stream, label, run)
-        if sanitizer.MODE != "off":  # the byte ranges the arguments reach
-            reads = [spec.hull(ptr) for spec, ptr in ins if ptr is not None]
-            writes = [spec.hull(ptr) for spec, ptr in outs if ptr is not None]
+        if sanitizer.MODE != "off":  # the byte ranges the arguments reach (_ArgSpec.hull inlined)
+            reads = [(ptr, ptr) if sp.empty else (ptr + sp.lo, ptr + sp.hi) for sp, ptr in ins if ptr is not None]
+            writes = [(ptr, ptr) if sp.empty else (ptr + sp.lo, ptr + sp.hi) for sp, ptr in outs if ptr is not None]
             sanitizer.track(task, reads, writes)
         RT.policy.submit(stream, task)
 

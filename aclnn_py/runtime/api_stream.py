@@ -180,7 +180,8 @@ def aclrtDestroyStreamForce(stream: object) -> int:
 
 
 def _sync_stream(stream: object, rt_fn: str, timeout: int = -1) -> int:
-    st = stream_handle(stream, rt_fn)
+    # a live Stream passes stream_handle as it is (the usual call: no call for it)
+    st = stream if type(stream) is Stream and not stream.destroyed else stream_handle(stream, rt_fn)
     if timeout == 0:
         raise ApiError(
             E.ACL_ERROR_RT_PARAM_INVALID,

@@ -59,7 +59,8 @@ _basenames: dict[str, str] = {}  # a caller's file name -> its base name (few fi
 def call_site() -> str:
     """``file:line`` of the innermost caller outside the aclnn_py package."""
     f = sys._getframe(1)
-    while f is not None and f.f_code.co_filename.startswith(_PKG_DIR):
+    pkg = _PKG_DIR
+    while f is not None and f.f_code.co_filename.startswith(pkg):
         f = f.f_back  # type: ignore[assignment]
     if f is None:
         return _foreign_caller

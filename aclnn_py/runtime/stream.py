@@ -246,7 +246,11 @@ def _run_task(stream: Stream, task: Task) -> None:
         for t in dropped:
             _finish(t)
     finally:
-        _finish(task)
+        if FINISH_HOOKS:
+            _finish(task)
+        else:  # _finish inlined: no hook to call
+            task.fn = _ran
+            task.done = True
         if _trace.ACTIVE:
             _trace.log_task(stream.ident, task.label, status, message, task.note, seq=task.seq)
 
