@@ -301,9 +301,15 @@ def test_helpers_without_a_cpython_wrapper_are_called_only_from_jitted_code():
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.FunctionDef):
                 decorators = {d.id for d in node.decorator_list if isinstance(d, ast.Name)}
+                # an @overload(...) typing function returns the implementation numba compiles
+                decorators |= {
+                    d.func.id
+                    for d in node.decorator_list
+                    if isinstance(d, ast.Call) and isinstance(d.func, ast.Name) and d.func.id == "overload"
+                }
                 if "_jit_in" in decorators:
                     inner.add(node.name)
-                elif not decorators & {"_jit", "_jit_inline", "intrinsic"}:
+                elif not decorators & {"_jit", "_jit_inline", "intrinsic", "overload"}:
                     python_level.append((path.name, node))
     assert inner, "no _jit_in helper found: the scan is out of date"
     misuse = [

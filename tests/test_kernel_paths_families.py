@@ -453,6 +453,21 @@ def test_broadcast_operands_of_edge_values_agree(monkeypatch, dtype):
                 agree(monkeypatch, compare.make(op), [x, y], shape, np.bool_)
 
 
+@pytest.mark.parametrize("dtype", DTYPES, ids=str)
+def test_smooth_l1_backward_broadcast_edge_values_agree(monkeypatch, dtype):
+    """SmoothL1LossGradV2 (TBE): every edge value as a scalar or row label or predict, against
+    edge values, ties and random values, for a positive sigma (the shorter loop, and a broadcast
+    label widened once per call), a zero and a negative one (the recipe's own operations), and
+    one that makes |x| == sigma exact for many pairs; none and mean."""
+    with np.errstate(all="ignore"):
+        for x, y in _edge_layouts(dtype, 70):
+            shape = out_shape_of(x, y)
+            g = values(dtype, int(np.prod(shape)), 71, 1.0).reshape(shape)
+            for sigma in (1.0, 0.5, 0.0, -1.0, 3.0e-5):
+                for reduction in ("none", "mean"):
+                    agree(monkeypatch, sl1b.make("tbe", sigma, reduction, shape), [x, y, g], shape, dtype)
+
+
 def _quiet(a: np.ndarray) -> np.ndarray:
     """``a`` with every signalling NaN made quiet (the quiet bit set, sign and payload kept)."""
     bits = a.view(BITS[a.dtype]).copy()

@@ -438,21 +438,33 @@ def _axpy_twice(kind, alpha, x1, x2, out):
 
 @_jit_in
 def _sum_to_odd(p, c):
-    """``p + c`` rounded to odd in float32: truncated towards zero, then the last bit set when
-    anything was lost (so an inexact result is the odd one of the two float32 numbers around
-    the exact sum). s = p + c rounded to nearest and TwoSum's error e (exact: binary arithmetic,
-    round to nearest, no overflow) give it: e of the other sign than s means s was rounded up
-    in magnitude, so the truncation is one step below s; e != 0 implies s != 0 (a nonzero sum
-    of floats never rounds to zero). An infinite or NaN s gives a NaN e, which ``e > 0 or e < 0``
-    does not let through. Branch-free: integer selects on the bits."""
+    """``p + c`` rounded to odd in float32, for p = alpha * x2 and c = x1 of :func:`_axpy_once`:
+    truncated towards zero, then the last bit set when anything was lost (so an inexact result
+    is the odd one of the two float32 numbers around the exact sum). s = p + c rounded to
+    nearest and TwoSum's error e = (p + c) - s (exact: binary arithmetic, round to nearest, no
+    overflow) give it in integer selects on s's bits, branch-free:
+
+    * e > 0 or e < 0 (an ordered not-equal: a NaN e is not let through) says the sum was
+      inexact: the last bit is set;
+    * e * s < 0 says s was rounded up in magnitude: the truncation is one step below s in
+      magnitude, its bits minus 1 (an odd s stays itself, being the odd neighbour already: its
+      bits minus 1, or'ed with 1). The product cannot underflow here: alpha and x2 are float16
+      values, multiples of 2^-24, so p is a multiple of 2^-48, x1 one of 2^-24, and so are the
+      exact sum, s (a sum below 2^-25 in magnitude fits float32 exactly, and above it float32's
+      spacing is a multiple of 2^-48) and e: a nonzero e and s (a nonzero sum of floats never
+      rounds to zero) are each at least 2^-48, their product at least 2^-96, above float32's
+      2^-126; nor overflow (|s| < 2^33, |e| <= half an ulp of s). A zero e gives a zero product.
+    * An infinite or NaN s gives a NaN e: both compares are false and s comes out unchanged.
+
+    (Against the sign-bit form, (bits(e) ^ bits(s)) >> 31 masked by e != 0, one vector
+    operation less: the product's compare is the whole mask.)"""
     s = p + c
     bb = s - p
     e = (p - (s - bb)) + (c - bb)
     sb = np.float32(s).view(np.uint32)
-    inexact = (e > 0) | (e < 0)
-    down = np.uint32(np.uint32(0) - ((np.float32(e).view(np.uint32) ^ sb) >> np.uint32(31)))  # -1: the signs differ
-    low = np.uint32(1) if inexact else np.uint32(0)
-    return np.uint32((sb + (down if inexact else np.uint32(0))) | low).view(np.float32)
+    down = np.uint32(0xFFFFFFFF) if e * s < 0 else np.uint32(0)  # -1: s is above the sum in magnitude
+    low = np.uint32(1) if (e > 0) | (e < 0) else np.uint32(0)  # ordered: not for a NaN e
+    return np.uint32((sb + down) | low).view(np.float32)
 
 
 @_jit
