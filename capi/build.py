@@ -149,9 +149,12 @@ def _build_locked(lib: Path, asan: bool, cxx: str | None, force: bool) -> Path:
                 "e.g. python3-dev)"
             )
         default_python = sys.executable.replace("\\", "\\\\").replace('"', '\\"')
-        san = ["-fsanitize=address", "-fno-omit-frame-pointer", "-g"] if asan else []
+        # The AddressSanitizer variant exists to find memory errors, not to be fast: at -O0 it
+        # compiles in a third of the time (2 s instead of 6.5 s of CPU) and instruments every access
+        # (the optimiser removes none); its calls' cost is the Python engine's either way.
+        san = ["-fsanitize=address", "-fno-omit-frame-pointer", "-g", "-O0"] if asan else ["-O2"]
         cmd = [
-            compiler, "-std=c++17", "-O2", "-fPIC", "-shared", "-Wall", "-Wextra", "-Werror",
+            compiler, "-std=c++17", "-fPIC", "-shared", "-Wall", "-Wextra", "-Werror",
             "-fvisibility=hidden", *san, *cflags(), f"-I{gen}", *py_c, f'-DACLNN_PY_DEFAULT_PYTHON="{default_python}"',
             str(SOURCE), str(SECUREC), str(APROF), "-o", str(target) + ".tmp", *py_l, "-Wl,--no-undefined",
             "-Wl,-soname," + LIBRARY,
