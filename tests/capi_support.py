@@ -4,13 +4,21 @@ program, and extracting the program of an operator document. The ``capi_flags`` 
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import importlib.util
 import os
 import re
 import shutil
 import subprocess
 import sysconfig
+import tempfile
 from pathlib import Path
+
+try:
+    import fcntl
+except ImportError:  # not POSIX: no lock, each worker may compile a program itself
+    fcntl = None  # type: ignore[assignment]
 
 ROOT = Path(__file__).resolve().parent.parent
 CAPI = ROOT / "capi"
@@ -58,11 +66,61 @@ def env(**extra: str) -> dict[str, str]:
     return out
 
 
+# Where compile_cpp keeps the programs it built this session, by content (set by the capi_flags
+# fixture to a directory the xdist workers share); None: every call compiles.
+CACHE: Path | None = None
+
+
+@functools.cache
+def link_flags() -> list[str]:
+    """``-fuse-ld=gold`` when gold links here, else nothing: the test programs link in a quarter of
+    the time GNU ld takes (0.02 s instead of 0.09 s each). Only the linker changes, not what is
+    linked: the same libraries, the same NEEDED entries and RUNPATH."""
+    if shutil.which("ld.gold") is None or shutil.which("g++") is None:
+        return []
+    with tempfile.TemporaryDirectory() as tmp:
+        src = Path(tmp, "probe.cpp")
+        src.write_text("int main() { return 0; }\n")
+        cmd = ["g++", "-fuse-ld=gold", str(src), "-o", str(Path(tmp, "probe"))]
+        ok = subprocess.run(cmd, capture_output=True).returncode == 0
+    return ["-fuse-ld=gold"] if ok else []
+
+
 def compile_cpp(source: str, exe: Path, flags: list[str], asan: bool = False) -> Path:
+    """Compile ``source`` with g++ -std=c++17 and ``flags`` (under AddressSanitizer when ``asan``);
+    returns the program's path (``exe``).
+
+    With :data:`CACHE` set, a program is compiled once per session: the build sits under a
+    directory named by the hash of its source, name, flags and compiler, made under a lock (the
+    xdist workers share it), and ``exe`` is a hard link to it (a copy across file systems)."""
+    san = ["-fsanitize=address", "-fno-omit-frame-pointer", "-g"] if asan else []
+    if CACHE is None:
+        return _compile_to(source, exe, [*san, *flags])
+    key = hashlib.sha256(
+        "\0".join([shutil.which("g++") or "g++", exe.name, source, *san, *flags]).encode()
+    ).hexdigest()[:24]
+    home = CACHE / key
+    home.mkdir(parents=True, exist_ok=True)
+    built = home / exe.name
+    with open(home / ".lock", "w") as lock:
+        if fcntl is not None:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+        if not (home / ".done").exists():
+            _compile_to(source, built, [*san, *flags])
+            (home / ".done").touch()
+    exe.with_suffix(".cpp").write_text(source, encoding="utf-8")
+    exe.unlink(missing_ok=True)
+    try:
+        os.link(built, exe)
+    except OSError:
+        shutil.copy2(built, exe)
+    return exe
+
+
+def _compile_to(source: str, exe: Path, flags: list[str]) -> Path:
     src = exe.with_suffix(".cpp")
     src.write_text(source, encoding="utf-8")
-    san = ["-fsanitize=address", "-fno-omit-frame-pointer", "-g"] if asan else []
-    cmd = ["g++", "-std=c++17", *san, str(src), "-o", str(exe), *flags]
+    cmd = ["g++", "-std=c++17", str(src), "-o", str(exe), *flags, *link_flags()]
     done = subprocess.run(cmd, capture_output=True, text=True)
     assert done.returncode == 0, f"{' '.join(cmd)}\n{done.stderr}"
     return exe

@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 import os
+import tempfile
 
 import pytest
 
@@ -19,6 +20,15 @@ for var in ("ACLNN_PY_SOC", "ACLNN_PY_STREAM", "ACLNN_PY_DEVICE_COUNT", "ACLNN_P
 # that compare the policies set theirs themselves)
 if os.environ.get("ACLNN_PY_TEST_STREAM"):
     os.environ["ACLNN_PY_STREAM"] = os.environ["ACLNN_PY_TEST_STREAM"]
+# PYTHONDONTWRITEBYTECODE keeps .pyc files out of the source tree; the suite's child Pythons
+# (the samples, the ports, the exit-summary programs: over a hundred) would then compile aclnn_py
+# and numpy from source at every start (~0.5 s of CPU each). They keep their bytecode under a
+# cache directory outside the tree instead (Python checks each .pyc against its source).
+if os.environ.get("PYTHONDONTWRITEBYTECODE") and not os.environ.get("PYTHONPYCACHEPREFIX"):
+    del os.environ["PYTHONDONTWRITEBYTECODE"]
+    os.environ["PYTHONPYCACHEPREFIX"] = os.path.join(
+        tempfile.gettempdir(), f"aclnn_py-pycache-{getattr(os, 'getuid', lambda: 0)()}"
+    )
 
 import aclnn_py._capi as _capi  # noqa: E402
 from aclnn_py import testing  # noqa: E402
@@ -86,25 +96,38 @@ def dev():
     d.close()
 
 
+def _capi_cache(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Point capi_support's build cache at a directory of this session that every xdist worker
+    shares (the workers' base directories are siblings), so a program compiles once per session."""
+    import capi_support
+
+    base = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        base = base.parent
+    capi_support.CACHE = base / "capi-programs"
+
+
 @pytest.fixture(scope="session")
-def capi_flags() -> list[str]:
+def capi_flags(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
     """Build the C ABI library (when out of date); the flags that compile a program against it."""
     import capi_support
 
     if (why := capi_support.missing_toolchain()) is not None:
         pytest.skip(why)
+    _capi_cache(tmp_path_factory)
     build = capi_support.load_build()
     build.build()  # type: ignore[attr-defined]
     return [*build.cflags(), *build.libs()]  # type: ignore[attr-defined]
 
 
 @pytest.fixture(scope="session")
-def capi_asan_flags() -> list[str]:
+def capi_asan_flags(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
     """As capi_flags, for the AddressSanitizer build."""
     import capi_support
 
     if (why := capi_support.missing_toolchain()) is not None:
         pytest.skip(why)
+    _capi_cache(tmp_path_factory)
     build = capi_support.load_build()
     build.build(asan=True)  # type: ignore[attr-defined]
     return [*build.cflags(), *build.libs(asan=True)]  # type: ignore[attr-defined]

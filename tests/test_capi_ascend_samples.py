@@ -22,7 +22,7 @@ from io import BytesIO
 from pathlib import Path
 
 import pytest
-from capi_support import CAPI, load_build, missing_toolchain
+from capi_support import CAPI, link_flags, load_build, missing_toolchain
 from capi_support import env as _env
 
 if (why := missing_toolchain()) is not None:
@@ -57,8 +57,9 @@ CMAKE_SAMPLES: dict[str, tuple[list[str], list[str], list[str], list[str]]] = {
 
 
 @pytest.fixture(scope="module")
-def samples(tmp_path_factory) -> Path:
-    """The memory-management folder of Ascend/samples, extracted from the mirror."""
+def samples(tmp_path_factory, capi_flags) -> Path:
+    """The memory-management folder of Ascend/samples, extracted from the mirror (and the library
+    the programs link, built: this module may be a worker's first)."""
     out = tmp_path_factory.mktemp("ascend_samples")
     archive = subprocess.run(
         ["git", f"--git-dir={SAMPLES}", "archive", "--format=tar", "HEAD", FOLDER], capture_output=True, check=True
@@ -69,6 +70,7 @@ def samples(tmp_path_factory) -> Path:
 
 
 def _compile(cmd: list[str]) -> None:
+    cmd = [*cmd, *link_flags()]
     done = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, f"{' '.join(cmd)}\n{done.stderr}"
 

@@ -21,7 +21,7 @@ from io import BytesIO
 from pathlib import Path
 
 import pytest
-from capi_support import CAPI, load_build, missing_toolchain
+from capi_support import CAPI, link_flags, load_build, missing_toolchain
 from capi_support import env as _env
 
 if (why := missing_toolchain()) is not None:
@@ -255,7 +255,7 @@ def test_cann_runtime_example_compiles_unmodified_and_runs(tmp_path, capi_flags,
     flags = [*build.cflags(), f"-I{examples}", f"-I{folder}", f"-I{folder.parent}", f"-I{examples.parent / 'pkg_inc'}"]  # type: ignore[attr-defined]
     link = [f"-L{lib}", f"-Wl,-rpath,{lib}", "-lacl_rt", "-lopapi", "-lnnopbase", "-ldl", "-pthread"]
     exe = tmp_path / "main"
-    cmd = ["g++", "-std=c++17", *_sources(folder), "-o", str(exe), *flags, *link]
+    cmd = ["g++", "-std=c++17", *_sources(folder), "-o", str(exe), *flags, *link, *link_flags()]
     built = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
     assert built.returncode == 0, built.stderr
     (tmp_path / "file").mkdir()  # 9_multistream_sync_memory hands a flag over through file/flag.txt
@@ -303,7 +303,7 @@ def kernel_example(tmp_path_factory, capi_flags, examples: Path) -> Path:
         "g++", "-O2", "-std=c++17", "-D_GLIBCXX_USE_CXX11_ABI=0", "-Wall", "-Werror",
         str(folder / "main.cpp"), str(folder.parent / "file_ops.cpp"), "-o", str(exe),
         *build.cflags(), f"-I{examples}", f"-I{folder.parent}",  # type: ignore[attr-defined]
-        f"-L{lib}", f"-Wl,-rpath,{lib}", "-lacl_rt",
+        f"-L{lib}", f"-Wl,-rpath,{lib}", "-lacl_rt", *link_flags(),
     ]  # fmt: skip
     built = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
     assert built.returncode == 0, built.stderr
