@@ -105,7 +105,7 @@ def asm_child() -> None:
             (f"Div {dt} (a register scalar)", ew._div_by, lambda: ew._div_by(kind, a, f32(3), o)),
             (f"Maximum {dt} (int16 lanes)", ew._max, lambda: ew._max(kind, a, b, o)),
             (f"SmoothL1LossGradV2 {dt} (TBE)", nb._sl1_tbe_same,
-             lambda: nb._sl1_tbe_same(a, b, a, o, kind, f32(1), f32(-1), f32(1), f32(1), False)),
+             lambda: nb._sl1_tbe_same(a, b, a, o, kind, f32(1), f32(1), np.uint32(0xFFFFFFFF), f32(1), False)),
         ]  # fmt: skip
         if kind == nb.KIND_F16:
             runs += [
@@ -171,7 +171,7 @@ def main() -> int:
     @numba.njit(cache=False)
     def passes_sl1(reps: int, kind: int, p: Any, lab: Any, d: Any, o: Any) -> None:
         for _ in range(reps):
-            nb._sl1_tbe_same(p, lab, d, o, kind, f32(1.0), f32(-1.0), f32(1.0), f32(1.0), False)
+            nb._sl1_tbe_same(p, lab, d, o, kind, f32(1.0), f32(1.0), np.uint32(0xFFFFFFFF), f32(1.0), False)
 
     rng = np.random.default_rng(0)
     src = np.ones(3 * N, np.uint8)

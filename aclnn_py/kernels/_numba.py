@@ -21,7 +21,7 @@ import numba
 import numpy as np
 from llvmlite import ir
 from numba import njit, types
-from numba.extending import intrinsic, overload
+from numba.extending import intrinsic
 
 F32 = np.float32
 KIND_F32, KIND_F16, KIND_BF16 = 0, 1, 2
@@ -204,18 +204,6 @@ def _widen16(kind, h):
     return np.uint32(F16_TO_F32[h]).view(np.float32)
 
 
-def _value32(kind: int, v: Any) -> Any:  # pragma: no cover - only its overload runs (in jitted code)
-    """An element as float32: a float32 value as it is, the kind's bits widened."""
-    raise NotImplementedError
-
-
-@overload(_value32, inline="always")
-def _value32_impl(kind, v):
-    if isinstance(v, types.Float):
-        return lambda kind, v: v
-    return lambda kind, v: _widen16(kind, v)
-
-
 @_jit_in
 def _narrow16(kind, f):
     """One float32 result rounded once, half to even, to float16/bfloat16 bits (NaN canonical)."""
@@ -234,38 +222,39 @@ def _narrow16(kind, f):
 
 
 @_jit_in
-def _sl1_tbe(pi, li, di, sigma, neg_sigma, divisor, cof, mean):
-    zero = F32(0.0)
-    x = pi - li
-    temp = x / divisor
-    if x != x:
-        x = zero
-    s1 = F32(-1.0) if x <= neg_sigma else zero
-    s2 = F32(1.0) if x >= sigma else zero
-    s3 = temp if abs(x) < sigma else zero
-    r = ((s1 + s2) + s3) * di
-    if mean:
-        r = r * cof
-    return r
+def _sl1_tbe(x, di, thr, divisor, keep):
+    """The TBE recipe (:func:`aclnn_py.kernels.smooth_l1_loss_grad_v2.tbe`, before the mean
+    factor) of x = p - l, in fewer operations: the loop is compute-bound (21 -> 16 vector
+    instructions per 8 float16 elements). With ``thr``, ``keep`` from :func:`_sl1_tbe_consts`,
+    the result is ``(copysign(1, x) if |x| >= thr else temp & keep) + 0``, times d; the same
+    bits, case by case (x' is the recipe's x, a NaN replaced by 0):
 
-
-@_jit_in
-def _sl1_tbe_pos(x, di, sigma, divisor):
-    """:func:`_sl1_tbe` (before the mean factor) of x = p - l for a positive sigma, with fewer
-    operations (the loop is compute-bound: 21 -> 15 vector instructions per 8 half elements).
-    The same bits, case by case (sigma > 0, so the three conditions cannot overlap):
-
-    * x NaN: the recipe's x becomes 0, so s1 = s2 = 0 (0 <= -sigma and 0 >= sigma are false)
-      and s3 = temp (|0| < sigma), a NaN: here ``abs(x) >= sigma`` is false, temp is taken.
-    * |x| >= sigma (x not 0, maybe infinite): exactly one of s1, s2 is 1 with x's sign, s3 = 0,
-      so the sum is that +-1 exactly: here copysign(1, x) + 0.
-    * |x| < sigma: s1 = s2 = 0 and the sum is (0 + 0) + temp = (+0) + temp, which is
-      temp + (+0) (IEEE addition commutes; a -0 temp becomes +0 either way).
-
-    Then both multiply by d. A sigma <= 0 or NaN keeps the recipe's own operations."""
-    temp = x / divisor
+    * sigma > 0 (thr = sigma, keep all ones; the three conditions cannot overlap):
+      x NaN: x' = 0, so s1 = s2 = 0 (0 <= -sigma, 0 >= sigma are false) and s3 = temp
+      (|0| < sigma), a NaN; here |x| >= thr is false and temp is taken. |x| >= sigma (x not 0,
+      maybe infinite): exactly one of s1, s2 is 1 with x's sign and s3 = 0, so the sum is that
+      +-1: copysign(1, x) + 0. |x| < sigma: s1 = s2 = 0, the sum (0 + 0) + temp = (+0) + temp,
+      which is temp + (+0) (IEEE addition commutes; a -0 temp gives +0 either way).
+    * sigma <= 0, a = |sigma| (thr = the float32 after a, keep 0): s3 = 0 (|x'| < sigma never
+      holds); s1 = -1 for x' <= a, s2 = 1 for x' >= -a: the sum is 1 above a, -1 below -a, and
+      -1 + 1 = +0 in between (x = 0 and a NaN x included). |x| >= thr is |x| > a (no float32
+      lies between a and thr), false for a NaN x, and temp & 0 is +0. sigma = -inf: thr is a
+      NaN (the bits after infinity's), so every element gives +0, as the recipe's s1 + s2.
+    * sigma NaN (thr NaN, keep 0): every comparison is false, the recipe's sum is +0: so is
+      this one."""
+    temp = np.uint32(np.float32(x / divisor).view(np.uint32) & keep).view(np.float32)
     one = np.uint32((np.float32(x).view(np.uint32) & np.uint32(0x80000000)) | np.uint32(0x3F800000))
-    return ((one.view(np.float32) if abs(x) >= sigma else temp) + F32(0.0)) * di
+    return ((one.view(np.float32) if abs(x) >= thr else temp) + F32(0.0)) * di
+
+
+@_jit
+def _sl1_tbe_consts(sigma):
+    """(thr, keep) of :func:`_sl1_tbe` for sigma."""
+    if sigma > 0:
+        return sigma, np.uint32(0xFFFFFFFF)
+    if sigma != sigma:
+        return sigma, np.uint32(0)
+    return np.uint32(np.float32(abs(sigma)).view(np.uint32) + np.uint32(1)).view(np.float32), np.uint32(0)
 
 
 @_jit_in
@@ -345,46 +334,28 @@ def tile(src, blk):
     return rep
 
 
-@_jit
-def _sl1_tbe_same(p, lab, d, out, kind, sigma, neg_sigma, divisor, cof, mean):
-    if sigma > 0:  # every practical beta: the shorter loop
-        _sl1_tbe_pos_same(p, lab, d, out, kind, sigma, divisor, cof, mean)
-        return
-    if kind == KIND_F32:
-        fp, fl, fd, fo = p.view(np.float32), lab.view(np.float32), d.view(np.float32), out.view(np.float32)
-        for i in range(out.size):
-            fo[i] = _canon(_sl1_tbe(fp[i], fl[i], fd[i], sigma, neg_sigma, divisor, cof, mean))
-        return
-    for i in range(out.size):
-        r = _sl1_tbe(
-            _widen16(kind, p[i]), _widen16(kind, lab[i]), _widen16(kind, d[i]), sigma, neg_sigma, divisor, cof, mean
-        )
-        out[i] = _narrow16(kind, r)
-
-
 @_jit_in
-def _sl1_tbe_pos_loop(p, lab, d, out, kind, sigma, divisor, cof, mean):
+def _sl1_tbe_loop(p, lab, d, out, kind, thr, divisor, keep, cof, mean):
     for i in range(out.size):
-        x = _widen16(kind, p[i]) - _value32(kind, lab[i])
-        r = _sl1_tbe_pos(x, _widen16(kind, d[i]), sigma, divisor)
+        x = _widen16(kind, p[i]) - _widen16(kind, lab[i])
+        r = _sl1_tbe(x, _widen16(kind, d[i]), thr, divisor, keep)
         out[i] = _narrow16(kind, r * cof if mean else r)
 
 
-@_jit_in
-def _sl1_tbe_pos_same(p, lab, d, out, kind, sigma, divisor, cof, mean):
-    """:func:`_sl1_tbe_pos` over the arrays, then the mean factor ``cof`` when ``mean``; ``lab``
-    is the kind's bits, or float32 values (a broadcast label widened once per call). One loop
-    per kind, each with its kind a constant: LLVM unswitches only so many loop-invariant tests
-    (the kind's and the mean's together left the half loops scalar)."""
+@_jit
+def _sl1_tbe_same(p, lab, d, out, kind, thr, divisor, keep, cof, mean):
+    """:func:`_sl1_tbe` over arrays of the output's size, then the mean factor ``cof`` when
+    ``mean``. One loop per kind, each with its kind a constant: LLVM unswitches only so many
+    loop-invariant tests (the kind's and the mean's together left the half loops scalar)."""
     if kind == KIND_F32:
         fp, fl, fd, fo = p.view(np.float32), lab.view(np.float32), d.view(np.float32), out.view(np.float32)
         for i in range(out.size):
-            r = _sl1_tbe_pos(fp[i] - fl[i], fd[i], sigma, divisor)
+            r = _sl1_tbe(fp[i] - fl[i], fd[i], thr, divisor, keep)
             fo[i] = _canon(r * cof if mean else r)
     elif kind == KIND_F16:
-        _sl1_tbe_pos_loop(p, lab, d, out, KIND_F16, sigma, divisor, cof, mean)
+        _sl1_tbe_loop(p, lab, d, out, KIND_F16, thr, divisor, keep, cof, mean)
     else:
-        _sl1_tbe_pos_loop(p, lab, d, out, KIND_BF16, sigma, divisor, cof, mean)
+        _sl1_tbe_loop(p, lab, d, out, KIND_BF16, thr, divisor, keep, cof, mean)
 
 
 @_jit_in
@@ -413,24 +384,11 @@ def _broadcast_block(n, p, lab, d):
 def smooth_l1_tbe(p, lab, d, out, kind, sigma, eps, cof, mean):
     n = out.size
     divisor = sigma + eps
-    neg_sigma = sigma * F32(-1.0)
+    thr, keep = _sl1_tbe_consts(sigma)
     if p.size == n and lab.size == n and d.size == n:
-        _sl1_tbe_same(p, lab, d, out, kind, sigma, neg_sigma, divisor, cof, mean)
+        _sl1_tbe_same(p, lab, d, out, kind, thr, divisor, keep, cof, mean)
         return
     blk = _broadcast_block(n, p, lab, d)
-    if kind != KIND_F32 and sigma > 0 and p.size == n and d.size == n:
-        # a broadcast label (a scalar or a row target) of the half types, widened once: the
-        # loop is compute-bound, and its widening was an eighth of its work
-        rl = tile(lab, blk)
-        lf = np.empty(blk, np.float32)
-        for j in range(blk):
-            lf[j] = _widen16(kind, rl[j])
-        for start in range(0, n, blk):
-            stop = min(n, start + blk)
-            _sl1_tbe_pos_same(
-                p[start:stop], lf[: stop - start], d[start:stop], out[start:stop], kind, sigma, divisor, cof, mean
-            )
-        return
     rp, rl, rd = tile(p, blk), tile(lab, blk), tile(d, blk)
     for start in range(0, n, blk):
         cnt = min(blk, n - start)
@@ -438,7 +396,7 @@ def smooth_l1_tbe(p, lab, d, out, kind, sigma, eps, cof, mean):
         _sl1_tbe_same(
             p[start:stop] if p.size == n else rp[:cnt], lab[start:stop] if lab.size == n else rl[:cnt],
             d[start:stop] if d.size == n else rd[:cnt], out[start:stop],
-            kind, sigma, neg_sigma, divisor, cof, mean,
+            kind, thr, divisor, keep, cof, mean,
         )  # fmt: skip
 
 
