@@ -40,6 +40,9 @@ from . import cache, checks
 # A kernel computation: reads its input views, writes its output views, names the path it took.
 Compute = Callable[[Sequence[np.ndarray], Sequence[np.ndarray]], str]
 
+# Allocations up to this size keep an argument's bound view between runs (_ArgSpec.array).
+BIND_LIMIT = 64 * 1024
+
 EXTRA_SIZE_IN_BYTE = 32
 ALIGN_SIZE_IN_BYTE = 512
 
@@ -644,7 +647,9 @@ class _ArgSpec:
         else:
             alloc, off = SPACE.check(ptr + self.lo, self.hi - self.lo, "write" if write else "read", self.label)
             arr = np.ndarray(self.shape, dtype=self.dtype, buffer=alloc.buf, offset=off - self.lo, strides=self.strides)
-            self.bound = (ptr, alloc, arr)
+            # Only small allocations: the view keeps its allocation's bytes alive after a free
+            # (until the next run re-binds), and a large call does not feel the view's cost.
+            self.bound = (ptr, alloc, arr) if alloc.size <= BIND_LIMIT else None
         if not write and sanitizer.MODE != "off":
             if self.dense:
                 sanitizer.alloc_access(alloc, ptr + self.lo, self.hi - self.lo, False, self.label)

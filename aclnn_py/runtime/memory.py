@@ -220,6 +220,7 @@ def _align_up(n: int, a: int) -> int:
 
 
 _RESET_HOOKS: list[Callable[[], None]] = []
+_NO_BYTES: np.ndarray[Any, np.dtype[np.uint8]] = np.empty(0, dtype=np.uint8)  # a freed allocation's storage
 
 
 def on_reset(hook: Callable[[], None]) -> None:
@@ -344,6 +345,11 @@ class AddressSpace:
             self._starts.pop(bisect.bisect_left(self._starts, ptr))
             if isinstance(alloc, ManagedAllocation):
                 alloc.release()  # the host pages go now; the record stays for messages
+            else:
+                # The bytes go now too (a view a running kernel still holds keeps them until it
+                # lets go): the record stays in the freed table for messages, and a table of
+                # FREED_HISTORY records must not keep that many allocations' memory.
+                alloc.raw = alloc.buf = _NO_BYTES
             alloc.freed = True
             alloc.free_api, alloc.free_site = api, site
             self._freed[ptr] = alloc
