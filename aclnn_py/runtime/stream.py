@@ -287,7 +287,7 @@ class DeferredPolicy(Policy):
     name = "deferred"
 
     def submit(self, stream: Stream, task: Task) -> None:
-        if _captured(stream, task):
+        if stream.capture is not None and _captured(stream, task):  # no call when nothing captures
             return
         with stream.lock:
             stream.queue.append(task)
