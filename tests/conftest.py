@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 import os
+import stat
 import tempfile
 
 import pytest
@@ -20,15 +21,28 @@ for var in ("ACLNN_PY_SOC", "ACLNN_PY_STREAM", "ACLNN_PY_DEVICE_COUNT", "ACLNN_P
 # that compare the policies set theirs themselves)
 if os.environ.get("ACLNN_PY_TEST_STREAM"):
     os.environ["ACLNN_PY_STREAM"] = os.environ["ACLNN_PY_TEST_STREAM"]
+
+
 # PYTHONDONTWRITEBYTECODE keeps .pyc files out of the source tree; the suite's child Pythons
 # (the samples, the ports, the exit-summary programs: over a hundred) would then compile aclnn_py
-# and numpy from source at every start (~0.5 s of CPU each). They keep their bytecode under a
-# cache directory outside the tree instead (Python checks each .pyc against its source).
-if os.environ.get("PYTHONDONTWRITEBYTECODE") and not os.environ.get("PYTHONPYCACHEPREFIX"):
+# and numpy from source at every start (~0.5 s of CPU each). They keep their bytecode in a
+# directory of the user's outside the tree instead (Python checks each .pyc against its source),
+# used only if it is the user's own and no one else may write to it.
+def _private_pycache() -> str | None:
+    path = os.path.join(tempfile.gettempdir(), f"aclnn_py-pycache-{os.getuid()}")
+    try:
+        os.makedirs(path, mode=0o700, exist_ok=True)
+        st = os.lstat(path)
+    except OSError:
+        return None
+    mine = stat.S_ISDIR(st.st_mode) and st.st_uid == os.getuid() and not st.st_mode & 0o022
+    return path if mine else None
+
+
+_WANT_PYCACHE = os.environ.get("PYTHONDONTWRITEBYTECODE") and not os.environ.get("PYTHONPYCACHEPREFIX")
+if _WANT_PYCACHE and hasattr(os, "getuid") and (_pycache := _private_pycache()) is not None:
     del os.environ["PYTHONDONTWRITEBYTECODE"]
-    os.environ["PYTHONPYCACHEPREFIX"] = os.path.join(
-        tempfile.gettempdir(), f"aclnn_py-pycache-{getattr(os, 'getuid', lambda: 0)()}"
-    )
+    os.environ["PYTHONPYCACHEPREFIX"] = _pycache
 
 import aclnn_py._capi as _capi  # noqa: E402
 from aclnn_py import testing  # noqa: E402
