@@ -98,16 +98,16 @@ def test_the_probe_decides_the_route(monkeypatch: pytest.MonkeyPatch) -> None:
     real = red.softmax_rows
     for ok in (False, red.exp_matches_numpy()):
         monkeypatch.setattr(red, "_EXP_OK", ok)
-        calls: list[int] = []
+        modes: list[object] = []
 
-        def counted(*a: object, calls: list[int] = calls) -> object:
-            calls.append(1)
+        def counted(*a: object, modes: list[object] = modes) -> object:
+            modes.append(a[1])
             return real(*a)
 
         monkeypatch.setattr(red, "softmax_rows", counted)
         out = np.zeros_like(x)
         assert sm.make("tbe", 1)([x], [out]) == "numba tbe"
-        assert bool(calls) == ok
+        assert modes == ([red.MODE_FUSED] if ok else [red.MODE_PREP, red.MODE_FINISH])
         outs.append(out)
     assert_bits_equal(outs[1], outs[0])
 

@@ -13,8 +13,14 @@ so the rows are computed in one fused pass (``x - max``, exp, sum, divide) while
 L1 cache. Whether numpy's exp really is that algorithm on this machine is checked once per process
 (:func:`exp_matches_numpy`, against numpy on the edges and on random patterns); where it is not
 (another CPU, a numpy built otherwise), the kernels write ``x - max`` into a float32 block, the
-caller applies ``np.exp`` to the block, and a second kernel sums and divides. See
+caller applies ``np.exp`` to the block, and a second call sums and divides. See
 :func:`aclnn_py.kernels.softmax.make` for the loops.
+
+Compile cost (a fresh checkout compiles every kernel the tests reach): every kernel takes its data
+as uint16 arrays, float32 as the two halves of each element (viewed back inside), so one compiled
+signature serves the three kinds (a uint32 and a uint16 signature each held the code of all three).
+A softmax layout is one kernel whose ``mode`` is the fused pass, the ``x - max`` step or the sum
+and division step (the steps of the ``np.exp`` route), not three kernels holding the same sums.
 """
 
 from __future__ import annotations
@@ -49,20 +55,27 @@ def _log2(m):
     return k
 
 
-@_jit_in
-def _store(kind, out, i, v):
-    """Write float32 ``v`` at element i of ``out`` (the kind's bits), rounded once, NaN canonical."""
+@_jit_inline
+def _load(x, start, count, kind, dst):
+    """Elements [start, start+count) of ``x`` (uint16: the kind's bits, float32 as the two halves
+    of each element) exactly as float32 bits into dst[0:count]."""
     if kind == KIND_F32:
-        out[i] = np.float32(_canon(v)).view(np.uint32)
+        _to_f32(x.view(np.uint32), start, count, KIND_F32, dst)
     else:
-        out[i] = _narrow16(kind, v)
+        _to_f32(x, start, count, kind, dst)
 
 
 @_jit
 def store_f32(kind, res, out):
-    """float32 results into an output of the kind (rounded once, NaN canonical)."""
-    for i in range(res.size):
-        _store(kind, out, i, res[i])
+    """float32 results into ``out`` (uint16: the kind's bits, float32 as halves), rounded once,
+    NaN canonical."""
+    if kind == KIND_F32:
+        fo = out.view(np.float32)
+        for i in range(res.size):
+            fo[i] = _canon(res[i])
+    else:
+        for i in range(res.size):
+            out[i] = _narrow16(kind, res[i])
 
 
 @_jit_in
@@ -230,61 +243,72 @@ def _stack_lanes(typingctx):
 
 
 @_jit_in
-def _lanes_sum(kind, src, blk):
-    """The TBE order over one row (float32 values, or the bits of the kind): element k into lane
-    k mod 64 (lanes from +0.0, added in sequence), then the pair tree of the lanes (``blk``: 64
-    floats of scratch). The last chunk is padded with +0.0, which changes no lane (a lane is
-    never -0.0: it starts at +0.0)."""
+def _lanes_sum_f32(f, blk):
+    """The TBE order over one float32 row: element k into lane k mod 64 (lanes from +0.0, added
+    in sequence), then the pair tree of the lanes (``blk``: 64 floats of scratch). The last chunk
+    is padded with +0.0, which changes no lane (a lane is never -0.0: it starts at +0.0)."""
     acc = carray(_stack_lanes(), LANES)  # type: ignore[call-arg]  # numba passes typingctx
     for lane in range(LANES):
         acc[lane] = F32(0.0)
-    full = src.size // LANES
-    pairs = full // 2
-    tail = src[full * LANES :]
+    full = f.size // LANES
     # whole chunks into the stack lanes, two per step (chunk 2c, then 2c + 1: each lane still
     # adds in sequence), the partial one into blk (an access to acc at a variable index would
     # keep it in memory)
-    if kind == KIND_F32:
-        f = src.view(np.float32)
-        for c in range(pairs):
-            two = f[c * 2 * LANES : c * 2 * LANES + 2 * LANES]
-            for lane in range(LANES):
-                acc[lane] = acc[lane] + two[lane]
-            for lane in range(LANES):
-                acc[lane] = acc[lane] + two[LANES + lane]
-        if full % 2:
-            chunk = f[(full - 1) * LANES : full * LANES]
-            for lane in range(LANES):
-                acc[lane] = acc[lane] + chunk[lane]
+    for c in range(full // 2):
+        two = f[c * 2 * LANES : c * 2 * LANES + 2 * LANES]
         for lane in range(LANES):
-            blk[lane] = acc[lane]
-        ft = tail.view(np.float32)
-        for lane in range(ft.size):
-            blk[lane] = blk[lane] + ft[lane]
-    else:
-        for c in range(pairs):
-            two = src[c * 2 * LANES : c * 2 * LANES + 2 * LANES]
-            for lane in range(LANES):
-                acc[lane] = acc[lane] + _widen16(kind, two[lane])
-            for lane in range(LANES):
-                acc[lane] = acc[lane] + _widen16(kind, two[LANES + lane])
-        if full % 2:
-            chunk = src[(full - 1) * LANES : full * LANES]
-            for lane in range(LANES):
-                acc[lane] = acc[lane] + _widen16(kind, chunk[lane])
+            acc[lane] = acc[lane] + two[lane]
         for lane in range(LANES):
-            blk[lane] = acc[lane]
-        for lane in range(tail.size):
-            blk[lane] = blk[lane] + _widen16(kind, tail[lane])
+            acc[lane] = acc[lane] + two[LANES + lane]
+    if full % 2:
+        chunk = f[(full - 1) * LANES : full * LANES]
+        for lane in range(LANES):
+            acc[lane] = acc[lane] + chunk[lane]
+    for lane in range(LANES):
+        blk[lane] = acc[lane]
+    tail = f[full * LANES :]
+    for lane in range(tail.size):
+        blk[lane] = blk[lane] + tail[lane]
+    return _tree(blk, LANES)
+
+
+@_jit_in
+def _lanes_sum_16(kind, src, blk):
+    """:func:`_lanes_sum_f32` over the float16/bfloat16 bits of one row, widened as they are added."""
+    acc = carray(_stack_lanes(), LANES)  # type: ignore[call-arg]
+    for lane in range(LANES):
+        acc[lane] = F32(0.0)
+    full = src.size // LANES
+    for c in range(full // 2):
+        two = src[c * 2 * LANES : c * 2 * LANES + 2 * LANES]
+        for lane in range(LANES):
+            acc[lane] = acc[lane] + _widen16(kind, two[lane])
+        for lane in range(LANES):
+            acc[lane] = acc[lane] + _widen16(kind, two[LANES + lane])
+    if full % 2:
+        chunk = src[(full - 1) * LANES : full * LANES]
+        for lane in range(LANES):
+            acc[lane] = acc[lane] + _widen16(kind, chunk[lane])
+    for lane in range(LANES):
+        blk[lane] = acc[lane]
+    tail = src[full * LANES :]
+    for lane in range(tail.size):
+        blk[lane] = blk[lane] + _widen16(kind, tail[lane])
     return _tree(blk, LANES)
 
 
 @_jit
 def lanes_rows(kind, x, rows, r, res):
-    """The TBE order (:func:`_lanes_sum`) over rows of ``r`` contiguous elements."""
+    """The TBE order (:func:`_lanes_sum_f32`) over rows of ``r`` contiguous elements of ``x``
+    (uint16: the kind's bits, float32 as halves)."""
     blk = np.empty(LANES, np.float32)
-    for row in range(rows):
-        res[row] = _lanes_sum(kind, x[row * r : row * r + r], blk)
+    if kind == KIND_F32:
+        f = x.view(np.float32)
+        for row in range(rows):
+            res[row] = _lanes_sum_f32(f[row * r : row * r + r], blk)
+    else:
+        for row in range(rows):
+            res[row] = _lanes_sum_16(kind, x[row * r : row * r + r], blk)
 
 
 @_jit_in
@@ -316,7 +340,7 @@ def lanes_cols(kind, x, a1, r, a0, res):
                 for j in range(w):
                     row[j] = F32(0.0)
             for k in range(r):
-                _to_f32(x, (b * r + k) * a0 + c0, w, kind, buf)
+                _load(x, (b * r + k) * a0 + c0, w, kind, buf)
                 row = acc[k % LANES]
                 for j in range(w):
                     row[j] = row[j] + fb[j]
@@ -390,15 +414,24 @@ def _ar_sum(v, r, head, blk):
     return _tree(blk, LANES)
 
 
+LONG_ROW = 1 << 16  # a float32 row longer than this is summed where it is (see ar_rows)
+
+
 @_jit
 def ar_rows(kind, x, rows, r, res):
-    """Ascend950's AR order for rows of ``r`` contiguous elements."""
-    row = np.empty(max(r, 1), np.uint32)
-    fr = row.view(np.float32)
+    """Ascend950's AR order for rows of ``r`` contiguous elements of ``x`` (uint16: the kind's
+    bits, float32 as halves), each copied (widened) into a block first: measured faster than
+    summing a float32 row where it is (rows of 1024: ~15%), except for one long row (SmoothL1LossV2's
+    mean), where the block would be a fresh allocation larger than the caches at every call."""
     head = np.empty(max(_floor_pow2(((r + 7) // 8) * 8), 1), np.float32)
     blk = np.empty(LANES, np.float32)
+    if rows == 1 and kind == KIND_F32 and r > LONG_ROW:
+        res[0] = _ar_sum(x.view(np.float32)[:r], r, head, blk)
+        return
+    row = np.empty(max(r, 1), np.uint32)
+    fr = row.view(np.float32)
     for i in range(rows):
-        _to_f32(x, i * r, r, kind, row)
+        _load(x, i * r, r, kind, row)
         res[i] = _ar_sum(fr, r, head, blk)
 
 
@@ -454,9 +487,9 @@ def ra_cols(kind, x, a1, r, a0, groups16, res):
                 for k in range(levels):
                     if (t >> k) & 1:
                         j |= 1 << perm[k]
-                _to_f32(x, (b * r + j) * a0 + c0, w, kind, buf)
+                _load(x, (b * r + j) * a0 + c0, w, kind, buf)
                 if j < r - m:
-                    _to_f32(x, (b * r + m + j) * a0 + c0, w, kind, buf2)
+                    _load(x, (b * r + m + j) * a0 + c0, w, kind, buf2)
                     for q in range(w):
                         fb[q] = fb[q] + fb2[q]
                 lvl = 0
@@ -478,6 +511,10 @@ def ra_cols(kind, x, a1, r, a0, groups16, res):
 # -- SoftmaxV2 ------------------------------------------------------------------------------------
 
 SM_TBE, SM_SMALL_R, SM_FULL_LOAD, SM_RECOMPUTE = 0, 1, 2, 3
+# What a softmax kernel call does: the whole softmax (numpy's exp compiled in), or one of the two
+# steps around ``np.exp`` (``x - max`` into a float32 block; that block's exponentials summed,
+# divided and stored).
+MODE_FUSED, MODE_PREP, MODE_FINISH = 0, 1, 2
 
 
 @_jit_in
@@ -502,23 +539,6 @@ def _row_max(v, r, part):
         m = val if val > m else m
         nan |= val != val
     return F32(np.nan) if nan else m
-
-
-@_jit
-def softmax_prep_rows(kind, f16_sub, x, row0, nrows, r, e):
-    """``x - max`` of rows [row0, row0 + nrows) (r contiguous elements each) into e (float32);
-    ``f16_sub``: the TBE float16 recipe rounds the difference to float16. The max propagates NaN."""
-    part = np.empty(16, np.float32)
-    for i in range(nrows):
-        out = e[i * r : i * r + r]
-        _to_f32(x, (row0 + i) * r, r, kind, out.view(np.uint32))
-        m = _row_max(out, r, part)
-        if f16_sub:
-            for k in range(r):
-                out[k] = _widen16(KIND_F16, _narrow16(KIND_F16, out[k] - m))
-        else:
-            for k in range(r):
-                out[k] = out[k] - m
 
 
 @_jit_in
@@ -653,7 +673,7 @@ def _row_sum(method, u, row, r, acc, blk, tmp, parts, cache, tile, head):
     """The sum of the float32 row in the order of ``method`` (SM_TBE lanes, or an Ascend950
     template; ``u``: the recompute tile)."""
     if method == SM_TBE:
-        return _lanes_sum(KIND_F32, row[:r].view(np.uint32), blk)  # bits: the float16 branch must type
+        return _lanes_sum_f32(row[:r], blk)
     if method == SM_SMALL_R:
         return _sum_small_r(row, r, tmp)
     if method == SM_FULL_LOAD:
@@ -685,19 +705,9 @@ def _finish_row(kind, method, u, flush, flush_exp, reciprocal, row, r, out, base
     acc, blk, tmp, parts, cache, tile, head = sc
     s = _row_sum(method, u, row, r, acc, blk, tmp, parts, cache, tile, head)
     if kind == KIND_F32:
-        _div_store_f32(row, s, reciprocal, flush, out[base : base + r].view(np.float32))
+        _div_store_f32(row, s, reciprocal, flush, out.view(np.float32)[base : base + r])
     else:
         _div_store_16(kind, row, s, reciprocal, flush, out[base : base + r])
-
-
-@_jit
-def softmax_finish_rows(kind, method, u, flush, reciprocal, e, out, row0, nrows, r):
-    """Rows of exponentials e -> ``e / sum`` (or ``e * (1 / sum)``) stored into out, the sum in
-    the order of ``method`` (SM_TBE lanes, or an Ascend950 template; ``u``: the recompute tile);
-    ``flush``: Ascend950's Exp and Div give +0 for subnormal results."""
-    sc = _row_scratch(u, r)
-    for i in range(nrows):
-        _finish_row(kind, method, u, flush, flush, reciprocal, e[i * r : i * r + r], r, out, (row0 + i) * r, sc)
 
 
 @_jit_in
@@ -757,7 +767,7 @@ def _exp_diff_normal(row, m, f16_sub, flush):
 
 
 @_jit_in
-def _exp_diff(row, m, f16_sub, flush=False):
+def _exp_diff(row, m, f16_sub, flush):
     """row[k] = exp(row[k] - m) (numpy's float32 exp; ``f16_sub``: the difference rounded to
     float16 first, as the TBE float16 recipe subtracts in float16; ``flush``: as above)."""
     if f16_sub:
@@ -771,83 +781,46 @@ def _exp_diff(row, m, f16_sub, flush=False):
 
 
 @_jit
-def softmax_rows(kind, f16_sub, method, u, flush, reciprocal, x, a1, r, out):
-    """The whole softmax of a1 rows of r contiguous elements, one row at a time while it is in
-    the cache: widened to float32, its maximum (NaN if any element is NaN), ``exp(x - max)``
-    (:func:`np_exp32`), the sum in the order of ``method``, the division, the store. The same
-    operations, in the same order, as :func:`softmax_prep_rows` + ``np.exp`` +
-    :func:`softmax_finish_rows`."""
-    bits = np.empty(max(r, 1), np.uint32)
-    row = bits.view(np.float32)
+def softmax_rows(kind, mode, f16_sub, method, u, flush, reciprocal, x, e, row0, nrows, r, out):
+    """Rows [row0, row0 + nrows) of r contiguous elements; ``x`` and ``out`` are uint16 (the
+    kind's bits, float32 as halves). ``mode``:
+
+    * MODE_FUSED: the whole softmax, one row at a time while it is in the cache: widened to
+      float32, its maximum (NaN if any element is NaN), ``exp(x - max)`` (:func:`np_exp32`), the
+      sum in the order of ``method``, the division, the store (``e`` is not used);
+    * MODE_PREP: ``x - max`` into the float32 block ``e`` (``f16_sub``: rounded to float16, as
+      the TBE float16 recipe subtracts; the maximum propagates NaN);
+    * MODE_FINISH: the exponentials in ``e`` summed (``method``; ``u``: the recompute tile),
+      divided (``reciprocal``: ``e * (1 / sum)``) and stored; ``flush``: Ascend950's Exp and Div
+      give +0 for subnormal results.
+
+    MODE_PREP, ``np.exp`` on the block and MODE_FINISH make the same operations in the same order
+    as MODE_FUSED."""
+    bits = np.empty(max(r, 1) if mode == MODE_FUSED else 1, np.uint32)
     part = np.empty(16, np.float32)
     blk = np.empty(LANES, np.float32)
-    sc = _row_scratch(u, r)
-    for i in range(a1):
-        _to_f32(x, i * r, r, kind, bits)
-        m, n = _row_spread(row, r, blk)
-        if n - m >= EXP_NORMAL_MIN:  # every x - m is (rounds monotonically) in [-86, 0]
-            _exp_diff_normal(row, m, f16_sub, flush)
-        else:  # an infinity or a spread over 86 (or a NaN): the recipe's max, the guarded exp
-            _exp_diff(row, _row_max(row, r, part), f16_sub, flush)
-        _finish_row(kind, method, u, flush, False, reciprocal, row, r, out, i * r, sc)
-
-
-@_jit
-def softmax_prep_cols(kind, f16_sub, x, b0, nb, r, a0, e, with_exp=False):
-    """``x - max`` over r for slabs [b0, b0 + nb) of x as (a1, r, a0), into e (float32);
-    ``with_exp``: its exponential instead: :func:`_exp_normal` when every column's
-    ``min - max`` is at least EXP_NORMAL_MIN (as for the rows in :func:`softmax_rows`), else
-    :func:`np_exp32`."""
-    m_even = np.empty(a0, np.float32)
-    m_odd = np.empty(a0, np.float32)
-    n_even = np.empty(a0, np.float32)
-    n_odd = np.empty(a0, np.float32)
-    buf = np.empty(a0, np.uint32)
-    fb = buf.view(np.float32)
-    for b in range(nb):
-        base = (b0 + b) * r * a0
-        off = b * r * a0
-        _to_f32(x, base, a0, kind, m_even.view(np.uint32))
-        for c in range(a0):
-            n_even[c] = m_even[c]
-        # the running maxima (NaN once a NaN is seen) and minima alternate between two blocks:
-        # an update in place compiles to a masked store, which is slow on AMD CPUs
-        for k in range(1, r):
-            _to_f32(x, base + k * a0, a0, kind, buf)
-            src, dst = (m_even, m_odd) if k % 2 else (m_odd, m_even)
-            nsrc, ndst = (n_even, n_odd) if k % 2 else (n_odd, n_even)
-            for c in range(a0):
-                val, mc, nc = fb[c], src[c], nsrc[c]
-                dst[c] = val if ((val > mc) | (val != val)) & (mc == mc) else mc
-                ndst[c] = val if val < nc else nc
-        m = m_odd if r % 2 == 0 else m_even
-        n = n_odd if r % 2 == 0 else n_even
-        normal = True
-        for c in range(a0):
-            normal &= n[c] - m[c] >= EXP_NORMAL_MIN  # false for a NaN maximum
-        for k in range(r):
-            _to_f32(x, base + k * a0, a0, kind, buf)
-            dst = e[off + k * a0 : off + k * a0 + a0]
-            if not with_exp:
+    sc = _row_scratch(u, r if mode != MODE_PREP else 1)
+    for i in range(nrows):
+        if mode == MODE_FINISH:
+            row = e[i * r : i * r + r]
+        else:
+            row = bits.view(np.float32) if mode == MODE_FUSED else e[i * r : i * r + r]
+            _load(x, (row0 + i) * r, r, kind, row.view(np.uint32))
+            if mode == MODE_PREP:
+                m = _row_max(row, r, part)
                 if f16_sub:
-                    for c in range(a0):
-                        dst[c] = _widen16(KIND_F16, _narrow16(KIND_F16, fb[c] - m[c]))
+                    for k in range(r):
+                        row[k] = _widen16(KIND_F16, _narrow16(KIND_F16, row[k] - m))
                 else:
-                    for c in range(a0):
-                        dst[c] = fb[c] - m[c]
-            elif normal:
-                if f16_sub:
-                    for c in range(a0):
-                        dst[c] = _exp_normal(_widen16(KIND_F16, _narrow16(KIND_F16, fb[c] - m[c])))
-                else:
-                    for c in range(a0):
-                        dst[c] = _exp_normal(fb[c] - m[c])
-            elif f16_sub:
-                for c in range(a0):
-                    dst[c] = np_exp32(_widen16(KIND_F16, _narrow16(KIND_F16, fb[c] - m[c])))
-            else:
-                for c in range(a0):
-                    dst[c] = np_exp32(fb[c] - m[c])
+                    for k in range(r):
+                        row[k] = row[k] - m
+                continue
+            m, n = _row_spread(row, r, blk)
+            if n - m >= EXP_NORMAL_MIN:  # every x - m is (rounds monotonically) in [-86, 0]
+                _exp_diff_normal(row, m, f16_sub, flush)
+            else:  # an infinity or a spread over 86 (or a NaN): the recipe's max, the guarded exp
+                _exp_diff(row, _row_max(row, r, part), f16_sub, flush)
+        _finish_row(kind, method, u, flush, flush and mode == MODE_FINISH, reciprocal, row, r, out, (row0 + i) * r, sc)
 
 
 @_jit_in
@@ -916,54 +889,121 @@ def _store_row_16(kind, row, out):
         out[k] = _narrow16(kind, row[k])
 
 
-@_jit
-def softmax_finish_cols(kind, ara, flush, reciprocal, e, out, b0, nb, r, a0):
-    """Slabs of exponentials (r, a0) -> divided by their sums over r (the TBE lanes, or
-    Ascend950's ARA tree), stored into out."""
-    s = np.empty(a0, np.float32)
-    tile = min(a0, 1024)
-    acc = np.zeros((LANES, tile), np.float32)
-    ys = np.empty((max(r // 8, 1), a0), np.float32)
-    for b in range(nb):
-        off = b * r * a0
-        if flush:
-            for k in range(r * a0):
-                v = e[off + k]
-                e[off + k] = F32(0.0) if abs(v) < TINY else v
-        if ara:
-            _sum_ara(e, off, r, a0, s, ys)
+@_jit_inline
+def _prep_slab(kind, f16_sub, with_exp, x, base, r, a0, e, m_even, m_odd, n_even, n_odd, buf):
+    """``x - max`` over r of the slab (r, a0) of x at ``base`` into e[0:r*a0] (float32);
+    ``with_exp``: its exponential instead: :func:`_exp_normal` when every column's ``min - max``
+    is at least EXP_NORMAL_MIN (as for the rows in :func:`softmax_rows`), else :func:`np_exp32`."""
+    fb = buf.view(np.float32)
+    _load(x, base, a0, kind, m_even.view(np.uint32))
+    for c in range(a0):
+        n_even[c] = m_even[c]
+    # the running maxima (NaN once a NaN is seen) and minima alternate between two blocks: an
+    # update in place compiles to a masked store, which is slow on AMD CPUs
+    for k in range(1, r):
+        _load(x, base + k * a0, a0, kind, buf)
+        src, dst = (m_even, m_odd) if k % 2 else (m_odd, m_even)
+        nsrc, ndst = (n_even, n_odd) if k % 2 else (n_odd, n_even)
+        for c in range(a0):
+            val, mc, nc = fb[c], src[c], nsrc[c]
+            dst[c] = val if ((val > mc) | (val != val)) & (mc == mc) else mc
+            ndst[c] = val if val < nc else nc
+    m = m_odd if r % 2 == 0 else m_even
+    n = n_odd if r % 2 == 0 else n_even
+    normal = True
+    for c in range(a0):
+        normal &= n[c] - m[c] >= EXP_NORMAL_MIN  # false for a NaN maximum
+    for k in range(r):
+        _load(x, base + k * a0, a0, kind, buf)
+        dst = e[k * a0 : k * a0 + a0]
+        if not with_exp:
+            if f16_sub:
+                for c in range(a0):
+                    dst[c] = _widen16(KIND_F16, _narrow16(KIND_F16, fb[c] - m[c]))
+            else:
+                for c in range(a0):
+                    dst[c] = fb[c] - m[c]
+        elif normal:
+            if f16_sub:
+                for c in range(a0):
+                    dst[c] = _exp_normal(_widen16(KIND_F16, _narrow16(KIND_F16, fb[c] - m[c])))
+            else:
+                for c in range(a0):
+                    dst[c] = _exp_normal(fb[c] - m[c])
+        elif f16_sub:
+            for c in range(a0):
+                dst[c] = np_exp32(_widen16(KIND_F16, _narrow16(KIND_F16, fb[c] - m[c])))
         else:
-            for c0 in range(0, a0, tile):
-                w = min(tile, a0 - c0)
-                for lane in range(LANES):
-                    row = acc[lane]
-                    for j in range(w):
-                        row[j] = F32(0.0)
-                for k in range(r):
-                    row = acc[k % LANES]
-                    src = e[off + k * a0 + c0 : off + k * a0 + c0 + w]
-                    for j in range(w):
-                        row[j] = row[j] + src[j]
-                _lanes_tree(acc, w)
+            for c in range(a0):
+                dst[c] = np_exp32(fb[c] - m[c])
+
+
+@_jit_inline
+def _finish_slab(kind, ara, flush, reciprocal, e, out, base, r, a0, s, acc, ys):
+    """A slab of exponentials e[0:r*a0] as (r, a0) -> divided by their sums over r (the TBE
+    lanes, or Ascend950's ARA tree), stored into out at ``base``."""
+    tile = acc.shape[1]
+    if flush:
+        for k in range(r * a0):
+            v = e[k]
+            e[k] = F32(0.0) if abs(v) < TINY else v
+    if ara:
+        _sum_ara(e, 0, r, a0, s, ys)
+    else:
+        for c0 in range(0, a0, tile):
+            w = min(tile, a0 - c0)
+            for lane in range(LANES):
+                row = acc[lane]
                 for j in range(w):
-                    s[c0 + j] = acc[0, j]
-        base = (b0 + b) * r * a0
+                    row[j] = F32(0.0)
+            for k in range(r):
+                row = acc[k % LANES]
+                src = e[k * a0 + c0 : k * a0 + c0 + w]
+                for j in range(w):
+                    row[j] = row[j] + src[j]
+            _lanes_tree(acc, w)
+            for j in range(w):
+                s[c0 + j] = acc[0, j]
+    if reciprocal:
+        for c in range(a0):
+            s[c] = F32(1.0) / s[c]
+    for k in range(r):
+        row = e[k * a0 : k * a0 + a0]
         if reciprocal:
             for c in range(a0):
-                s[c] = F32(1.0) / s[c]
-        for k in range(r):
-            row = e[off + k * a0 : off + k * a0 + a0]
-            if reciprocal:
-                for c in range(a0):
-                    row[c] = row[c] * s[c]
-            else:
-                for c in range(a0):
-                    y = row[c] / s[c]
-                    row[c] = F32(0.0) if flush and abs(y) < TINY else y
-            if kind == KIND_F32:
-                _store_row_f32(row, out[base + k * a0 : base + k * a0 + a0].view(np.float32))
-            else:
-                _store_row_16(kind, row, out[base + k * a0 : base + k * a0 + a0])
+                row[c] = row[c] * s[c]
+        else:
+            for c in range(a0):
+                y = row[c] / s[c]
+                row[c] = F32(0.0) if flush and abs(y) < TINY else y
+        if kind == KIND_F32:
+            _store_row_f32(row, out.view(np.float32)[base + k * a0 : base + k * a0 + a0])
+        else:
+            _store_row_16(kind, row, out[base + k * a0 : base + k * a0 + a0])
+
+
+@_jit
+def softmax_cols(kind, mode, f16_sub, ara, flush, reciprocal, x, e, b0, nb, r, a0, out):
+    """Slabs [b0, b0 + nb) of x as (a1, r, a0), the softmax over r; ``x`` and ``out`` are uint16
+    (the kind's bits, float32 as halves). ``mode``: MODE_FUSED, the whole softmax slab by slab
+    (``e``: r * a0 floats of scratch); MODE_PREP, ``x - max`` into the float32 block ``e``
+    (slab b at b * r * a0); MODE_FINISH, the exponentials in ``e`` divided by their sums over r
+    (the TBE lanes, or ``ara``: Ascend950's ARA tree) and stored into out."""
+    prep, finish = mode != MODE_FINISH, mode != MODE_PREP
+    w = a0 if prep else 1
+    m_even, m_odd = np.empty(w, np.float32), np.empty(w, np.float32)
+    n_even, n_odd = np.empty(w, np.float32), np.empty(w, np.float32)
+    buf = np.empty(w, np.uint32)
+    s = np.empty(a0 if finish else 1, np.float32)
+    acc = np.zeros((LANES, min(a0, 1024) if finish and not ara else 1), np.float32)
+    ys = np.empty((max(r // 8, 1), a0) if finish and ara else (1, 1), np.float32)
+    for b in range(nb):
+        base = (b0 + b) * r * a0
+        slab = e if mode == MODE_FUSED else e[b * r * a0 : (b + 1) * r * a0]
+        if prep:
+            _prep_slab(kind, f16_sub, finish, x, base, r, a0, slab, m_even, m_odd, n_even, n_odd, buf)
+        if finish:
+            _finish_slab(kind, ara, flush, reciprocal, slab, out, base, r, a0, s, acc, ys)
 
 
 # -- ScaledMaskedSoftmaxV2 ------------------------------------------------------------------------
@@ -987,7 +1027,7 @@ def scaled_masked_prep(kind, x, mask, row0, nrows, d, n_dim, s_dim, mask_b, mask
         mrow = ((b_idx if mask_b else 0) * nm + (n_idx if mask_n else 0)) * s_dim + s_idx
         mk = mask[mrow * d : mrow * d + d]
         out = e[i * d : i * d + d]
-        _to_f32(x, r * d, d, kind, buf)
+        _load(x, r * d, d, kind, buf)
         if kind == KIND_F16:  # the half-precision Muls: the product rounded to float16
             for k in range(d):
                 v = _widen16(KIND_F16, _narrow16(KIND_F16, fb[k] * scale16))
@@ -1041,7 +1081,7 @@ def scaled_masked_finish(kind, arch3510, e, out, row0, nrows, d):
             s = _tree(blk, LANES)
         base = (row0 + i) * d
         if kind == KIND_F32:
-            _div_store_f32(row, s, False, arch3510, out[base : base + d].view(np.float32))
+            _div_store_f32(row, s, False, arch3510, out.view(np.float32)[base : base + d])
         else:
             _div_store_16(kind, row, s, False, arch3510, out[base : base + d])
 
@@ -1049,27 +1089,18 @@ def scaled_masked_finish(kind, arch3510, e, out, row0, nrows, d):
 # -- SmoothL1LossV2 reductions ----------------------------------------------------------------------
 
 
-@_jit
-def sum_lanes_flat(v):
-    """The TBE choice for SmoothL1LossV2: 64 lanes from +0.0, chunk after chunk, the last padded
-    with +0.0, then the pair tree."""
-    acc = np.zeros(LANES, np.float32)
-    blk = np.empty(LANES, np.float32)
-    n = v.size
-    chunks = max(-(-n // LANES), 1)
-    for c in range(chunks):
-        for lane in range(LANES):
-            k = c * LANES + lane
-            acc[lane] = acc[lane] + (v[k] if k < n else F32(0.0))
-    for lane in range(LANES):
-        blk[lane] = acc[lane]
-    return _tree(blk, LANES)
+def sum_lanes_flat(v: np.ndarray) -> float:
+    """The TBE choice for SmoothL1LossV2 over the float32 array v: 64 lanes from +0.0, chunk
+    after chunk, the last padded with +0.0, then the pair tree (the order of :func:`lanes_rows`,
+    one row: no kernel of its own to compile)."""
+    res = np.empty(1, np.float32)
+    lanes_rows(KIND_F32, np.ascontiguousarray(v, np.float32).ravel().view(np.uint16), 1, v.size, res)
+    return float(res[0])
 
 
-@_jit
-def sum_ar_flat(v):
-    """Ascend950's AR order of one row (:func:`smooth_l1_loss_v2.sum_arch35`)."""
-    n = v.size
-    head = np.empty(max(_floor_pow2(((n + 7) // 8) * 8), 1), np.float32)
-    blk = np.empty(LANES, np.float32)
-    return _ar_sum(v, n, head, blk)
+def sum_ar_flat(v: np.ndarray) -> float:
+    """Ascend950's AR order of the float32 array v as one row (:func:`smooth_l1_loss_v2.sum_arch35`,
+    :func:`ar_rows`)."""
+    res = np.empty(1, np.float32)
+    ar_rows(KIND_F32, np.ascontiguousarray(v, np.float32).ravel().view(np.uint16), 1, v.size, res)
+    return float(res[0])

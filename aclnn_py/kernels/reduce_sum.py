@@ -252,7 +252,7 @@ def _numba_sum(recipe: str, x: np.ndarray, red: Sequence[int], out: np.ndarray) 
     kb = None if nb is None or x.size == 0 or out.size == 0 else accel.kind_and_bits(x)
     if nb is None or kb is None:
         return None
-    kind, bits = kb
+    kind, bits = kb[0], kb[1].view(np.uint16)  # one kernel signature for the three kinds
     if recipe == "tbe":
         block = block_of(x.shape, red)
         if block is None:
@@ -281,7 +281,7 @@ def _numba_sum(recipe: str, x: np.ndarray, red: Sequence[int], out: np.ndarray) 
         path = f"arch35 {pattern}"
     ob = accel.kind_and_bits(out)
     if ob is not None and ob[0] == kind and out.size == res.size:
-        nb.red.store_f32(kind, res, ob[1])
+        nb.red.store_f32(kind, res, ob[1].view(np.uint16))
     else:
         store(out, res.reshape(out.shape))
     return f"numba {path}"

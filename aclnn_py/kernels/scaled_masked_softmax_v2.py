@@ -128,7 +128,7 @@ def _numba_path(x: np.ndarray, mask: np.ndarray, out: np.ndarray, scale: float, 
     kb, ob = accel.kind_and_bits(x), accel.kind_and_bits(out)
     if kb is None or ob is None or kb[0] != ob[0] or not mask.flags.c_contiguous or np.may_share_memory(x, out):
         return False
-    kind, xb = kb
+    kind, xb, ob16 = kb[0], kb[1].view(np.uint16), ob[1].view(np.uint16)  # one signature for the three kinds
     m8 = mask.reshape(-1).view(np.uint8)
     if not m8.flags.writeable:
         m8 = m8.copy()
@@ -146,7 +146,7 @@ def _numba_path(x: np.ndarray, mask: np.ndarray, out: np.ndarray, scale: float, 
                 sc, sc16, blk,
             )  # fmt: skip
             np.exp(blk, out=blk)
-            nb.red.scaled_masked_finish(kind, arch == "3510", blk, ob[1], row0, cnt, d)
+            nb.red.scaled_masked_finish(kind, arch == "3510", blk, ob16, row0, cnt, d)
     return True
 
 

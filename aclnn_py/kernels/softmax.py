@@ -269,6 +269,7 @@ def softmax_aicpu(x: np.ndarray, axis: int) -> np.ndarray:
 
 EXP_BLOCK = 1 << 16  # elements per block of the compiled path (np.exp runs on one block at a time)
 _METHODS = {"ar_small_r": 1, "ar_full_load": 2, "ar_recompute": 3}  # _numba_reduce.SM_*
+_NO_BLOCK = np.empty(0, np.float32)  # the fused rows need no float32 block
 
 
 def _numba_softmax(recipe: str, x: np.ndarray, axis: int, reciprocal: bool, out: np.ndarray) -> str | None:
@@ -286,8 +287,8 @@ def _numba_softmax(recipe: str, x: np.ndarray, axis: int, reciprocal: bool, out:
     kb, ob = accel.kind_and_bits(x), accel.kind_and_bits(out)
     if kb is None or ob is None or kb[0] != ob[0]:
         return None
-    kind, xb = kb
-    obits = ob[1]
+    kind = kb[0]
+    xb, obits = kb[1].view(np.uint16), ob[1].view(np.uint16)  # one kernel signature for the three kinds
     a1 = int(np.prod(x.shape[:axis], dtype=np.int64))
     r = int(x.shape[axis])
     a0 = int(np.prod(x.shape[axis + 1 :], dtype=np.int64))
@@ -296,34 +297,41 @@ def _numba_softmax(recipe: str, x: np.ndarray, axis: int, reciprocal: bool, out:
     arch = recipe == "arch35"
     f16_sub = not arch and x.dtype == np.float16
     template = template_3510(x.shape, axis, x.dtype.itemsize) if arch else "tbe"
-    fused = nb.red.exp_matches_numpy()  # numpy's exp compiled in (else np.exp on float32 blocks)
+    red = nb.red
+    fused = red.exp_matches_numpy()  # numpy's exp compiled in (else np.exp on float32 blocks)
     with np.errstate(all="ignore"):
         if a0 == 1:
             method = _METHODS[template] if arch else 0
             u = ar_recompute_factor(r, x.dtype.itemsize) if template == "ar_recompute" else 0
             if fused:  # one pass per row while it is in the cache
-                nb.red.softmax_rows(kind, f16_sub, method, u, arch, reciprocal, xb, a1, r, obits)
+                red.softmax_rows(
+                    kind, red.MODE_FUSED, f16_sub, method, u, arch, reciprocal, xb, _NO_BLOCK, 0, a1, r, obits
+                )
                 return f"numba arch35 {template}" if arch else "numba tbe"
             per = max(1, EXP_BLOCK // r)
             e = np.empty(min(per, a1) * r, np.float32)
             for row0 in range(0, a1, per):
                 cnt = min(per, a1 - row0)
                 blk = e[: cnt * r]
-                nb.red.softmax_prep_rows(kind, f16_sub, xb, row0, cnt, r, blk)
+                red.softmax_rows(
+                    kind, red.MODE_PREP, f16_sub, method, u, arch, reciprocal, xb, blk, row0, cnt, r, obits
+                )
                 np.exp(blk, out=blk)
-                nb.red.softmax_finish_rows(kind, method, u, arch, reciprocal, blk, obits, row0, cnt, r)
+                red.softmax_rows(
+                    kind, red.MODE_FINISH, f16_sub, method, u, arch, reciprocal, xb, blk, row0, cnt, r, obits
+                )
+        elif fused:  # slab by slab, each while it is in the cache
+            e = np.empty(r * a0, np.float32)
+            red.softmax_cols(kind, red.MODE_FUSED, f16_sub, arch, arch, reciprocal, xb, e, 0, a1, r, a0, obits)
         else:
             per = max(1, EXP_BLOCK // (r * a0))
             e = np.empty(min(per, a1) * r * a0, np.float32)
             for b0 in range(0, a1, per):
                 cnt = min(per, a1 - b0)
                 blk = e[: cnt * r * a0]
-                if fused:
-                    nb.red.softmax_prep_cols(kind, f16_sub, xb, b0, cnt, r, a0, blk, True)
-                else:
-                    nb.red.softmax_prep_cols(kind, f16_sub, xb, b0, cnt, r, a0, blk)
-                    np.exp(blk, out=blk)
-                nb.red.softmax_finish_cols(kind, arch, arch, reciprocal, blk, obits, b0, cnt, r, a0)
+                red.softmax_cols(kind, red.MODE_PREP, f16_sub, arch, arch, reciprocal, xb, blk, b0, cnt, r, a0, obits)
+                np.exp(blk, out=blk)
+                red.softmax_cols(kind, red.MODE_FINISH, f16_sub, arch, arch, reciprocal, xb, blk, b0, cnt, r, a0, obits)
     return f"numba arch35 {template}" if arch else "numba tbe"
 
 
