@@ -224,8 +224,8 @@ def _narrow16(kind, f):
 @_jit_in
 def _sl1_tbe(x, di, thr, divisor, keep):
     """The TBE recipe (:func:`aclnn_py.kernels.smooth_l1_loss_grad_v2.tbe`, before the mean
-    factor) of x = p - l, in fewer operations: the loop is compute-bound (21 -> 16 vector
-    instructions per 8 float16 elements). With ``thr``, ``keep`` from :func:`_sl1_tbe_consts`,
+    factor) of x = p - l, in fewer operations: the loop is compute-bound (21 -> 17 instructions
+    per 8 float16 elements, ``bench/arith_bound.py --asm``). With ``thr``, ``keep`` from :func:`_sl1_tbe_consts`,
     the result is ``(copysign(1, x) if |x| >= thr else temp & keep) + 0``, times d; the same
     bits, case by case (x' is the recipe's x, a NaN replaced by 0):
 
