@@ -70,7 +70,7 @@ def refuse_if_capturing(stream: Stream | None, desc: str) -> None:
     """The refusal of an operation on a capturing stream (a synchronize, a query, a destroy:
     107027, EE1016 ``<desc> failed. Reason: Stream (stream_id=N) during the capture stage is not
     supported.``), for the stream chapter to call first (see docs/runtime.md)."""
-    if stream is not None and M.capturing(stream):
+    if stream is not None and stream.capture is not None and M.capturing(stream):  # no call when idle
         raise captured(stream, desc)
 
 

@@ -64,35 +64,7 @@ from .api_info import *
 from .api_memcpy import *
 from .api_memory import *
 from .api_memset import *
-
-# api_stream.py has no __all__ yet: its names one by one, each `as` itself (re-exported to type
-# checkers; isort would split them into one statement each).
-# isort: off
-from .api_stream import (
-    aclrtCreateStream as aclrtCreateStream,
-    aclrtCreateStreamConfigHandle as aclrtCreateStreamConfigHandle,
-    aclrtCreateStreamV2 as aclrtCreateStreamV2,
-    aclrtCreateStreamWithConfig as aclrtCreateStreamWithConfig,
-    aclrtDestroyStream as aclrtDestroyStream,
-    aclrtDestroyStreamConfigHandle as aclrtDestroyStreamConfigHandle,
-    aclrtDestroyStreamForce as aclrtDestroyStreamForce,
-    aclrtGetStreamAvailableNum as aclrtGetStreamAvailableNum,
-    aclrtGetThreadLastTaskId as aclrtGetThreadLastTaskId,
-    aclrtLaunchHostFunc as aclrtLaunchHostFunc,
-    aclrtSetStreamConfigOpt as aclrtSetStreamConfigOpt,
-    aclrtSetStreamFailureMode as aclrtSetStreamFailureMode,
-    aclrtStreamAbort as aclrtStreamAbort,
-    aclrtStreamConfigHandle as aclrtStreamConfigHandle,
-    aclrtStreamGetFlags as aclrtStreamGetFlags,
-    aclrtStreamGetId as aclrtStreamGetId,
-    aclrtStreamGetPriority as aclrtStreamGetPriority,
-    aclrtStreamQuery as aclrtStreamQuery,
-    aclrtStreamStop as aclrtStreamStop,
-    aclrtSynchronizeStream as aclrtSynchronizeStream,
-    aclrtSynchronizeStreamWithTimeout as aclrtSynchronizeStreamWithTimeout,
-)
-
-# isort: on
+from .api_stream import *
 from .api_system import *
 from .dump_file import *
 

@@ -524,3 +524,28 @@ def aclrtStreamStop(stream: object) -> int:
         )
     discard_queue(st)
     return E.ACL_SUCCESS
+
+
+__all__ = [
+    "aclrtCreateStream",
+    "aclrtCreateStreamConfigHandle",
+    "aclrtCreateStreamV2",
+    "aclrtCreateStreamWithConfig",
+    "aclrtDestroyStream",
+    "aclrtDestroyStreamConfigHandle",
+    "aclrtDestroyStreamForce",
+    "aclrtGetStreamAvailableNum",
+    "aclrtGetThreadLastTaskId",
+    "aclrtLaunchHostFunc",
+    "aclrtSetStreamConfigOpt",
+    "aclrtSetStreamFailureMode",
+    "aclrtStreamAbort",
+    "aclrtStreamConfigHandle",
+    "aclrtStreamGetFlags",
+    "aclrtStreamGetId",
+    "aclrtStreamGetPriority",
+    "aclrtStreamQuery",
+    "aclrtStreamStop",
+    "aclrtSynchronizeStream",
+    "aclrtSynchronizeStreamWithTimeout",
+]
