@@ -921,6 +921,7 @@ def main() -> int:
     ap.add_argument("--only", help="comma-separated substrings: only the kernel-path cases whose names match")
     ap.add_argument("--log2n", type=int, help="elements of the kernel-path cases, as a power of two (default 24)")
     ap.add_argument("--startup", action="store_true", help="only the start-up section (and its target)")
+    ap.add_argument("--small", action="store_true", help="only the small-call sections (the calls and their profile)")
     ap.add_argument(
         "--cpu-time",
         action="store_true",
@@ -941,9 +942,12 @@ def main() -> int:
         print(f"  {k:12s} {v}")
     ROWS.append({"section": "machine", **info})
     start = time.perf_counter()
-    if not only:
+    if opts.small:
+        section_overhead(repeat)
+        section_profile(repeat)
+    elif not only:
         section_import(3 if opts.quick else 7)
-    if not opts.startup:
+    if not (opts.startup or opts.small):
         if not only:
             section_overhead(repeat)
             section_profile(repeat)
