@@ -16,9 +16,12 @@ $(RUN_STAMP): pyproject.toml | $(VENV)/bin/python
 	@touch $@
 
 # --no-compile: pip would byte-compile every installed file (numba's, mypy's, hypothesis' ...), about
-# half of the install's CPU; Python compiles the modules a run imports on first use instead.
+# half of the install's CPU; Python compiles the modules a run imports on first use instead. Not
+# when PYTHONDONTWRITEBYTECODE is set: then nothing would keep that bytecode, and every process
+# would compile numpy and numba again.
+NO_COMPILE := $(if $(PYTHONDONTWRITEBYTECODE),,--no-compile)
 $(DEV_STAMP): pyproject.toml | $(VENV)/bin/python
-	$(PY) -m pip install --quiet --no-compile -e '.[test,fast,lint]'
+	$(PY) -m pip install --quiet $(NO_COMPILE) -e '.[test,fast,lint]'
 	@touch $@ $(RUN_STAMP)
 
 ## run: the sample programs (ports of the C++ samples), one after the other
