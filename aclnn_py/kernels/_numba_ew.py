@@ -59,7 +59,7 @@ def _ftz(v):
 def _add(kind, a, b, out):
     if kind == KIND_F32:
         fa, fb, fo = a.view(np.float32), b.view(np.float32), out.view(np.float32)
-        for i in range(out.size):
+        for i in range(fo.size):
             fo[i] = _canon(fa[i] + fb[i])
     else:
         for i in range(out.size):
@@ -70,7 +70,7 @@ def _add(kind, a, b, out):
 def _sub(kind, a, b, out):
     if kind == KIND_F32:
         fa, fb, fo = a.view(np.float32), b.view(np.float32), out.view(np.float32)
-        for i in range(out.size):
+        for i in range(fo.size):
             fo[i] = _canon(fa[i] - fb[i])
     else:
         for i in range(out.size):
@@ -81,7 +81,7 @@ def _sub(kind, a, b, out):
 def _mul(kind, a, b, out):
     if kind == KIND_F32:
         fa, fb, fo = a.view(np.float32), b.view(np.float32), out.view(np.float32)
-        for i in range(out.size):
+        for i in range(fo.size):
             fo[i] = _canon(fa[i] * fb[i])
     else:
         for i in range(out.size):
@@ -92,7 +92,7 @@ def _mul(kind, a, b, out):
 def _div(kind, a, b, out):
     if kind == KIND_F32:
         fa, fb, fo = a.view(np.float32), b.view(np.float32), out.view(np.float32)
-        for i in range(out.size):
+        for i in range(fo.size):
             fo[i] = _canon(fa[i] / fb[i])
     else:
         for i in range(out.size):
@@ -103,7 +103,7 @@ def _div(kind, a, b, out):
 def _div_ftz(kind, a, b, out):
     if kind == KIND_F32:
         fa, fb, fo = a.view(np.float32), b.view(np.float32), out.view(np.float32)
-        for i in range(out.size):
+        for i in range(fo.size):
             fo[i] = _canon(_ftz(_ftz(fa[i]) / _ftz(fb[i])))
     else:
         for i in range(out.size):
@@ -295,20 +295,24 @@ def _cmp_same_size(op, kind, a, b, out):
 
 @_jit
 def compare(op, kind, a, b, out):
-    """BOOL bytes ``a op b`` (EQ ... LE) of the exact float32 values."""
+    """BOOL bytes ``a op b`` (EQ ... LE) of the exact float32 values. float32 inputs may come as
+    uint16 halves (one compiled signature for the three kinds): two input units per output byte."""
     n = out.size
-    if a.size == n and b.size == n:
+    w = 2 if kind == KIND_F32 and a.itemsize == 2 else 1
+    na = n * w
+    if a.size == na and b.size == na:
         _cmp_same_size(op, kind, a, b, out)
         return
-    small = b if a.size == n else a
-    blk = block_len(n, small.size)
+    small = b if a.size == na else a
+    blk = block_len(na, small.size)
     rep = tile(small, blk)
-    for start in range(0, n, blk):
-        cnt = min(blk, n - start)
-        if a.size == n:
-            _cmp_same_size(op, kind, a[start : start + cnt], rep[:cnt], out[start : start + cnt])
+    for start in range(0, na, blk):
+        cnt = min(blk, na - start)
+        o = out[start // w : (start + cnt) // w]
+        if a.size == na:
+            _cmp_same_size(op, kind, a[start : start + cnt], rep[:cnt], o)
         else:
-            _cmp_same_size(op, kind, rep[:cnt], b[start : start + cnt], out[start : start + cnt])
+            _cmp_same_size(op, kind, rep[:cnt], b[start : start + cnt], o)
 
 
 # -- Maximum / Minimum (maxNum / minNum, -0 below +0) ------------------------------------------------
@@ -356,7 +360,7 @@ def _pick16(ha, hb, take_b, inf, nan):
 def _max(kind, a, b, out):
     if kind == KIND_F32:
         fa, fb, fo = a.view(np.float32), b.view(np.float32), out.view(np.float32)
-        for i in range(out.size):
+        for i in range(fo.size):
             fo[i] = _canon(_max_num(fa[i], fb[i]))
     else:
         inf, nan = _INF16[kind], _NAN16[kind]
@@ -370,7 +374,7 @@ def _max(kind, a, b, out):
 def _min(kind, a, b, out):
     if kind == KIND_F32:
         fa, fb, fo = a.view(np.float32), b.view(np.float32), out.view(np.float32)
-        for i in range(out.size):
+        for i in range(fo.size):
             fo[i] = _canon(_min_num(fa[i], fb[i]))
     else:
         inf, nan = _INF16[kind], _NAN16[kind]

@@ -88,6 +88,7 @@ def backend(size: int | None = None) -> str:
 
 
 # The kernels' dtype kinds (0 float32, 1 float16, 2 bfloat16) and the integer type of their bits.
+_U16 = np.dtype(np.uint16)
 _KINDS: dict[np.dtype[Any], tuple[int, np.dtype[Any]]] = {
     np.dtype(np.float32): (0, np.dtype(np.uint32)),
     np.dtype(np.float16): (1, np.dtype(np.uint16)),
@@ -147,7 +148,9 @@ def broadcast_ok(a: np.ndarray, n: int, out_shape: tuple[int, ...]) -> bool:
     return 0 < k <= len(out_shape) and tuple(out_shape[len(out_shape) - k :]) == shape
 
 
-def elementwise_views(out: np.ndarray, *ins: np.ndarray, out_kind: bool = True) -> tuple[int, Any, list[Any]] | None:
+def elementwise_views(
+    out: np.ndarray, *ins: np.ndarray, out_kind: bool = True, halves: bool = False
+) -> tuple[int, Any, list[Any]] | None:
     """What the compiled elementwise kernels take: (kind, out's bits, the inputs' bits).
 
     Every input of one float kind (float32/float16/bfloat16), of out's size, a
@@ -157,12 +160,15 @@ def elementwise_views(out: np.ndarray, *ins: np.ndarray, out_kind: bool = True) 
     or any contiguous array (a BOOL output: its bytes). An input that is a strided view of out's
     shape is gathered into a contiguous copy first (numpy's copy runs at the memory's speed; the
     loop then sees one layout). None when the call does not qualify (it then takes the numpy
-    path)."""
+    path). ``halves``: float32 bits as uint16 pairs, for the kernels that take every kind as
+    uint16 (one compiled signature instead of two: numba compiles per array type)."""
     if not ins or not out.flags.c_contiguous:
         return None
     kb = _KINDS.get(ins[0].dtype)
     if kb is None:
         return None
+    if halves:
+        kb = (kb[0], _U16)
     n = out.size
     views = []
     full = False
@@ -192,12 +198,12 @@ def elementwise_views(out: np.ndarray, *ins: np.ndarray, out_kind: bool = True) 
 
 
 def elementwise(
-    out: np.ndarray, *ins: np.ndarray, out_kind: bool = True
+    out: np.ndarray, *ins: np.ndarray, out_kind: bool = True, halves: bool = False
 ) -> tuple[ModuleType, int, Any, list[Any]] | None:
     """(the kernels module, kind, out's bits, the inputs' bits) when this call takes the compiled
     path (:func:`use_numba` for out's size, then :func:`elementwise_views`), else None."""
     nb = use_numba(out.size)
     if nb is None:
         return None
-    views = elementwise_views(out, *ins, out_kind=out_kind)
+    views = elementwise_views(out, *ins, out_kind=out_kind, halves=halves)
     return None if views is None else (nb, *views)

@@ -80,7 +80,7 @@ def make(op: str, aicpu: Collection[np.dtype] | None = None) -> Compute:
         out = outs[0]
         _check_aicpu(op, a.dtype, aicpu)
         if a.dtype in _FLOATS and b.dtype == a.dtype and out.dtype == np.bool_:
-            acc = accel.elementwise(out, a, b, out_kind=False)
+            acc = accel.elementwise(out, a, b, out_kind=False, halves=True)
             if acc is not None:
                 nb, kind, o, (x, y) = acc
                 nb.ew.compare(code, kind, x, y, o)

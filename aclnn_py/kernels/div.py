@@ -68,7 +68,7 @@ def real_div(recipe: str, aicpu: bool = False) -> Compute:
                 return "numpy"
             ftz = recipe == "arch35" and a.dtype != np.bool_
             if a.dtype in FLOATS and b.dtype == a.dtype and out.dtype == a.dtype:
-                acc = accel.elementwise(out, a, b)
+                acc = accel.elementwise(out, a, b, halves=True)
                 if acc is not None:
                     nb, kind, o, (x, y) = acc
                     nb.ew.binary_arith(DIV_FTZ if ftz else DIV, kind, x, y, o)

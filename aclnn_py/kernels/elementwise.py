@@ -62,7 +62,7 @@ def float_binary(
     else numpy in blocks. None for any other dtype combination (the caller's general path)."""
     if a.dtype not in FLOATS or b.dtype != a.dtype or out.dtype != a.dtype:
         return None
-    acc = accel.elementwise(out, a, b)
+    acc = accel.elementwise(out, a, b, halves=True)
     if acc is not None:
         nb, kind, o, (x, y) = acc
         nb.ew.binary_arith(op, kind, x, y, o)
