@@ -206,7 +206,7 @@ def _axpy_numba(x1: np.ndarray, x2: np.ndarray, out: np.ndarray, alpha: np.float
     one rounding to float16), else float32 then the half type."""
     if x1.dtype not in FLOATS or x2.dtype != x1.dtype or out.dtype != x1.dtype:
         return False
-    acc = accel.elementwise(out, x1, x2)
+    acc = accel.elementwise(out, x1, x2, halves=True)
     if acc is None:
         return False
     nb, kind, o, (p, q) = acc

@@ -93,7 +93,7 @@ def maxmin(is_max: bool) -> Compute:
         a, b = ins
         out = outs[0]
         if a.dtype in _FLOATS and b.dtype == a.dtype and out.dtype == a.dtype:
-            acc = accel.elementwise(out, a, b)
+            acc = accel.elementwise(out, a, b, halves=True)
             if acc is not None:
                 nb, kind, o, (x, y) = acc
                 nb.ew.maxmin(is_max, kind, x, y, o)
