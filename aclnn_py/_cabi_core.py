@@ -118,8 +118,20 @@ def _pinned_to_sim(addr: int) -> int | None:
         real = _pinned_starts[i]
         sim, size = _pinned[real]
         if addr < real + max(size, 1):
-            return sim + (addr - real)
+            if _still_backs(real, sim):
+                return sim + (addr - real)
+            # the block was freed (aclrtFreeBuf, a reset) and its bytes released: malloc may hand
+            # the address to the program again, so it is plain host memory now
+            del _pinned[real]
+            _pinned_starts.pop(i)
     return None
+
+
+def _still_backs(real: int, sim: int) -> bool:
+    """Whether the simulated block at ``sim`` (live, or freed with its bytes still held, so that
+    a use after free is reported as one) still has its backing store at ``real``."""
+    alloc = SPACE.find(sim) or SPACE.find_freed(sim)
+    return alloc is not None and alloc.start == sim and SPACE.holds_bytes(alloc) and alloc.buf.ctypes.data == real
 
 
 def _dev(addr: int) -> int | None:
@@ -188,7 +200,8 @@ def _pin(hostPtr: int, ref: Ref[Any] | None) -> None:
         alloc = SPACE.find(ref.value)
         assert alloc is not None
         real = alloc.buf.ctypes.data  # the block's backing store: C reads and writes it directly
-        bisect.insort(_pinned_starts, real)
+        if real not in _pinned:  # (a stale entry of a released block at the same address is replaced)
+            bisect.insort(_pinned_starts, real)
         _pinned[real] = (alloc.start, alloc.size)
         ctypes.c_uint64.from_address(hostPtr).value = real
 

@@ -20,7 +20,7 @@ import mmap
 import os
 import sys
 import threading
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from collections.abc import Callable
 from typing import Any
 
@@ -35,6 +35,11 @@ REGION_SPAN = 1 << 40  # 1 TiB of address space per device
 START_ALIGN = 512  # start addresses are 512-byte aligned (CANN promises at least 64)
 GUARD = 512  # unmapped bytes left after every allocation
 FREED_HISTORY = 4096  # freed allocations remembered for messages
+# The freed allocations that still hold their bytes, newest last, up to this many bytes (the
+# newest always): a view built just before a racing free, or a pinned address C still holds,
+# reaches orphaned bytes instead of memory malloc hands out again; older records keep only their
+# metadata, so a long program's frees do not stay resident.
+FREED_BYTES_KEPT = 256 << 20
 
 _PKG_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # What call_site() says when no Python frame outside the package exists (the C ABI sets it).
@@ -220,7 +225,7 @@ def _align_up(n: int, a: int) -> int:
 
 
 _RESET_HOOKS: list[Callable[[], None]] = []
-_NO_BYTES: np.ndarray[Any, np.dtype[np.uint8]] = np.empty(0, dtype=np.uint8)  # a freed allocation's storage
+_NO_BYTES: np.ndarray[Any, np.dtype[np.uint8]] = np.empty(0, dtype=np.uint8)  # a released record's storage
 
 
 def on_reset(hook: Callable[[], None]) -> None:
@@ -236,6 +241,8 @@ class AddressSpace:
         self._live: dict[int, Allocation] = {}
         self._starts: list[int] = []
         self._freed: OrderedDict[int, Allocation] = OrderedDict()
+        self._holding: deque[Allocation] = deque()  # freed, bytes still held (FREED_BYTES_KEPT)
+        self._held_bytes = 0
         self._bump: dict[tuple[str, int], int] = {}
         self._reserved: dict[int, int] = {}  # virtual ranges (aclrtReserveMemAddress): start -> end
 
@@ -346,16 +353,27 @@ class AddressSpace:
             if isinstance(alloc, ManagedAllocation):
                 alloc.release()  # the host pages go now; the record stays for messages
             else:
-                # The bytes go now too (a view a running kernel still holds keeps them until it
-                # lets go): the record stays in the freed table for messages, and a table of
-                # FREED_HISTORY records must not keep that many allocations' memory.
-                alloc.raw = alloc.buf = _NO_BYTES
+                self._hold(alloc)
             alloc.freed = True
             alloc.free_api, alloc.free_site = api, site
             self._freed[ptr] = alloc
             if len(self._freed) > FREED_HISTORY:
                 self._freed.popitem(last=False)
             return alloc
+
+    def _hold(self, alloc: Allocation) -> None:
+        """Keep a freed allocation's bytes while the newest frees total FREED_BYTES_KEPT; release
+        the oldest beyond it (the record stays in the freed table for messages)."""
+        self._holding.append(alloc)
+        self._held_bytes += alloc.raw.nbytes
+        while self._held_bytes > FREED_BYTES_KEPT and len(self._holding) > 1:
+            old = self._holding.popleft()
+            self._held_bytes -= old.raw.nbytes
+            old.raw = old.buf = _NO_BYTES
+
+    def holds_bytes(self, alloc: Allocation) -> bool:
+        """Whether ``alloc`` (live, or freed and not yet released) still has its own bytes."""
+        return alloc.raw is not _NO_BYTES
 
     def _bad_free(self, ptr: int) -> MemoryFault:
         old = self._freed.get(ptr)

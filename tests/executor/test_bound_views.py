@@ -1,6 +1,7 @@
 """Phase 2's bound views: a repeated run at the same address reuses an argument's view of device
 memory while its allocation lives, and every check a fresh view gets still holds (freed memory,
-another address, uninitialised bytes); aclrtFree gives an allocation's bytes back at once."""
+another address, uninitialised bytes); a freed allocation's bytes go once newer frees hold
+memory.FREED_BYTES_KEPT."""
 
 from __future__ import annotations
 
@@ -23,6 +24,7 @@ from aclnn_py import (
     aclSetTensorAddr,
 )
 from aclnn_py.executor import executor as X
+from aclnn_py.runtime import memory
 from aclnn_py.runtime.memory import SPACE
 
 HB1, HB2 = aclnnHardswishBackwardGetWorkspaceSize, aclnnHardswishBackward
@@ -108,13 +110,20 @@ def test_a_large_allocation_keeps_no_view_between_runs(dev):
     assert aclDestroyAclOpExecutor(ex) == 0
 
 
-def test_free_gives_the_bytes_back_and_keeps_the_record(dev):
-    p = Ref()
-    assert aclrtMalloc(p, 1 << 20, 0) == 0
-    alloc = SPACE.find(p.value)
-    raw = weakref.ref(alloc.raw)
-    assert aclrtFree(p.value) == 0
+def test_free_gives_the_bytes_back_beyond_the_budget_and_keeps_the_record(dev, monkeypatch):
+    monkeypatch.setattr(memory, "FREED_BYTES_KEPT", 1 << 20)
+    ptrs, raws = [], []
+    for _ in range(3):
+        p = Ref()
+        assert aclrtMalloc(p, 1 << 20, 0) == 0
+        ptrs.append(p.value)
+        raws.append(weakref.ref(SPACE.find(p.value).raw))
+    for p in ptrs:
+        assert aclrtFree(p) == 0
     gc.collect()
-    assert raw() is None  # the storage is gone ...
-    assert alloc.freed and SPACE.find_freed(p.value) is alloc  # ... the record stays for messages
-    assert "freed by aclrtFree" in SPACE.describe_address(p.value)
+    # the newest free holds its bytes (a view built just before a racing free reaches orphaned
+    # bytes, not memory handed out again); the older ones are released ...
+    assert [r() is None for r in raws] == [True, True, False]
+    for p in ptrs:  # ... and every record stays for messages
+        alloc = SPACE.find_freed(p)
+        assert alloc is not None and alloc.freed and "freed by aclrtFree" in SPACE.describe_address(p)
