@@ -35,7 +35,7 @@ def _private_pycache() -> str | None:
         st = os.lstat(path)
     except OSError:
         return None
-    mine = stat.S_ISDIR(st.st_mode) and st.st_uid == os.getuid() and not st.st_mode & 0o022
+    mine = stat.S_ISDIR(st.st_mode) and st.st_uid == os.getuid() and not st.st_mode & 0o077  # 0700: none may enter
     return path if mine else None
 
 

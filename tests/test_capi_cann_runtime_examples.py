@@ -239,8 +239,9 @@ def _sources(folder: Path) -> list[str]:
 _SHARED_OBJECTS: dict[str, str] = {}
 
 
-def _object(src: Path, folder: Path, flags: list[str], out: Path) -> str:
-    """The object file of ``src`` compiled with ``flags`` (written under ``out``, or reused)."""
+def _object(src: Path, folder: Path, flags: list[str], out: Path, shared: Path) -> str:
+    """The object file of ``src`` compiled with ``flags`` (written under ``out``; a shared source's
+    under ``shared``, named by its key, which lives as long as the module's examples, or reused)."""
     cmd = ["g++", *flags, "-c", str(src)]
     key = None
     if not src.is_relative_to(folder):
@@ -252,7 +253,9 @@ def _object(src: Path, folder: Path, flags: list[str], out: Path) -> str:
         key = hashlib.sha256("\0".join(parts).encode()).hexdigest()
         if key in _SHARED_OBJECTS:
             return _SHARED_OBJECTS[key]
-    obj = out / f"{src.stem}.o"
+    if key is not None:
+        shared.mkdir(exist_ok=True)
+    obj = out / f"{src.stem}.o" if key is None else shared / f"{key[:24]}-{src.stem}.o"
     built = subprocess.run([*cmd, "-o", str(obj)], capture_output=True, text=True, timeout=300)
     assert built.returncode == 0, built.stderr
     if key is not None:
@@ -285,7 +288,10 @@ def test_cann_runtime_example_compiles_unmodified_and_runs(tmp_path, capi_flags,
     link = [f"-L{lib}", f"-Wl,-rpath,{lib}", "-lacl_rt", "-lopapi", "-lnnopbase", "-ldl", "-pthread"]
     exe = tmp_path / "main"
     # as CMake builds it: each source to an object, then one link
-    objects = [_object(Path(src), folder, ["-std=c++17", "-pthread", *flags], tmp_path) for src in _sources(folder)]
+    shared = examples.parent / "shared-objects"
+    objects = [
+        _object(Path(src), folder, ["-std=c++17", "-pthread", *flags], tmp_path, shared) for src in _sources(folder)
+    ]
     cmd = ["g++", "-std=c++17", *objects, "-o", str(exe), *flags, *link, *link_flags()]
     built = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
     assert built.returncode == 0, built.stderr
