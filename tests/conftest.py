@@ -33,6 +33,9 @@ def _private_pycache() -> str | None:
     try:
         os.makedirs(path, mode=0o700, exist_ok=True)
         st = os.lstat(path)
+        if stat.S_ISDIR(st.st_mode) and st.st_uid == os.getuid() and st.st_mode & 0o077 and not st.st_mode & 0o022:
+            os.chmod(path, 0o700)  # ours, and no one else could write to it: close it (an older run made it 0755)
+            st = os.lstat(path)
     except OSError:
         return None
     mine = stat.S_ISDIR(st.st_mode) and st.st_uid == os.getuid() and not st.st_mode & 0o077  # 0700: none may enter
