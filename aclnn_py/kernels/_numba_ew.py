@@ -650,7 +650,7 @@ def _compare_sign(x):
 def _sign_compare(kind, x, out):
     if kind == KIND_F32:
         fx, fo = x.view(np.float32), out.view(np.float32)
-        for i in range(out.size):
+        for i in range(fo.size):
             fo[i] = _compare_sign(fx[i])
     else:
         for i in range(out.size):
@@ -661,7 +661,7 @@ def _sign_compare(kind, x, out):
 def _sign_scaled(mode, kind, x, out):
     if kind == KIND_F32:
         fx, fo = x.view(np.float32), out.view(np.float32)
-        for i in range(out.size):
+        for i in range(fo.size):
             fo[i] = _sign(mode, kind, fx[i])
     else:
         for i in range(out.size):
@@ -683,7 +683,7 @@ def sign(mode, kind, x, out):
 def _clamp_zeros(kind, x, lo, hi, out):
     if kind == KIND_F32:
         fx, fo = x.view(np.float32), out.view(np.float32)
-        for i in range(out.size):
+        for i in range(fo.size):
             fo[i] = _canon(_min_num(_max_num(fx[i], lo), hi))
     else:
         for i in range(out.size):
@@ -705,7 +705,7 @@ def _clamp_plain(kind, x, lo, hi, out):
     """Bounds that are not zero: no pair of zeros can meet, maxNum/minNum are plain selects."""
     if kind == KIND_F32:
         fx, fo = x.view(np.float32), out.view(np.float32)
-        for i in range(out.size):
+        for i in range(fo.size):
             fo[i] = _canon(_min_nonzero(_max_nonzero(fx[i], lo), hi))
     else:
         for i in range(out.size):

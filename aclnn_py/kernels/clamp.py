@@ -82,7 +82,7 @@ def aicore() -> Compute:
             out[...] = np.minimum(np.maximum(x, lo), hi)
             return "numpy"
         if x.dtype in FLOATS and out.dtype == x.dtype and lo.size == 1 and hi.size == 1:
-            acc = accel.elementwise(out, x)
+            acc = accel.elementwise(out, x, halves=True)
             if acc is not None:
                 nb, kind, o, (xb,) = acc
                 nb.ew.clamp(kind, xb, np.float32(lo.reshape(-1)[0]), np.float32(hi.reshape(-1)[0]), o)

@@ -117,7 +117,7 @@ def make(recipe: str) -> Compute:
             return "numpy"
         compare_recipe = recipe in ("v220", "arch35") or dt == _BF16
         if dt in FLOATS and out.dtype == dt:
-            acc = accel.elementwise(out, x)
+            acc = accel.elementwise(out, x, halves=True)
             if acc is not None:
                 nb, kind, o, (xb,) = acc
                 mode = 0 if compare_recipe else (1 if recipe == "v200" else 2)  # _numba_ew.SIGN_*
