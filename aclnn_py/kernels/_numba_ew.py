@@ -774,7 +774,7 @@ def hardswish(arch35, kind, x, out):
     a copy (see :func:`staged`)."""
     n = out.size
     if aliased(x, out):
-        blk = min(n, BLOCK)
+        blk = _block(kind, out, n, 1)
         tmp = np.empty(blk, out.dtype)
         for start in range(0, n, blk):
             cnt = min(blk, n - start)
@@ -789,10 +789,10 @@ def _hardswish(arch35, kind, x, out):
     if kind == KIND_F32:
         fx, fo = x.view(np.float32), out.view(np.float32)
         if arch35:
-            for i in range(n):
+            for i in range(fo.size):
                 fo[i] = _canon(_hardswish_arch35(fx[i]))
         else:
-            for i in range(n):
+            for i in range(fo.size):
                 fo[i] = _canon(_hardswish_tbe(fx[i]))
         return
     if not arch35:
