@@ -885,6 +885,9 @@ def section_memory(n: int) -> None:
     dev.close()
 
 
+NUMPY_TORCH_TARGET = 2.5  # issue 14: a float32 elementwise path on the numpy path against PyTorch
+
+
 def check_targets() -> None:
     """The issue's targets, row by row: which are met."""
     print("\ntargets")
@@ -895,6 +898,8 @@ def check_targets() -> None:
         accelerated = "numba" in r and "numba" in str(r.get("numba kernel"))
         if section == "paths" and accelerated:
             tests.append(("accelerated x copy bound", r["numba"] / r["copy"], FLAG))
+        if section == "paths" and " float32 " in f"{label} " and "numpy" in r and "torch" in r:
+            tests.append(("numpy path x torch", r["numpy"] / r["torch"], NUMPY_TORCH_TARGET))
         if section in ("reduction", "softmax") and accelerated and "torch" in r:
             tests.append(("accelerated x torch", r["numba"] / r["torch"], TORCH_FLAG))
         if section == "overhead" and label in SMALL_TARGET and "torch" in r:
