@@ -18,6 +18,7 @@ function never fails (C's ``void``): a log that cannot be written is dropped, as
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 import threading
@@ -73,18 +74,16 @@ def _write(level: int, message: str) -> None:
     process = Path(sys.argv[0]).name if sys.argv and sys.argv[0] else "python"
     when = f"{clock}.{micro // 1000:03d}.{micro % 1000:03d}"
     line = f"[{_LEVEL_NAMES[level]}] APP({os.getpid()},{process}):{when} {message}\n"
-    with _lock:
-        try:
-            if os.environ.get("ASCEND_SLOG_PRINT_TO_STDOUT", "").strip() == "1":
-                sys.stdout.write(line)
-                sys.stdout.flush()
-                return
-            path = plog_path()
-            path.parent.mkdir(parents=True, exist_ok=True)
-            with path.open("a", encoding="utf-8", errors="surrogateescape") as out:
-                out.write(line)
-        except OSError:
-            pass  # slog drops a record it cannot write
+    # slog drops a record it cannot write (the call still returns its code)
+    with _lock, contextlib.suppress(OSError):
+        if os.environ.get("ASCEND_SLOG_PRINT_TO_STDOUT", "").strip() == "1":
+            sys.stdout.write(line)
+            sys.stdout.flush()
+            return
+        path = plog_path()
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with path.open("a", encoding="utf-8", errors="surrogateescape") as out:
+            out.write(line)
 
 
 def record(logLevel: int, func: str | None, file: str | None, line: int, text: str | None, cut: bool = False) -> int:

@@ -68,17 +68,23 @@ def _device_malloc(devPtr: object, size: object, policy: object, func: str, api:
     return E.ACL_SUCCESS
 
 
+def check_capacity(dev: Device, rounded: int, api: str, asked: str = "requested", why: str = "") -> None:
+    """Refuse ``rounded`` more bytes than the device's simulated pool has free (107002 with an
+    aclnn_py note; the caller holds RT.lock). ``why`` is said after the free bytes."""
+    if dev.used + rounded > dev.capacity:
+        raise ApiError(
+            E.ACL_ERROR_RT_MEMORY_ALLOCATION,
+            emu(
+                f"{api}: {rounded} bytes {asked} on device {dev.ident}, {dev.capacity - dev.used} of "
+                f"{dev.capacity} bytes free{why} (ACLNN_PY_DEVICE_MEMORY sets the simulated capacity)."
+            ),
+        )
+
+
 def _allocate_device(dev: Device, rounded: int, n: int, api: str) -> int:
     """Take ``rounded`` bytes of the device's pool (``n`` requested); returns the address."""
     with RT.lock:
-        if dev.used + rounded > dev.capacity:
-            raise ApiError(
-                E.ACL_ERROR_RT_MEMORY_ALLOCATION,
-                emu(
-                    f"{api}: {rounded} bytes requested on device {dev.ident}, {dev.capacity - dev.used} of "
-                    f"{dev.capacity} bytes free (ACLNN_PY_DEVICE_MEMORY sets the simulated capacity)."
-                ),
-            )
+        check_capacity(dev, rounded, api)
         try:
             alloc = SPACE.allocate(rounded, n, "device", dev.ident, api, call_site())
         except MemoryError:

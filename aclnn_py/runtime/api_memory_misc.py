@@ -37,7 +37,7 @@ from ._checks import (
     stream_handle,
 )
 from ._structs import aclrtMemUsageInfo, array_in, struct_out, write_usage
-from .api_memory import _PEAK, _device_malloc, free_memory, peak_used
+from .api_memory import _PEAK, _device_malloc, check_capacity, free_memory, peak_used
 from .api_stream import check_stopped
 from .device import RT, RT_MAX_DEV_NUM, Device
 from .memory import (
@@ -405,15 +405,7 @@ def aclrtMemAllocManaged(ptr: object, size: int, flag: int) -> int:
             emu(f"{api}: {rounded} bytes asked with {in_use} in use; a process holds at most 3 TB of UVM."),
         )
     with RT.lock:
-        if dev.used + rounded > dev.capacity:
-            raise ApiError(
-                E.ACL_ERROR_RT_MEMORY_ALLOCATION,
-                emu(
-                    f"{api}: {rounded} bytes asked on device {dev.ident}, {dev.capacity - dev.used} of "
-                    f"{dev.capacity} bytes free: managed memory is not oversubscribed (ACLNN_PY_DEVICE_MEMORY "
-                    "sets the simulated capacity)."
-                ),
-            )
+        check_capacity(dev, rounded, api, "asked", ": managed memory is not oversubscribed")
         alloc = _map_pages(api, rounded, n, dev.ident)
         dev.used += rounded
         _PEAK[dev.ident] = max(_PEAK.get(dev.ident, 0), dev.used)
