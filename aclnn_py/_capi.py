@@ -85,6 +85,11 @@ def c_api(internal_code: int, *, handle: bool = False) -> Callable[[F], F]:
             if isinstance(e, ApiError):
                 code = e.report()
                 return None if handle else code
+            # A TypeError raised while binding the arguments is a call with the wrong number of
+            # arguments: in C that would not compile, so it stays a Python error. (Its traceback
+            # starts in the wrapper's frame: no further frame, the body never started.)
+            if isinstance(e, TypeError) and e.__traceback__ is not None and e.__traceback__.tb_next is None:
+                raise e
             if isinstance(e, OutParamError):  # an out-parameter of the wrong C type: a bad argument
                 if param_code == 100000:  # the runtime: a Python-only mistake, named by aclnn_py
                     _errmsg.report("aclnn_py", f"{fn.__name__}: {e}.", None)
@@ -100,11 +105,6 @@ def c_api(internal_code: int, *, handle: bool = False) -> Callable[[F], F]:
             try:
                 return fn(*args, **kwargs)
             except Exception as e:
-                # A TypeError raised while binding the arguments is a call with the wrong number
-                # of arguments: in C that would not compile, so it stays a Python error. (The
-                # traceback starts in this frame: no further frame, the body never started.)
-                if isinstance(e, TypeError) and e.__traceback__ is not None and e.__traceback__.tb_next is None:
-                    raise
                 return failed(e)
 
         def traced(args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
@@ -127,8 +127,6 @@ def c_api(internal_code: int, *, handle: bool = False) -> Callable[[F], F]:
             try:
                 return fn(*args, **kwargs)
             except Exception as e:
-                if isinstance(e, TypeError) and e.__traceback__ is not None and e.__traceback__.tb_next is None:
-                    raise
                 return failed(e)
 
         return wrapper  # type: ignore[return-value]
