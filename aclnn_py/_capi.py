@@ -67,6 +67,15 @@ class _Depth(threading.local):
 _depth = _Depth()
 
 
+_BINDING = "_aclnn_py_binding_error"
+
+
+def binding_error(e: TypeError) -> None:
+    """Mark ``e`` as raised while binding a C-style function's arguments (a wrong number of
+    arguments), for a decorator that calls the function one frame below ``c_api``'s wrapper."""
+    setattr(e, _BINDING, True)
+
+
 def c_api(internal_code: int, *, handle: bool = False) -> Callable[[F], F]:
     """Decorate a C-style function: ApiError -> code (or None for handle-returning functions).
 
@@ -87,8 +96,11 @@ def c_api(internal_code: int, *, handle: bool = False) -> Callable[[F], F]:
                 return None if handle else code
             # A TypeError raised while binding the arguments is a call with the wrong number of
             # arguments: in C that would not compile, so it stays a Python error. (Its traceback
-            # starts in the wrapper's frame: no further frame, the body never started.)
-            if isinstance(e, TypeError) and e.__traceback__ is not None and e.__traceback__.tb_next is None:
+            # starts in the wrapper's frame: no further frame, the body never started; a wrapper
+            # between, such as the runtime's rt_api, marks it with binding_error.)
+            if isinstance(e, TypeError) and (
+                getattr(e, _BINDING, False) or (e.__traceback__ is not None and e.__traceback__.tb_next is None)
+            ):
                 raise e
             if isinstance(e, OutParamError):  # an out-parameter of the wrong C type: a bad argument
                 if param_code == 100000:  # the runtime: a Python-only mistake, named by aclnn_py

@@ -25,7 +25,7 @@ from collections.abc import Callable
 from types import ModuleType
 from typing import Any, TypeVar
 
-from .._capi import ApiError, as_int, c_api, describe, fail
+from .._capi import ApiError, as_int, binding_error, c_api, describe, fail
 from .._ref import is_out_param
 from .._status import aclError
 from .device import RT, Context
@@ -322,6 +322,10 @@ def rt_api(fn: F) -> F:
         except ApiError as e:
             if _records(e):
                 set_last_error(e.code)
+            raise
+        except TypeError as e:
+            if e.__traceback__ is not None and e.__traceback__.tb_next is None:
+                binding_error(e)  # fn's arguments did not bind: its body never started
             raise
 
     return c_api(INTERNAL)(recording)  # type: ignore[return-value]
