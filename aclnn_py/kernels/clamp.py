@@ -21,7 +21,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from . import accel
-from ._fp import CHUNK, run_elementwise, store
+from ._fp import CHUNK, aliases, run_elementwise, store
 from .elementwise import FLOATS, Compute
 
 
@@ -61,16 +61,22 @@ def _plain_bounds(x: np.ndarray, lo: np.ndarray, hi: np.ndarray, out: np.ndarray
         and hi.size == 1
         and x.flags.c_contiguous
         and out.flags.c_contiguous
+        and not aliases([x], out)  # a block must not read what an earlier block wrote
     ):
         return False
     lo32, hi32 = np.float32(lo.reshape(-1)[0]), np.float32(hi.reshape(-1)[0])
     if np.isnan(lo32) or np.isnan(hi32) or lo32 == 0 or hi32 == 0:
         return False
     fx, fo = x.reshape(-1), out.reshape(-1)
+    # the bounds as whole blocks: numpy's fmax/fmin loops are about 2x faster on two arrays
+    # than on an array and a scalar (the same operation per element, the same numbers)
+    size = min(CHUNK, fx.size)
+    los, his = np.full(size, lo32), np.full(size, hi32)
     for start in range(0, fx.size, CHUNK):
         block = fo[start : start + CHUNK]
-        np.fmax(fx[start : start + CHUNK], lo32, out=block)
-        np.fmin(block, hi32, out=block)
+        k = block.size
+        np.fmax(fx[start : start + CHUNK], los[:k], out=block)
+        np.fmin(block, his[:k], out=block)
     return True
 
 
