@@ -36,7 +36,7 @@ import numpy as np
 from . import accel
 from ._fp import F32, f32, run_elementwise, select, store
 from .scaled_masked_softmax_grad_v2 import pair_tree
-from .smooth_l1_loss_grad_v2 import arch35_mean_factor, tbe_mean_factor
+from .smooth_l1_loss_grad_v2 import BlockKernel, arch35_mean_factor, run_blocks, tbe_mean_factor
 
 HALF = F32(0.5)
 NEG_HALF = F32(-0.5)
@@ -50,8 +50,9 @@ def _f32(v: object) -> np.float32:
 
 
 def inv_sigma_tbe(sigma: float) -> np.float32:
-    """``1.0 / sigma`` on the TBE scalar unit (float32; 0 gives +inf)."""
-    with np.errstate(divide="ignore"):
+    """``1.0 / sigma`` on the TBE scalar unit (float32; 0 gives +inf, so does a sigma under
+    about 2.9e-39, whose reciprocal overflows)."""
+    with np.errstate(divide="ignore", over="ignore"):
         return _f32(F32(1) / F32(sigma))
 
 
@@ -136,6 +137,75 @@ def sum_arch35(r: np.ndarray) -> np.float32:
 
 INV_SIGMA = {"tbe": inv_sigma_tbe, "arch35": inv_sigma_arch35}
 
+# -- the numpy path's fast form of the element-wise loss ---------------------------------------------
+#
+# The select of :func:`loss` costs five whole-block operations; for the ordinary scalars it is two
+# integer ones. With m1 = ((d * 0.5) * d) * inv (>= +0 or NaN) and m2 = |d| + b (b = -0.5 * sigma),
+# and c1 = m1 at |d| = sigma, both functions of a = |d| that rounding keeps monotone:
+#
+#     r = max(min(m1, c1), m2)      on the float32 bits read as int32
+#
+# Read as int32, floats >= +0 are ordered as their values and every negative float is below them.
+# Within (a < sigma): m1 <= c1 (monotone), so min(m1, c1) = m1; and m1 >= m2, so max = m1. Beyond
+# (a >= sigma): min(m1, c1) = c1 (m1 >= c1, inf included) and m2 >= m2(sigma) >= c1, so max = m2.
+# NaN d: m2 = |NaN| + b is a NaN of sign + (above every finite and inf), so r is a NaN, and the
+# runner recomputes such a piece by the general recipe (canonical NaN).
+#
+# m1 >= m2 within the threshold is checked once per launch: mathematically m1 - m2 = (sigma - a)**2
+# / (2 sigma); m1 has three roundings (d * 0.5 is exact for 2**-60 <= sigma, a near sigma; inv is
+# 1 / sigma rounded) and m2 one, together under sigma * 2**-23 of error; so for a <= sigma * (1 -
+# 2**-10), where the difference is at least sigma * 2**-21, the rounded m1 is above the rounded
+# m2 (and for a < sigma / 2, m2 < 0 <= m1 anyway). The launch evaluates every float32 a in
+# [sigma * (1 - 2**-10), sigma) (about 2**14 values) and takes the fast form only if m1 >= m2 for
+# all of them, and m2(sigma) >= c1.
+
+I32 = np.int32
+WINDOW = 2.0**-10
+
+
+def _m1_m2(a: np.ndarray, sigma: np.float32, inv: np.float32) -> tuple[np.ndarray, np.ndarray]:
+    """The recipe's two branches at d = a (float32 arrays)."""
+    with np.errstate(all="ignore"):
+        return ((a * HALF) * a) * inv, np.abs(a) + NEG_HALF * sigma
+
+
+def _fast_loss(sigma: float, inv: np.float32) -> BlockKernel | None:
+    """The fast form of :func:`loss` for these scalars, or None when they need the general one."""
+    s = F32(sigma)
+    if not (np.isfinite(s) and F32(2.0**-60) <= s <= F32(2.0**60) and np.isfinite(inv) and inv > 0):
+        return None
+    top = np.array([s], np.float32)
+    c1, m2s = (v[0] for v in _m1_m2(top, s, inv))
+    if not m2s >= c1:
+        return None
+    lo = np.array([s * F32(1 - WINDOW)], np.float32).view(np.uint32)[0]
+    window = np.arange(lo, top.view(np.uint32)[0], dtype=np.uint32).view(np.float32)
+    m1, m2 = _m1_m2(window, s, inv)
+    if not np.all(m1 >= m2):
+        return None
+    cap = I32(np.array([c1], np.float32).view(I32)[0])
+    bias = NEG_HALF * s
+    mul = None if inv == 1 else inv  # m1 * 1 == m1 (a NaN aside, which the general path redoes)
+    bufs: dict[tuple[int, ...], tuple[np.ndarray, np.ndarray]] = {}
+
+    def kernel(ins: Sequence[np.ndarray], r: np.ndarray) -> None:
+        p, lab = ins
+        if r.shape not in bufs:
+            bufs[r.shape] = (np.empty(r.shape, np.float32), np.empty(r.shape, np.float32))
+        d, m = bufs[r.shape]
+        np.subtract(p, lab, out=d)
+        np.multiply(d, HALF, out=m)
+        np.multiply(m, d, out=m)  # h * d
+        if mul is not None:
+            np.multiply(m, mul, out=m)
+        mi = m.view(I32)
+        np.minimum(mi, cap, out=mi)
+        np.abs(d, out=d)
+        np.add(d, bias, out=d)  # m2
+        np.maximum(mi, d.view(I32), out=r.view(I32))
+
+    return kernel
+
 
 def reduce(r: np.ndarray, recipe: str, reduction: str, shape: Sequence[int]) -> np.float32:
     """Sum (and for mean, scale) the float32 losses ``r`` of predict's ``shape``."""
@@ -183,14 +253,26 @@ def make(
         store(out, np.asarray(total, dtype=np.float32).reshape(out.shape))
         return True
 
+    fast = _fast_loss(sigma, inv)
+
+    def general(p: np.ndarray, lab: np.ndarray) -> np.ndarray:
+        return loss(p, lab, sigma, inv)
+
+    def losses(predict: np.ndarray, label: np.ndarray, out: np.ndarray) -> None:
+        """The element-wise losses into ``out`` (predict's shape), by the fast form when it may."""
+        if fast is None or not run_blocks(fast, general, [predict, label], out):
+            run_elementwise(general, [predict, label], out)
+
     def compute(ins: Sequence[np.ndarray], outs: Sequence[np.ndarray]) -> str:
         predict, label, out = ins[0], ins[1], outs[0]
         if _numba_path(predict, label, out):
             return "numba"
         if reduction == "none":
-            run_elementwise(lambda p, lab: loss(p, lab, sigma, inv), [predict, label], out)
+            losses(predict, label, out)
         else:
-            total = reduce(loss(predict, label, sigma, inv), recipe, reduction, shape)
+            r = np.empty(np.broadcast_shapes(predict.shape, label.shape), np.float32)
+            losses(predict, label, r)  # float32 losses (a NaN canonical: the sum is NaN either way)
+            total = reduce(r, recipe, reduction, shape)
             store(out, np.asarray(total, dtype=np.float32).reshape(out.shape))
         return "numpy"
 
