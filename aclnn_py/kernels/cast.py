@@ -295,6 +295,51 @@ def _float_cast_numba(x: np.ndarray, out: np.ndarray, src: int, dst: int) -> boo
     return True
 
 
+BLOCK = 1 << 16  # elements per block of the float16 -> float32 fast path
+_SCALE_F16 = F32.type(2.0**112)  # a float16's magnitude bits at float32's place: its value / 2**112
+_F16_BITS_MASK = np.int32(-0x70002000)  # 0x8FFFE000: the sign, and the 15 magnitude bits shifted by 13
+_INF_NAN_REBIAS = np.int32(0x38000000)  # exponent 0x8F (2**16 after the scale) + 0x70 -> 0xFF
+
+
+def _f16_to_f32_fast(x: np.ndarray, out: np.ndarray) -> bool:
+    """float16 -> float32 by integer and float operations, block by block into ``out``: numpy's
+    own conversion is a scalar loop here, about 8x slower than a copy. False when the call
+    does not qualify (contiguous, one size, ``out`` apart from ``x``); numpy's cast runs then.
+
+    The bits are numpy's ``astype`` (every one of the 65536 float16 values is tested):
+
+    * the float16 read as int16 and widened to int32 sign-extends, so ``<< 13`` puts the
+      magnitude bits at 27..13 and the sign in bits 31..28; ``& 0x8FFFE000`` keeps the sign
+      bit and the magnitude: as a float32 that is the value times 2**-112 for every finite
+      float16 (a subnormal one is a float32 subnormal with the same integer significand;
+      zero is ±0.0);
+    * ``* 2**112`` is then exact (a power of two, the result is a float16's value);
+    * an infinity or NaN (exponent 0x1F) comes out of that as ±2**16 * 1.m: adding 0x38000000
+      to its bits makes the exponent 0xFF and keeps the payload (numpy does not quiet a
+      signalling NaN either). Only a block with such a value, seen by its max / min, is
+      fixed up."""
+    if x.dtype != F16 or out.dtype != F32 or x.size != out.size:
+        return False
+    if not (x.flags.c_contiguous and out.flags.c_contiguous) or np.may_share_memory(x, out):
+        return False
+    xi = x.reshape(-1).view(np.int16)
+    ow = out.reshape(-1).view(np.int32)
+    n = ow.size
+    limit = F32.type(65536.0)
+    for start in range(0, n, BLOCK):
+        stop = min(start + BLOCK, n)
+        w = ow[start:stop]
+        np.copyto(w, xi[start:stop])  # sign-extends
+        np.left_shift(w, np.int32(13), out=w)
+        np.bitwise_and(w, _F16_BITS_MASK, out=w)
+        f = w.view(F32)
+        np.multiply(f, _SCALE_F16, out=f)
+        if not (np.maximum.reduce(f) < limit and np.minimum.reduce(f) > -limit):
+            special = np.abs(f) >= limit
+            w[special] += _INF_NAN_REBIAS
+    return True
+
+
 def make(src: int, dst: int, recipe: str) -> Callable[[Sequence[np.ndarray], Sequence[np.ndarray]], str]:
     """A launch computation casting its input (``src``) into its output (``dst``)."""
 
@@ -302,6 +347,8 @@ def make(src: int, dst: int, recipe: str) -> Callable[[Sequence[np.ndarray], Seq
         x, out = ins[0], outs[0]
         if _float_cast_numba(x, out, src, dst):
             return "numba"
+        if src == DT_FLOAT16 and dst == DT_FLOAT and _f16_to_f32_fast(x, out):
+            return "numpy"
         if src in _HALF_FLOATS and dst in _HALF_FLOATS and (src == DT_FLOAT or dst == DT_FLOAT):
             with np.errstate(all="ignore"):
                 np.copyto(out, x, casting="unsafe")  # float_to_float in one step: one rounding, no temporary
