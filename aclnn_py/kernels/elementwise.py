@@ -21,14 +21,14 @@ Per chip (``recipe`` = the SoC's kernel family):
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import ml_dtypes
 import numpy as np
 
 from . import accel
-from ._fp import run_elementwise, run_ufunc, store
+from ._fp import CANONICAL_NAN, CHUNK, run_elementwise, run_ufunc, store
 
 Compute = Callable[[Sequence[np.ndarray], Sequence[np.ndarray]], str]
 _BF16 = np.dtype(ml_dtypes.bfloat16)
@@ -93,6 +93,232 @@ def fma(a: np.ndarray, b: np.ndarray, c: np.ndarray, dtype: np.dtype) -> np.ndar
         if np.any(fix):
             s = np.where(fix, np.nextafter(s, np.where(e > 0, np.inf, -np.inf)), s)
         return np.asarray(s.astype(np.float32) if dtype == np.float32 else s.astype(dtype))
+
+
+# float64 bits below a dtype's last significand bit, and its smallest normal: a float64 ``s``
+# in the dtype's normal range is a midpoint between two neighbours of the dtype exactly when
+# those low bits are 1 followed by zeros (float32: 29 = 52 - 23 bits; float16: 42 = 52 - 10)
+_MIDPOINT = {np.dtype(np.float32): (29, 2.0**-126), np.dtype(np.float16): (42, 2.0**-14)}
+_INT64_MIN = np.iinfo(np.int64).min
+
+
+def _breakpoints(s: np.ndarray, dtype: np.dtype) -> tuple[np.ndarray | None, bool]:
+    """(the flat indices of the float64 sums ``s`` that rounding straight to ``dtype`` may get
+    wrong, or None when there are none; whether some sum is NaN). See :func:`fma_fast`: those
+    are the sums whose low 52 - (p - 1) significand bits are 1 followed by zeros (a midpoint of
+    ``dtype`` when in its normal range; elsewhere a harmless extra) and the nonzero sums below
+    ``dtype``'s smallest normal."""
+    low, tiny = _MIDPOINT[dtype]
+    flat = np.ascontiguousarray(s).reshape(-1)
+    if flat.size == 0:
+        return None, False
+    # the low bits 1 then zeros <=> shifted to the top they read 1 << 63, int64's minimum
+    top = np.left_shift(flat.view(np.uint64), np.uint64(64 - low)).view(np.int64)
+    mask = top == _INT64_MIN if top.min() == _INT64_MIN else None
+    m = np.abs(flat)
+    smallest = m.min()  # NaN when some sum is NaN
+    has_nan = bool(np.isnan(smallest))
+    if not smallest >= tiny:
+        small = (m < tiny) & (m != 0)  # NaN compares False
+        mask = small if mask is None else mask | small
+    if mask is None:
+        return None, has_nan
+    idx = np.flatnonzero(mask)
+    return (idx if idx.size else None), has_nan
+
+
+def _at(x: Any, shape: tuple[int, ...], idx: np.ndarray) -> Any:
+    """The elements of ``x`` broadcast to ``shape`` at the flat indices ``idx``."""
+    x = np.asarray(x)
+    if x.size == 1:
+        return x.reshape(())
+    return np.broadcast_to(x, shape)[np.unravel_index(idx, shape)]
+
+
+def fma_fast(a: np.ndarray, b: np.ndarray, c: np.ndarray, dtype: np.dtype) -> np.ndarray:
+    """:func:`fma` with the same bits, cheaper: ``float64(a) * float64(b) + float64(c)`` rounded
+    straight to ``dtype`` (float32 or float16), :func:`fma` itself only for the elements whose
+    sum is a breakpoint of ``dtype`` or below its smallest normal.
+
+    Why that is the same number. Let x be the exact ``a * b + c`` and s = RN64(x) (the product
+    is exact in float64: 2 * 24 bits < 53; so s is the float64 sum :func:`fma` starts from). R,
+    rounding to ``dtype`` (to nearest even, overflowing to inf), is a monotone step function
+    that changes value only at its breakpoints: the midpoints between neighbouring values of
+    the dtype (including the one between its largest finite value and the next power of two,
+    from which on everything is inf). Every breakpoint b is a float64 value (at most p + 1
+    bits), so RN64 keeps it and, being monotone, keeps x's side of it: x < b gives s <= b and
+    x > b gives s >= b. Hence when s is no breakpoint, x and s lie strictly between the same
+    two breakpoints and R(s) = R(x), which :func:`fma` returns (round to odd, then one
+    rounding, is correctly rounded). In the normal range of ``dtype`` a float64 breakpoint has
+    its low 52 - (p - 1) significand bits equal to 1 followed by zeros (:func:`_breakpoints`
+    finds them); below the smallest normal the breakpoints are odd multiples of half the
+    smallest subnormal, so every nonzero |s| there is taken as one. Zeros: x = 0 gives s = +-0
+    exactly and no correction in :func:`fma` (its error term is zero), -0 + -0 keeping its sign
+    in both; NaN and inf sums are converted alike (:func:`fma` corrects finite sums only)."""
+    if dtype not in _MIDPOINT:
+        return fma(a, b, c, dtype)
+    with np.errstate(all="ignore"):
+        s = np.add(np.multiply(a, b, dtype=np.float64), c, dtype=np.float64)
+        r = np.asarray(s.astype(dtype))
+        idx, _ = _breakpoints(s, dtype)
+        if idx is not None:
+            shape = s.shape
+            r.reshape(-1)[idx] = fma(_at(a, shape, idx), _at(b, shape, idx), _at(c, shape, idx), dtype)
+    return r
+
+
+def _pow2_alpha(alpha: np.float32) -> bool:
+    """Whether ``alpha`` is 0 or +-2^k with k >= 0: then ``alpha * x`` in float32 is exact for
+    every float32 x unless it overflows (a power of two moves the exponent up, losing no bit,
+    and a zero gives a signed zero or NaN as float64 would)."""
+    if alpha == 0:
+        return True
+    if not np.isfinite(alpha):
+        return False
+    mant, exp = np.frexp(alpha)
+    return bool(abs(mant) == 0.5 and exp >= 1)
+
+
+def _layout(x1: np.ndarray, x2: np.ndarray, out: np.ndarray) -> int | None:
+    """The block length (a multiple of the row length, about CHUNK elements) for the layouts
+    Axpy sees: out contiguous, each input of out's size and contiguous, a single element, or a
+    contiguous row broadcast over out's leading axes; an input of out's size overlapping out only
+    as out itself. None for anything else (the caller computes on the whole arrays)."""
+    n = out.size
+    if not out.flags.c_contiguous or n == 0:
+        return None
+    cols = 1
+    for x in (x1, x2):
+        if x.size == n:
+            if not x.flags.c_contiguous:
+                return None
+            same = x.__array_interface__["data"][0] == out.__array_interface__["data"][0] and x.dtype == out.dtype
+            if np.may_share_memory(x, out) and not same:
+                return None
+        elif x.size != 1:
+            shape = x.shape[next((i for i, d in enumerate(x.shape) if d != 1), x.ndim) :]
+            if not x.flags.c_contiguous or shape != out.shape[out.ndim - len(shape) :] or cols not in (1, x.size):
+                return None
+            cols = x.size
+    return min(n, max(1, CHUNK // cols) * cols)
+
+
+class _Blocks:
+    """The flat blocks of :func:`_layout`: an input of out's size is sliced, a single element
+    stays a scalar, a row is tiled once to a whole block (one long contiguous loop per block
+    instead of one short loop per row; every block starts at a row boundary)."""
+
+    def __init__(self, out: np.ndarray, length: int) -> None:
+        self.n, self.length = out.size, length
+        self.out = out.reshape(-1)
+
+    def operand(self, x: np.ndarray) -> Any:
+        """``x`` as :meth:`block` takes it."""
+        if x.size == self.n:
+            return x.reshape(-1)
+        if x.size == 1:
+            return x.reshape(-1)[0]
+        return np.tile(x.reshape(-1), self.length // x.size)
+
+    def __iter__(self) -> Iterator[tuple[int, int, np.ndarray]]:
+        for start in range(0, self.n, self.length):
+            stop = min(start + self.length, self.n)
+            yield start, stop, self.out[start:stop]
+
+    def block(self, x: Any, start: int, stop: int) -> Any:
+        """The part of an :meth:`operand` that meets out[start:stop]."""
+        if not isinstance(x, np.ndarray):
+            return x
+        return x[start:stop] if x.size == self.n else x[: stop - start]
+
+
+def axpy_float32(x1: np.ndarray, x2: np.ndarray, alpha: np.float32, out: np.ndarray) -> None:
+    """``out = x1 + alpha * x2`` for float32 arrays, rounded once (the fused float32 vaxpy; NaN
+    canonical): the numbers of ``store(out, fma(alpha, x2, x1, float32))``, computed in blocks.
+
+    Three routes, each giving the correctly rounded result, which :func:`fma` gives too:
+
+    * a small ``x2`` (a scalar or a row) whose products ``alpha * x2`` are all float32 values
+      (checked once per call in float64, NaN products included): one float32 addition per
+      element, which rounds the exact sum once;
+    * ``alpha`` 0 or +-2^k, k >= 0 (:func:`_pow2_alpha`): the float32 product is exact unless it
+      overflows, then one float32 addition; a block whose result holds an inf or NaN (an
+      overflowed product shows as one) is redone by :func:`fma`;
+    * otherwise the float64 sum rounded straight to float32 (:func:`fma_fast` says why), a block
+      with a midpoint, tiny or NaN sum redone by :func:`fma`.
+
+    The blocks' finiteness check is ``dot(block, 0)``: 0 when every element is finite, NaN when
+    one is inf or NaN (inf * 0), one read of the block and no temporary."""
+    a32 = np.float32(alpha)
+    a = np.full((), a32, np.float32)
+    length = _layout(x1, x2, out)
+    with np.errstate(all="ignore"):
+        if length is None:
+            store(out, fma_fast(a, x2, x1, np.dtype(np.float32)))
+            return
+        blocks = _Blocks(out, length)
+        if x2.size < out.size:
+            p64 = np.multiply(x2, np.float64(a32), dtype=np.float64)
+            p32 = p64.astype(np.float32)
+            if bool(np.all((p32 == p64) | np.isnan(p64))):
+                p1, p = blocks.operand(x1), blocks.operand(p32)
+                for start, stop, ob in blocks:
+                    np.add(blocks.block(p1, start, stop), blocks.block(p, start, stop), out=ob)
+                    _canonical_nan(ob)
+                return
+        p1, p2 = blocks.operand(x1), blocks.operand(x2)
+        if _pow2_alpha(a32):
+            shared = any(x.size == out.size and np.may_share_memory(x, out) for x in (x1, x2))
+            buf = np.empty(length, np.float32) if shared else None
+            for start, stop, ob in blocks:
+                b1, b2 = blocks.block(p1, start, stop), blocks.block(p2, start, stop)
+                t = ob if buf is None else buf[: stop - start]
+                np.multiply(b2, a32, out=t)
+                np.add(b1, t, out=t)
+                if not np.isfinite(_zero_dot(t)):  # an inf or NaN: maybe an overflowed product
+                    _f64_block(b1, b2, a, ob, np.empty(stop - start, np.float64))
+                elif t is not ob:
+                    ob[...] = t
+            return
+        buf64 = np.empty(length, np.float64)
+        for start, stop, ob in blocks:
+            _f64_block(blocks.block(p1, start, stop), blocks.block(p2, start, stop), a, ob, buf64[: stop - start])
+
+
+def _f64_block(b1: Any, b2: Any, a: np.ndarray, ob: np.ndarray, s: np.ndarray) -> None:
+    """One flat block of :func:`axpy_float32`'s float64 route: the sums in ``s`` rounded straight
+    to float32, :func:`fma` for the breakpoint and tiny ones (computed before ``ob`` is written:
+    it may be ``b1`` itself), NaN canonical."""
+    np.multiply(b2, np.float64(a), out=s, dtype=np.float64)
+    np.add(s, b1, out=s, dtype=np.float64)
+    idx, has_nan = _breakpoints(s, np.dtype(np.float32))
+    fixed = None
+    if idx is not None:
+        fixed = fma(a, _at(b2, s.shape, idx), _at(b1, s.shape, idx), np.dtype(np.float32))
+    np.copyto(ob, s, casting="same_kind")
+    if fixed is not None:
+        ob[idx] = fixed
+    if has_nan:
+        ob[np.isnan(ob)] = CANONICAL_NAN
+
+
+_ZEROS = np.zeros(CHUNK, np.float32)
+
+
+def _zero_dot(block: np.ndarray) -> Any:
+    """``block . 0``: 0 when every element is finite, NaN when one is inf or NaN (inf * 0)."""
+    flat = block.reshape(-1)
+    if flat.size > _ZEROS.size:
+        return np.float32(0) if np.isfinite(flat).all() else np.float32(np.nan)
+    return np.dot(flat, _ZEROS[: flat.size])
+
+
+def _canonical_nan(block: np.ndarray) -> None:
+    """Write every NaN of a float32 block as the canonical quiet NaN (as ``store`` does)."""
+    if not np.isfinite(_zero_dot(block)):
+        nan = np.isnan(block)
+        if nan.any():
+            block[nan] = CANONICAL_NAN
 
 
 # -- Add / Sub / Mul ------------------------------------------------------------------------------
@@ -172,7 +398,7 @@ def axpy(recipe: str, alpha: float) -> Compute:
         a = np.full((), alpha32, np.float32)
         with np.errstate(all="ignore"):
             if dt == np.int32:  # through float32, then a truncating (saturating) cast back
-                r = fma(a, x2.astype(np.float32), x1.astype(np.float32), np.dtype(np.float32))
+                r = fma_fast(a, x2.astype(np.float32), x1.astype(np.float32), np.dtype(np.float32))
                 out[...] = _trunc_int32(r)
                 return "numpy"
             once = recipe == "tbe" and dt == np.float16  # alpha rounded to float16, one fp16 vaxpy
@@ -182,18 +408,18 @@ def axpy(recipe: str, alpha: float) -> Compute:
                 if once:
 
                     def recipe_fn(p: np.ndarray, q: np.ndarray) -> np.ndarray:
-                        return fma(a.astype(dt), q, p, dt)
+                        return fma_fast(a.astype(dt), q, p, dt)
 
                 else:  # float32 vaxpy, then the cast (two roundings); TBE bfloat16 (support_bfp16) too
 
                     def recipe_fn(p: np.ndarray, q: np.ndarray) -> np.ndarray:
-                        r32 = fma(a, q.astype(np.float32), p.astype(np.float32), np.dtype(np.float32))
+                        r32 = fma_fast(a, q.astype(np.float32), p.astype(np.float32), np.dtype(np.float32))
                         return r32.astype(dt)
 
                 run_elementwise(recipe_fn, [x1, x2], out)
                 return "numpy"
             if dt == np.float32:
-                run_elementwise(lambda p, q: fma(a, q, p, dt), [x1, x2], out)
+                axpy_float32(x1, x2, alpha32, out)
                 return "numpy"
             _write(out, fma(a, x2, x1, dt))
         return "numpy"
@@ -235,10 +461,13 @@ def axpy_v2() -> Compute:
             elif alpha.size == 1 and _axpy_numba(x1, x2, out, np.float32(alpha.reshape(-1)[0]), False):
                 return "numba"
             elif dt in _HALF:
-                r32 = fma(alpha.astype(np.float32), x2.astype(np.float32), x1.astype(np.float32), np.dtype(np.float32))
+                a32 = alpha.astype(np.float32)
+                r32 = fma_fast(a32, x2.astype(np.float32), x1.astype(np.float32), np.dtype(np.float32))
                 _write(out, r32.astype(dt))
+            elif dt == np.float32 and alpha.size == 1:
+                axpy_float32(x1, x2, np.float32(alpha.reshape(-1)[0]), out)
             elif dt == np.float32:
-                _write(out, fma(alpha, x2, x1, dt))
+                _write(out, fma_fast(alpha, x2, x1, dt))
             else:  # integers: wrapping multiply and add
                 out[...] = x1 + x2 * alpha
         return "numpy"
