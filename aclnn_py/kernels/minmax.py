@@ -62,9 +62,10 @@ def _maxmin_f32_blocks(a: np.ndarray, b: np.ndarray, out: np.ndarray, is_max: bo
 
     Same shape, scalar operand and row broadcast layouts (:func:`aclnn_py.kernels._fp.blocks`;
     a scalar is tiled to a block: numpy's fmax/fmin loop is ~1.5x faster on two arrays). The
-    zero fix-up is skipped when an operand is a single nonzero element: a pair of zeros then
-    never occurs (a NaN scalar loses, the other operand passes unchanged), so fmax/fmin's
-    result is already :func:`_float_maxmin`'s. False when the layout does not allow blocks."""
+    zero fix-up is skipped when a broadcast operand (a scalar or a row) holds no zero: a pair
+    of zeros then never occurs (a NaN loses, the other operand passes unchanged), so
+    fmax/fmin's result is already :func:`_float_maxmin`'s. False when the layout does not
+    allow blocks."""
     if out.dtype != np.float32 or a.dtype != np.float32 or b.dtype != np.float32 or out.size <= CHUNK:
         return False
     if any(np.may_share_memory(x, out) for x in (a, b)):  # the fix-ups reread the operands
@@ -72,7 +73,9 @@ def _maxmin_f32_blocks(a: np.ndarray, b: np.ndarray, out: np.ndarray, is_max: bo
     parts = blocks([a, b], out, tile_scalars=True)
     if parts is None:
         return False
-    zeros_possible = not any(x.size == 1 and x.reshape(-1)[0] != 0 for x in (a, b))
+    # a pair of zeros needs a zero in each operand: a broadcast operand (scalar or row, small)
+    # without one rules them out for the whole call
+    zeros_possible = not any(x.size < out.size and not (x == 0).any() for x in (a, b))
     fn = np.fmax if is_max else np.fmin
     with np.errstate(invalid="ignore"):
         for block, (x, y) in parts:

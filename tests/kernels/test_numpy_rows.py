@@ -183,6 +183,15 @@ def test_maxmin_zero_pairs_in_rows() -> None:
         minmax.maxmin(is_max)([a, b], [got])
         want = np.where(np.signbit(a) & np.signbit(b) if is_max else np.signbit(a) | np.signbit(b), -0.0, 0.0)
         _assert_same(got, want.astype(F32))
+    nonzero = _values((1000,), 23)  # a row without zeros: the zero fix-up is skipped
+    nonzero[nonzero == 0] = F32(2.0)
+    for is_max in (True, False):
+        for ops in ([a, nonzero], [nonzero, a], [a, nonzero[:1]]):
+            got = np.empty((70, 1000), F32)
+            minmax.maxmin(is_max)(ops, [got])
+            want = np.empty((70, 1000), F32)
+            _fp.store(want, minmax._float_maxmin(ops[0], ops[1], is_max))
+            _assert_same(got, want)
 
 
 @pytest.mark.parametrize("recipe", ["v220", "arch35"])
