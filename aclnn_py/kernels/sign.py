@@ -29,7 +29,7 @@ import numpy as np
 from .._status import aclError
 from ..runtime.stream import TaskFault
 from . import accel
-from ._fp import CHUNK, aliases, has_nan, store
+from ._fp import CHUNK, aliases, store
 from .elementwise import FLOATS, Compute
 
 _BF16 = np.dtype(ml_dtypes.bfloat16)
@@ -46,19 +46,21 @@ def _compare_sign(x: np.ndarray) -> np.ndarray:
 
 
 def _compare_sign_f32(x: np.ndarray, out: np.ndarray) -> None:
-    """:func:`_compare_sign` of float32 x written into float32 out in blocks.
-
-    ``np.sign`` per block, then the NaN results replaced by +0.0: np.sign gives +1 / -1 for
-    every nonzero number (subnormals, infinities included), +0.0 for both zeros (its loop is
-    ``x > 0 ? 1 : x < 0 ? -1 : x == 0 ? 0 : x``) and a NaN for a NaN, where the mask
-    difference gives 1 - 0, 0 - 1, 0 - 0 = +0.0 and 0 - 0 = +0.0: the same bits, in two passes
-    (the sign, one NaN reduction) instead of four (two masks, their converting subtraction)."""
+    """:func:`_compare_sign` of float32 x written into float32 out in blocks: the two masks
+    into reused scratch blocks, their int8 difference (-1, 0 or 1; NaN and both zeros give 0),
+    then one exact conversion into out (0 becomes +0.0). Every pass is a plain contiguous
+    loop with no temporaries (the masks' subtraction straight into float32 would convert both
+    inputs in a buffered loop, about 1.3x slower; np.sign would need a NaN fix-up)."""
+    size = min(CHUNK, x.size)
+    gt, lt, diff = np.empty(size, np.bool_), np.empty(size, np.bool_), np.empty(size, np.int8)
     with np.errstate(invalid="ignore"):
         for start in range(0, x.size, CHUNK):
-            block = out[start : start + CHUNK]
-            np.sign(x[start : start + CHUNK], out=block)
-            if has_nan(block):
-                block[np.isnan(block)] = 0
+            xb = x[start : start + CHUNK]
+            k = xb.size
+            np.greater(xb, 0, out=gt[:k])
+            np.less(xb, 0, out=lt[:k])
+            np.subtract(gt[:k].view(np.int8), lt[:k].view(np.int8), out=diff[:k])
+            out[start : start + k] = diff[:k]
 
 
 def _scaled_sign(x: np.ndarray, nan_to_zero: bool) -> np.ndarray:
