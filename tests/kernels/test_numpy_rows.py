@@ -1,7 +1,7 @@
 """The numpy path's blocked layouts give the whole-array recipe's bits.
 
 _fp.blocks (same shape, scalar operand, row broadcast, long rows) under run_ufunc and
-run_elementwise, the Maximum/Minimum blocks, Sign's np.sign formulation and Clamp's tiled
+run_elementwise, the Maximum/Minimum blocks, Sign's int8 mask difference and Clamp's tiled
 bounds, each against the unchanged slow formulation, on arrays holding every special value."""
 
 from __future__ import annotations
