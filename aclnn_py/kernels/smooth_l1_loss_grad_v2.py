@@ -212,7 +212,11 @@ BlockKernel = Callable[[Sequence[np.ndarray], np.ndarray], None]
 
 
 def run_blocks(
-    kernel: BlockKernel, general: Callable[..., np.ndarray], inputs: Sequence[np.ndarray], out: np.ndarray
+    kernel: BlockKernel,
+    general: Callable[..., np.ndarray],
+    inputs: Sequence[np.ndarray],
+    out: np.ndarray,
+    canonical: bool = False,
 ) -> bool:
     """Run a float32 block kernel over ``out`` (any layout: inputs broadcast to out's shape,
     strided or not) in pieces of about CHUNK elements; False (nothing written) when the output is
@@ -223,7 +227,8 @@ def run_blocks(
     an input may be). A piece whose result holds a NaN is computed again by ``general`` (the
     exact recipe) and stored through :func:`store`, which writes the canonical NaN: so a kernel
     need only be exact for NaN-free results. ``np.dot(r, r)`` is NaN exactly when r holds a NaN
-    (a sum of squares adds no inf - inf), one fast read."""
+    (a sum of squares adds no inf - inf), one fast read. ``canonical``: the kernel is exact for
+    every input and writes each NaN as the canonical one itself (no check)."""
     shape = out.shape
     if out.ndim == 0 or out.size == 0 or _overlaps(inputs, out):
         return False
@@ -249,10 +254,15 @@ def run_blocks(
         for idx in _blocks(shape):
             ins = [f32(v[idx] if cut else v) for v, cut in zip(views, slices, strict=True)]
             o = out[idx]
-            r = o if direct else scratch.setdefault(o.shape, np.empty(o.shape, np.float32))
+            if direct:
+                r = o
+            elif o.shape in scratch:
+                r = scratch[o.shape]
+            else:
+                r = scratch[o.shape] = np.empty(o.shape, np.float32)
             kernel(ins, r)
             flat = r.reshape(-1)
-            if np.isnan(np.dot(flat, flat)):
+            if not canonical and np.isnan(np.dot(flat, flat)):
                 store(o, general(*ins))
             elif not direct:
                 o[...] = r if o.dtype == np.float32 else r.astype(o.dtype)

@@ -28,6 +28,7 @@ The result is rounded once to predict's dtype (round half to even).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from typing import cast
 
@@ -148,8 +149,10 @@ INV_SIGMA = {"tbe": inv_sigma_tbe, "arch35": inv_sigma_arch35}
 # Read as int32, floats >= +0 are ordered as their values and every negative float is below them.
 # Within (a < sigma): m1 <= c1 (monotone), so min(m1, c1) = m1; and m1 >= m2, so max = m1. Beyond
 # (a >= sigma): min(m1, c1) = c1 (m1 >= c1, inf included) and m2 >= m2(sigma) >= c1, so max = m2.
-# NaN d: m2 = |NaN| + b is a NaN of sign + (above every finite and inf), so r is a NaN, and the
-# runner recomputes such a piece by the general recipe (canonical NaN).
+# NaN d: m2 = |NaN| + b is a quiet NaN of sign + (x86 and ARM propagate the NaN operand, quieted;
+# checked once, :func:`_nan_add_positive_quiet`), bits in [0x7FC00000, 0x7FFFFFFF], above every
+# finite and inf: min(m2, 0x7FC00000) leaves every other value and makes it the canonical NaN,
+# which then wins the max. So the kernel writes the recipe's result, canonical NaN included.
 #
 # m1 >= m2 within the threshold is checked once per launch: mathematically m1 - m2 = (sigma - a)**2
 # / (2 sigma); m1 has three roundings (d * 0.5 is exact for 2**-60 <= sigma, a near sigma; inv is
@@ -161,6 +164,17 @@ INV_SIGMA = {"tbe": inv_sigma_tbe, "arch35": inv_sigma_arch35}
 
 I32 = np.int32
 WINDOW = 2.0**-10
+CANONICAL_BITS = I32(0x7FC00000)
+
+
+@functools.cache
+def _nan_add_positive_quiet() -> bool:
+    """Whether |NaN| + finite gives a quiet NaN of sign + here, for every kind of NaN (else the
+    fast loss lets the runner find and recompute NaN pieces)."""
+    nans = np.array([0x7FC00000, 0xFFC00001, 0x7F800001, 0xFFA00001, 0x7FC12345], np.uint32).view(np.float32)
+    with np.errstate(all="ignore"):
+        r = (np.abs(nans) + F32(-0.5)).view(np.uint32)
+    return bool(np.all((r >= 0x7FC00000) & (r <= 0x7FFFFFFF)))
 
 
 def _m1_m2(a: np.ndarray, sigma: np.float32, inv: np.float32) -> tuple[np.ndarray, np.ndarray]:
@@ -186,23 +200,32 @@ def _fast_loss(sigma: float, inv: np.float32) -> BlockKernel | None:
     cap = I32(np.array([c1], np.float32).view(I32)[0])
     bias = NEG_HALF * s
     mul = None if inv == 1 else inv  # m1 * 1 == m1 (a NaN aside, which the general path redoes)
-    bufs: dict[tuple[int, ...], tuple[np.ndarray, np.ndarray]] = {}
+    # scratch and the two bounds as whole arrays: numpy's int32 minimum of two arrays is a
+    # vector loop, with a scalar operand it is about twice as slow
+    bufs: dict[tuple[int, ...], tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = {}
 
     def kernel(ins: Sequence[np.ndarray], r: np.ndarray) -> None:
         p, lab = ins
         if r.shape not in bufs:
-            bufs[r.shape] = (np.empty(r.shape, np.float32), np.empty(r.shape, np.float32))
-        d, m = bufs[r.shape]
+            bufs[r.shape] = (
+                np.empty(r.shape, np.float32),
+                np.empty(r.shape, np.float32),
+                np.full(r.shape, cap, I32),
+                np.full(r.shape, CANONICAL_BITS, I32),
+            )
+        d, m, caps, canon = bufs[r.shape]
         np.subtract(p, lab, out=d)
         np.multiply(d, HALF, out=m)
         np.multiply(m, d, out=m)  # h * d
         if mul is not None:
             np.multiply(m, mul, out=m)
         mi = m.view(I32)
-        np.minimum(mi, cap, out=mi)
+        np.minimum(mi, caps, out=mi)
         np.abs(d, out=d)
         np.add(d, bias, out=d)  # m2
-        np.maximum(mi, d.view(I32), out=r.view(I32))
+        di = d.view(I32)
+        np.minimum(di, canon, out=di)
+        np.maximum(mi, di, out=r.view(I32))
 
     return kernel
 
@@ -260,7 +283,7 @@ def make(
 
     def losses(predict: np.ndarray, label: np.ndarray, out: np.ndarray) -> None:
         """The element-wise losses into ``out`` (predict's shape), by the fast form when it may."""
-        if fast is None or not run_blocks(fast, general, [predict, label], out):
+        if fast is None or not run_blocks(fast, general, [predict, label], out, _nan_add_positive_quiet()):
             run_elementwise(general, [predict, label], out)
 
     def compute(ins: Sequence[np.ndarray], outs: Sequence[np.ndarray]) -> str:
