@@ -345,28 +345,35 @@ def _sl1_tbe_loop(p, lab, d, out, kind, thr, divisor, keep, cof, mean):
 
 
 @_jit
+def _sl1_tbe_f32(fp, fl, fd, fo, thr, divisor, keep, cof, mean):
+    """:func:`_sl1_tbe` over float32 arrays of the output's size, then the mean factor."""
+    for i in range(fo.size):
+        r = _sl1_tbe(fp[i] - fl[i], fd[i], thr, divisor, keep)
+        fo[i] = _canon(r * cof if mean else r)
+
+
+@_jit
 def _sl1_tbe_same(p, lab, d, out, kind, thr, divisor, keep, cof, mean):
-    """:func:`_sl1_tbe` over arrays of the output's size, then the mean factor ``cof`` when
-    ``mean``. One loop per kind, each with its kind a constant: LLVM unswitches only so many
-    loop-invariant tests (the kind's and the mean's together left the half loops scalar)."""
-    if kind == KIND_F32:
-        fp, fl, fd, fo = p.view(np.float32), lab.view(np.float32), d.view(np.float32), out.view(np.float32)
-        for i in range(out.size):
-            r = _sl1_tbe(fp[i] - fl[i], fd[i], thr, divisor, keep)
-            fo[i] = _canon(r * cof if mean else r)
-    elif kind == KIND_F16:
+    """:func:`_sl1_tbe` over float16/bfloat16 bits of the output's size, then the mean factor
+    ``cof`` when ``mean`` (``bench/arith_bound.py`` times this loop). One loop per kind, each with
+    its kind a constant: LLVM unswitches only so many loop-invariant tests (the kind's and the
+    mean's together left the half loops scalar)."""
+    if kind == KIND_F16:
         _sl1_tbe_loop(p, lab, d, out, KIND_F16, thr, divisor, keep, cof, mean)
     else:
         _sl1_tbe_loop(p, lab, d, out, KIND_BF16, thr, divisor, keep, cof, mean)
 
 
-@_jit_in
-def _sl1_arch35_same(p, lab, d, out, kind, sigma, neg_sigma, inv, norm, scalar_dout):
-    if kind == KIND_F32:
-        fp, fl, fd, fo = p.view(np.float32), lab.view(np.float32), d.view(np.float32), out.view(np.float32)
-        for i in range(out.size):
-            fo[i] = _canon(_sl1_arch35(fp[i], fl[i], fd[i], sigma, neg_sigma, inv, norm, scalar_dout))
-        return
+@_jit
+def _sl1_arch35_f32(fp, fl, fd, fo, sigma, neg_sigma, inv, norm, scalar_dout):
+    """:func:`_sl1_arch35` over float32 arrays of the output's size."""
+    for i in range(fo.size):
+        fo[i] = _canon(_sl1_arch35(fp[i], fl[i], fd[i], sigma, neg_sigma, inv, norm, scalar_dout))
+
+
+@_jit
+def _sl1_arch35_half(p, lab, d, out, kind, sigma, neg_sigma, inv, norm, scalar_dout):
+    """:func:`_sl1_arch35` over float16/bfloat16 bits of the output's size."""
     for i in range(out.size):
         r = _sl1_arch35(
             _widen16(kind, p[i]), _widen16(kind, lab[i]), _widen16(kind, d[i]), sigma, neg_sigma, inv, norm, scalar_dout
@@ -375,78 +382,162 @@ def _sl1_arch35_same(p, lab, d, out, kind, sigma, neg_sigma, inv, norm, scalar_d
 
 
 @_jit_in
-def _broadcast_block(n, p, lab, d):
-    """The block length for the operands of SmoothL1LossGradV2 (the longest repeat: the others
-    divide it, being trailing products of the same shape)."""
+def _broadcast_block(kind, n, p, lab, d):
+    """The block length, in container units, for the operands of SmoothL1LossGradV2 (the
+    longest repeat: the others divide it, being trailing products of the same shape). float32
+    travels as uint16 halves, two units an element: the block still holds about BLOCK elements
+    (half-size blocks cost the broadcast paths about 15%: twice the block calls)."""
     m = max(p.size if p.size != n else 1, lab.size if lab.size != n else 1, d.size if d.size != n else 1)
-    return block_len(n, m)
+    w = 2 if kind == KIND_F32 and p.itemsize == 2 else 1
+    if m >= BLOCK * w:
+        return m
+    return min(n, (BLOCK * w // m) * m)
+
+
+@_jit_in
+def _as_f32(kind, a):
+    """A float32 view of float32 bits held as uint16 halves; an empty array for the other kinds
+    (whose arrays may have an odd number of halves)."""
+    return a.view(np.float32) if kind == KIND_F32 else np.empty(0, np.float32)
+
+
+# The SmoothL1LossGradV2 and HardSwishGrad kernels take every kind's bits as uint16 (float32 as
+# the two halves of each element, viewed as float32 inside): numba compiles a function once per
+# argument type, and one signature instead of two (uint16 and uint32) halves a cold compile. The
+# public names are Python functions that hand float32's uint32 bits over as halves, so callers
+# pass the bits of :func:`aclnn_py.kernels.accel.same_kind_bits` as before (a view costs ~0.1 us).
+# The broadcast paths run blocks of about BLOCK elements, each a call of its own (with the block
+# loop and the element loop in one function LLVM left the float32 loop 10-40% slower); float32's
+# views are made once per call, not per block (four views a block cost an in-cache call ~12%).
 
 
 @_jit
-def smooth_l1_tbe(p, lab, d, out, kind, sigma, eps, cof, mean):
+def _smooth_l1_tbe(p, lab, d, out, kind, sigma, eps, cof, mean):
     n = out.size
     divisor = sigma + eps
     thr, keep = _sl1_tbe_consts(sigma)
     if p.size == n and lab.size == n and d.size == n:
-        _sl1_tbe_same(p, lab, d, out, kind, thr, divisor, keep, cof, mean)
+        if kind == KIND_F32:
+            _sl1_tbe_f32(p.view(np.float32), lab.view(np.float32), d.view(np.float32), out.view(np.float32),
+                         thr, divisor, keep, cof, mean)  # fmt: skip
+        else:
+            _sl1_tbe_same(p, lab, d, out, kind, thr, divisor, keep, cof, mean)
         return
-    blk = _broadcast_block(n, p, lab, d)
+    blk = _broadcast_block(kind, n, p, lab, d)
     rp, rl, rd = tile(p, blk), tile(lab, blk), tile(d, blk)
+    fp, fl, fd, fo = _as_f32(kind, p), _as_f32(kind, lab), _as_f32(kind, d), _as_f32(kind, out)
+    frp, frl, frd = _as_f32(kind, rp), _as_f32(kind, rl), _as_f32(kind, rd)
     for start in range(0, n, blk):
         cnt = min(blk, n - start)
         stop = start + cnt
-        _sl1_tbe_same(
-            p[start:stop] if p.size == n else rp[:cnt], lab[start:stop] if lab.size == n else rl[:cnt],
-            d[start:stop] if d.size == n else rd[:cnt], out[start:stop],
-            kind, thr, divisor, keep, cof, mean,
-        )  # fmt: skip
+        if kind == KIND_F32:
+            s, e, c = start // 2, stop // 2, cnt // 2
+            _sl1_tbe_f32(
+                fp[s:e] if p.size == n else frp[:c], fl[s:e] if lab.size == n else frl[:c],
+                fd[s:e] if d.size == n else frd[:c], fo[s:e], thr, divisor, keep, cof, mean,
+            )  # fmt: skip
+        else:
+            _sl1_tbe_same(
+                p[start:stop] if p.size == n else rp[:cnt], lab[start:stop] if lab.size == n else rl[:cnt],
+                d[start:stop] if d.size == n else rd[:cnt], out[start:stop],
+                kind, thr, divisor, keep, cof, mean,
+            )  # fmt: skip
 
 
 @_jit
-def smooth_l1_arch35(p, lab, d, out, kind, sigma, inv, norm, scalar_dout):
+def _smooth_l1_arch35(p, lab, d, out, kind, sigma, inv, norm, scalar_dout):
     n = out.size
     neg_sigma = -sigma
     if p.size == n and lab.size == n and d.size == n:
-        _sl1_arch35_same(p, lab, d, out, kind, sigma, neg_sigma, inv, norm, scalar_dout)
+        if kind == KIND_F32:
+            _sl1_arch35_f32(p.view(np.float32), lab.view(np.float32), d.view(np.float32), out.view(np.float32),
+                            sigma, neg_sigma, inv, norm, scalar_dout)  # fmt: skip
+        else:
+            _sl1_arch35_half(p, lab, d, out, kind, sigma, neg_sigma, inv, norm, scalar_dout)
         return
-    blk = _broadcast_block(n, p, lab, d)
+    blk = _broadcast_block(kind, n, p, lab, d)
     rp, rl, rd = tile(p, blk), tile(lab, blk), tile(d, blk)
+    fp, fl, fd, fo = _as_f32(kind, p), _as_f32(kind, lab), _as_f32(kind, d), _as_f32(kind, out)
+    frp, frl, frd = _as_f32(kind, rp), _as_f32(kind, rl), _as_f32(kind, rd)
     for start in range(0, n, blk):
         cnt = min(blk, n - start)
         stop = start + cnt
-        _sl1_arch35_same(
-            p[start:stop] if p.size == n else rp[:cnt], lab[start:stop] if lab.size == n else rl[:cnt],
-            d[start:stop] if d.size == n else rd[:cnt], out[start:stop],
-            kind, sigma, neg_sigma, inv, norm, scalar_dout,
-        )  # fmt: skip
+        if kind == KIND_F32:
+            s, e, c = start // 2, stop // 2, cnt // 2
+            _sl1_arch35_f32(
+                fp[s:e] if p.size == n else frp[:c], fl[s:e] if lab.size == n else frl[:c],
+                fd[s:e] if d.size == n else frd[:c], fo[s:e], sigma, neg_sigma, inv, norm, scalar_dout,
+            )  # fmt: skip
+        else:
+            _sl1_arch35_half(
+                p[start:stop] if p.size == n else rp[:cnt], lab[start:stop] if lab.size == n else rl[:cnt],
+                d[start:stop] if d.size == n else rd[:cnt], out[start:stop],
+                kind, sigma, neg_sigma, inv, norm, scalar_dout,
+            )  # fmt: skip
+
+
+def smooth_l1_tbe(
+    p: np.ndarray, lab: np.ndarray, d: np.ndarray, out: np.ndarray, kind: int,
+    sigma: np.float32, eps: np.float32, cof: np.float32, mean: bool,
+) -> None:  # fmt: skip
+    """SmoothL1LossGradV2's TBE recipe into ``out``: predict, label and dout as the kind's bits
+    (uint32 for float32, uint16 for the half types), each of out's size, a single element or a
+    row broadcast; ``cof`` the mean factor applied when ``mean``."""
+    u16 = np.uint16
+    _smooth_l1_tbe(p.view(u16), lab.view(u16), d.view(u16), out.view(u16), kind, sigma, eps, cof, mean)
+
+
+def smooth_l1_arch35(
+    p: np.ndarray, lab: np.ndarray, d: np.ndarray, out: np.ndarray, kind: int,
+    sigma: np.float32, inv: np.float32, norm: np.float32, scalar_dout: bool,
+) -> None:  # fmt: skip
+    """SmoothL1LossGradV2's arch35 recipe into ``out`` (operands as for :func:`smooth_l1_tbe`);
+    ``scalar_dout``: dout is a single element (the recipe's comparisons then include sigma)."""
+    u16 = np.uint16
+    _smooth_l1_arch35(p.view(u16), lab.view(u16), d.view(u16), out.view(u16), kind, sigma, inv, norm, scalar_dout)
 
 
 # -- HardSwishGrad --------------------------------------------------------------------------------
 
 
 @_jit
-def hardswish_tbe(g, x_in, out, kind, third, half, three):
-    n = out.size
+def _hardswish_grad_tbe(g, x_in, out, kind, third, half, three):
     nan_fix = kind != KIND_F16
     if kind == KIND_F32:
         fg, fx, fo = g.view(np.float32), x_in.view(np.float32), out.view(np.float32)
-        for i in range(n):
+        for i in range(fo.size):
             fo[i] = _canon(_hs_tbe(fg[i], fx[i], third, half, three, nan_fix))
         return
-    for i in range(n):  # the shapes are equal: one fused loop
+    for i in range(out.size):  # the shapes are equal: one fused loop
         out[i] = _narrow16(kind, _hs_tbe(_widen16(kind, g[i]), _widen16(kind, x_in[i]), third, half, three, nan_fix))
 
 
 @_jit
-def hardswish_arch35(g, x_in, out, kind, third, half, three):
-    n = out.size
+def _hardswish_grad_arch35(g, x_in, out, kind, third, half, three):
     if kind == KIND_F32:
         fg, fx, fo = g.view(np.float32), x_in.view(np.float32), out.view(np.float32)
-        for i in range(n):
+        for i in range(fo.size):
             fo[i] = _canon(_hs_arch35(fg[i], fx[i], third, half, three))
         return
-    for i in range(n):  # the shapes are equal: one fused loop
+    for i in range(out.size):  # the shapes are equal: one fused loop
         out[i] = _narrow16(kind, _hs_arch35(_widen16(kind, g[i]), _widen16(kind, x_in[i]), third, half, three))
+
+
+def hardswish_tbe(
+    g: np.ndarray, x_in: np.ndarray, out: np.ndarray, kind: int, third: np.float32, half: np.float32, three: np.float32
+) -> None:
+    """HardSwishGrad's TBE recipe into ``out``: gradOutput and self as the kind's bits (uint32 for
+    float32, uint16 for the half types), all of one size (see the note above :func:`smooth_l1_tbe`)."""
+    u16 = np.uint16
+    _hardswish_grad_tbe(g.view(u16), x_in.view(u16), out.view(u16), kind, third, half, three)
+
+
+def hardswish_arch35(
+    g: np.ndarray, x_in: np.ndarray, out: np.ndarray, kind: int, third: np.float32, half: np.float32, three: np.float32
+) -> None:
+    """HardSwishGrad's arch35 recipe into ``out`` (operands as for :func:`hardswish_tbe`)."""
+    u16 = np.uint16
+    _hardswish_grad_arch35(g.view(u16), x_in.view(u16), out.view(u16), kind, third, half, three)
 
 
 # -- ScaledMaskedSoftmaxGradV2 --------------------------------------------------------------------
@@ -464,12 +555,53 @@ def _tree(buf, n):
     return buf[0]
 
 
-@_jit
+@_jit_in
+def _as_u32(kind, a):
+    """A uint32 view of float32 bits held as uint16 halves; an empty array for the other kinds.
+    Made once per call: a view per row cost a small call ~10% (256 rows of 1024)."""
+    return a.view(np.uint32) if kind == KIND_F32 else np.empty(0, np.uint32)
+
+
+@_jit_inline
+def _load_row(src, src32, start, count, kind, dst):
+    """Elements [start, start+count) of ``src`` (uint16: the kind's bits; float32's are read from
+    its uint32 view ``src32``) exactly as float32 bits into dst[0:count]."""
+    if kind == KIND_F32:
+        _to_f32(src32, start, count, KIND_F32, dst)
+    else:
+        _to_f32(src, start, count, kind, dst)
+
+
+@_jit_inline
+def _store_row(res, res_f, out, out32, start, count, kind):
+    """:func:`_from_f32` into ``out`` (uint16; float32 through its uint32 view ``out32``)."""
+    if kind == KIND_F32:
+        _from_f32(res, res_f, out32, start, count, KIND_F32)
+    else:
+        _from_f32(res, res_f, out, start, count, kind)
+
+
 def scaled_masked_softmax_grad(
+    g: np.ndarray, y: np.ndarray, mask: np.ndarray, out: np.ndarray, kind: int, rows: int, d: int,
+    mask_rows_b: bool, mask_rows_n: bool, n_dim: int, s_dim: int, scale: np.float32, apply_scale: bool, arch: int,
+) -> None:  # fmt: skip
+    """ScaledMaskedSoftmaxGradV2 into ``out``: yGrad, y and out as the kind's bits (uint32 for
+    float32, uint16 for the half types) of ``rows`` rows of ``d``, the mask's bytes, which
+    broadcasts over b (``mask_rows_b`` false) and n (``mask_rows_n`` false) of the rows' (b, n, s).
+    arch: 0 v220 (910B), 1 v200 (310P), 2 3510 (950): the norm path's summation order, and on
+    3510 the large path's second reduction capped at 64 lanes. (One compiled signature for every
+    kind: see the note above :func:`smooth_l1_tbe`.)"""
+    u16 = np.uint16
+    _scaled_masked_softmax_grad(
+        g.view(u16), y.view(u16), mask, out.view(u16), kind, rows, d,
+        mask_rows_b, mask_rows_n, n_dim, s_dim, scale, apply_scale, arch,
+    )  # fmt: skip
+
+
+@_jit
+def _scaled_masked_softmax_grad(
     g, y, mask, out, kind, rows, d, mask_rows_b, mask_rows_n, n_dim, s_dim, scale, apply_scale, arch
 ):
-    """arch: 0 v220 (910B), 1 v200 (310P), 2 3510 (950): the norm path's summation order, and
-    on 3510 the large path's second reduction capped at 64 lanes."""
     padded = ((d + 63) // 64) * 64
     chunks = padded // 64
     gb = np.zeros(padded, np.uint32)
@@ -483,10 +615,11 @@ def scaled_masked_softmax_grad(
     zero = F32(0.0)
     large = padded > 1024
     used = min(chunks, 64)  # D <= 4096 except on 3510, whose second reduction takes 64 lanes
+    g32, y32, out32 = _as_u32(kind, g), _as_u32(kind, y), _as_u32(kind, out)
     for r in range(rows):
         base = r * d
-        _to_f32(g, base, d, kind, gb)
-        _to_f32(y, base, d, kind, yb)  # positions d..padded stay 0 (zero padding)
+        _load_row(g, g32, base, d, kind, gb)
+        _load_row(y, y32, base, d, kind, yb)  # positions d..padded stay 0 (zero padding)
         if not large:
             for j in range(padded):
                 prod[j] = yrow[j] * grow[j]
@@ -545,7 +678,7 @@ def scaled_masked_softmax_grad(
             if mask_row[j] != 0:
                 v = zero
             res[j] = v
-        _from_f32(rb, res, out, base, d, kind)
+        _store_row(rb, res, out, out32, base, d, kind)
 
 
 VERSION = numba.__version__
