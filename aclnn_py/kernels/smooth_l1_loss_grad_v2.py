@@ -229,19 +229,8 @@ def run_blocks(
     need only be exact for NaN-free results. ``np.dot(r, r)`` is NaN exactly when r holds a NaN
     (a sum of squares adds no inf - inf), one fast read. ``canonical``: the kernel is exact for
     every input and writes each NaN as the canonical one itself (no check)."""
-    shape = out.shape
     if out.ndim == 0 or out.size == 0 or _overlaps(inputs, out):
         return False
-    n = out.size
-    if out.flags.c_contiguous and all(a.flags.c_contiguous and a.size in (n, 1) for a in inputs):
-        # the common layouts (same shape, single elements): flat pieces, no broadcast views
-        shape = (n,)
-        out = out.reshape(-1)
-        views = [a.reshape(-1) if a.size == n else a.reshape(()) for a in inputs]
-        slices = [a.ndim == 1 for a in views]
-    else:
-        views = [np.broadcast_to(a, shape) for a in inputs]
-        slices = [True] * len(views)
     # the kernel writes the output's piece itself unless an input is that piece (the general
     # path may have to read it again) or the output is not float32 C-contiguous
     direct = (
@@ -250,23 +239,70 @@ def run_blocks(
         and not any(a.size > 1 and np.may_share_memory(a, out) for a in inputs)
     )
     scratch: dict[tuple[int, ...], np.ndarray] = {}
+
+    def piece(ins: list[np.ndarray], o: np.ndarray) -> None:
+        if direct:
+            r = o
+        elif o.shape in scratch:
+            r = scratch[o.shape]
+        else:
+            r = scratch[o.shape] = np.empty(o.shape, np.float32)
+        kernel(ins, r)
+        flat = r.reshape(-1)
+        if not canonical and np.isnan(np.dot(flat, flat)):
+            store(o, general(*ins))
+        elif not direct:
+            o[...] = r if o.dtype == np.float32 else r.astype(o.dtype)
+
+    flat = _flat_operands(inputs, out)
     with np.errstate(all="ignore"):
-        for idx in _blocks(shape):
-            ins = [f32(v[idx] if cut else v) for v, cut in zip(views, slices, strict=True)]
-            o = out[idx]
-            if direct:
-                r = o
-            elif o.shape in scratch:
-                r = scratch[o.shape]
-            else:
-                r = scratch[o.shape] = np.empty(o.shape, np.float32)
-            kernel(ins, r)
-            flat = r.reshape(-1)
-            if not canonical and np.isnan(np.dot(flat, flat)):
-                store(o, general(*ins))
-            elif not direct:
-                o[...] = r if o.dtype == np.float32 else r.astype(o.dtype)
+        if flat is not None:  # same shape, single elements, rows: flat pieces
+            step, views, kinds = flat
+            o_flat = out.reshape(-1)
+            for start in range(0, out.size, step):
+                stop = min(start + step, out.size)
+                ins = [
+                    f32(v[start:stop] if kind == "full" else v[: stop - start] if kind == "row" else v)
+                    for v, kind in zip(views, kinds, strict=True)
+                ]
+                piece(ins, o_flat[start:stop])
+        else:
+            bviews = [np.broadcast_to(a, out.shape) for a in inputs]
+            for idx in _blocks(out.shape):
+                piece([f32(v[idx]) for v in bviews], out[idx])
     return True
+
+
+def _flat_operands(inputs: Sequence[np.ndarray], out: np.ndarray) -> tuple[int, list[np.ndarray], list[str]] | None:
+    """For a C-contiguous output whose inputs are C-contiguous and each of its size ("full"),
+    a single element ("one") or a row of its trailing dims of at most CHUNK elements ("row", one
+    row length): the piece length (a multiple of the row) and each input as the pieces read it (a
+    row repeated to one piece, so every piece, starting at a multiple of the row, reads it
+    contiguously); else None."""
+    n = out.size
+    if not out.flags.c_contiguous:
+        return None
+    row = 0
+    kinds = []
+    for a in inputs:
+        if not a.flags.c_contiguous:
+            return None
+        if a.size == n:
+            kinds.append("full")
+        elif a.size == 1:
+            kinds.append("one")
+        else:
+            dims = a.shape[next((i for i, d in enumerate(a.shape) if d != 1), a.ndim) :]
+            if a.size > CHUNK or tuple(out.shape[out.ndim - len(dims) :]) != dims or row not in (0, a.size):
+                return None
+            row = a.size
+            kinds.append("row")
+    step = CHUNK // row * row if row else CHUNK
+    views = [
+        a.reshape(-1) if kind == "full" else np.tile(a.reshape(-1), step // row) if kind == "row" else a.reshape(())
+        for a, kind in zip(inputs, kinds, strict=True)
+    ]
+    return step, views, kinds
 
 
 def _trunc_ratio(x: np.ndarray, threshold: np.float32, q: np.ndarray) -> None:
