@@ -21,7 +21,7 @@ Per chip (``recipe`` = the SoC's kernel family):
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import ml_dtypes
@@ -206,30 +206,24 @@ def _layout(x1: np.ndarray, x2: np.ndarray, out: np.ndarray) -> int | None:
 class _Blocks:
     """The flat blocks of :func:`_layout`: an input of out's size is sliced, a single element
     stays a scalar, a row is tiled once to a whole block (one long contiguous loop per block
-    instead of one short loop per row; every block starts at a row boundary)."""
+    instead of one short loop per row; every block starts at a row boundary). The views are
+    made up front: the loops then only call the ufuncs."""
 
     def __init__(self, out: np.ndarray, length: int) -> None:
         self.n, self.length = out.size, length
-        self.out = out.reshape(-1)
+        self.spans = [(s, min(s + length, self.n)) for s in range(0, self.n, length)]
+        flat = out.reshape(-1)
+        self.outs = [flat[s:e] for s, e in self.spans]
 
-    def operand(self, x: np.ndarray) -> Any:
-        """``x`` as :meth:`block` takes it."""
+    def of(self, x: np.ndarray) -> list[Any]:
+        """``x``'s part of every block."""
         if x.size == self.n:
-            return x.reshape(-1)
+            flat = x.reshape(-1)
+            return [flat[s:e] for s, e in self.spans]
         if x.size == 1:
-            return x.reshape(-1)[0]
-        return np.tile(x.reshape(-1), self.length // x.size)
-
-    def __iter__(self) -> Iterator[tuple[int, int, np.ndarray]]:
-        for start in range(0, self.n, self.length):
-            stop = min(start + self.length, self.n)
-            yield start, stop, self.out[start:stop]
-
-    def block(self, x: Any, start: int, stop: int) -> Any:
-        """The part of an :meth:`operand` that meets out[start:stop]."""
-        if not isinstance(x, np.ndarray):
-            return x
-        return x[start:stop] if x.size == self.n else x[: stop - start]
+            return [x.reshape(-1)[0]] * len(self.spans)
+        tiled = np.tile(x.reshape(-1), self.length // x.size)
+        return [tiled[: e - s] for s, e in self.spans]
 
 
 def axpy_float32(x1: np.ndarray, x2: np.ndarray, alpha: np.float32, out: np.ndarray) -> None:
@@ -242,13 +236,14 @@ def axpy_float32(x1: np.ndarray, x2: np.ndarray, alpha: np.float32, out: np.ndar
       (checked once per call in float64, NaN products included): one float32 addition per
       element, which rounds the exact sum once;
     * ``alpha`` 0 or +-2^k, k >= 0 (:func:`_pow2_alpha`): the float32 product is exact unless it
-      overflows, then one float32 addition; a block whose result holds an inf or NaN (an
-      overflowed product shows as one) is redone by :func:`fma`;
-    * otherwise the float64 sum rounded straight to float32 (:func:`fma_fast` says why), a block
-      with a midpoint, tiny or NaN sum redone by :func:`fma`.
+      overflows, then one float32 addition; a block in which an operation overflows (IEEE's
+      overflow flag, which numpy raises as FloatingPointError under ``errstate(over="raise")``;
+      a product or the sum) takes the float64 route.
 
-    The blocks' finiteness check is ``dot(block, 0)``: 0 when every element is finite, NaN when
-    one is inf or NaN (inf * 0), one read of the block and no temporary."""
+    A block holding a NaN (``np.maximum.reduce`` propagates it: one read of the block) gets
+    its NaNs written as the canonical one.
+    * otherwise the float64 sum rounded straight to float32 (:func:`fma_fast` says why), the
+      elements at a float32 breakpoint or below the smallest normal by :func:`fma`."""
     a32 = np.float32(alpha)
     a = np.full((), a32, np.float32)
     length = _layout(x1, x2, out)
@@ -261,28 +256,33 @@ def axpy_float32(x1: np.ndarray, x2: np.ndarray, alpha: np.float32, out: np.ndar
             p64 = np.multiply(x2, np.float64(a32), dtype=np.float64)
             p32 = p64.astype(np.float32)
             if bool(np.all((p32 == p64) | np.isnan(p64))):
-                p1, p = blocks.operand(x1), blocks.operand(p32)
-                for start, stop, ob in blocks:
-                    np.add(blocks.block(p1, start, stop), blocks.block(p, start, stop), out=ob)
-                    _canonical_nan(ob)
+                for b1, p, ob in zip(blocks.of(x1), blocks.of(p32), blocks.outs):
+                    np.add(b1, p, out=ob)
+                    if np.isnan(np.maximum.reduce(ob)):  # np.maximum propagates NaN
+                        ob[np.isnan(ob)] = CANONICAL_NAN
                 return
-        p1, p2 = blocks.operand(x1), blocks.operand(x2)
+        l1, l2 = blocks.of(x1), blocks.of(x2)
         if _pow2_alpha(a32):
             shared = any(x.size == out.size and np.may_share_memory(x, out) for x in (x1, x2))
             buf = np.empty(length, np.float32) if shared else None
-            for start, stop, ob in blocks:
-                b1, b2 = blocks.block(p1, start, stop), blocks.block(p2, start, stop)
-                t = ob if buf is None else buf[: stop - start]
-                np.multiply(b2, a32, out=t)
-                np.add(b1, t, out=t)
-                if not np.isfinite(_zero_dot(t)):  # an inf or NaN: maybe an overflowed product
-                    _f64_block(b1, b2, a, ob, np.empty(stop - start, np.float64))
-                elif t is not ob:
-                    ob[...] = t
+            with np.errstate(over="raise"):
+                for b1, b2, ob in zip(l1, l2, blocks.outs):
+                    t = ob if buf is None else buf[: ob.size]
+                    try:
+                        np.multiply(b2, a32, out=t)
+                        np.add(b1, t, out=t)
+                    except FloatingPointError:  # an overflow: maybe of a product
+                        with np.errstate(all="ignore"):
+                            _f64_block(b1, b2, a, ob, np.empty(ob.size, np.float64))
+                        continue
+                    if t is not ob:
+                        ob[...] = t
+                    if np.isnan(np.maximum.reduce(ob)):
+                        ob[np.isnan(ob)] = CANONICAL_NAN
             return
         buf64 = np.empty(length, np.float64)
-        for start, stop, ob in blocks:
-            _f64_block(blocks.block(p1, start, stop), blocks.block(p2, start, stop), a, ob, buf64[: stop - start])
+        for b1, b2, ob in zip(l1, l2, blocks.outs):
+            _f64_block(b1, b2, a, ob, buf64[: ob.size])
 
 
 def _f64_block(b1: Any, b2: Any, a: np.ndarray, ob: np.ndarray, s: np.ndarray) -> None:
@@ -300,25 +300,6 @@ def _f64_block(b1: Any, b2: Any, a: np.ndarray, ob: np.ndarray, s: np.ndarray) -
         ob[idx] = fixed
     if has_nan:
         ob[np.isnan(ob)] = CANONICAL_NAN
-
-
-_ZEROS = np.zeros(CHUNK, np.float32)
-
-
-def _zero_dot(block: np.ndarray) -> Any:
-    """``block . 0``: 0 when every element is finite, NaN when one is inf or NaN (inf * 0)."""
-    flat = block.reshape(-1)
-    if flat.size > _ZEROS.size:
-        return np.float32(0) if np.isfinite(flat).all() else np.float32(np.nan)
-    return np.dot(flat, _ZEROS[: flat.size])
-
-
-def _canonical_nan(block: np.ndarray) -> None:
-    """Write every NaN of a float32 block as the canonical quiet NaN (as ``store`` does)."""
-    if not np.isfinite(_zero_dot(block)):
-        nan = np.isnan(block)
-        if nan.any():
-            block[nan] = CANONICAL_NAN
 
 
 # -- Add / Sub / Mul ------------------------------------------------------------------------------

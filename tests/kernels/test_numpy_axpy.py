@@ -183,16 +183,3 @@ def test_axpy_float32_random_blocks_of_full_size():
         _check(x1, x2, alpha)
         _check(x1.reshape(-1, 1024), x2[:1024], alpha)
         _check(x1, x2[:1], alpha)
-
-
-@pytest.mark.parametrize("size", [1, 7, 8, 9, 33, 2048])
-def test_zero_dot_flags_every_non_finite(size):
-    """The blocks' finiteness check: 0 for finite blocks, NaN for an inf or NaN anywhere."""
-    block = np.linspace(-3.4e38, 3.4e38, size, dtype=np.float32)
-    assert elementwise._zero_dot(block) == 0
-    for pos in sorted({0, size // 2, size - 1}):
-        for bad in (np.inf, -np.inf, np.nan):
-            b = block.copy()
-            b[pos] = bad
-            with np.errstate(all="ignore"):
-                assert np.isnan(elementwise._zero_dot(b))
