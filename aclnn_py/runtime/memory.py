@@ -100,6 +100,29 @@ def call_chain() -> str:
     return f"{os.path.basename(outer.f_code.co_filename)}:{outer.f_lineno} (through {f.f_code.co_name} at {inner})"
 
 
+# Storage of at least this many bytes is a private anonymous mapping whose pages the kernel faults
+# in at once (MAP_POPULATE), where the platform has it. numpy asks for transparent huge pages for an
+# array this large (madvise), and with THP in madvise mode each 2 MiB fault may stall on memory
+# compaction: filling a fresh 1 GiB allocation with the poison byte cost 1-3.5 s of system CPU
+# that way (the asynchronous-copy sample of Ascend/samples makes two), about 0.5 s with the
+# mapping. The bytes are the same: every allocation is still filled with POISON.
+MAP_MIN_BYTES = 1 << 22
+_MAP_POPULATE: int | None = getattr(mmap, "MAP_POPULATE", None)
+
+
+def _fresh_bytes(n: int) -> np.ndarray[Any, np.dtype[np.uint8]]:
+    """``n`` bytes of new storage (contents undefined: the caller fills them)."""
+    if _MAP_POPULATE is not None and n >= MAP_MIN_BYTES:
+        try:
+            pages = mmap.mmap(-1, n, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS | _MAP_POPULATE)
+        except OSError:  # no address space for it: numpy's allocation reports the shortage
+            pass
+        else:
+            # the array holds the mapping; it is unmapped when the last view of the bytes goes
+            return np.frombuffer(pages, dtype=np.uint8)
+    return np.empty(n, dtype=np.uint8)
+
+
 class MemoryFault(Exception):
     """An access that the simulated memory refused; ``kind`` is a short machine-readable tag."""
 
@@ -130,7 +153,7 @@ class Allocation:
         self.free_site = ""
         self.freed = False
         # The storage sits between two runs of canary bytes that no address reaches.
-        self.raw: np.ndarray[Any, np.dtype[np.uint8]] = np.empty(size + 2 * CANARY_BYTES, dtype=np.uint8)
+        self.raw: np.ndarray[Any, np.dtype[np.uint8]] = _fresh_bytes(size + 2 * CANARY_BYTES)
         self.raw[:CANARY_BYTES] = CANARY
         self.raw[CANARY_BYTES + size :] = CANARY
         self.buf: np.ndarray[Any, np.dtype[np.uint8]] = self.raw[CANARY_BYTES : CANARY_BYTES + size]
