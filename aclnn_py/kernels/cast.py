@@ -316,26 +316,27 @@ def _f16_to_f32_fast(x: np.ndarray, out: np.ndarray) -> bool:
     * ``* 2**112`` is then exact (a power of two, the result is a float16's value);
     * an infinity or NaN (exponent 0x1F) comes out of that as ±2**16 * 1.m: adding 0x38000000
       to its bits makes the exponent 0xFF and keeps the payload (numpy does not quiet a
-      signalling NaN either). Only a block with such a value, seen by its max / min, is
-      fixed up."""
+      signalling NaN either). Only a block with such a value is fixed up: it holds an int16
+      >= 0x7C00 (a positive one) or a uint16 >= 0xFC00 (a negative one)."""
     if x.dtype != F16 or out.dtype != F32 or x.size != out.size:
         return False
     if not (x.flags.c_contiguous and out.flags.c_contiguous) or np.may_share_memory(x, out):
         return False
     xi = x.reshape(-1).view(np.int16)
+    xu = xi.view(np.uint16)
     ow = out.reshape(-1).view(np.int32)
     n = ow.size
-    limit = F32.type(65536.0)
     for start in range(0, n, BLOCK):
         stop = min(start + BLOCK, n)
         w = ow[start:stop]
-        np.copyto(w, xi[start:stop])  # sign-extends
+        hi = xi[start:stop]
+        np.copyto(w, hi)  # sign-extends
         np.left_shift(w, np.int32(13), out=w)
         np.bitwise_and(w, _F16_BITS_MASK, out=w)
         f = w.view(F32)
         np.multiply(f, _SCALE_F16, out=f)
-        if not (np.maximum.reduce(f) < limit and np.minimum.reduce(f) > -limit):
-            special = np.abs(f) >= limit
+        if np.maximum.reduce(hi) >= 0x7C00 or np.maximum.reduce(xu[start:stop]) >= 0xFC00:
+            special = np.abs(f) >= F32.type(65536.0)  # 2**16 * 1.m: the exponent 0x1F
             w[special] += _INF_NAN_REBIAS
     return True
 

@@ -22,11 +22,17 @@ def _all_float16() -> np.ndarray:
     return np.arange(1 << 16, dtype=np.uint32).astype(np.uint16).view(np.float16)
 
 
-@pytest.mark.parametrize("recipe", ["aicpu", "tbe-v220", "arch35"])
-def test_every_float16_value_widens_to_numpys_bits(recipe: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(cast, "BLOCK", 3000)  # blocks with and without inf / NaN, a partial last one
-    rng = np.random.default_rng(5)
-    x = _all_float16()[rng.permutation(1 << 16)].reshape(256, 256)
+@pytest.mark.parametrize(("recipe", "shuffled"), [("aicpu", False), ("tbe-v220", True), ("arch35", False)])
+def test_every_float16_value_widens_to_numpys_bits(
+    recipe: str, shuffled: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # in bit order, blocks of 3000 are clean, or hold only positive (0x7C00..0x7FFF) or only
+    # negative (0xFC00..0xFFFF) infinities and NaNs; shuffled, every block holds both
+    monkeypatch.setattr(cast, "BLOCK", 3000)
+    x = _all_float16()
+    if shuffled:
+        x = x[np.random.default_rng(5).permutation(x.size)]
+    x = x.reshape(256, 256)
     out = np.empty(x.shape, dtype=np.float32)
     assert cast.make(DT_FLOAT16, DT_FLOAT, recipe)([x], [out]) == "numpy"
     np.testing.assert_array_equal(out.view(np.uint32), x.astype(np.float32).view(np.uint32))
