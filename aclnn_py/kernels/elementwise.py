@@ -180,7 +180,7 @@ def _pow2_alpha(alpha: np.float32) -> bool:
 
 
 def _layout(x1: np.ndarray, x2: np.ndarray, out: np.ndarray) -> int | None:
-    """The block length (a multiple of the row length, about CHUNK elements) for the layouts
+    """The row length of the blocks (1 without a row operand; blocks are whole rows) for the layouts
     Axpy sees: out contiguous, each input of out's size and contiguous, a single element, or a
     contiguous row broadcast over out's leading axes; an input of out's size overlapping out only
     as out itself. None for anything else (the caller computes on the whole arrays)."""
@@ -200,7 +200,12 @@ def _layout(x1: np.ndarray, x2: np.ndarray, out: np.ndarray) -> int | None:
             if not x.flags.c_contiguous or shape != out.shape[out.ndim - len(shape) :] or cols not in (1, x.size):
                 return None
             cols = x.size
-    return min(n, max(1, CHUNK // cols) * cols)
+    return cols
+
+
+def _block_length(n: int, cols: int, target: int) -> int:
+    """About ``target`` elements, whole rows of ``cols``, at most ``n``."""
+    return min(n, max(1, target // cols) * cols)
 
 
 class _Blocks:
@@ -246,11 +251,14 @@ def axpy_float32(x1: np.ndarray, x2: np.ndarray, alpha: np.float32, out: np.ndar
       elements at a float32 breakpoint or below the smallest normal by :func:`fma`."""
     a32 = np.float32(alpha)
     a = np.full((), a32, np.float32)
-    length = _layout(x1, x2, out)
+    cols = _layout(x1, x2, out)
     with np.errstate(all="ignore"):
-        if length is None:
+        if cols is None:
             store(out, fma_fast(a, x2, x1, np.dtype(np.float32)))
             return
+        # the float32 routes: blocks of 4 CHUNKs (a quarter of the ufunc calls; measured 5-10%
+        # faster than CHUNK on 2^22 elements, the calls' overhead outweighing the cache misses)
+        length = _block_length(out.size, cols, 4 * CHUNK)
         blocks = _Blocks(out, length)
         if x2.size < out.size:
             p64 = np.multiply(x2, np.float64(a32), dtype=np.float64)
@@ -261,8 +269,8 @@ def axpy_float32(x1: np.ndarray, x2: np.ndarray, alpha: np.float32, out: np.ndar
                     if np.isnan(np.maximum.reduce(ob)):  # np.maximum propagates NaN
                         ob[np.isnan(ob)] = CANONICAL_NAN
                 return
-        l1, l2 = blocks.of(x1), blocks.of(x2)
         if _pow2_alpha(a32):
+            l1, l2 = blocks.of(x1), blocks.of(x2)
             shared = any(x.size == out.size and np.may_share_memory(x, out) for x in (x1, x2))
             buf = np.empty(length, np.float32) if shared else None
             with np.errstate(over="raise"):
@@ -280,7 +288,9 @@ def axpy_float32(x1: np.ndarray, x2: np.ndarray, alpha: np.float32, out: np.ndar
                     if np.isnan(np.maximum.reduce(ob)):
                         ob[np.isnan(ob)] = CANONICAL_NAN
             return
-        buf64 = np.empty(length, np.float64)
+        blocks = _Blocks(out, _block_length(out.size, cols, CHUNK))  # float64 temporaries
+        l1, l2 = blocks.of(x1), blocks.of(x2)
+        buf64 = np.empty(blocks.length, np.float64)
         for b1, b2, ob in zip(l1, l2, blocks.outs):
             _f64_block(b1, b2, a, ob, buf64[: ob.size])
 

@@ -169,16 +169,17 @@ def test_axpy_float32_layouts_match_spec(alpha):
     assert_bits_equal(shifted_out, expected)
 
 
-def test_axpy_float32_random_blocks_of_full_size():
-    """Random normals over several blocks of the real CHUNK (the layouts the bench times), an
-    overflowing power-of-two product in one block and a NaN in another (the finiteness check
-    sends them to the float64 route)."""
+@pytest.mark.usefixtures("small_blocks")
+def test_axpy_float32_random_blocks():
+    """Random normals over several blocks (the layouts the bench times), an overflowing
+    power-of-two product in the first block (the overflow flag sends it to the float64 route)
+    and a NaN in the second (written as the canonical NaN)."""
     rng = np.random.default_rng(4)
-    n = 2 * _fp.CHUNK + 3072
+    n = 3 * 4 * elementwise.CHUNK + 3072
     x1 = (rng.standard_normal(n) * 3).astype(np.float32)
     x2 = (rng.standard_normal(n) * 3).astype(np.float32)
     x1[10], x2[10] = -3.4028235e38, 3.4028235e38  # 2 * x2 overflows float32, the sum does not
-    x2[_fp.CHUNK + 7] = np.float32(np.nan)
+    x2[4 * elementwise.CHUNK + 7] = np.float32(np.nan)
     for alpha in (2.0, -0.5, 1.7):
         _check(x1, x2, alpha)
         _check(x1.reshape(-1, 1024), x2[:1024], alpha)
