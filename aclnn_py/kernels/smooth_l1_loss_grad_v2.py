@@ -349,7 +349,7 @@ def _fast_kernel(
         _trunc_ratio(x, thr, q)
         if divide:
             np.divide(x, lin, out=x)
-        else:
+        elif lin != 1:  # x * 1 == x (a NaN aside, whose piece the general path redoes)
             np.multiply(x, lin, out=x)
         np.add(x, F32(0), out=x)
         np.add(x, q, out=x)
