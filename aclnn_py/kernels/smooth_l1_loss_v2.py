@@ -202,8 +202,10 @@ def _m1_m2(a: np.ndarray, sigma: np.float32, inv: np.float32) -> tuple[np.ndarra
         return ((a * HALF) * a) * inv, np.abs(a) + NEG_HALF * sigma
 
 
-def _fast_loss(sigma: float, inv: np.float32) -> BlockKernel | None:
-    """The fast form of :func:`loss` for these scalars, or None when they need the general one."""
+def _fast_loss(sigma: float, inv: np.float32) -> Callable[[], BlockKernel] | None:
+    """The fast form of :func:`loss` for these scalars, or None when they need the general one:
+    a function giving a kernel with its own scratch (one per launch: launches may run at once on
+    different streams' threads)."""
     s = F32(sigma)
     if not (np.isfinite(s) and F32(2.0**-60) <= s <= F32(2.0**60) and np.isfinite(inv) and inv > 0):
         return None
@@ -218,35 +220,39 @@ def _fast_loss(sigma: float, inv: np.float32) -> BlockKernel | None:
         return None
     cap = I32(np.array([c1], np.float32).view(I32)[0])
     bias = NEG_HALF * s
-    mul = None if inv == 1 else inv  # m1 * 1 == m1 (a NaN aside, which the general path redoes)
-    # scratch and the two bounds as whole arrays: numpy's int32 minimum of two arrays is a
-    # vector loop, with a scalar operand it is about twice as slow
-    bufs: dict[tuple[int, ...], tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = {}
+    mul = None if inv == 1 else inv  # m1 * 1 == m1 (a NaN m1 of either sign loses to m2's anyway)
 
-    def kernel(ins: Sequence[np.ndarray], r: np.ndarray) -> None:
-        p, lab = ins
-        if r.shape not in bufs:
-            bufs[r.shape] = (
-                np.empty(r.shape, np.float32),
-                np.empty(r.shape, np.float32),
-                np.full(r.shape, cap, I32),
-                np.full(r.shape, CANONICAL_BITS, I32),
-            )
-        d, m, caps, canon = bufs[r.shape]
-        np.subtract(p, lab, out=d)
-        np.multiply(d, HALF, out=m)
-        np.multiply(m, d, out=m)  # h * d
-        if mul is not None:
-            np.multiply(m, mul, out=m)
-        mi = m.view(I32)
-        np.minimum(mi, caps, out=mi)
-        np.abs(d, out=d)
-        np.add(d, bias, out=d)  # m2
-        di = d.view(I32)
-        np.minimum(di, canon, out=di)
-        np.maximum(mi, di, out=r.view(I32))
+    def new_kernel() -> BlockKernel:
+        # scratch and the two bounds as whole arrays: numpy's int32 minimum of two arrays is a
+        # vector loop, with a scalar operand it is about twice as slow
+        bufs: dict[tuple[int, ...], tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = {}
 
-    return kernel
+        def kernel(ins: Sequence[np.ndarray], r: np.ndarray) -> None:
+            p, lab = ins
+            if r.shape not in bufs:
+                bufs[r.shape] = (
+                    np.empty(r.shape, np.float32),
+                    np.empty(r.shape, np.float32),
+                    np.full(r.shape, cap, I32),
+                    np.full(r.shape, CANONICAL_BITS, I32),
+                )
+            d, m, caps, canon = bufs[r.shape]
+            np.subtract(p, lab, out=d)
+            np.multiply(d, HALF, out=m)
+            np.multiply(m, d, out=m)  # h * d
+            if mul is not None:
+                np.multiply(m, mul, out=m)
+            mi = m.view(I32)
+            np.minimum(mi, caps, out=mi)
+            np.abs(d, out=d)
+            np.add(d, bias, out=d)  # m2
+            di = d.view(I32)
+            np.minimum(di, canon, out=di)
+            np.maximum(mi, di, out=r.view(I32))
+
+        return kernel
+
+    return new_kernel
 
 
 def reduce(r: np.ndarray, recipe: str, reduction: str, shape: Sequence[int]) -> np.float32:
@@ -302,7 +308,7 @@ def make(
 
     def losses(predict: np.ndarray, label: np.ndarray, out: np.ndarray) -> None:
         """The element-wise losses into ``out`` (predict's shape), by the fast form when it may."""
-        if fast is None or not run_blocks(fast, general, [predict, label], out, _nan_add_positive_quiet()):
+        if fast is None or not run_blocks(fast(), general, [predict, label], out, _nan_add_positive_quiet()):
             run_elementwise(general, [predict, label], out)
 
     def compute(ins: Sequence[np.ndarray], outs: Sequence[np.ndarray]) -> str:
