@@ -202,10 +202,12 @@ def _m1_m2(a: np.ndarray, sigma: np.float32, inv: np.float32) -> tuple[np.ndarra
         return ((a * HALF) * a) * inv, np.abs(a) + NEG_HALF * sigma
 
 
+@functools.lru_cache(maxsize=64)
 def _fast_loss(sigma: float, inv: np.float32) -> Callable[[], BlockKernel] | None:
     """The fast form of :func:`loss` for these scalars, or None when they need the general one:
     a function giving a kernel with its own scratch (one per launch: launches may run at once on
-    different streams' threads)."""
+    different streams' threads). Cached: the window check costs ~150 us, and every phase 1 that
+    misses the op cache builds the computation."""
     s = F32(sigma)
     if not (np.isfinite(s) and F32(2.0**-60) <= s <= F32(2.0**60) and np.isfinite(inv) and inv > 0):
         return None
