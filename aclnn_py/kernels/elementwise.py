@@ -402,8 +402,9 @@ def axpy(recipe: str, alpha: float) -> Compute:
         a = np.full((), alpha32, np.float32)
         with np.errstate(all="ignore"):
             if dt == np.int32:  # through float32, then a truncating (saturating) cast back
-                r = fma_fast(a, x2.astype(np.float32), x1.astype(np.float32), np.dtype(np.float32))
-                out[...] = _trunc_int32(r)
+                r = np.empty(out.shape, np.float32)
+                axpy_float32(x1.astype(np.float32), x2.astype(np.float32), alpha32, r)
+                out[...] = _trunc_int32(r)  # NaN (whichever) gives 0
                 return "numpy"
             once = recipe == "tbe" and dt == np.float16  # alpha rounded to float16, one fp16 vaxpy
             if _axpy_numba(x1, x2, out, np.float32(a.astype(dt)) if once else alpha32, once):
@@ -417,7 +418,9 @@ def axpy(recipe: str, alpha: float) -> Compute:
                 else:  # float32 vaxpy, then the cast (two roundings); TBE bfloat16 (support_bfp16) too
 
                     def recipe_fn(p: np.ndarray, q: np.ndarray) -> np.ndarray:
-                        r32 = fma_fast(a, q.astype(np.float32), p.astype(np.float32), np.dtype(np.float32))
+                        p32, q32 = np.asarray(p, np.float32), np.asarray(q, np.float32)
+                        r32 = np.empty(np.broadcast_shapes(p32.shape, q32.shape), np.float32)
+                        axpy_float32(p32, q32, alpha32, r32)  # its canonical NaN: store's anyway
                         return r32.astype(dt)
 
                 run_elementwise(recipe_fn, [x1, x2], out)

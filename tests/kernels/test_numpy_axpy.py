@@ -184,3 +184,35 @@ def test_axpy_float32_random_blocks():
         _check(x1, x2, alpha)
         _check(x1.reshape(-1, 1024), x2[:1024], alpha)
         _check(x1, x2[:1], alpha)
+
+
+@pytest.mark.parametrize("recipe", ["tbe", "arch35"])
+def test_axpy_int32_and_halves_match_spec(monkeypatch, recipe):
+    """int32 (through float32, then a truncating cast) and the half types' "float32 fma, then
+    the cast" (bfloat16; float16 on arch35) now take axpy_float32: the recipe's bits, against
+    the unchanged fma, for alphas of every route (saturation and NaN, which gives 0, included)."""
+    monkeypatch.setenv("ACLNN_PY_KERNELS", "numpy")
+    rng = np.random.default_rng(6)
+    i1 = rng.integers(-(2**31), 2**31, 3000, dtype=np.int64).astype(np.int32)
+    i2 = np.roll(i1, 17)
+    i1[:4], i2[:4] = [0, -1, 2**31 - 1, -(2**31)], [2**31 - 1, -(2**31), 0, 5]
+    bits = rng.integers(0, 1 << 16, 3000, dtype=np.uint32).astype(np.uint16)
+    halves = (
+        [bits.view(np.float16), bits.view(elementwise._BF16)] if recipe == "arch35" else [bits.view(elementwise._BF16)]
+    )
+    for alpha in (2.0, -0.5, 3.0, 1.7, 1e30, np.nan):
+        a = np.full((), alpha, np.float32)
+        out = np.empty_like(i1)
+        with np.errstate(all="ignore"):
+            elementwise.axpy(recipe, alpha)([i1, i2], [out])
+            expected = elementwise._trunc_int32(elementwise.fma(a, i2.astype(np.float32), i1.astype(np.float32), F32))
+        assert_bits_equal(out, expected)
+        for h in halves:
+            h2 = np.roll(h, 5)
+            out_h = np.empty_like(h)
+            with np.errstate(all="ignore"):
+                elementwise.axpy(recipe, alpha)([h, h2], [out_h])
+                r32 = elementwise.fma(a, h2.astype(np.float32), h.astype(np.float32), F32)
+                expected_h = np.empty_like(h)
+                _fp.store(expected_h, r32.astype(h.dtype))
+            assert_bits_equal(out_h, expected_h)
