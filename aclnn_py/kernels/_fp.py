@@ -48,9 +48,11 @@ def store(out: np.ndarray, r: np.ndarray) -> None:
     which NaN an operation propagates is a detail of the instruction set (x86 keeps the first
     operand's, SIMD loops may swap operands), and the chip's is not documented."""
     with np.errstate(all="ignore"):
-        nan = np.isnan(r)
-        if nan.any():
-            r = np.where(nan, CANONICAL_NAN, r)
+        # a real float result: one max reduction rules NaNs out (has_nan); else the mask itself
+        if not (isinstance(r, np.ndarray) and r.dtype.kind == "f") or has_nan(r):
+            nan = np.isnan(r)
+            if nan.any():
+                r = np.where(nan, CANONICAL_NAN, r)
         out[...] = r if out.dtype == np.float32 else r.astype(out.dtype)
 
 

@@ -151,6 +151,24 @@ def test_has_nan_sees_every_nan_anywhere() -> None:
                 assert _fp.has_nan(a)
         assert not _fp.has_nan(np.full(n, F32(-np.inf)))
     assert not _fp.has_nan(np.zeros(0, F32))
+    for dtype, bits in ((np.float16, [0x7C01, 0xFE00, 0x7FFF]), (np.float64, [0x7FF0000000000001, 0xFFF8000000000000])):
+        ut = np.uint16 if dtype == np.float16 else np.uint64
+        for pos in (0, 500, 1024):
+            for b in bits:
+                h = np.full(1025, np.inf, dtype)
+                h.view(ut)[pos] = b
+                assert _fp.has_nan(h)
+        assert not _fp.has_nan(np.full(1025, -np.inf, dtype))
+
+
+def test_store_canonicalises_every_nan() -> None:
+    r = _values((70001,), 29)
+    for dtype in (np.float32, np.float16):
+        out: np.ndarray = np.empty(r.shape, dtype)
+        _fp.store(out, r)
+        with np.errstate(all="ignore"):
+            want = np.where(np.isnan(r), _fp.CANONICAL_NAN, r).astype(dtype)
+        _assert_same(out, want)
 
 
 MAXMIN_LAYOUTS = LAYOUTS[:5] + LAYOUTS[6:]
