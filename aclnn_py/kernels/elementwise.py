@@ -252,12 +252,13 @@ def axpy_float32(x1: np.ndarray, x2: np.ndarray, alpha: np.float32, out: np.ndar
       operation overflows or underflows (IEEE's flags, which numpy raises as FloatingPointError
       under ``errstate(over="raise", under="raise")``; the sum of two float32 values never
       underflows inexactly) takes the float64 route;
-
-    A block holding a NaN (``np.maximum.reduce`` propagates it: one read of the block) gets
-    its NaNs written as the canonical one.
     * otherwise the float64 sum rounded straight to float32 (:func:`fma_fast` says why), the
       elements at a float32 breakpoint or below the smallest normal by :func:`fma`; for an
-      alpha of few bits (:func:`_short_alpha`) :func:`fma` on every block, as before."""
+      alpha of few bits (:func:`_short_alpha`) :func:`fma` on every block, as before.
+
+    In the float32 routes a block holding a NaN (``np.maximum.reduce`` propagates it: one read
+    of the block) gets its NaNs written as the canonical one. The layouts the blocks do not
+    take (:func:`_layout`) run :func:`fma_fast` on the whole arrays."""
     a32 = np.float32(alpha)
     a = np.full((), a32, np.float32)
     cols = _layout(x1, x2, out)
