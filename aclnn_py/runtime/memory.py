@@ -101,12 +101,15 @@ def call_chain() -> str:
 
 
 # Storage of at least this many bytes is a private anonymous mapping whose pages the kernel faults
-# in at once (MAP_POPULATE), where the platform has it. numpy asks for transparent huge pages for an
-# array this large (madvise), and with THP in madvise mode each 2 MiB fault may stall on memory
-# compaction: filling a fresh 1 GiB allocation with the poison byte cost 1-3.5 s of system CPU
-# that way (the asynchronous-copy sample of Ascend/samples makes two), about 0.5 s with the
-# mapping. The bytes are the same: every allocation is still filled with POISON.
-MAP_MIN_BYTES = 1 << 22
+# in at once (MAP_POPULATE), where the platform has it; the bytes are the same (every allocation is
+# still filled with POISON). numpy asks for transparent huge pages for a large array (madvise), and
+# with THP in madvise mode a 2 MiB fault stalls on memory compaction when no huge page is free:
+# filling a fresh 1 GiB allocation with the poison byte took 0.1 s or 1.5-3.5 s of system CPU that
+# way, as the host's memory happened to be (the asynchronous-copy sample of Ascend/samples makes
+# two), a steady ~0.5 s with the mapping. Only for the largest allocations: on 4 KiB pages a
+# kernel streaming a 16 MiB buffer runs ~20% slower (TLB misses), a cost the fill outweighs only
+# at this size.
+MAP_MIN_BYTES = 1 << 28
 _MAP_POPULATE: int | None = getattr(mmap, "MAP_POPULATE", None)
 
 
