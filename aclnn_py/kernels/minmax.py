@@ -64,8 +64,9 @@ def _maxmin_f32_blocks(a: np.ndarray, b: np.ndarray, out: np.ndarray, is_max: bo
     a scalar is tiled to a block: numpy's fmax/fmin loop is ~1.5x faster on two arrays). The
     zero fix-up is skipped when a broadcast operand (a scalar or a row) holds no zero: a pair
     of zeros then never occurs (a NaN loses, the other operand passes unchanged), so
-    fmax/fmin's result is already :func:`_float_maxmin`'s. False when the layout does not
-    allow blocks."""
+    fmax/fmin's result is already :func:`_float_maxmin`'s. Otherwise one abs pass and one min
+    reduction per block tell a block with neither zero nor NaN results (most blocks), which
+    needs no fix-up. False when the layout does not allow blocks."""
     if out.dtype != np.float32 or a.dtype != np.float32 or b.dtype != np.float32 or out.size <= CHUNK:
         return False
     if any(np.may_share_memory(x, out) for x in (a, b)):  # the fix-ups reread the operands
@@ -77,11 +78,17 @@ def _maxmin_f32_blocks(a: np.ndarray, b: np.ndarray, out: np.ndarray, is_max: bo
     # without one rules them out for the whole call
     zeros_possible = not any(x.size < out.size and not (x == 0).any() for x in (a, b))
     fn = np.fmax if is_max else np.fmin
+    scratch = np.empty(min(out.size, CHUNK), np.float32) if zeros_possible else None
     with np.errstate(invalid="ignore"):
         for block, (x, y) in parts:
             fn(x, y, out=block)
-            if zeros_possible and (block == 0).any():  # both operands may be zeros: the sign rule
-                block[...] = _float_maxmin(x, y, is_max)
+            if scratch is not None:
+                # min |result| > 0 rules out both a zero and a NaN result (a NaN propagates
+                # through abs and the min reduction): one check for the two fix-ups
+                if np.minimum.reduce(np.abs(block, out=scratch[: block.size])) > 0:
+                    continue
+                if (block == 0).any():  # both operands may be zeros: the sign rule
+                    block[...] = _float_maxmin(x, y, is_max)
             if has_nan(block):  # a NaN loses, a signalling one too (see _float_maxmin); two give the canonical NaN
                 nan = np.isnan(block)
                 xs, ys = np.broadcast_to(x, block.shape)[nan], np.broadcast_to(y, block.shape)[nan]

@@ -193,6 +193,22 @@ def test_maxmin_blocks_match_the_general_recipe(
         _assert_same(got, want)
 
 
+def test_maxmin_clean_blocks_and_lone_specials() -> None:
+    """Blocks without zero or NaN results skip both fix-ups; a lone zero pair or NaN is fixed."""
+    rng = np.random.default_rng(31)
+    a = (rng.standard_normal(4 * _fp.CHUNK) + 8).astype(F32)  # positive: clean blocks
+    b = (rng.standard_normal(4 * _fp.CHUNK) + 8).astype(F32)
+    a[_fp.CHUNK + 5], b[_fp.CHUNK + 5] = F32(-0.0), F32(0.0)  # a zero pair alone in block 1
+    a[2 * _fp.CHUNK + 9] = SPECIALS[12]  # a signalling NaN alone in block 2
+    a[3 * _fp.CHUNK], b[3 * _fp.CHUNK] = SPECIALS[11], SPECIALS[10]  # two NaNs in block 3
+    for is_max in (True, False):
+        got = np.empty_like(a)
+        minmax.maxmin(is_max)([a, b], [got])
+        want = np.empty_like(a)
+        _fp.store(want, minmax._float_maxmin(a, b, is_max))
+        _assert_same(got, want)
+
+
 def test_maxmin_zero_pairs_in_rows() -> None:
     a = np.where(np.arange(70 * 1000) % 3 == 0, F32(-0.0), F32(0.0)).astype(F32).reshape(70, 1000)
     b = np.where(np.arange(1000) % 2 == 0, F32(-0.0), F32(0.0)).astype(F32)
