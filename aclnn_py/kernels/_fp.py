@@ -138,8 +138,10 @@ def blocks(inputs: Sequence[np.ndarray], out: np.ndarray, tile_scalars: bool = F
     operands the blocks are flat slices of CHUNK elements. With them, each block is whole rows
     of the longest row's length ``m`` (CHUNK // m rows, at least one), still flat, and a row
     operand is passed tiled to the block's length (tiled once per call); when ``m`` exceeds
-    CHUNK every row operand must have that length and a block is a piece of one row. Each element sees the same
-    operand values as in one whole-array call, so an elementwise recipe gives the same numbers.
+    CHUNK every row operand must have that length and a block is a piece of one row. Each
+    element sees the same operand values as in one whole-array call, so an elementwise recipe
+    gives the same numbers (every caller's recipe is per element: smooth_l1's arch35 takes its
+    whole-tensor scalar-dout choice as an argument, not from a block's size).
     ``tile_scalars``: a single element is tiled too, as a row of one (some numpy loops, e.g.
     fmax/fmin, are slower with a scalar operand than with two arrays)."""
     n = out.size
