@@ -723,7 +723,8 @@ def measure(
     ws, ex = Ref(0), Ref()
     status = p1(*args, ws, ex)
     if status != 0:
-        msg = (A.aclGetRecentErrMsg() or "").rstrip().replace("\n", "\n    ")  # whole: an internal error names its cause
+        # the whole message: an internal error's second line names its cause
+        msg = (A.aclGetRecentErrMsg() or "").rstrip().replace("\n", "\n    ")
         print(f"  {label:44s} refused by the API ({status}): {msg}")
         return None
     graph = graph_moved(ex.value)
