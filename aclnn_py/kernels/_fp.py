@@ -72,12 +72,14 @@ def run_elementwise(recipe: Callable[..., np.ndarray], inputs: list[np.ndarray],
         store(block, recipe(*ins))
 
 
-def aliases(inputs: list[np.ndarray], out: np.ndarray) -> bool:
-    """Whether an input overlaps the output other than as the output itself (blocks would then
-    read what an earlier block wrote)."""
+def aliases(inputs: Sequence[np.ndarray], out: np.ndarray) -> bool:
+    """Whether an input overlaps the output other than as the very same view (same start,
+    shape, strides and item size): blocks would then read what an earlier block wrote."""
+    oi = out.__array_interface__
     for a in inputs:
         if a.size != 1 and np.may_share_memory(a, out):
-            same = a.__array_interface__["data"][0] == out.__array_interface__["data"][0] and a.size == out.size
+            ai = a.__array_interface__
+            same = ai["data"][0] == oi["data"][0] and a.shape == out.shape and a.strides == out.strides
             if not (same and a.dtype.itemsize == out.dtype.itemsize):
                 return True
     return False
@@ -126,26 +128,29 @@ def _row_shape(a: np.ndarray, out_shape: tuple[int, ...]) -> bool:
 Blocks = Iterator[tuple[np.ndarray, list[np.ndarray]]]
 
 
-def blocks(inputs: Sequence[np.ndarray], out: np.ndarray, tile_scalars: bool = False) -> Blocks | None:
-    """The (output block, input blocks) pairs that cover ``out`` in pieces of about CHUNK
-    elements, or None when the layout does not allow them (the caller then computes once on the
-    whole arrays).
+def blocks(
+    inputs: Sequence[np.ndarray], out: np.ndarray, tile_scalars: bool = False, length: int | None = None
+) -> Blocks | None:
+    """The (output block, input blocks) pairs that cover ``out`` in pieces of about ``length``
+    (CHUNK) elements, at most ``length`` each, or None when the layout does not allow them (the
+    caller then computes once on the whole arrays).
 
     Allowed: a C-contiguous output and C-contiguous inputs that each have the output's size, a
     single element (a scalar operand) or a row shape (:func:`_row_shape`: a row or trailing
     block that repeats along the leading dimensions), none overlapping the output other than as
     the output itself (a block would then read what an earlier block wrote). Without row
-    operands the blocks are flat slices of CHUNK elements. With them, each block is whole rows
-    of the longest row's length ``m`` (CHUNK // m rows, at least one), still flat, and a row
+    operands the blocks are flat slices of ``length`` elements. With them, each block is whole
+    rows of the longest row's length ``m`` (length // m rows, at least one), still flat, and a row
     operand is passed tiled to the block's length (tiled once per call); when ``m`` exceeds
-    CHUNK every row operand must have that length and a block is a piece of one row. Each
+    ``length`` every row operand must have that length and a block is a piece of one row. Each
     element sees the same operand values as in one whole-array call, so an elementwise recipe
     gives the same numbers (every caller's recipe is per element: smooth_l1's arch35 takes its
     whole-tensor scalar-dout choice as an argument, not from a block's size).
     ``tile_scalars``: a single element is tiled too, as a row of one (some numpy loops, e.g.
     fmax/fmin, are slower with a scalar operand than with two arrays)."""
     n = out.size
-    if not out.flags.c_contiguous or aliases(list(inputs), out):
+    length = CHUNK if length is None else length
+    if not out.flags.c_contiguous or aliases(inputs, out):
         return None
     kinds: list[int] = []  # 0: full size, 1: single element, 2: row
     m = 0
@@ -166,23 +171,23 @@ def blocks(inputs: Sequence[np.ndarray], out: np.ndarray, tile_scalars: bool = F
     # a single element is copied: it may be an element of out, which an earlier block rewrites
     flats = [a.reshape(-1).copy() if a.size == 1 else a.reshape(-1) for a in inputs]
     if m == 0:
-        return _flat_blocks(flat_out, flats, kinds, n)
-    if m <= CHUNK:
-        return _row_blocks(flat_out, flats, kinds, n, m)
+        return _flat_blocks(flat_out, flats, kinds, n, length)
+    if m <= length:
+        return _row_blocks(flat_out, flats, kinds, n, m, length)
     kinds = [1 if a.size == 1 else k for a, k in zip(flats, kinds)]  # long rows: scalars as they are
     if any(k == 2 and a.size != m for a, k in zip(flats, kinds)):
         return None
-    return _long_row_blocks(flat_out, flats, kinds, n, m)
+    return _long_row_blocks(flat_out, flats, kinds, n, m, length)
 
 
-def _flat_blocks(flat_out: np.ndarray, flats: list[np.ndarray], kinds: list[int], n: int) -> Blocks:
-    for start in range(0, n, CHUNK):
-        stop = min(start + CHUNK, n)
+def _flat_blocks(flat_out: np.ndarray, flats: list[np.ndarray], kinds: list[int], n: int, length: int) -> Blocks:
+    for start in range(0, n, length):
+        stop = min(start + length, n)
         yield flat_out[start:stop], [a if k else a[start:stop] for a, k in zip(flats, kinds)]
 
 
-def _row_blocks(flat_out: np.ndarray, flats: list[np.ndarray], kinds: list[int], n: int, m: int) -> Blocks:
-    step = max(CHUNK // m, 1) * m
+def _row_blocks(flat_out: np.ndarray, flats: list[np.ndarray], kinds: list[int], n: int, m: int, length: int) -> Blocks:
+    step = max(length // m, 1) * m
     # each row operand tiled once to a whole block (it stays in the cache): the blocks are then
     # flat, as in the same-shape layout, and numpy runs its contiguous loops (about 1.3x faster
     # than broadcasting a row over a 2-d block)
@@ -196,10 +201,86 @@ def _row_blocks(flat_out: np.ndarray, flats: list[np.ndarray], kinds: list[int],
         )
 
 
-def _long_row_blocks(flat_out: np.ndarray, flats: list[np.ndarray], kinds: list[int], n: int, m: int) -> Blocks:
+def _long_row_blocks(
+    flat_out: np.ndarray, flats: list[np.ndarray], kinds: list[int], n: int, m: int, length: int
+) -> Blocks:
     for base in range(0, n, m):
-        for col in range(0, m, CHUNK):
-            end = min(col + CHUNK, m)
+        for col in range(0, m, length):
+            end = min(col + length, m)
             start, stop = base + col, base + end
             ins = [a[start:stop] if k == 0 else (a if k == 1 else a[col:end]) for a, k in zip(flats, kinds)]
             yield flat_out[start:stop], ins
+
+
+BlockKernel = Callable[[Sequence[np.ndarray], np.ndarray], None]
+
+
+def run_blocks(
+    kernel: BlockKernel,
+    general: Callable[..., np.ndarray],
+    inputs: Sequence[np.ndarray],
+    out: np.ndarray,
+    canonical: bool = False,
+) -> bool:
+    """Run a float32 block kernel (a recipe's fast form) over ``out`` in pieces of about CHUNK
+    elements, any layout (inputs broadcast to out's shape, strided or not); False (nothing
+    written) when the output is 0-d or empty or an input overlaps it, for the caller's general
+    path.
+
+    The layouts :func:`blocks` takes run in its flat blocks; any other in pieces cut along the
+    leading axes. ``kernel(ins, r)`` writes the float32 result of one piece into ``r``, reading
+    its float32 inputs before its last operation writes ``r`` (``r`` may be the output's own
+    piece, which an input may be). A piece whose result holds a NaN is computed again by
+    ``general`` (the exact recipe) and stored through :func:`store`, which writes the canonical
+    NaN: so a kernel need only be exact for NaN-free results. ``canonical``: the kernel is exact
+    for every input and writes each NaN as the canonical one itself (no check)."""
+    if out.ndim == 0 or out.size == 0 or aliases(inputs, out):
+        return False
+    # the kernel writes the output's piece itself unless an input is that piece (the general
+    # path may have to read it again) or the output is not float32 C-contiguous
+    direct = (
+        out.dtype == np.float32
+        and out.flags.c_contiguous
+        and not any(a.size > 1 and np.may_share_memory(a, out) for a in inputs)
+    )
+    scratch: dict[tuple[int, ...], np.ndarray] = {}
+
+    def piece(ins: list[np.ndarray], o: np.ndarray) -> None:
+        if direct:
+            r = o
+        elif o.shape in scratch:
+            r = scratch[o.shape]
+        else:
+            r = scratch[o.shape] = np.empty(o.shape, np.float32)
+        kernel(ins, r)
+        if not canonical and has_nan(r):
+            store(o, general(*ins))
+        elif not direct:
+            o[...] = r if o.dtype == np.float32 else r.astype(o.dtype)
+
+    parts = blocks(inputs, out)
+    with np.errstate(all="ignore"):
+        if parts is not None:  # same shape, single elements, rows: flat pieces
+            for o, ins in parts:
+                piece([f32(v) for v in ins], o)
+        else:
+            bviews = [np.broadcast_to(a, out.shape) for a in inputs]
+            for idx in _pieces(out.shape):
+                piece([f32(v[idx]) for v in bviews], out[idx])
+    return True
+
+
+def _pieces(shape: tuple[int, ...]) -> Iterator[tuple[int | slice, ...]]:
+    """Index tuples that cover an array of ``shape`` (ndim >= 1) in pieces of about CHUNK
+    elements, cut along the leading axes (so every piece of a C-contiguous array is contiguous)."""
+    inner = 1
+    for n in shape[1:]:
+        inner *= n
+    if len(shape) > 1 and inner > CHUNK:
+        for i in range(shape[0]):
+            for sub in _pieces(shape[1:]):
+                yield (i, *sub)
+        return
+    step = max(1, CHUNK // max(inner, 1))
+    for i in range(0, shape[0], step):
+        yield (slice(i, i + step),)

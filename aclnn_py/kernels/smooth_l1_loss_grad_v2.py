@@ -27,13 +27,13 @@ Every operation is a float32 operation; the result is rounded once to the output
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, cast
 
 import numpy as np
 
 from . import accel
-from ._fp import CHUNK, F32, f32, run_elementwise, select, store
+from ._fp import F32, BlockKernel, f32, run_blocks, run_elementwise, select
 
 EPS = F32(1e-6)
 I32 = np.int32
@@ -177,132 +177,6 @@ def _numba_launcher(
 # it out of every strict comparison (arch35), so it takes u = NaN, and here u and q are NaN and
 # clip keeps NaN. The arch35 tensor-dout form compares strictly (|x| > s): w = x / next(s) then,
 # since |x| > s <=> |x| >= next(s) and s = prev(next(s)).
-
-
-def _blocks(shape: tuple[int, ...]) -> Iterator[tuple[int | slice, ...]]:
-    """Index tuples that cover an array of ``shape`` (ndim >= 1) in pieces of about CHUNK
-    elements, cut along the leading axes (so every piece of a C-contiguous array is contiguous)."""
-    inner = 1
-    for n in shape[1:]:
-        inner *= n
-    if len(shape) > 1 and inner > CHUNK:
-        for i in range(shape[0]):
-            for sub in _blocks(shape[1:]):
-                yield (i, *sub)
-        return
-    step = max(1, CHUNK // max(inner, 1))
-    for i in range(0, shape[0], step):
-        yield (slice(i, i + step),)
-
-
-def _overlaps(inputs: Sequence[np.ndarray], out: np.ndarray) -> bool:
-    """Whether an input of more than one element shares memory with the output other than as
-    the very same view (blocks would then read what an earlier block wrote)."""
-    oi = out.__array_interface__
-    for a in inputs:
-        if a.size > 1 and np.may_share_memory(a, out):
-            ai = a.__array_interface__
-            same = ai["data"][0] == oi["data"][0] and a.shape == out.shape and a.strides == out.strides
-            if not (same and a.dtype.itemsize == out.dtype.itemsize):
-                return True
-    return False
-
-
-BlockKernel = Callable[[Sequence[np.ndarray], np.ndarray], None]
-
-
-def run_blocks(
-    kernel: BlockKernel,
-    general: Callable[..., np.ndarray],
-    inputs: Sequence[np.ndarray],
-    out: np.ndarray,
-    canonical: bool = False,
-) -> bool:
-    """Run a float32 block kernel over ``out`` (any layout: inputs broadcast to out's shape,
-    strided or not) in pieces of about CHUNK elements; False (nothing written) when the output is
-    0-d or empty or an input overlaps it, for the caller's general path.
-
-    ``kernel(ins, r)`` writes the float32 result of one piece into ``r``, reading its float32
-    inputs before its last operation writes ``r`` (``r`` may be the output's own piece, which
-    an input may be). A piece whose result holds a NaN is computed again by ``general`` (the
-    exact recipe) and stored through :func:`store`, which writes the canonical NaN: so a kernel
-    need only be exact for NaN-free results. ``np.dot(r, r)`` is NaN exactly when r holds a NaN
-    (a sum of squares adds no inf - inf), one fast read. ``canonical``: the kernel is exact for
-    every input and writes each NaN as the canonical one itself (no check)."""
-    if out.ndim == 0 or out.size == 0 or _overlaps(inputs, out):
-        return False
-    # the kernel writes the output's piece itself unless an input is that piece (the general
-    # path may have to read it again) or the output is not float32 C-contiguous
-    direct = (
-        out.dtype == np.float32
-        and out.flags.c_contiguous
-        and not any(a.size > 1 and np.may_share_memory(a, out) for a in inputs)
-    )
-    scratch: dict[tuple[int, ...], np.ndarray] = {}
-
-    def piece(ins: list[np.ndarray], o: np.ndarray) -> None:
-        if direct:
-            r = o
-        elif o.shape in scratch:
-            r = scratch[o.shape]
-        else:
-            r = scratch[o.shape] = np.empty(o.shape, np.float32)
-        kernel(ins, r)
-        flat = r.reshape(-1)
-        if not canonical and np.isnan(np.dot(flat, flat)):
-            store(o, general(*ins))
-        elif not direct:
-            o[...] = r if o.dtype == np.float32 else r.astype(o.dtype)
-
-    flat = _flat_operands(inputs, out)
-    with np.errstate(all="ignore"):
-        if flat is not None:  # same shape, single elements, rows: flat pieces
-            step, views, kinds = flat
-            o_flat = out.reshape(-1)
-            for start in range(0, out.size, step):
-                stop = min(start + step, out.size)
-                ins = [
-                    f32(v[start:stop] if kind == "full" else v[: stop - start] if kind == "row" else v)
-                    for v, kind in zip(views, kinds, strict=True)
-                ]
-                piece(ins, o_flat[start:stop])
-        else:
-            bviews = [np.broadcast_to(a, out.shape) for a in inputs]
-            for idx in _blocks(out.shape):
-                piece([f32(v[idx]) for v in bviews], out[idx])
-    return True
-
-
-def _flat_operands(inputs: Sequence[np.ndarray], out: np.ndarray) -> tuple[int, list[np.ndarray], list[str]] | None:
-    """For a C-contiguous output whose inputs are C-contiguous and each of its size ("full"),
-    a single element ("one") or a row of its trailing dims of at most CHUNK elements ("row", one
-    row length): the piece length (a multiple of the row) and each input as the pieces read it (a
-    row repeated to one piece, so every piece, starting at a multiple of the row, reads it
-    contiguously); else None."""
-    n = out.size
-    if not out.flags.c_contiguous:
-        return None
-    row = 0
-    kinds = []
-    for a in inputs:
-        if not a.flags.c_contiguous:
-            return None
-        if a.size == n:
-            kinds.append("full")
-        elif a.size == 1:
-            kinds.append("one")
-        else:
-            dims = a.shape[next((i for i, d in enumerate(a.shape) if d != 1), a.ndim) :]
-            if a.size > CHUNK or tuple(out.shape[out.ndim - len(dims) :]) != dims or row not in (0, a.size):
-                return None
-            row = a.size
-            kinds.append("row")
-    step = CHUNK // row * row if row else CHUNK
-    views = [
-        a.reshape(-1) if kind == "full" else np.tile(a.reshape(-1), step // row) if kind == "row" else a.reshape(())
-        for a, kind in zip(inputs, kinds, strict=True)
-    ]
-    return step, views, kinds
 
 
 def _trunc_ratio(x: np.ndarray, threshold: np.float32, q: np.ndarray) -> None:

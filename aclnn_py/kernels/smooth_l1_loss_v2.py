@@ -35,9 +35,9 @@ from typing import cast
 import numpy as np
 
 from . import accel
-from ._fp import F32, f32, run_elementwise, select, store
+from ._fp import F32, BlockKernel, f32, run_blocks, run_elementwise, select, store
 from .scaled_masked_softmax_grad_v2 import pair_tree
-from .smooth_l1_loss_grad_v2 import BlockKernel, arch35_mean_factor, run_blocks, tbe_mean_factor
+from .smooth_l1_loss_grad_v2 import arch35_mean_factor, tbe_mean_factor
 
 HALF = F32(0.5)
 NEG_HALF = F32(-0.5)

@@ -152,7 +152,7 @@ def test_grad_fast_form_matches_the_general_recipe(recipe):
 def test_grad_fast_form_on_every_layout(monkeypatch, recipe):
     """Row broadcast, single-element operands, strided views, a float16 output, pieces of whole
     rows and pieces within a row (CHUNK made small), and an output that is the dout input."""
-    monkeypatch.setattr(sl1b, "CHUNK", 256)
+    monkeypatch.setattr(_fp, "CHUNK", 256)
     rng = np.random.default_rng(11)
     rows, cols = 12, 100  # pieces of two rows
     x2 = (rng.standard_normal((rows, cols)) * 2).astype(F32)
