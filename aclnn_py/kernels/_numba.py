@@ -382,16 +382,23 @@ def _sl1_arch35_half(p, lab, d, out, kind, sigma, neg_sigma, inv, norm, scalar_d
 
 
 @_jit_in
-def _broadcast_block(kind, n, p, lab, d):
-    """The block length, in container units, for the operands of SmoothL1LossGradV2 (the
-    longest repeat: the others divide it, being trailing products of the same shape). float32
-    travels as uint16 halves, two units an element: the block still holds about BLOCK elements
-    (half-size blocks cost the broadcast paths about 15%: twice the block calls)."""
-    m = max(p.size if p.size != n else 1, lab.size if lab.size != n else 1, d.size if d.size != n else 1)
-    w = 2 if kind == KIND_F32 and p.itemsize == 2 else 1
+def _block(kind, a, n, m):
+    """:func:`block_len` in units of ``a``'s container: float32 carried as uint16 halves
+    takes twice the units, so that a block holds about BLOCK elements either way (half-size
+    blocks cost the broadcast paths about 15%: twice the block calls)."""
+    w = 2 if kind == KIND_F32 and a.itemsize == 2 else 1
     if m >= BLOCK * w:
         return m
     return min(n, (BLOCK * w // m) * m)
+
+
+@_jit_in
+def _broadcast_block(kind, n, p, lab, d):
+    """The block length, in container units, for the operands of SmoothL1LossGradV2: the
+    longest repeat (the others divide it, being trailing products of the same shape)."""
+    return _block(
+        kind, p, n, max(p.size if p.size != n else 1, lab.size if lab.size != n else 1, d.size if d.size != n else 1)
+    )
 
 
 @_jit_in

@@ -22,10 +22,10 @@ from numba import types
 from numba.extending import intrinsic
 
 from ._numba import (
-    BLOCK,
     F32,
     KIND_F16,
     KIND_F32,
+    _block,
     _canon,
     _jit,
     _jit_in,
@@ -121,17 +121,6 @@ def _arith_same_size(op, kind, a, b, out):
         _div(kind, a, b, out)
     else:
         _div_ftz(kind, a, b, out)
-
-
-@_jit_in
-def _block(kind, a, n, m):
-    """:func:`._numba.block_len` in units of ``a``'s container: float32 carried as uint16 halves
-    takes twice the units, so that a block holds about BLOCK elements either way (half-size
-    blocks cost the broadcast paths about 15%: twice the block calls)."""
-    w = 2 if kind == KIND_F32 and a.itemsize == 2 else 1
-    if m >= BLOCK * w:
-        return m
-    return min(n, (BLOCK * w // m) * m)
 
 
 @_jit
