@@ -57,6 +57,21 @@ def contiguous_strides(shape: Sequence[int]) -> list[int]:
     return strides
 
 
+# float32 values every kernel test should meet, as bits: +-0, +-smallest subnormal, largest
+# subnormal, smallest normal, +-max, +-inf, quiet and signalling NaNs of both signs with
+# payloads, +-1
+FLOAT32_SPECIAL_BITS = (
+    0x00000000, 0x80000000, 0x00000001, 0x80000001, 0x007FFFFF, 0x00800000, 0x7F7FFFFF, 0xFF7FFFFF,
+    0x7F800000, 0xFF800000, 0x7FC00000, 0xFFC00001, 0x7F800001, 0xFFA00001, 0x7FC12345, 0x3F800000,
+    0xBF800000,
+)  # fmt: skip
+
+
+def float32_specials(*extra_bits: int) -> np.ndarray:
+    """:data:`FLOAT32_SPECIAL_BITS` and ``extra_bits`` as a float32 array."""
+    return np.array([*FLOAT32_SPECIAL_BITS, *extra_bits], dtype=np.uint32).view(np.float32)
+
+
 def bits(a: np.ndarray) -> np.ndarray:
     """The raw bits of a float array, for bit-exact comparisons (NaNs compare by payload)."""
     return a.view({2: np.uint16, 4: np.uint32, 8: np.uint64}[a.dtype.itemsize])

@@ -10,19 +10,12 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from helpers import assert_bits_equal
+from helpers import assert_bits_equal, float32_specials
 
 from aclnn_py.kernels import _fp, elementwise
 
 F32, F16 = np.dtype(np.float32), np.dtype(np.float16)
-# +-0, +-smallest subnormal, largest subnormal, smallest normal, +-max, +-inf, quiet and
-# signalling NaNs of both signs with payloads, +-1, 1 + ulp
-SPECIALS = np.array(
-    [0x00000000, 0x80000000, 0x00000001, 0x80000001, 0x007FFFFF, 0x00800000, 0x7F7FFFFF, 0xFF7FFFFF,
-     0x7F800000, 0xFF800000, 0x7FC00000, 0xFFC00001, 0x7F800001, 0xFFA00001, 0x7FC12345, 0x3F800000,
-     0xBF800000, 0x3F800001],
-    dtype=np.uint32,
-).view(np.float32)  # fmt: skip
+SPECIALS = float32_specials(0x3F800001)  # and 1 + ulp
 # ties-prone (few significand bits), powers of two (both signs, both sides of 1), zeros,
 # one ulp off 1, large, tiny (2^-30 (1 + 2^-23): products one float64 step under a subnormal
 # midpoint), subnormal, non-finite

@@ -8,19 +8,14 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from helpers import float32_specials
 
 from aclnn_py.kernels import accel, hard_swish, hard_swish_grad
 from aclnn_py.kernels._fp import run_elementwise
 
 F32 = np.float32
-# +-0, +-smallest subnormal, largest subnormal, smallest normal, +-max, +-inf, quiet and
-# signalling NaNs of both signs with payloads, +-1, +-3, +-6, +-1.5
-SPECIAL_BITS = np.array(
-    [0x00000000, 0x80000000, 0x00000001, 0x80000001, 0x007FFFFF, 0x00800000, 0x7F7FFFFF, 0xFF7FFFFF,
-     0x7F800000, 0xFF800000, 0x7FC00000, 0xFFC00001, 0x7F800001, 0xFFA00001, 0x7FC12345, 0x3F800000,
-     0xBF800000, 0x40400000, 0xC0400000, 0x40C00000, 0xC0C00000, 0x3FC00000, 0xBFC00000],
-    dtype=np.uint32,
-)  # fmt: skip
+# the specials, +-3, +-6, +-1.5
+SPECIALS = float32_specials(0x40400000, 0xC0400000, 0x40C00000, 0xC0C00000, 0x3FC00000, 0xBFC00000)
 
 
 @pytest.fixture(autouse=True)
@@ -41,7 +36,7 @@ def _values(n: int, seed: int) -> np.ndarray:
     x = (rng.standard_normal(n) * 4).astype(F32)
     near = _near((0x40400000, 0xC0400000, 0x3FC00000, 0xBFC00000, 0x40C00000, 0xC0C00000), 300)
     x[: near.size] = near
-    specials = SPECIAL_BITS.view(F32)
+    specials = SPECIALS
     idx = rng.integers(0, n // 2, 200)  # the second half of the array has no special value
     x[idx] = rng.choice(specials, idx.size)
     return x

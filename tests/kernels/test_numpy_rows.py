@@ -10,19 +10,12 @@ from collections.abc import Callable
 
 import numpy as np
 import pytest
+from helpers import float32_specials
 
 from aclnn_py.kernels import _fp, accel, clamp, minmax, sign
 
 F32 = np.float32
-# +-0, +-smallest subnormal, largest subnormal, smallest normal, +-max, +-inf, quiet and
-# signalling NaNs of both signs with payloads, +-1
-SPECIAL_BITS = np.array(
-    [0x00000000, 0x80000000, 0x00000001, 0x80000001, 0x007FFFFF, 0x00800000, 0x7F7FFFFF, 0xFF7FFFFF,
-     0x7F800000, 0xFF800000, 0x7FC00000, 0xFFC00001, 0x7F800001, 0xFFA00001, 0x7FC12345, 0x3F800000,
-     0xBF800000],
-    dtype=np.uint32,
-)  # fmt: skip
-SPECIALS = SPECIAL_BITS.view(F32)
+SPECIALS = float32_specials()
 
 
 @pytest.fixture(autouse=True)

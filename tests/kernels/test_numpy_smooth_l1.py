@@ -11,19 +11,14 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from helpers import float32_specials
 
 from aclnn_py.kernels import _fp, accel
 from aclnn_py.kernels import smooth_l1_loss_grad_v2 as sl1b
 from aclnn_py.kernels import smooth_l1_loss_v2 as sl1f
 
 F32 = np.float32
-SPECIAL_BITS = np.array(
-    [0x00000000, 0x80000000, 0x00000001, 0x80000001, 0x007FFFFF, 0x00800000, 0x7F7FFFFF, 0xFF7FFFFF,
-     0x7F800000, 0xFF800000, 0x7FC00000, 0xFFC00001, 0x7F800001, 0xFFA00001, 0x7FC12345, 0x3F800000,
-     0xBF800000],
-    dtype=np.uint32,
-)  # fmt: skip
-SPECIALS = SPECIAL_BITS.view(F32)
+SPECIALS = float32_specials()
 SIGMAS = [0.0, -0.0, 1e-45, 1e-7, 1e-6, 1e-3, 0.5, 1.0, 1.7, 2.0, 3.0, 1e30, 3.4e38, np.inf, np.nan, -1.0]
 
 
