@@ -236,6 +236,8 @@ def run_blocks(
     for every input and writes each NaN as the canonical one itself (no check)."""
     if out.ndim == 0 or out.size == 0 or aliases(inputs, out):
         return False
+    # a single element is copied: it may be an element of out, which an earlier piece rewrites
+    inputs = [a.copy() if a.size == 1 else a for a in inputs]
     # the kernel writes the output's piece itself unless an input is that piece (the general
     # path may have to read it again) or the output is not float32 C-contiguous
     direct = (

@@ -9,6 +9,8 @@ tensor and scalar dout, and the broadcast and strided layouts the blocks cut."""
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 import pytest
 from helpers import float32_specials
@@ -183,6 +185,21 @@ def test_grad_fast_form_on_every_layout(monkeypatch, recipe):
         _grad_reference(recipe, sigma, "none", x2.shape, [x2, row, d.copy()], ref)
         sl1b.make(recipe, sigma, "none", x2.shape)([x2, row, d], [d])
         assert np.array_equal(_bits(d), _bits(ref))
+        # a single-element dout that is an element of the output, with a strided predict (the
+        # pieces cut along the leading axes): every piece reads dout as it was before the call
+        out = np.empty((2 * rows, cols), F32)
+        out[0, 0] = F32(5.0)
+        dout = out.reshape(-1)[:1]
+        p_t = np.ascontiguousarray((rng.standard_normal((cols, 2 * rows)) * 2).astype(F32)).T
+        lab = rng.standard_normal((2 * rows, cols)).astype(F32)
+        ref = np.empty_like(out)
+        _grad_reference(recipe, sigma, "none", p_t.shape, [p_t, lab, dout.copy()], ref)
+        fast = sl1b._fast_kernel(recipe, sigma, "none", p_t.shape, True)
+        assert fast is not None
+        extra = {} if recipe == "tbe" else {"scalar_dout": True}
+        general = functools.partial(sl1b.RECIPES[recipe], sigma=sigma, reduction="none", shape=p_t.shape, **extra)
+        assert _fp.run_blocks(fast, general, [p_t, lab, dout], out)  # the fast form ran
+        assert np.array_equal(_bits(out), _bits(ref))
 
 
 def _loss_reference(recipe, sigma, p, lab, out):
