@@ -31,7 +31,7 @@ import ml_dtypes
 import numpy as np
 
 from . import accel
-from ._fp import CANONICAL_NAN, F32, f32, run_elementwise
+from ._fp import CANONICAL_NAN, F32, f32, run_blocks, run_elementwise
 
 ONE_SIXTH = F32(1.0 / 6.0)  # 0x3E2AAAAB on both chips (tvm.const(1/6, "float32"), 1.0f / 6.0f)
 THREE = F32(3)
@@ -98,15 +98,10 @@ def narrow_half_away(r: np.ndarray, dtype: np.dtype) -> np.ndarray:
         return np.asarray(out, dtype=dtype)
 
 
-# Elements per block of the float32 fast path (256 KiB per array): the best of 16 Ki, 32 Ki
-# and 64 Ki here; the Python cost of the five calls per block weighs on smaller blocks.
-BLOCK = 1 << 16
-
-
 def _fast_f32(arch: bool, x: np.ndarray, out: np.ndarray) -> bool:
-    """The float32 recipes written block by block into ``out`` in four passes; False when the
-    call does not qualify (float32 in and out, contiguous, same size, in place or apart), the
-    general path then runs.
+    """The float32 recipes in four passes, in :func:`._fp.run_blocks`' pieces (any layout);
+    False when the call does not qualify (not float32, 0-d or empty, ``out`` overlapping ``x``
+    other than as itself), the general path then runs.
 
     The passes are the recipes' float32 operations in the recipes' order, so the same bits:
 
@@ -116,42 +111,25 @@ def _fast_f32(arch: bool, x: np.ndarray, out: np.ndarray) -> bool:
     * Ascend950's ``max(x, -3) * t`` is ``x * t`` for every x but -inf: x >= -3 is unchanged,
       a finite x < -3 has t = +0.0 and both products are -0.0, a NaN x gives NaN both ways.
 
-    Only a NaN or -inf x makes a NaN result (t is NaN, or -inf * 0), and NaN shows in the
-    block's ``minimum.reduce`` (it propagates NaN); only such a block is fixed up: a NaN is
-    written as :func:`store` writes it (canonical), and on Ascend950 a NaN from x = -inf (t
-    is then 0, not NaN) is the recipe's -0.0. In place, t is kept apart to tell the two
-    apart; otherwise it is built in ``out`` (one array less in the cache) and x tells.
-    (numpy's maximum/minimum with a scalar operand take a slow loop here, clip does not.)"""
+    Only a NaN or -inf x makes a NaN result (t is NaN, or -inf * 0): run_blocks computes such a
+    piece by the recipe itself (canonical NaN; Ascend950's -0.0 for x = -inf). t is built in the
+    result piece (one array less in the cache). (numpy's maximum/minimum with a scalar operand
+    take a slow loop here, clip does not.)"""
     if x.dtype != F32 or out.dtype != F32 or x.size != out.size:
         return False
-    if not (x.flags.c_contiguous and out.flags.c_contiguous):
-        return False
-    apart = not np.may_share_memory(x, out)
-    if not apart and x.__array_interface__["data"][0] != out.__array_interface__["data"][0]:
-        return False  # partly overlapping: a block would read what an earlier one wrote
-    xf, of = x.reshape(-1), out.reshape(-1)
-    n = of.size
-    tmp = None if apart else np.empty(min(n, BLOCK), dtype=F32)
-    with np.errstate(all="ignore"):
-        for start in range(0, n, BLOCK):
-            stop = min(start + BLOCK, n)
-            xb, ob = xf[start:stop], of[start:stop]
-            t = ob if tmp is None else tmp[: stop - start]
-            np.add(xb, THREE, out=t)
-            np.clip(t, ZERO, SIX, out=t)
-            if arch:
-                np.multiply(xb, t, out=ob)
-                np.multiply(ob, ONE_SIXTH, out=ob)
-            else:
-                np.multiply(t, ONE_SIXTH, out=t)
-                np.multiply(xb, t, out=ob)
-            if np.isnan(np.minimum.reduce(ob)):
-                nan = np.isnan(ob)
-                ob[nan] = CANONICAL_NAN
-                if arch:  # x = -inf: max(-inf, -3) * 0 * (1/6) = -0.0
-                    minf = nan & (np.isneginf(xb) if tmp is None else ~np.isnan(t))
-                    ob[minf] = F32(-0.0)
-    return True
+
+    def kernel(ins: Sequence[np.ndarray], r: np.ndarray) -> None:
+        (xb,) = ins
+        np.add(xb, THREE, out=r)
+        np.clip(r, ZERO, SIX, out=r)
+        if arch:
+            np.multiply(xb, r, out=r)
+            np.multiply(r, ONE_SIXTH, out=r)
+        else:
+            np.multiply(r, ONE_SIXTH, out=r)
+            np.multiply(xb, r, out=r)
+
+    return run_blocks(kernel, arch35 if arch else tbe, [x], out)
 
 
 def make(recipe: str) -> Callable[[Sequence[np.ndarray], Sequence[np.ndarray]], str]:

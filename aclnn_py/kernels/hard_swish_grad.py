@@ -27,7 +27,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from . import accel
-from ._fp import F32, f32, run_elementwise, select, store
+from ._fp import F32, f32, run_blocks, run_elementwise, select
 
 ONE_THIRD = F32(1.0 / 3.0)  # 0.333333343267..., bits 0x3EAAAAAB
 HALF = F32(0.5)
@@ -64,50 +64,40 @@ def arch35(grad: np.ndarray, x_in: np.ndarray) -> np.ndarray:
 
 RECIPES = {"tbe": tbe, "arch35": arch35}
 
-BLOCK = 1 << 16  # elements per block of the float32 fast path
-
 
 def _fast_f32(
     fn: Callable[[np.ndarray, np.ndarray], np.ndarray], g: np.ndarray, x: np.ndarray, out: np.ndarray
 ) -> bool:
-    """Both recipes for float32 operands, block by block into ``out`` without selects; False
-    when the call does not qualify (float32, contiguous, one size, ``out`` apart from the
-    inputs), the general path then runs.
+    """Both recipes for float32 operands without selects, in :func:`._fp.run_blocks`' pieces
+    (any layout); False when the call does not qualify (not float32, 0-d or empty, ``out``
+    overlapping an input other than as itself), the general path then runs.
 
     For a finite x both recipes are ``g * d`` with d = 0 for x < -3, 1 for x > 3, else
     ``x * (1/3) + 0.5``. With ``keep = float(|x| <= 3)`` and ``hi = float(x > 3)``,
     ``d * keep + hi`` is that d bit for bit: inside, ``d * 1 + 0`` is d (d is never -0.0:
     x * (1/3) = -0.5 gives +0.0); outside, d is finite, ``d * 0`` is ±0.0 and ``±0.0 + hi``
     is +0.0 or 1.0. A NaN or infinite x makes ``d * keep`` NaN (NaN, or ±inf * 0), so the
-    result of the block holds a NaN, as does a NaN g or ``±inf * 0``: a block whose
-    ``minimum.reduce`` is NaN (it propagates NaN) runs the recipe itself and :func:`store`
-    (the inputs are intact: ``out`` is apart from them)."""
-    n = out.size
-    arrays = (g, x, out)
-    if any(a.dtype != F32 or a.size != n or not a.flags.c_contiguous for a in arrays):
+    piece's result holds a NaN, as does a NaN g or ``±inf * 0``: run_blocks then computes that
+    piece by the recipe itself."""
+    if any(a.dtype != F32 for a in (g, x, out)):
         return False
-    if np.may_share_memory(out, g) or np.may_share_memory(out, x):
-        return False
-    gf, xf, of = (a.reshape(-1) for a in arrays)
-    size = min(n, BLOCK)
-    d_buf, keep_buf, hi_buf = (np.empty(size, dtype=F32) for _ in range(3))
-    with np.errstate(all="ignore"):
-        for start in range(0, n, BLOCK):
-            stop = min(start + BLOCK, n)
-            gb, xb, ob = gf[start:stop], xf[start:stop], of[start:stop]
-            m = stop - start
-            d, keep, hi = d_buf[:m], keep_buf[:m], hi_buf[:m]
-            np.multiply(xb, ONE_THIRD, out=d)
-            np.add(d, HALF, out=d)
-            np.abs(xb, out=keep)
-            np.less_equal(keep, THREE, out=keep)  # True -> 1.0
-            np.greater(xb, THREE, out=hi)
-            np.multiply(d, keep, out=d)
-            np.add(d, hi, out=d)
-            np.multiply(gb, d, out=ob)
-            if np.isnan(np.minimum.reduce(ob)):
-                store(ob, fn(gb, xb))
-    return True
+    scratch: dict[tuple[int, ...], tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+
+    def kernel(ins: Sequence[np.ndarray], r: np.ndarray) -> None:
+        gb, xb = np.broadcast_arrays(*ins)
+        if r.shape not in scratch:
+            scratch[r.shape] = (np.empty(r.shape, F32), np.empty(r.shape, F32), np.empty(r.shape, F32))
+        d, keep, hi = scratch[r.shape]
+        np.multiply(xb, ONE_THIRD, out=d)
+        np.add(d, HALF, out=d)
+        np.abs(xb, out=keep)
+        np.less_equal(keep, THREE, out=keep)  # True -> 1.0
+        np.greater(xb, THREE, out=hi)
+        np.multiply(d, keep, out=d)
+        np.add(d, hi, out=d)
+        np.multiply(gb, d, out=r)  # the inputs' last read
+
+    return run_blocks(kernel, fn, [g, x], out)
 
 
 def make(recipe: str) -> Callable[[Sequence[np.ndarray], Sequence[np.ndarray]], str]:

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from helpers import float32_specials
 
-from aclnn_py.kernels import accel, hard_swish, hard_swish_grad
+from aclnn_py.kernels import _fp, accel, hard_swish, hard_swish_grad
 from aclnn_py.kernels._fp import run_elementwise
 
 F32 = np.float32
@@ -48,7 +48,7 @@ def _bits(a: np.ndarray) -> np.ndarray:
 
 @pytest.mark.parametrize("recipe", ["tbe", "arch35"])
 def test_hardswish_fast_path_matches_recipe(recipe: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(hard_swish, "BLOCK", 4096)  # several blocks, some clean, a partial last one
+    monkeypatch.setattr(_fp, "CHUNK", 4096)  # several blocks, some clean, a partial last one
     x = _values(5 * 4096 + 77, 1)
     fn = hard_swish.tbe if recipe == "tbe" else hard_swish.arch35
     ref = np.empty_like(x)
@@ -56,21 +56,26 @@ def test_hardswish_fast_path_matches_recipe(recipe: str, monkeypatch: pytest.Mon
     out = np.empty_like(x)
     assert hard_swish.make(recipe)([x], [out]) == "numpy"
     np.testing.assert_array_equal(_bits(out), _bits(ref))
-    inplace = x.copy()  # in place: t is kept apart and tells -inf from NaN
+    out = np.empty_like(x)
+    assert hard_swish._fast_f32(recipe == "arch35", x, out)  # the fast form itself ran
+    np.testing.assert_array_equal(_bits(out), _bits(ref))
+    strided = np.empty(2 * x.size, F32)[::2]  # a strided output: pieces along the leading axis
+    assert hard_swish._fast_f32(recipe == "arch35", x, strided)
+    np.testing.assert_array_equal(_bits(strided), _bits(ref))
+    inplace = x.copy()  # in place: the pieces go through scratch
     assert hard_swish._fast_f32(recipe == "arch35", inplace, inplace)
     np.testing.assert_array_equal(_bits(inplace), _bits(ref))
 
 
 def test_hardswish_fast_path_declines_other_layouts() -> None:
     x = _values(4096, 2)
-    assert not hard_swish._fast_f32(False, x[::2], np.empty(2048, F32))  # strided input
     assert not hard_swish._fast_f32(False, x[1:2049], x[:2048])  # partly overlapping
     assert not hard_swish._fast_f32(False, np.zeros(4096, np.float16), np.empty(4096, np.float16))
 
 
 @pytest.mark.parametrize("recipe", ["tbe", "arch35"])
 def test_hardswish_backward_fast_path_matches_recipe(recipe: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(hard_swish_grad, "BLOCK", 4096)
+    monkeypatch.setattr(_fp, "CHUNK", 4096)
     n = 5 * 4096 + 77
     x = _values(n, 3)
     g = _values(n, 4)[::-1].copy()  # NaN / inf gradients in other blocks than x's specials
@@ -82,4 +87,10 @@ def test_hardswish_backward_fast_path_matches_recipe(recipe: str, monkeypatch: p
     out = np.empty_like(x)
     assert hard_swish_grad.make(recipe)([g, x], [out]) == "numpy"
     np.testing.assert_array_equal(_bits(out), _bits(ref))
-    assert not hard_swish_grad._fast_f32(fn, g, x, x)  # out over an input: the general path
+    out = np.empty_like(x)
+    assert hard_swish_grad._fast_f32(fn, g, x, out)  # the fast form itself ran
+    np.testing.assert_array_equal(_bits(out), _bits(ref))
+    inplace = x.copy()  # the output is the input x: the pieces go through scratch
+    assert hard_swish_grad._fast_f32(fn, g, inplace, inplace)
+    np.testing.assert_array_equal(_bits(inplace), _bits(ref))
+    assert not hard_swish_grad._fast_f32(fn, g, x[1:], x[:-1])  # partly overlapping: the general path
