@@ -102,29 +102,28 @@ _MIDPOINT = {np.dtype(np.float32): (29, 2.0**-126), np.dtype(np.float16): (42, 2
 _INT64_MIN = np.iinfo(np.int64).min
 
 
-def _breakpoints(s: np.ndarray, dtype: np.dtype) -> tuple[np.ndarray | None, bool]:
-    """(the flat indices of the float64 sums ``s`` that rounding straight to ``dtype`` may get
-    wrong, or None when there are none; whether some sum is NaN). See :func:`fma_fast`: those
+def _breakpoints(s: np.ndarray, dtype: np.dtype) -> np.ndarray | None:
+    """The flat indices of the float64 sums ``s`` that rounding straight to ``dtype`` may get
+    wrong, or None when there are none. See :func:`fma_fast`: those
     are the sums whose low 52 - (p - 1) significand bits are 1 followed by zeros (a midpoint of
     ``dtype`` when in its normal range; elsewhere a harmless extra) and the nonzero sums below
     ``dtype``'s smallest normal."""
     low, tiny = _MIDPOINT[dtype]
     flat = np.ascontiguousarray(s).reshape(-1)
     if flat.size == 0:
-        return None, False
+        return None
     # the low bits 1 then zeros <=> shifted to the top they read 1 << 63, int64's minimum
     top = np.left_shift(flat.view(np.uint64), np.uint64(64 - low)).view(np.int64)
     mask = top == _INT64_MIN if top.min() == _INT64_MIN else None
     m = np.abs(flat)
-    smallest = m.min()  # NaN when some sum is NaN
-    has_nan = bool(np.isnan(smallest))
+    smallest = m.min()  # NaN when some sum is NaN: then the test below takes the small ones
     if not smallest >= tiny:
         small = (m < tiny) & (m != 0)  # NaN compares False
         mask = small if mask is None else mask | small
     if mask is None:
-        return None, has_nan
+        return None
     idx = np.flatnonzero(mask)
-    return (idx if idx.size else None), has_nan
+    return idx if idx.size else None
 
 
 def _at(x: Any, shape: tuple[int, ...], idx: np.ndarray) -> Any:
@@ -135,7 +134,9 @@ def _at(x: Any, shape: tuple[int, ...], idx: np.ndarray) -> Any:
     return np.broadcast_to(x, shape)[np.unravel_index(idx, shape)]
 
 
-def fma_fast(a: np.ndarray, b: np.ndarray, c: np.ndarray, dtype: np.dtype) -> np.ndarray:
+def fma_fast(
+    a: Any, b: Any, c: Any, dtype: np.dtype, out: np.ndarray | None = None, s: np.ndarray | None = None
+) -> np.ndarray:
     """:func:`fma` with the same bits, cheaper: ``float64(a) * float64(b) + float64(c)`` rounded
     straight to ``dtype`` (float32 or float16), :func:`fma` itself only for the elements whose
     sum is a breakpoint of ``dtype`` or below its smallest normal.
@@ -154,17 +155,32 @@ def fma_fast(a: np.ndarray, b: np.ndarray, c: np.ndarray, dtype: np.dtype) -> np
     finds them); below the smallest normal the breakpoints are odd multiples of half the
     smallest subnormal, so every nonzero |s| there is taken as one. Zeros: x = 0 gives s = +-0
     exactly and no correction in :func:`fma` (its error term is zero), -0 + -0 keeping its sign
-    in both; NaN and inf sums are converted alike (:func:`fma` corrects finite sums only)."""
+    in both; NaN and inf sums are converted alike (:func:`fma` corrects finite sums only).
+
+    ``out``: written instead of a new array (it may be ``c`` itself: every element of ``c`` is
+    read first); ``s``: a float64 buffer of the result's shape for the sums."""
     if dtype not in _MIDPOINT:
-        return fma(a, b, c, dtype)
+        r = fma(a, b, c, dtype)
+        if out is None:
+            return r
+        out[...] = r
+        return out
     with np.errstate(all="ignore"):
-        s = np.add(np.multiply(a, b, dtype=np.float64), c, dtype=np.float64)
-        r = np.asarray(s.astype(dtype))
-        idx, _ = _breakpoints(s, dtype)
-        if idx is not None:
-            shape = s.shape
-            r.reshape(-1)[idx] = fma(_at(a, shape, idx), _at(b, shape, idx), _at(c, shape, idx), dtype)
-    return r
+        if s is None:
+            s = np.add(np.multiply(a, b, dtype=np.float64), c, dtype=np.float64)
+        else:
+            np.multiply(a, b, out=s, dtype=np.float64)
+            np.add(s, c, out=s, dtype=np.float64)
+        idx = _breakpoints(s, dtype)
+        shape = s.shape
+        fixed = None if idx is None else fma(_at(a, shape, idx), _at(b, shape, idx), _at(c, shape, idx), dtype)
+        if out is None:
+            out = np.asarray(s.astype(dtype))
+        else:
+            np.copyto(out, s, casting="same_kind")
+        if fixed is not None:
+            out.reshape(-1)[idx] = fixed
+    return out
 
 
 def _pow2_alpha(alpha: np.float32) -> bool:
@@ -261,19 +277,10 @@ def _blocks(inputs: list[np.ndarray], out: np.ndarray, length: int) -> Blocks:
 
 
 def _f64_block(b1: Any, b2: Any, a: np.ndarray, ob: np.ndarray, s: np.ndarray) -> None:
-    """One flat block of :func:`axpy_float32`'s float64 route: the sums in ``s`` rounded straight
-    to float32, :func:`fma` for the breakpoint and tiny ones (computed before ``ob`` is written:
-    it may be ``b1`` itself), NaN canonical."""
-    np.multiply(b2, np.float64(a), out=s, dtype=np.float64)
-    np.add(s, b1, out=s, dtype=np.float64)
-    idx, has_nan = _breakpoints(s, np.dtype(np.float32))
-    fixed = None
-    if idx is not None:
-        fixed = fma(a, _at(b2, s.shape, idx), _at(b1, s.shape, idx), np.dtype(np.float32))
-    np.copyto(ob, s, casting="same_kind")
-    if fixed is not None:
-        ob[idx] = fixed
-    if has_nan:
+    """One flat block of :func:`axpy_float32`'s float64 route (:func:`fma_fast` into ``ob``,
+    the sums in ``s``), NaN canonical."""
+    fma_fast(a, b2, b1, np.dtype(np.float32), out=ob, s=s)
+    if has_nan(ob):
         ob[np.isnan(ob)] = CANONICAL_NAN
 
 

@@ -36,7 +36,6 @@ from . import accel
 from ._fp import F32, BlockKernel, f32, run_blocks, run_elementwise, select
 
 EPS = F32(1e-6)
-I32 = np.int32
 
 
 def inv_sigma(sigma: float) -> np.float32:
