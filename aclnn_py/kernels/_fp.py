@@ -32,9 +32,12 @@ def select(cond: np.ndarray, a: np.ndarray | np.floating, b: np.ndarray | np.flo
 def has_nan(block: np.ndarray) -> bool:
     """Whether a float block holds a NaN, by one reduction: numpy's maximum propagates a NaN
     operand (documented; every payload, signalling ones too: tested), and a max reduction is
-    about 1.5x cheaper than ``np.isnan(block).any()`` (a mask pass, then a scan)."""
-    with np.errstate(invalid="ignore"):
-        return block.size > 0 and bool(np.isnan(np.maximum.reduce(block, axis=None)))
+    about 1.5x cheaper than ``np.isnan(block).any()`` (a mask pass, then a scan).
+
+    Call it under ``np.errstate(invalid="ignore")``, as every kernel runs (a signalling NaN
+    raises the invalid flag): entering an errstate here would cost more than the reduction of a
+    64 Ki block (~5 us of ~7)."""
+    return block.size > 0 and bool(np.isnan(np.maximum.reduce(block, axis=None)))
 
 
 CANONICAL_NAN = F32(np.nan)  # 0x7FC00000: 0x7E00 in float16, 0x7FC0 in bfloat16
