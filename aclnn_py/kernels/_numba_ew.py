@@ -697,14 +697,22 @@ def _clamp_plain(kind, x, lo, hi, out):
         for i in range(fo.size):
             fo[i] = _canon(_min_nonzero(_max_nonzero(fx[i], lo), hi))
     else:
+        # the result is x itself, lo or hi: x's own bits, or the bounds narrowed once (the same
+        # bits as narrowing each result: x's value is a half value, and a NaN x loses to lo,
+        # which is not NaN here, so no result is NaN)
+        lo16, hi16 = _narrow16(kind, lo), _narrow16(kind, hi)
         for i in range(out.size):
-            out[i] = _narrow16(kind, _min_nonzero(_max_nonzero(_widen16(kind, x[i]), lo), hi))
+            h = x[i]
+            xf = _widen16(kind, h)
+            low = (lo > xf) | (xf != xf)
+            v = lo if low else xf
+            out[i] = hi16 if hi < v else (lo16 if low else h)
 
 
 @_jit
 def clamp(kind, x, lo, hi, out):
     """``min_num(max_num(x, lo), hi)`` with float32 bounds ``lo``, ``hi``."""
-    if lo != 0 and hi != 0:
+    if lo != 0 and hi != 0 and lo == lo and hi == hi:
         _clamp_plain(kind, x, lo, hi, out)
     else:
         _clamp_zeros(kind, x, lo, hi, out)
