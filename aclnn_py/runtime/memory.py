@@ -117,10 +117,10 @@ def _fresh_bytes(n: int) -> np.ndarray[Any, np.dtype[np.uint8]]:
     """``n`` bytes of new storage (contents undefined: the caller fills them)."""
     if _MAP_POPULATE is not None and n >= MAP_MIN_BYTES:
         try:
-            pages = mmap.mmap(-1, n, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS | _MAP_POPULATE)
-        except OSError:  # no address space for it: numpy's allocation reports the shortage
-            pass
-        else:
+            pages: mmap.mmap | None = mmap.mmap(-1, n, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS | _MAP_POPULATE)
+        except OSError:  # no address space for it: numpy's allocation below reports the shortage
+            pages = None
+        if pages is not None:
             # the array holds the mapping; it is unmapped when the last view of the bytes goes
             return np.frombuffer(pages, dtype=np.uint8)
     return np.empty(n, dtype=np.uint8)

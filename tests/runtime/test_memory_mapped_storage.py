@@ -60,3 +60,16 @@ def test_mapped_storage_is_poisoned_guarded_and_copied_like_any_other(mapped, fi
     assert alloc.canaries_intact()
     assert aclrtFree(p.value) == 0
     assert SPACE.find(p.value) is None
+
+
+def test_a_refused_mapping_falls_back_to_a_numpy_array(mapped, monkeypatch):
+    def refuse(*args, **kwargs):
+        raise OSError(12, "Cannot allocate memory")
+
+    monkeypatch.setattr(mmap, "mmap", refuse)
+    p = Ref()
+    assert aclrtMalloc(p, SIZE, ACL_MEM_MALLOC_HUGE_FIRST) == 0
+    alloc = SPACE.find(p.value)
+    assert alloc is not None and not isinstance(alloc.raw.base, memoryview)
+    assert alloc.canaries_intact() and (alloc.buf == POISON).all()
+    assert aclrtFree(p.value) == 0
