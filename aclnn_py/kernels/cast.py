@@ -55,6 +55,7 @@ from ..dtypes import (
     DT_UINT32,
     DT_UINT64,
 )  # fmt: skip
+from ._fp import blocks
 
 RECIPES = ("aicpu", "tbe-v220", "tbe-v200", "tbe-v100", "arch35")
 
@@ -295,7 +296,6 @@ def _float_cast_numba(x: np.ndarray, out: np.ndarray, src: int, dst: int) -> boo
     return True
 
 
-BLOCK = 1 << 16  # elements per block of the float16 -> float32 fast path
 _SCALE_F16 = F32.type(2.0**112)  # a float16's magnitude bits at float32's place: its value / 2**112
 _F16_BITS_MASK = np.int32(-0x70002000)  # 0x8FFFE000: the sign, and the 15 magnitude bits shifted by 13
 _INF_NAN_REBIAS = np.int32(0x38000000)  # exponent 0x8F (2**16 after the scale) + 0x70 -> 0xFF
@@ -320,23 +320,17 @@ def _f16_to_f32_fast(x: np.ndarray, out: np.ndarray) -> bool:
       >= 0x7C00 (a positive one) or a uint16 >= 0xFC00 (a negative one)."""
     if x.dtype != F16 or out.dtype != F32 or x.size != out.size:
         return False
-    if not (x.flags.c_contiguous and out.flags.c_contiguous) or np.may_share_memory(x, out):
+    parts = blocks([x], out)  # contiguous, apart (an overlap of two item sizes is never the same view)
+    if parts is None:
         return False
-    xi = x.reshape(-1).view(np.int16)
-    xu = xi.view(np.uint16)
-    ow = out.reshape(-1).view(np.int32)
-    n = ow.size
-    for start in range(0, n, BLOCK):
-        stop = min(start + BLOCK, n)
-        w = ow[start:stop]
-        hi = xi[start:stop]
+    for o, (h,) in parts:
+        w, hi = o.view(np.int32), h.view(np.int16)
         np.copyto(w, hi)  # sign-extends
         np.left_shift(w, np.int32(13), out=w)
         np.bitwise_and(w, _F16_BITS_MASK, out=w)
-        f = w.view(F32)
-        np.multiply(f, _SCALE_F16, out=f)
-        if np.maximum.reduce(hi) >= 0x7C00 or np.maximum.reduce(xu[start:stop]) >= 0xFC00:
-            special = np.abs(f) >= F32.type(65536.0)  # 2**16 * 1.m: the exponent 0x1F
+        np.multiply(o, _SCALE_F16, out=o)
+        if np.maximum.reduce(hi) >= 0x7C00 or np.maximum.reduce(hi.view(np.uint16)) >= 0xFC00:
+            special = np.abs(o) >= F32.type(65536.0)  # 2**16 * 1.m: the exponent 0x1F
             w[special] += _INF_NAN_REBIAS
     return True
 

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from aclnn_py.dtypes import DT_FLOAT, DT_FLOAT16
-from aclnn_py.kernels import accel, cast
+from aclnn_py.kernels import _fp, accel, cast
 
 
 @pytest.fixture(autouse=True)
@@ -28,7 +28,7 @@ def test_every_float16_value_widens_to_numpys_bits(
 ) -> None:
     # in bit order, blocks of 3000 are clean, or hold only positive (0x7C00..0x7FFF) or only
     # negative (0xFC00..0xFFFF) infinities and NaNs; shuffled, every block holds both
-    monkeypatch.setattr(cast, "BLOCK", 3000)
+    monkeypatch.setattr(_fp, "CHUNK", 3000)
     x = _all_float16()
     if shuffled:
         x = x[np.random.default_rng(5).permutation(x.size)]
