@@ -29,7 +29,7 @@ import numpy as np
 from .._status import aclError
 from ..runtime.stream import TaskFault
 from . import accel
-from ._fp import CHUNK, aliases, store
+from ._fp import CHUNK, blocks, store
 from .elementwise import FLOATS, Compute
 
 _BF16 = np.dtype(ml_dtypes.bfloat16)
@@ -45,22 +45,26 @@ def _compare_sign(x: np.ndarray) -> np.ndarray:
         return (x > 0).astype(np.int8) - (x < 0).astype(np.int8)
 
 
-def _compare_sign_f32(x: np.ndarray, out: np.ndarray) -> None:
-    """:func:`_compare_sign` of float32 x written into float32 out in blocks: the two masks
-    into reused scratch blocks, their int8 difference (-1, 0 or 1; NaN and both zeros give 0),
-    then one exact conversion into out (0 becomes +0.0). Every pass is a plain contiguous
-    loop with no temporaries (the masks' subtraction straight into float32 would convert both
-    inputs in a buffered loop, about 1.3x slower; np.sign would need a NaN fix-up)."""
+def _compare_sign_f32(x: np.ndarray, out: np.ndarray) -> bool:
+    """:func:`_compare_sign` of float32 x written into float32 out in :func:`._fp.blocks`' blocks
+    (False, nothing written, for a layout they do not take): the two masks into reused scratch
+    blocks, their int8 difference (-1, 0 or 1; NaN and both zeros give 0), then one exact
+    conversion into out (0 becomes +0.0). Every pass is a plain contiguous loop with no
+    temporaries (the masks' subtraction straight into float32 would convert both inputs in a
+    buffered loop, about 1.3x slower; np.sign would need a NaN fix-up)."""
+    parts = blocks([x], out)
+    if parts is None:
+        return False
     size = min(CHUNK, x.size)
     gt, lt, diff = np.empty(size, np.bool_), np.empty(size, np.bool_), np.empty(size, np.int8)
     with np.errstate(invalid="ignore"):
-        for start in range(0, x.size, CHUNK):
-            xb = x[start : start + CHUNK]
+        for block, (xb,) in parts:
             k = xb.size
             np.greater(xb, 0, out=gt[:k])
             np.less(xb, 0, out=lt[:k])
             np.subtract(gt[:k].view(np.int8), lt[:k].view(np.int8), out=diff[:k])
-            out[start : start + k] = diff[:k]
+            block[...] = diff[:k]
+    return True
 
 
 def _scaled_sign(x: np.ndarray, nan_to_zero: bool) -> np.ndarray:
@@ -132,14 +136,7 @@ def make(recipe: str) -> Compute:
                 mode = 0 if compare_recipe else (1 if recipe == "v200" else 2)  # _numba_ew.SIGN_*
                 nb.ew.sign(mode, kind, xb, o)
                 return "numba"
-            if (
-                compare_recipe
-                and dt == np.float32
-                and x.flags.c_contiguous
-                and out.flags.c_contiguous
-                and not aliases([x], out)
-            ):
-                _compare_sign_f32(x.reshape(-1), out.reshape(-1))
+            if compare_recipe and dt == np.float32 and _compare_sign_f32(x, out):
                 return "numpy"
         if dt.kind in "iu":  # INT32 (TBE: min(max(x, -1), 1)), INT64 (Ascend950): the exact sign
             out[...] = np.clip(x, -1, 1) if recipe != "arch35" else _compare_sign(x).astype(dt)
