@@ -17,11 +17,12 @@ broadcast to x).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
 from . import accel
-from ._fp import blocks, run_elementwise, store
+from ._fp import blocks, has_nan, run_elementwise, store, worth_blocks
 from .elementwise import FLOATS, Compute
 
 
@@ -54,21 +55,35 @@ def _recipe(x: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
 
 def _plain_bounds(x: np.ndarray, lo: np.ndarray, hi: np.ndarray, out: np.ndarray) -> bool:
     """float32 x with single-element bounds that are neither NaN nor zero: maxNum/minNum are then
-    np.fmax/np.fmin exactly (no NaN result, no pair of zeros), written straight into out's blocks
-    (the bounds tiled to a block: numpy's fmax/fmin loops are about 2x faster on two arrays than
-    on an array and a scalar; the same operation per element, the same numbers)."""
+    np.fmax/np.fmin (no pair of zeros; a NaN x gives lo, numpy's fmax letting a signalling one
+    through in its scalar loop is undone). One call broadcasting the bounds for a call of one
+    block; above, out's blocks (the bounds tiled to a block: numpy's fmax/fmin loops are about
+    2x faster on two arrays than on an array and a scalar; the same numbers)."""
     if not (x.dtype == out.dtype == np.float32 and lo.size == 1 and hi.size == 1):
         return False
     lo32, hi32 = np.float32(lo.reshape(-1)[0]), np.float32(hi.reshape(-1)[0])
     if np.isnan(lo32) or np.isnan(hi32) or lo32 == 0 or hi32 == 0:
         return False
-    parts = blocks([x, np.full(1, lo32), np.full(1, hi32)], out, tile_scalars=True)
-    if parts is None:  # not contiguous, or x overlapping out other than as out itself
-        return False
-    for block, (xb, los, his) in parts:
-        np.fmax(xb, los, out=block)
-        np.fmin(block, his, out=block)
+    with np.errstate(invalid="ignore"):
+        if not worth_blocks(out):
+            _fmax_fmin(x, lo32, hi32, out, lo32)  # numpy buffers an x that overlaps out
+            return True
+        parts = blocks([x, np.full(1, lo32), np.full(1, hi32)], out, tile_scalars=True)
+        if parts is None:  # not contiguous, or x overlapping out other than as out itself
+            return False
+        for block, (xb, los, his) in parts:
+            _fmax_fmin(xb, los, his, block, lo32)
     return True
+
+
+def _fmax_fmin(x: np.ndarray, lo: Any, hi: Any, out: np.ndarray, lo32: np.float32) -> None:
+    """``out = fmin(fmax(x, lo), hi)`` with a NaN x giving lo (the bounds arrays or scalars)."""
+    np.fmax(x, lo, out=out)
+    # a signalling NaN x: numpy's fmax lets it through in its scalar loop (a call's last n % 8
+    # elements) and not in its vector loop; maxNum gives lo, as the recipe does
+    if has_nan(out):
+        out[np.isnan(out)] = lo32
+    np.fmin(out, hi, out=out)
 
 
 def aicore() -> Compute:

@@ -31,7 +31,7 @@ import ml_dtypes
 import numpy as np
 
 from . import accel
-from ._fp import CANONICAL_NAN, F32, f32, run_blocks, run_elementwise
+from ._fp import CANONICAL_NAN, F32, f32, run_blocks, run_elementwise, worth_blocks
 
 ONE_SIXTH = F32(1.0 / 6.0)  # 0x3E2AAAAB on both chips (tvm.const(1/6, "float32"), 1.0f / 6.0f)
 THREE = F32(3)
@@ -115,7 +115,7 @@ def _fast_f32(arch: bool, x: np.ndarray, out: np.ndarray) -> bool:
     piece by the recipe itself (canonical NaN; Ascend950's -0.0 for x = -inf). t is built in the
     result piece (one array less in the cache). (numpy's maximum/minimum with a scalar operand
     take a slow loop here, clip does not.)"""
-    if x.dtype != F32 or out.dtype != F32 or x.size != out.size:
+    if x.dtype != F32 or out.dtype != F32 or x.shape != out.shape or not worth_blocks(out):
         return False
 
     def kernel(ins: Sequence[np.ndarray], r: np.ndarray) -> None:

@@ -27,7 +27,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from . import accel
-from ._fp import F32, f32, run_blocks, run_elementwise, select
+from ._fp import F32, f32, run_blocks, run_elementwise, select, worth_blocks
 
 ONE_THIRD = F32(1.0 / 3.0)  # 0.333333343267..., bits 0x3EAAAAAB
 HALF = F32(0.5)
@@ -79,7 +79,7 @@ def _fast_f32(
     is +0.0 or 1.0. A NaN or infinite x makes ``d * keep`` NaN (NaN, or ±inf * 0), so the
     piece's result holds a NaN, as does a NaN g or ``±inf * 0``: run_blocks then computes that
     piece by the recipe itself."""
-    if any(a.dtype != F32 for a in (g, x, out)):
+    if any(a.dtype != F32 for a in (g, x, out)) or not worth_blocks(out):
         return False
     scratch: dict[tuple[int, ...], tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
 

@@ -29,7 +29,7 @@ import numpy as np
 from .._status import aclError
 from ..runtime.stream import TaskFault
 from . import accel
-from ._fp import CHUNK, blocks, store
+from ._fp import CHUNK, blocks, store, worth_blocks
 from .elementwise import FLOATS, Compute
 
 _BF16 = np.dtype(ml_dtypes.bfloat16)
@@ -52,10 +52,10 @@ def _compare_sign_f32(x: np.ndarray, out: np.ndarray) -> bool:
     conversion into out (0 becomes +0.0). Every pass is a plain contiguous loop with no
     temporaries (the masks' subtraction straight into float32 would convert both inputs in a
     buffered loop, about 1.3x slower; np.sign would need a NaN fix-up)."""
-    parts = blocks([x], out)
+    parts = blocks([x], out) if worth_blocks(out) else None
     if parts is None:
         return False
-    size = min(CHUNK, x.size)
+    size = min(CHUNK, out.size)
     gt, lt, diff = np.empty(size, np.bool_), np.empty(size, np.bool_), np.empty(size, np.int8)
     with np.errstate(invalid="ignore"):
         for block, (xb,) in parts:

@@ -244,6 +244,21 @@ def test_clamp_scalar_bounds_match_the_recipe(lo: float, hi: float) -> None:
     _assert_same(got, want)
 
 
+@pytest.mark.parametrize("n", [3, 11, _fp.CHUNK + 5])
+def test_clamp_scalar_bounds_with_nans_in_numpys_scalar_tail(n: int) -> None:
+    """numpy's fmax lets a signalling NaN through in its scalar loop (a call's or block's last
+    n % 8 elements, a call under 8 elements) and not in its vector loop: maxNum gives lo."""
+    x = _values((n,), 23)
+    x[-3:] = SPECIALS[[11, 12, 13]]  # signalling NaNs of both signs, a quiet NaN
+    x[:3] = SPECIALS[[12, 13, 10]]
+    lo_a, hi_a = np.array(-1.0, F32), np.array(1.0, F32)
+    got = np.empty_like(x)
+    assert clamp.aicore()([x, lo_a, hi_a], [got]) == "numpy"
+    want = np.empty_like(x)
+    _fp.store(want, clamp._recipe(x, lo_a, hi_a))
+    _assert_same(got, want)
+
+
 def test_clamp_row_bounds_match_the_recipe() -> None:
     x = _values((70, 1000), 19)
     lo, hi = _values((1000,), 20), _values((1, 1000), 21)
