@@ -19,9 +19,10 @@ emulator does not know ...), the emulator keeps its check and reports it under i
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from types import ModuleType
 from typing import Any, TypeVar
 
@@ -119,6 +120,18 @@ def fb_inner(rt_fn: str, reason: str) -> Message:
 def emu(text: str) -> Message:
     """A report of the emulator's own (not CANN's): id ``aclnn_py``, no title."""
     return (EMU, text, None)
+
+
+@contextlib.contextmanager
+def host_backing(api: str, size: int, what: str = "") -> Iterator[None]:
+    """Turn the host's failure to back a simulated allocation of ``size`` bytes (numpy's
+    MemoryError) into ACL_ERROR_RT_MEMORY_ALLOCATION with an aclnn_py note."""
+    try:
+        yield
+    except MemoryError:
+        raise ApiError(
+            E.ACL_ERROR_RT_MEMORY_ALLOCATION, emu(f"{api}: the host cannot back {size} bytes{what}.")
+        ) from None
 
 
 def int_arg(v: object, name: str, lo: int, hi: int) -> int:

@@ -21,7 +21,7 @@ import numpy as np
 from .._capi import ApiError, describe
 from .._ref import Ref, store
 from . import sanitizer
-from ._checks import PARAM, RT_PARAM, E, acl_null, acl_reason, acl_value, emu, int_arg, rt_api
+from ._checks import PARAM, RT_PARAM, E, acl_null, acl_reason, acl_value, emu, host_backing, int_arg, rt_api
 from .device import RT
 from .memory import SPACE, MemoryFault, call_site
 
@@ -91,10 +91,8 @@ def aclrtAllocBuf(buf: object, size: int) -> int:
                 E.ACL_ERROR_RT_MEMORY_ALLOCATION,
                 emu(f"{api}: {n} bytes requested, {RT.capacity - RT.host_used} of {RT.capacity} bytes available."),
             )
-        try:
+        with host_backing(api, n):
             alloc = SPACE.allocate(n, n, "host", 0, api, call_site())
-        except MemoryError:
-            raise ApiError(E.ACL_ERROR_RT_MEMORY_ALLOCATION, emu(f"{api}: the host cannot back {n} bytes.")) from None
         RT.host_used += n
     sanitizer.on_alloc(alloc, initialised=True)
     store(out, aclrtMbuf(_Block(alloc.start, n)))

@@ -22,6 +22,7 @@ from ._checks import (
     fb_inner,
     fb_invalid,
     fb_no_context,
+    host_backing,
     int_arg,
     need_context,
     out_arg,
@@ -85,13 +86,8 @@ def _allocate_device(dev: Device, rounded: int, n: int, api: str) -> int:
     """Take ``rounded`` bytes of the device's pool (``n`` requested); returns the address."""
     with RT.lock:
         check_capacity(dev, rounded, api)
-        try:
+        with host_backing(api, rounded, " of simulated device memory"):
             alloc = SPACE.allocate(rounded, n, "device", dev.ident, api, call_site())
-        except MemoryError:
-            raise ApiError(
-                E.ACL_ERROR_RT_MEMORY_ALLOCATION,
-                emu(f"{api}: the host cannot back {rounded} bytes of simulated device memory."),
-            ) from None
         dev.used += rounded
         _PEAK[dev.ident] = max(_PEAK.get(dev.ident, 0), dev.used)
     sanitizer.on_alloc(alloc)
@@ -140,10 +136,8 @@ def _malloc_host(hostPtr: object, size: object, api: str, name: str, rt_fn: str)
                     f"{RT.capacity} bytes available (ACLNN_PY_DEVICE_MEMORY sets the simulated capacity)."
                 ),
             )
-        try:
+        with host_backing(api, n):
             alloc = SPACE.allocate(n, n, "host", 0, "aclrtMallocHost", call_site())
-        except MemoryError:
-            raise ApiError(E.ACL_ERROR_RT_MEMORY_ALLOCATION, emu(f"{api}: the host cannot back {n} bytes.")) from None
         RT.host_used += n
     sanitizer.on_alloc(alloc, initialised=True)
     store(out, alloc.start)

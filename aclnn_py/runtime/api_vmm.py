@@ -29,6 +29,7 @@ from ._checks import (
     acl_reason,
     acl_value,
     emu,
+    host_backing,
     int_arg,
     out_arg,
     rt_api,
@@ -409,12 +410,8 @@ def _allocate_backing(api: str, t: int, dev: int, rounded: int, n: int) -> Alloc
                     "sets the simulated capacity)."
                 ),
             )
-        try:
+        with host_backing(api, rounded):
             backing = Allocation(0, rounded, n, "device" if t == LOC_DEVICE else "host", dev, api, call_site())
-        except MemoryError:
-            raise ApiError(
-                E.ACL_ERROR_RT_MEMORY_ALLOCATION, emu(f"{api}: the host cannot back {rounded} bytes.")
-            ) from None
         if t == LOC_DEVICE:
             RT.device(dev).used += rounded
         else:

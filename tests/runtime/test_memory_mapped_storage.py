@@ -11,14 +11,17 @@ import numpy as np
 import pytest
 
 from aclnn_py import (
+    ACL_ERROR_RT_MEMORY_ALLOCATION,
     ACL_MEM_MALLOC_HUGE_FIRST,
     ACL_MEMCPY_DEVICE_TO_HOST,
     ACL_MEMCPY_HOST_TO_DEVICE,
     Ref,
     aclFinalize,
+    aclGetRecentErrMsg,
     aclInit,
     aclrtFree,
     aclrtMalloc,
+    aclrtMallocHost,
     aclrtMemcpy,
     aclrtResetDevice,
     aclrtSetDevice,
@@ -73,3 +76,18 @@ def test_a_refused_mapping_falls_back_to_a_numpy_array(mapped, monkeypatch):
     assert alloc is not None and not isinstance(alloc.raw.base, memoryview)
     assert alloc.canaries_intact() and (alloc.buf == POISON).all()
     assert aclrtFree(p.value) == 0
+
+
+def test_storage_the_host_cannot_back_is_a_memory_allocation_error(mapped, monkeypatch):
+    """numpy's MemoryError becomes ACL_ERROR_RT_MEMORY_ALLOCATION with a note naming the size."""
+
+    def short(*args, **kwargs):
+        raise MemoryError
+
+    monkeypatch.setattr(SPACE, "allocate", short)
+    p = Ref()
+    assert aclrtMalloc(p, SIZE, ACL_MEM_MALLOC_HUGE_FIRST) == ACL_ERROR_RT_MEMORY_ALLOCATION
+    msg = aclGetRecentErrMsg()  # the whole text names the rounded size
+    assert "aclrtMalloc: the host cannot back " in msg and " bytes of simulated device memory." in msg
+    assert aclrtMallocHost(p, 100) == ACL_ERROR_RT_MEMORY_ALLOCATION
+    assert "aclrtMallocHost: the host cannot back 100 bytes." in aclGetRecentErrMsg()
