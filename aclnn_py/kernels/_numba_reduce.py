@@ -324,6 +324,15 @@ def _lanes_tree(acc, w):
         width = half
 
 
+@_jit_in
+def _zero_lanes(acc, w):
+    """Zero the first ``w`` columns of every lane accumulator row."""
+    for lane in range(LANES):
+        row = acc[lane]
+        for j in range(w):
+            row[j] = F32(0.0)
+
+
 @_jit
 def lanes_cols(kind, x, a1, r, a0, res):
     """The TBE order over x as (a1, r, a0), summing r for each (a1, a0): lane k mod 64 of each
@@ -335,10 +344,7 @@ def lanes_cols(kind, x, a1, r, a0, res):
     for b in range(a1):
         for c0 in range(0, a0, tile):
             w = min(tile, a0 - c0)
-            for lane in range(LANES):
-                row = acc[lane]
-                for j in range(w):
-                    row[j] = F32(0.0)
+            _zero_lanes(acc, w)
             for k in range(r):
                 _load(x, (b * r + k) * a0 + c0, w, kind, buf)
                 row = acc[k % LANES]
@@ -952,10 +958,7 @@ def _finish_slab(kind, ara, flush, reciprocal, e, out, base, r, a0, s, acc, ys):
     else:
         for c0 in range(0, a0, tile):
             w = min(tile, a0 - c0)
-            for lane in range(LANES):
-                row = acc[lane]
-                for j in range(w):
-                    row[j] = F32(0.0)
+            _zero_lanes(acc, w)
             for k in range(r):
                 row = acc[k % LANES]
                 src = e[k * a0 + c0 : k * a0 + c0 + w]
