@@ -21,7 +21,8 @@ import numpy as np
 from .._capi import ApiError, describe
 from .._ref import Ref, store
 from . import sanitizer
-from ._checks import PARAM, RT_PARAM, E, acl_null, acl_reason, acl_value, emu, host_backing, int_arg, rt_api
+from ._checks import PARAM, RT_PARAM, E, acl_null, acl_reason, acl_value, emu, int_arg, rt_api
+from .api_memory import allocate_pinned
 from .device import RT
 from .memory import SPACE, MemoryFault, call_site
 
@@ -85,15 +86,7 @@ def aclrtAllocBuf(buf: object, size: int) -> int:
     if n == 0:
         raise ApiError(PARAM, acl_value(api, 0, "size", "must be greater than 0"))
     out = _out(buf, api, "buf")
-    with RT.lock:
-        if RT.host_used + n > RT.capacity:
-            raise ApiError(
-                E.ACL_ERROR_RT_MEMORY_ALLOCATION,
-                emu(f"{api}: {n} bytes requested, {RT.capacity - RT.host_used} of {RT.capacity} bytes available."),
-            )
-        with host_backing(api, n):
-            alloc = SPACE.allocate(n, n, "host", 0, api, call_site())
-        RT.host_used += n
+    alloc = allocate_pinned(n, api, api)
     sanitizer.on_alloc(alloc, initialised=True)
     store(out, aclrtMbuf(_Block(alloc.start, n)))
     return E.ACL_SUCCESS

@@ -36,7 +36,7 @@ from ._checks import (
 from ._structs import aclrtMemLocation
 from .api_stream import check_stopped
 from .device import RT, Device
-from .memory import SPACE, ManagedAllocation, MemoryFault, call_site, on_reset
+from .memory import SPACE, Allocation, ManagedAllocation, MemoryFault, call_site, on_reset
 from .stream import Stream, Task, TaskFault, wait_until
 
 # ---------------------------------------------------------------------------------------------
@@ -121,24 +121,32 @@ def aclrtMallocAlign32(devPtr: object, size: int, policy: int) -> int:
     return _device_malloc(devPtr, size, policy, "aclMallocMemInner", "aclrtMallocAlign32", aligned32=True)
 
 
+def allocate_pinned(n: int, api: str, recorded_as: str, what: str = "") -> Allocation:
+    """Take ``n`` bytes of pinned host memory (aclrtMallocHost, mbufs): refused with 107002 and an
+    aclnn_py note when the simulated pool (one for the whole host) has too few bytes free, or
+    when the host itself cannot back them. ``what`` qualifies the bytes in the note."""
+    with RT.lock:
+        if RT.host_used + n > RT.capacity:
+            raise ApiError(
+                E.ACL_ERROR_RT_MEMORY_ALLOCATION,
+                emu(
+                    f"{api}: {n} bytes{what} requested, {RT.capacity - RT.host_used} of "
+                    f"{RT.capacity} bytes available (ACLNN_PY_DEVICE_MEMORY sets the simulated capacity)."
+                ),
+            )
+        with host_backing(api, n):
+            alloc = SPACE.allocate(n, n, "host", 0, recorded_as, call_site())
+        RT.host_used += n
+    return alloc
+
+
 def _malloc_host(hostPtr: object, size: object, api: str, name: str, rt_fn: str) -> int:
     out = out_arg(hostPtr, api, name)
     n = int_arg(size, "size", 0, UINT64_MAX)
     if n == 0:
         raise ApiError(PARAM, acl_value(api, 0, "size", "must be greater than 0"))
     need_context(rt_fn)
-    with RT.lock:
-        if RT.host_used + n > RT.capacity:
-            raise ApiError(
-                E.ACL_ERROR_RT_MEMORY_ALLOCATION,
-                emu(
-                    f"{api}: {n} bytes of pinned memory requested, {RT.capacity - RT.host_used} of "
-                    f"{RT.capacity} bytes available (ACLNN_PY_DEVICE_MEMORY sets the simulated capacity)."
-                ),
-            )
-        with host_backing(api, n):
-            alloc = SPACE.allocate(n, n, "host", 0, "aclrtMallocHost", call_site())
-        RT.host_used += n
+    alloc = allocate_pinned(n, api, "aclrtMallocHost", " of pinned memory")
     sanitizer.on_alloc(alloc, initialised=True)
     store(out, alloc.start)
     return E.ACL_SUCCESS

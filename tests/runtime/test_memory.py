@@ -44,7 +44,9 @@ from aclnn_py import (
     aclFinalize,
     aclGetRecentErrMsg,
     aclInit,
+    aclrtAllocBuf,
     aclrtFree,
+    aclrtFreeBuf,
     aclrtFreeHost,
     aclrtGetMemInfo,
     aclrtMalloc,
@@ -550,3 +552,24 @@ def test_a_leak_made_in_the_programs_main_names_that_line_not_the_call_of_main(t
     assert "made by aclrtMalloc at prog.py:8 (never aclrtFree'd)" in done.stderr, done.stderr
     assert "made by aclrtMalloc at prog.py:4, from prog.py:9 (through helper at prog.py:4)" in done.stderr
     assert "through main" not in done.stderr
+
+
+def test_pinned_host_memory_is_one_pool_for_malloc_host_and_mbufs(ctx):
+    """aclrtMallocHost and aclrtAllocBuf take pinned memory from one simulated pool (the
+    device capacity): past it each is refused with 107002 and a note of the free bytes."""
+    total = 32 * 1024**3
+    p, buf = Ref(), Ref()
+    assert aclrtMallocHost(p, 1000) == 0
+    assert aclrtAllocBuf(Ref(), total) == ACL_ERROR_RT_MEMORY_ALLOCATION
+    assert aclGetRecentErrMsg() == emulator(
+        f"aclrtAllocBuf: {total} bytes requested, {total - 1000} of {total} bytes available "
+        "(ACLNN_PY_DEVICE_MEMORY sets the simulated capacity)."
+    )
+    assert aclrtAllocBuf(buf, 24) == 0
+    assert aclrtMallocHost(Ref(), total - 1000) == ACL_ERROR_RT_MEMORY_ALLOCATION
+    assert aclGetRecentErrMsg() == emulator(
+        f"aclrtMallocHost: {total - 1000} bytes of pinned memory requested, {total - 1024} of {total} bytes "
+        "available (ACLNN_PY_DEVICE_MEMORY sets the simulated capacity)."
+    )
+    assert aclrtFreeBuf(buf.value) == 0
+    assert aclrtFreeHost(p.value) == 0
