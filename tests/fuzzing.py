@@ -206,6 +206,16 @@ SILENT = {
     ("aclrtSnapShotProcessLock", 207000), ("aclrtSnapShotProcessUnlock", 207000),
     ("aclrtSnapShotProcessBackup", 207000), ("aclrtSnapShotProcessRestore", 207000),
     ("aclrtSnapShotCallbackRegister", 207000), ("aclrtSnapShotCallbackUnregister", 207000),
+    # the queue calls without a current device: rtGetDevice's code passed on by ACL_REQUIRES_RTS_OK /
+    # ACL_REQUIRES_RTS_OK_WARN_NOT_SUPPORT (src/acl/acl_tdt_queue/queue_process_host.cpp,
+    # queue_process.cpp GetDeviceId), which log without reporting; an empty or full queue after the
+    # timeout: ACL_LOG_INFO only (queue_process.cpp acltdtEnqueueData, acltdtDequeueData)
+    *((name, 107002) for name in (
+        "acltdtCreateQueue", "acltdtDestroyQueue", "acltdtEnqueueData", "acltdtDequeueData",
+        "acltdtBindQueueRoutes", "acltdtUnbindQueueRoutes", "acltdtQueryQueueRoutes",
+    )),
+    ("acltdtEnqueueData", 207014),
+    ("acltdtDequeueData", 207013),
     # a snapshot step out of order: RT_LOG_ERROR only (src/runtime/core/src/common/global_state_manager.cc
     # Locked, Unlocked; src/runtime/api/impl/api_error.cc SnapShotProcessBackup, SnapShotProcessRestore)
     ("aclrtSnapShotProcessLock", 507906),
