@@ -11,6 +11,7 @@ fix-up — stays in each API's module.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from ... import dtypes, scalars
 from ... import soc as _soc
@@ -42,9 +43,14 @@ from ...executor.executor import aclOpExecutor
 from ...l0.cast import cast
 from ...l0.contiguous import contiguous, view_copy
 from ...tensor import aclScalar, aclTensor
+from .. import _l2
 
 S = aclnnStatus
 L0Op = Callable[[aclTensor, aclTensor, aclOpExecutor], "aclTensor | None"]
+# An API's ``CheckParams`` (self, other, out): (status, the promoted dtype it found)
+Check = Callable[[Any, Any, Any], "tuple[int, int]"]
+# An API's l0 calls from (self, other, promoted dtype) to the comparison's BOOL result
+Graph = Callable[[aclOpExecutor, aclTensor, Any, int], "aclTensor | None"]
 
 COMPLEX = frozenset({DT_COMPLEX32, DT_COMPLEX64, DT_COMPLEX128})
 # opbase IsFloatingType
@@ -219,6 +225,15 @@ def check_bool_to_out(out: aclTensor) -> bool:
     return checks.check_result_dtype_cast(DT_BOOL, out.dtype)
 
 
+def check_not_null(self: Any, other: Any, out: Any, other_kind: str = "aclTensor") -> bool:
+    """``CheckNotNull(self, other, out)``: ``other_kind`` is ``aclScalar`` for the scalar APIs."""
+    return (
+        checks.check_null(self, "self")
+        and checks.check_null(other, "other", other_kind)
+        and checks.check_null(out, "out")
+    )
+
+
 def check_max_dims(*named: tuple[aclTensor, str]) -> bool:
     return all(checks.check_max_dim(t, MAX_DIM, name) for t, name in named)
 
@@ -282,3 +297,131 @@ def bind(ex: aclOpExecutor, self: aclTensor, other: aclTensor | None, out: aclTe
         ex.bind_arguments(selfRef=self, other=other)
     else:
         ex.bind_arguments(self=self, other=other, out=out)
+
+
+def scalar_graph(op: L0Op, view_ok: Callable[[aclTensor], bool] | None = None) -> Graph:
+    """The scalar APIs' graph: Contiguous + Cast of self (or, when ``view_ok`` accepts self
+    already of the promoted dtype, self's view as it is: CreateView, no kernel), the scalar
+    converted to a 0-d tensor of the promoted dtype, then ``op``."""
+
+    def graph(ex: aclOpExecutor, self: aclTensor, other: aclScalar, promote: int) -> aclTensor | None:
+        if view_ok is not None and self.dtype == promote and view_ok(self):
+            self_p: aclTensor | None = self
+        else:
+            self_p = contiguous_cast(ex, self, promote)
+        if self_p is None:
+            return None
+        other_t = ex.convert_scalar(other, promote)
+        return op(self_p, other_t, ex) if other_t is not None else None
+
+    return graph
+
+
+def tensor_graph(op: L0Op) -> Graph:
+    """The tensor APIs' graph: :func:`compare_tensors` with ``op``."""
+
+    def graph(ex: aclOpExecutor, self: aclTensor, other: aclTensor, promote: int) -> aclTensor | None:
+        return compare_tensors(ex, self, other, promote, op)
+
+    return graph
+
+
+def build(
+    ex: aclOpExecutor,
+    self: aclTensor,
+    other: aclTensor | None,
+    out: aclTensor,
+    workspaceSize: object,
+    executor: object,
+    inplace: bool,
+    result: Callable[[], aclTensor | None],
+) -> int:
+    """After the checks: name the arguments, the empty shortcut (self, or a tensor ``other``,
+    empty), then ``result()`` (the l0 calls up to the BOOL result), Cast and ViewCopy into out."""
+    bind(ex, self, other, out, inplace)
+    if self.is_empty() or (other is not None and other.is_empty()):
+        return empty(ex, workspaceSize, executor)
+    return finish(ex, result(), out, workspaceSize, executor)
+
+
+def common(
+    ex: aclOpExecutor,
+    self: Any,
+    other: Any,
+    out: Any,
+    workspaceSize: object,
+    executor: object,
+    inplace: bool,
+    check: Check,
+    graph: Graph,
+) -> int:
+    """``aclnn<Op>Common`` after ``L2_DFX_PHASE_1``: ``check`` (CheckParams, with its null checks),
+    then :func:`build` with ``graph``. ``out`` is ``selfRef`` for an in-place call."""
+    ret, promote = check(self, other, out)
+    if ret != S.ACLNN_SUCCESS:
+        return ret
+    other_t = other if isinstance(other, aclTensor) else None
+    return build(ex, self, other_t, out, workspaceSize, executor, inplace, lambda: graph(ex, self, other, promote))
+
+
+def common_empty_first(
+    ex: aclOpExecutor,
+    self: Any,
+    other: Any,
+    out: Any,
+    workspaceSize: object,
+    executor: object,
+    inplace: bool,
+    check: Check,
+    graph: Graph,
+) -> int:
+    """``aclnnNeTensorCommon`` / ``aclnnLeTensorCommon``: CheckNotNull, then the empty shortcut
+    **before** ``check`` (the dtype and shape checks), then the graph."""
+    if not check_not_null(self, other, out):
+        return S.ACLNN_ERR_PARAM_NULLPTR
+    bind(ex, self, other, out, inplace)
+    if self.is_empty() or other.is_empty():
+        return empty(ex, workspaceSize, executor)
+    ret, promote = check(self, other, out)
+    if ret != S.ACLNN_SUCCESS:
+        return ret
+    return finish(ex, graph(ex, self, other, promote), out, workspaceSize, executor)
+
+
+Common = Callable[[aclOpExecutor, Any, Any, Any, object, object, bool, Check, Graph], int]
+
+
+def phase1(
+    api: str,
+    self: Any,
+    other: Any,
+    out: Any,
+    workspaceSize: object,
+    executor: object,
+    check: Check,
+    graph: Graph,
+    body: Common = common,
+) -> int:
+    """``L2_DFX_PHASE_1(api, DFX_IN(self, other), DFX_OUT(out))``, then ``body`` (the Common)."""
+    ex = _l2.l2_dfx_phase1(api, workspaceSize, executor, self=self, other=other, out=out)
+    if ex is None:  # an op-cache hit
+        return S.ACLNN_SUCCESS
+    return body(ex, self, other, out, workspaceSize, executor, False, check, graph)
+
+
+def phase1_inplace(
+    api: str,
+    selfRef: Any,
+    other: Any,
+    workspaceSize: object,
+    executor: object,
+    check: Check,
+    graph: Graph,
+    body: Common = common,
+) -> int:
+    """An in-place API's own ``L2_DFX_PHASE_1(api, DFX_IN(selfRef, other), DFX_OUT(selfRef))``,
+    then its twin's Common ``body`` with out = selfRef."""
+    ex = _l2.l2_dfx_phase1(api, workspaceSize, executor, selfRef=selfRef, other=other, out=selfRef)
+    if ex is None:  # an op-cache hit
+        return S.ACLNN_SUCCESS
+    return body(ex, selfRef, other, selfRef, workspaceSize, executor, True, check, graph)

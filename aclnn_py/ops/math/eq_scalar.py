@@ -107,25 +107,28 @@ def _check_promote_type(self: aclTensor, other: aclScalar, out: aclTensor) -> bo
     )
 
 
-def _check_params(self: Any, other: Any, out: Any) -> int:
-    if not (
-        checks.check_null(self, "self")
-        and checks.check_null(other, "other", "aclScalar")
-        and checks.check_null(out, "out")
-    ):
-        return S.ACLNN_ERR_PARAM_NULLPTR
+def _check_params(self: Any, other: Any, out: Any) -> tuple[int, int]:
+    """``CheckParams``: (status, promoted dtype)."""
+    if not C.check_not_null(self, other, out, "aclScalar"):
+        return S.ACLNN_ERR_PARAM_NULLPTR, DT_UNDEFINED
     supported = input_dtype_support_list()
     if not (
         checks.check_dtype_support(self, supported, "self")
         and checks.check_dtype_support(other, supported, "other")
         and checks.check_dtype_support(out, out_dtype_support_list(), "out")
     ):
-        return S.ACLNN_ERR_PARAM_INVALID
+        return S.ACLNN_ERR_PARAM_INVALID, DT_UNDEFINED
     if not _check_promote_type(self, other, out):
-        return S.ACLNN_ERR_PARAM_INVALID
+        return S.ACLNN_ERR_PARAM_INVALID, DT_UNDEFINED
     if not (C.check_max_dims((self, "self"), (out, "out")) and checks.check_shape_equal(out, self, "out", "self")):
-        return S.ACLNN_ERR_PARAM_INVALID
-    return S.ACLNN_SUCCESS
+        return S.ACLNN_ERR_PARAM_INVALID, DT_UNDEFINED
+    # the graph's dtype is PromoteTypeScalar's on every chip (the check above used PromoteType
+    # off Ascend950)
+    return S.ACLNN_SUCCESS, C.eq_ne_promote_type_scalar(self.dtype, other.dtype)
+
+
+# after the checks: Contiguous + Cast of self, the scalar converted, Equal
+_GRAPH = C.scalar_graph(l0_equal)
 
 
 @_l2.phase1("aclnnEqScalar")
@@ -133,24 +136,7 @@ def aclnnEqScalarGetWorkspaceSize(
     self: aclTensor | None, other: aclScalar | None, out: aclTensor | None, workspaceSize: Any, executor: Any
 ) -> int:
     """Phase 1 of aclnnEqScalar: ``out = (self == other)`` with a scalar ``other``."""
-    ex = _l2.l2_dfx_phase1("aclnnEqScalar", workspaceSize, executor, self=self, other=other, out=out)
-    if ex is None:
-        return S.ACLNN_SUCCESS
-    ret = _check_params(self, other, out)
-    if ret != S.ACLNN_SUCCESS:
-        return ret
-    assert self is not None and other is not None and out is not None
-    ex.bind_arguments(self=self, out=out)
-    if self.is_empty():
-        return C.empty(ex, workspaceSize, executor)
-    promote = C.eq_ne_promote_type_scalar(self.dtype, other.dtype)
-    self_c = C.contiguous_cast(ex, self, promote)
-    if self_c is None:
-        return S.ACLNN_ERR_INNER_NULLPTR
-    other_t = ex.convert_scalar(other, promote)
-    if other_t is None:
-        return S.ACLNN_ERR_INNER_NULLPTR
-    return C.finish(ex, l0_equal(self_c, other_t, ex), out, workspaceSize, executor)
+    return C.phase1("aclnnEqScalar", self, other, out, workspaceSize, executor, _check_params, _GRAPH)
 
 
 aclnnEqScalar = _l2.phase2("aclnnEqScalar")

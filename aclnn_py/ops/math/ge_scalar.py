@@ -97,11 +97,7 @@ def _check_promote_type(self: aclTensor, other: aclScalar, out: aclTensor) -> in
 
 def _check_params(self: Any, other: Any, out: Any) -> tuple[int, int]:
     """``CheckParams``: (status, promoted dtype)."""
-    if not (
-        checks.check_null(self, "self")
-        and checks.check_null(other, "other", "aclScalar")
-        and checks.check_null(out, "out")
-    ):
+    if not C.check_not_null(self, other, out, "aclScalar"):
         return S.ACLNN_ERR_PARAM_NULLPTR, DT_UNDEFINED
     if not _check_dtype_valid(self, out):
         return S.ACLNN_ERR_PARAM_INVALID, DT_UNDEFINED
@@ -113,34 +109,17 @@ def _check_params(self: Any, other: Any, out: Any) -> tuple[int, int]:
     return S.ACLNN_SUCCESS, promote
 
 
-def _common(
-    ex: aclOpExecutor,
-    self: aclTensor | None,
-    other: aclScalar | None,
-    out: aclTensor | None,
-    workspaceSize: Any,
-    executor: Any,
-    inplace: bool,
-) -> int:
-    """``aclnnGeScalarCommon``: everything after L2_DFX_PHASE_1, shared by aclnnGeScalar and
-    aclnnInplaceGeScalar (``out`` = ``selfRef``)."""
-    ret, promote = _check_params(self, other, out)
-    if ret != S.ACLNN_SUCCESS:
-        return ret
-    assert self is not None and other is not None and out is not None
-    C.bind(ex, self, None, out, inplace)
-    if self.is_empty():
-        return C.empty(ex, workspaceSize, executor)
+def _graph(ex: aclOpExecutor, self: aclTensor, other: aclScalar, promote: int) -> aclTensor | None:
+    """aclnnGeScalarCommon's l0 calls: Contiguous of self, the scalar converted **before** self's
+    Cast, GreaterEqual."""
     self_c = contiguous(self, ex)
     if self_c is None:
-        return S.ACLNN_ERR_INNER_NULLPTR
-    other_t = ex.convert_scalar(other, promote)  # converted before self's Cast
+        return None
+    other_t = ex.convert_scalar(other, promote)
     if other_t is None:
-        return S.ACLNN_ERR_INNER_NULLPTR
+        return None
     self_p = cast(self_c, promote, ex)
-    if self_p is None:
-        return S.ACLNN_ERR_INNER_NULLPTR
-    return C.finish(ex, l0_greater_equal(self_p, other_t, ex), out, workspaceSize, executor)
+    return l0_greater_equal(self_p, other_t, ex) if self_p is not None else None
 
 
 @_l2.phase1("aclnnGeScalar")
@@ -148,10 +127,7 @@ def aclnnGeScalarGetWorkspaceSize(
     self: aclTensor | None, other: aclScalar | None, out: aclTensor | None, workspaceSize: Any, executor: Any
 ) -> int:
     """Phase 1 of aclnnGeScalar: ``out = (self >= other)`` with a scalar ``other``."""
-    ex = _l2.l2_dfx_phase1("aclnnGeScalar", workspaceSize, executor, self=self, other=other, out=out)
-    if ex is None:
-        return S.ACLNN_SUCCESS
-    return _common(ex, self, other, out, workspaceSize, executor, False)
+    return C.phase1("aclnnGeScalar", self, other, out, workspaceSize, executor, _check_params, _graph)
 
 
 aclnnGeScalar = _l2.phase2("aclnnGeScalar")
@@ -163,10 +139,7 @@ def aclnnInplaceGeScalarGetWorkspaceSize(
 ) -> int:
     """Phase 1 of aclnnInplaceGeScalar: ``selfRef = (selfRef >= other)`` in selfRef's dtype (its own
     L2_DFX_PHASE_1, then aclnnGeScalarCommon with out = selfRef)."""
-    ex = _l2.l2_dfx_phase1("aclnnInplaceGeScalar", workspaceSize, executor, selfRef=selfRef, other=other, out=selfRef)
-    if ex is None:
-        return S.ACLNN_SUCCESS
-    return _common(ex, selfRef, other, selfRef, workspaceSize, executor, True)
+    return C.phase1_inplace("aclnnInplaceGeScalar", selfRef, other, workspaceSize, executor, _check_params, _graph)
 
 
 aclnnInplaceGeScalar = _l2.phase2("aclnnInplaceGeScalar")

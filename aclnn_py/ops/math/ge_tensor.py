@@ -105,7 +105,7 @@ def _check_promote_type(self: aclTensor, other: aclTensor, out: aclTensor) -> in
 
 def _check_params(self: Any, other: Any, out: Any) -> tuple[int, int]:
     """``CheckParams``: (status, promoted dtype)."""
-    if not (checks.check_null(self, "self") and checks.check_null(other, "other") and checks.check_null(out, "out")):
+    if not C.check_not_null(self, other, out):
         return S.ACLNN_ERR_PARAM_NULLPTR, DT_UNDEFINED
     if out.dtype not in OUT_DTYPE_SUPPORT_LIST and not check_soc_extra_type(out.dtype):
         op_loge(S.ACLNN_ERR_PARAM_INVALID, f"aclnnGeTensor not implemented for out dtype {dtypes.dt_name(out.dtype)}.")
@@ -129,31 +129,13 @@ def _input(ex: aclOpExecutor, t: aclTensor, promote: int) -> aclTensor | None:
     return C.contiguous_cast(ex, t, promote)
 
 
-def _common(
-    ex: aclOpExecutor,
-    self: aclTensor | None,
-    other: aclTensor | None,
-    out: aclTensor | None,
-    workspaceSize: Any,
-    executor: Any,
-    inplace: bool,
-) -> int:
-    """``aclnnGeTensorCommon``: everything after L2_DFX_PHASE_1, shared by aclnnGeTensor and
-    aclnnInplaceGeTensor (``out`` = ``selfRef``)."""
-    ret, promote = _check_params(self, other, out)
-    if ret != S.ACLNN_SUCCESS:
-        return ret
-    assert self is not None and other is not None and out is not None
-    C.bind(ex, self, other, out, inplace)
-    if self.is_empty() or other.is_empty():
-        return C.empty(ex, workspaceSize, executor)
+def _graph(ex: aclOpExecutor, self: aclTensor, other: aclTensor, promote: int) -> aclTensor | None:
+    """aclnnGeTensorCommon's l0 calls: self's input, then other's, GreaterEqual."""
     self_p = _input(ex, self, promote)
     if self_p is None:
-        return S.ACLNN_ERR_INNER_NULLPTR
+        return None
     other_p = _input(ex, other, promote)
-    if other_p is None:
-        return S.ACLNN_ERR_INNER_NULLPTR
-    return C.finish(ex, l0_greater_equal(self_p, other_p, ex), out, workspaceSize, executor)
+    return l0_greater_equal(self_p, other_p, ex) if other_p is not None else None
 
 
 @_l2.phase1("aclnnGeTensor")
@@ -161,10 +143,7 @@ def aclnnGeTensorGetWorkspaceSize(
     self: aclTensor | None, other: aclTensor | None, out: aclTensor | None, workspaceSize: Any, executor: Any
 ) -> int:
     """Phase 1 of aclnnGeTensor: ``out = (self >= other)`` (broadcast)."""
-    ex = _l2.l2_dfx_phase1("aclnnGeTensor", workspaceSize, executor, self=self, other=other, out=out)
-    if ex is None:
-        return S.ACLNN_SUCCESS
-    return _common(ex, self, other, out, workspaceSize, executor, False)
+    return C.phase1("aclnnGeTensor", self, other, out, workspaceSize, executor, _check_params, _graph)
 
 
 aclnnGeTensor = _l2.phase2("aclnnGeTensor")
@@ -176,10 +155,7 @@ def aclnnInplaceGeTensorGetWorkspaceSize(
 ) -> int:
     """Phase 1 of aclnnInplaceGeTensor: ``selfRef = (selfRef >= other)`` in selfRef's dtype (its own
     L2_DFX_PHASE_1, then aclnnGeTensorCommon with out = selfRef)."""
-    ex = _l2.l2_dfx_phase1("aclnnInplaceGeTensor", workspaceSize, executor, selfRef=selfRef, other=other, out=selfRef)
-    if ex is None:
-        return S.ACLNN_SUCCESS
-    return _common(ex, selfRef, other, selfRef, workspaceSize, executor, True)
+    return C.phase1_inplace("aclnnInplaceGeTensor", selfRef, other, workspaceSize, executor, _check_params, _graph)
 
 
 aclnnInplaceGeTensor = _l2.phase2("aclnnInplaceGeTensor")

@@ -39,7 +39,6 @@ from ...dtypes import (
     DT_UNDEFINED,
 )  # fmt: skip
 from ...executor import checks
-from ...executor.executor import aclOpExecutor
 from ...l0.greater import greater as l0_greater
 from ...l0.greater import is_greater_support_non_contiguous
 from ...tensor import aclScalar, aclTensor
@@ -74,11 +73,7 @@ DTYPE_FACTS = {
 
 def _check_params(self: Any, other: Any, out: Any) -> tuple[int, int]:
     """``CheckParams``: (status, promoted dtype)."""
-    if not (
-        checks.check_null(self, "self")
-        and checks.check_null(other, "other", "aclScalar")
-        and checks.check_null(out, "out")
-    ):
+    if not C.check_not_null(self, other, out, "aclScalar"):
         return S.ACLNN_ERR_PARAM_NULLPTR, DT_UNDEFINED
     supported = dtype_support_list()
     if not (
@@ -104,34 +99,9 @@ def _check_params(self: Any, other: Any, out: Any) -> tuple[int, int]:
     return S.ACLNN_SUCCESS, promote
 
 
-def _common(
-    ex: aclOpExecutor,
-    self: aclTensor | None,
-    other: aclScalar | None,
-    out: aclTensor | None,
-    workspaceSize: Any,
-    executor: Any,
-    inplace: bool,
-) -> int:
-    """``aclnnGtScalarCommon``: everything after L2_DFX_PHASE_1, shared by aclnnGtScalar and
-    aclnnInplaceGtScalar (``out`` = ``selfRef``)."""
-    ret, promote = _check_params(self, other, out)
-    if ret != S.ACLNN_SUCCESS:
-        return ret
-    assert self is not None and other is not None and out is not None
-    C.bind(ex, self, None, out, inplace)
-    if self.is_empty():
-        return C.empty(ex, workspaceSize, executor)
-    if self.dtype == promote and is_greater_support_non_contiguous(self):
-        self_p: aclTensor | None = self  # CreateView: the kernel reads self's view, no copy
-    else:
-        self_p = C.contiguous_cast(ex, self, promote)
-    if self_p is None:
-        return S.ACLNN_ERR_INNER_NULLPTR
-    other_t = ex.convert_scalar(other, promote)
-    if other_t is None:
-        return S.ACLNN_ERR_INNER_NULLPTR
-    return C.finish(ex, l0_greater(self_p, other_t, ex), out, workspaceSize, executor)
+# aclnnGtScalarCommon is C.common with these: self's view as it is when the kernel reads it
+# (CreateView, no copy), else Contiguous + Cast of self; the scalar converted; Greater
+_GRAPH = C.scalar_graph(l0_greater, is_greater_support_non_contiguous)
 
 
 @_l2.phase1("aclnnGtScalar")
@@ -139,10 +109,7 @@ def aclnnGtScalarGetWorkspaceSize(
     self: aclTensor | None, other: aclScalar | None, out: aclTensor | None, workspaceSize: Any, executor: Any
 ) -> int:
     """Phase 1 of aclnnGtScalar: ``out = (self > other)`` with a scalar ``other``."""
-    ex = _l2.l2_dfx_phase1("aclnnGtScalar", workspaceSize, executor, self=self, other=other, out=out)
-    if ex is None:
-        return S.ACLNN_SUCCESS
-    return _common(ex, self, other, out, workspaceSize, executor, False)
+    return C.phase1("aclnnGtScalar", self, other, out, workspaceSize, executor, _check_params, _GRAPH)
 
 
 aclnnGtScalar = _l2.phase2("aclnnGtScalar")
@@ -154,10 +121,7 @@ def aclnnInplaceGtScalarGetWorkspaceSize(
 ) -> int:
     """Phase 1 of aclnnInplaceGtScalar: ``selfRef = (selfRef > other)`` in selfRef's dtype (its own
     L2_DFX_PHASE_1, then aclnnGtScalarCommon with out = selfRef)."""
-    ex = _l2.l2_dfx_phase1("aclnnInplaceGtScalar", workspaceSize, executor, selfRef=selfRef, other=other, out=selfRef)
-    if ex is None:
-        return S.ACLNN_SUCCESS
-    return _common(ex, selfRef, other, selfRef, workspaceSize, executor, True)
+    return C.phase1_inplace("aclnnInplaceGtScalar", selfRef, other, workspaceSize, executor, _check_params, _GRAPH)
 
 
 aclnnInplaceGtScalar = _l2.phase2("aclnnInplaceGtScalar")

@@ -104,30 +104,31 @@ def _check_dtype_valid(self: aclTensor, other: aclTensor, out: aclTensor) -> int
     return promote if C.check_bool_to_out(out) else DT_UNDEFINED
 
 
+def _check_params(self: Any, other: Any, out: Any) -> tuple[int, int]:
+    """CheckNotNull, CheckDtypeValid, CheckShape: (status, promoted dtype)."""
+    if not C.check_not_null(self, other, out):
+        return S.ACLNN_ERR_PARAM_NULLPTR, DT_UNDEFINED
+    promote = _check_dtype_valid(self, other, out)
+    if promote == DT_UNDEFINED:
+        return S.ACLNN_ERR_PARAM_INVALID, DT_UNDEFINED
+    if not (
+        C.check_max_dims((self, "self"), (other, "other"), (out, "out"))
+        and C.check_broadcast_to_out(self, other, out, "BroadcastShape")
+    ):
+        return S.ACLNN_ERR_PARAM_INVALID, DT_UNDEFINED
+    return S.ACLNN_SUCCESS, promote
+
+
+# after the checks: Contiguous + Cast of self, then of other, Greater
+_GRAPH = C.tensor_graph(l0_greater)
+
+
 @_l2.phase1("aclnnGtTensor")
 def aclnnGtTensorGetWorkspaceSize(
     self: aclTensor | None, other: aclTensor | None, out: aclTensor | None, workspaceSize: Any, executor: Any
 ) -> int:
     """Phase 1 of aclnnGtTensor: ``out = (self > other)`` (broadcast)."""
-    ex = _l2.l2_dfx_phase1("aclnnGtTensor", workspaceSize, executor, self=self, other=other, out=out)
-    if ex is None:
-        return S.ACLNN_SUCCESS
-    if not (checks.check_null(self, "self") and checks.check_null(other, "other") and checks.check_null(out, "out")):
-        return S.ACLNN_ERR_PARAM_NULLPTR
-    assert self is not None and other is not None and out is not None
-    promote = _check_dtype_valid(self, other, out)
-    if promote == DT_UNDEFINED:
-        return S.ACLNN_ERR_PARAM_INVALID
-    if not (
-        C.check_max_dims((self, "self"), (other, "other"), (out, "out"))
-        and C.check_broadcast_to_out(self, other, out, "BroadcastShape")
-    ):
-        return S.ACLNN_ERR_PARAM_INVALID
-    ex.bind_arguments(self=self, other=other, out=out)
-    if other.is_empty() or self.is_empty():
-        return C.empty(ex, workspaceSize, executor)
-    result = C.compare_tensors(ex, self, other, promote, l0_greater)
-    return C.finish(ex, result, out, workspaceSize, executor)
+    return C.phase1("aclnnGtTensor", self, other, out, workspaceSize, executor, _check_params, _GRAPH)
 
 
 aclnnGtTensor = _l2.phase2("aclnnGtTensor")

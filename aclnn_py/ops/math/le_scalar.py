@@ -28,8 +28,6 @@ from ...dtypes import DT_BOOL, DT_DOUBLE, DT_FLOAT, DT_UNDEFINED
 from ...executor import checks
 from ...executor.checks import op_loge
 from ...executor.executor import aclOpExecutor
-from ...l0.cast import cast
-from ...l0.contiguous import contiguous
 from ...l0.less_equal import less_equal as l0_less_equal
 from ...tensor import aclScalar, aclTensor
 from .. import _l2
@@ -126,49 +124,24 @@ def _check_shape(self: aclTensor, out: aclTensor) -> bool:
     return True
 
 
-def _check_params(self: Any, other: Any, out: Any) -> int:
-    if not (
-        checks.check_null(self, "self")
-        and checks.check_null(other, "other", "aclScalar")
-        and checks.check_null(out, "out")
-    ):
-        return S.ACLNN_ERR_PARAM_NULLPTR
+def _check_params(self: Any, other: Any, out: Any) -> tuple[int, int]:
+    """``CheckParams``: (status, ``PromoteTypeScalar``'s dtype)."""
+    if not C.check_not_null(self, other, out, "aclScalar"):
+        return S.ACLNN_ERR_PARAM_NULLPTR, DT_UNDEFINED
     if not (_check_dtype_valid(self, other, out) and _check_promote_type(self, other, out) and _check_shape(self, out)):
-        return S.ACLNN_ERR_PARAM_INVALID
-    return S.ACLNN_SUCCESS
+        return S.ACLNN_ERR_PARAM_INVALID, DT_UNDEFINED
+    return S.ACLNN_SUCCESS, promote_type_scalar(self.dtype, other.dtype)
 
 
-def _common(
-    ex: aclOpExecutor,
-    self: aclTensor | None,
-    other: aclScalar | None,
-    out: aclTensor | None,
-    workspaceSize: Any,
-    executor: Any,
-    inplace: bool,
-) -> int:
-    """``aclnnLeScalarCommon``: everything after L2_DFX_PHASE_1, shared by aclnnLeScalar and
-    aclnnInplaceLeScalar (``out`` = ``selfRef``)."""
-    ret = _check_params(self, other, out)
-    if ret != S.ACLNN_SUCCESS:
-        return ret
-    assert self is not None and other is not None and out is not None
-    C.bind(ex, self, None, out, inplace)
-    if self.is_empty():
-        return C.empty(ex, workspaceSize, executor)
-    contiguous_self = contiguous(self, ex)
-    if contiguous_self is None:
-        return S.ACLNN_ERR_INNER_NULLPTR
-    promote = promote_type_scalar(self.dtype, other.dtype)
+_SCALAR_GRAPH = C.scalar_graph(l0_less_equal)
+
+
+def _graph(ex: aclOpExecutor, self: aclTensor, other: aclScalar, promote: int) -> aclTensor | None:
+    """aclnnLeScalarCommon's l0 calls: Contiguous + Cast of self, the scalar converted, LessEqual,
+    in the promoted dtype — **BOOL compared as FLOAT off Ascend950**."""
     if promote == DT_BOOL and not C.is_regbase():
         promote = DT_FLOAT
-    self_p = cast(contiguous_self, promote, ex)
-    if self_p is None:
-        return S.ACLNN_ERR_INNER_NULLPTR
-    other_t = ex.convert_scalar(other, promote)
-    if other_t is None:
-        return S.ACLNN_ERR_INNER_NULLPTR
-    return C.finish(ex, l0_less_equal(self_p, other_t, ex), out, workspaceSize, executor)
+    return _SCALAR_GRAPH(ex, self, other, promote)
 
 
 @_l2.phase1("aclnnLeScalar")
@@ -176,10 +149,7 @@ def aclnnLeScalarGetWorkspaceSize(
     self: aclTensor | None, other: aclScalar | None, out: aclTensor | None, workspaceSize: Any, executor: Any
 ) -> int:
     """Phase 1 of aclnnLeScalar: ``out = (self <= other)`` with a scalar ``other``."""
-    ex = _l2.l2_dfx_phase1("aclnnLeScalar", workspaceSize, executor, self=self, other=other, out=out)
-    if ex is None:
-        return S.ACLNN_SUCCESS
-    return _common(ex, self, other, out, workspaceSize, executor, False)
+    return C.phase1("aclnnLeScalar", self, other, out, workspaceSize, executor, _check_params, _graph)
 
 
 aclnnLeScalar = _l2.phase2("aclnnLeScalar")
@@ -191,10 +161,7 @@ def aclnnInplaceLeScalarGetWorkspaceSize(
 ) -> int:
     """Phase 1 of aclnnInplaceLeScalar: ``selfRef = (selfRef <= other)`` in selfRef's dtype (its own
     L2_DFX_PHASE_1, then aclnnLeScalarCommon with out = selfRef)."""
-    ex = _l2.l2_dfx_phase1("aclnnInplaceLeScalar", workspaceSize, executor, selfRef=selfRef, other=other, out=selfRef)
-    if ex is None:
-        return S.ACLNN_SUCCESS
-    return _common(ex, selfRef, other, selfRef, workspaceSize, executor, True)
+    return C.phase1_inplace("aclnnInplaceLeScalar", selfRef, other, workspaceSize, executor, _check_params, _graph)
 
 
 aclnnInplaceLeScalar = _l2.phase2("aclnnInplaceLeScalar")

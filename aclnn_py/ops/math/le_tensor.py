@@ -113,37 +113,31 @@ def _check_promote_type(self: aclTensor, other: aclTensor, out: aclTensor) -> in
     return promote if C.check_bool_to_out(out) else DT_UNDEFINED
 
 
-def _common(
-    ex: aclOpExecutor,
-    self: aclTensor | None,
-    other: aclTensor | None,
-    out: aclTensor | None,
-    workspaceSize: Any,
-    executor: Any,
-    inplace: bool,
-) -> int:
-    """``aclnnLeTensorCommon``: everything after L2_DFX_PHASE_1, shared by aclnnLeTensor and
-    aclnnInplaceLeTensor (``out`` = ``selfRef``)."""
-    if not (checks.check_null(self, "self") and checks.check_null(other, "other") and checks.check_null(out, "out")):
-        return S.ACLNN_ERR_PARAM_NULLPTR
-    assert self is not None and other is not None and out is not None
-    C.bind(ex, self, other, out, inplace)
-    if self.is_empty() or other.is_empty():  # before the dtype and shape checks
-        return C.empty(ex, workspaceSize, executor)
+def _check_params(self: aclTensor, other: aclTensor, out: aclTensor) -> tuple[int, int]:
+    """``CheckParams`` (after the null checks and the empty shortcut): (status, promoted dtype)."""
     if not _check_dtype_valid(self, other, out):
-        return S.ACLNN_ERR_PARAM_INVALID
+        return S.ACLNN_ERR_PARAM_INVALID, DT_UNDEFINED
     promote = _check_promote_type(self, other, out)
     if promote == DT_UNDEFINED:
-        return S.ACLNN_ERR_PARAM_INVALID
+        return S.ACLNN_ERR_PARAM_INVALID, DT_UNDEFINED
     if not (
         C.check_max_dims((self, "self"), (other, "other"), (out, "out"))
         and C.check_broadcast_to_out(self, other, out, "BroadcastShape")
     ):
-        return S.ACLNN_ERR_PARAM_INVALID
-    if promote == DT_BOOL:
-        promote = DT_FLOAT
-    result = C.compare_tensors(ex, self, other, promote, l0_less_equal)
-    return C.finish(ex, result, out, workspaceSize, executor)
+        return S.ACLNN_ERR_PARAM_INVALID, DT_UNDEFINED
+    return S.ACLNN_SUCCESS, promote
+
+
+_TENSOR_GRAPH = C.tensor_graph(l0_less_equal)
+
+
+def _graph(ex: aclOpExecutor, self: aclTensor, other: aclTensor, promote: int) -> aclTensor | None:
+    """aclnnLeTensorCommon's l0 calls: Contiguous + Cast of self, then of other, LessEqual — BOOL
+    compared as FLOAT (on every chip)."""
+    return _TENSOR_GRAPH(ex, self, other, DT_FLOAT if promote == DT_BOOL else promote)
+
+
+# aclnnLeTensorCommon is C.common_empty_first: CheckNotNull, the empty shortcut, then CheckParams
 
 
 @_l2.phase1("aclnnLeTensor")
@@ -151,10 +145,9 @@ def aclnnLeTensorGetWorkspaceSize(
     self: aclTensor | None, other: aclTensor | None, out: aclTensor | None, workspaceSize: Any, executor: Any
 ) -> int:
     """Phase 1 of aclnnLeTensor: ``out = (self <= other)`` (broadcast)."""
-    ex = _l2.l2_dfx_phase1("aclnnLeTensor", workspaceSize, executor, self=self, other=other, out=out)
-    if ex is None:
-        return S.ACLNN_SUCCESS
-    return _common(ex, self, other, out, workspaceSize, executor, False)
+    return C.phase1(
+        "aclnnLeTensor", self, other, out, workspaceSize, executor, _check_params, _graph, C.common_empty_first
+    )
 
 
 aclnnLeTensor = _l2.phase2("aclnnLeTensor")
@@ -166,10 +159,9 @@ def aclnnInplaceLeTensorGetWorkspaceSize(
 ) -> int:
     """Phase 1 of aclnnInplaceLeTensor: ``selfRef = (selfRef <= other)`` in selfRef's dtype (its own
     L2_DFX_PHASE_1, then aclnnLeTensorCommon with out = selfRef)."""
-    ex = _l2.l2_dfx_phase1("aclnnInplaceLeTensor", workspaceSize, executor, selfRef=selfRef, other=other, out=selfRef)
-    if ex is None:
-        return S.ACLNN_SUCCESS
-    return _common(ex, selfRef, other, selfRef, workspaceSize, executor, True)
+    return C.phase1_inplace(
+        "aclnnInplaceLeTensor", selfRef, other, workspaceSize, executor, _check_params, _graph, C.common_empty_first
+    )
 
 
 aclnnInplaceLeTensor = _l2.phase2("aclnnInplaceLeTensor")

@@ -134,6 +134,22 @@ def _check_params_scalar(self: aclTensor, other: aclScalar, out: Any, promote: i
     return S.ACLNN_SUCCESS
 
 
+def _graph_v35(ex: aclOpExecutor, self: aclTensor, other: aclScalar, promote: int) -> aclTensor | None:
+    """Ascend950's l0 calls: Contiguous of self, the scalar converted, Cast of self, Cast of the
+    scalar's tensor, Less."""
+    self_c = contiguous(self, ex)
+    if self_c is None:
+        return None
+    other_t = ex.convert_scalar(other, promote)
+    if other_t is None:
+        return None
+    self_p = cast(self_c, promote, ex)
+    if self_p is None:
+        return None
+    other_p = cast(other_t, promote, ex)
+    return l0_less(self_p, other_p, ex) if other_p is not None else None
+
+
 def _v35(ex: aclOpExecutor, self: Any, other: Any, out: Any, workspaceSize: Any, executor: Any) -> int:
     """``aclnnLtScalarGetWorkspaceSizeV35`` (Ascend950)."""
     if other is None or self is None:  # CHECK_RET: no message
@@ -144,22 +160,20 @@ def _v35(ex: aclOpExecutor, self: Any, other: Any, out: Any, workspaceSize: Any,
     ret = _check_params_scalar(self, other, out, promote)
     if ret != S.ACLNN_SUCCESS:
         return ret
-    ex.bind_arguments(self=self, out=out)
-    if self.is_empty():
-        return C.empty(ex, workspaceSize, executor)
-    self_c = contiguous(self, ex)
-    if self_c is None:
-        return S.ACLNN_ERR_INNER_NULLPTR
-    other_t = ex.convert_scalar(other, promote)
-    if other_t is None:
-        return S.ACLNN_ERR_INNER_NULLPTR
-    self_p = cast(self_c, promote, ex)
+    return C.build(ex, self, None, out, workspaceSize, executor, False, lambda: _graph_v35(ex, self, other, promote))
+
+
+def _graph(ex: aclOpExecutor, self: aclTensor, other_t: aclTensor) -> aclTensor | None:
+    """Off Ascend950: Contiguous + Cast of self, Cast of the scalar's tensor, Less, in PromoteType
+    of the two — BOOL compared as UINT8."""
+    promote = dtypes.promote_type(self.dtype, other_t.dtype)
+    if promote == DT_BOOL:
+        promote = DT_UINT8
+    self_p = C.contiguous_cast(ex, self, promote)
     if self_p is None:
-        return S.ACLNN_ERR_INNER_NULLPTR
+        return None
     other_p = cast(other_t, promote, ex)
-    if other_p is None:
-        return S.ACLNN_ERR_INNER_NULLPTR
-    return C.finish(ex, l0_less(self_p, other_p, ex), out, workspaceSize, executor)
+    return l0_less(self_p, other_p, ex) if other_p is not None else None
 
 
 @_l2.phase1("aclnnLtScalar")
@@ -181,19 +195,8 @@ def aclnnLtScalarGetWorkspaceSize(
     if ret != S.ACLNN_SUCCESS:
         return ret
     assert out is not None
-    ex.bind_arguments(self=self, out=out)
-    if self.is_empty():
-        return C.empty(ex, workspaceSize, executor)
-    promote = dtypes.promote_type(self.dtype, other_t.dtype)
-    if promote == DT_BOOL:
-        promote = DT_UINT8
-    self_p = C.contiguous_cast(ex, self, promote)
-    if self_p is None:
-        return S.ACLNN_ERR_INNER_NULLPTR
-    other_p = cast(other_t, promote, ex)
-    if other_p is None:
-        return S.ACLNN_ERR_INNER_NULLPTR
-    return C.finish(ex, l0_less(self_p, other_p, ex), out, workspaceSize, executor)
+    # the scalar's tensor is no user argument: not named, not tested for emptiness
+    return C.build(ex, self, None, out, workspaceSize, executor, False, lambda: _graph(ex, self, other_t))
 
 
 aclnnLtScalar = _l2.phase2("aclnnLtScalar")

@@ -39,6 +39,7 @@ from ...dtypes import (
 )  # fmt: skip
 from ...executor import checks
 from ...executor.checks import op_loge
+from ...executor.executor import aclOpExecutor
 from ...l0.less import less as l0_less
 from ...tensor import aclTensor
 from .. import _l2
@@ -84,7 +85,7 @@ DTYPE_FACTS = {
 
 def _check_params(self: Any, other: Any, out: Any) -> tuple[int, int]:
     """``CheckParams``: (status, promoted dtype)."""
-    if not (checks.check_null(self, "self") and checks.check_null(other, "other") and checks.check_null(out, "out")):
+    if not C.check_not_null(self, other, out):
         return S.ACLNN_ERR_PARAM_NULLPTR, DT_UNDEFINED
     supported = dtype_support_list()
     if not (
@@ -112,25 +113,20 @@ def _check_params(self: Any, other: Any, out: Any) -> tuple[int, int]:
     return S.ACLNN_SUCCESS, promote
 
 
+_TENSOR_GRAPH = C.tensor_graph(l0_less)
+
+
+def _graph(ex: aclOpExecutor, self: aclTensor, other: aclTensor, promote: int) -> aclTensor | None:
+    """After the checks: Contiguous + Cast of self, then of other, Less — BOOL compared as UINT8."""
+    return _TENSOR_GRAPH(ex, self, other, DT_UINT8 if promote == DT_BOOL else promote)
+
+
 @_l2.phase1("aclnnLtTensor")
 def aclnnLtTensorGetWorkspaceSize(
     self: aclTensor | None, other: aclTensor | None, out: aclTensor | None, workspaceSize: Any, executor: Any
 ) -> int:
     """Phase 1 of aclnnLtTensor: ``out = (self < other)`` (broadcast)."""
-    ex = _l2.l2_dfx_phase1("aclnnLtTensor", workspaceSize, executor, self=self, other=other, out=out)
-    if ex is None:
-        return S.ACLNN_SUCCESS
-    ret, promote = _check_params(self, other, out)
-    if ret != S.ACLNN_SUCCESS:
-        return ret
-    assert self is not None and other is not None and out is not None
-    ex.bind_arguments(self=self, other=other, out=out)
-    if self.is_empty() or other.is_empty():
-        return C.empty(ex, workspaceSize, executor)
-    if promote == DT_BOOL:
-        promote = DT_UINT8
-    result = C.compare_tensors(ex, self, other, promote, l0_less)
-    return C.finish(ex, result, out, workspaceSize, executor)
+    return C.phase1("aclnnLtTensor", self, other, out, workspaceSize, executor, _check_params, _graph)
 
 
 aclnnLtTensor = _l2.phase2("aclnnLtTensor")

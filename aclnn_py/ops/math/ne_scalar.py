@@ -21,7 +21,6 @@ from ..._status import aclnnStatus
 from ...dtypes import DT_UNDEFINED
 from ...executor import checks
 from ...executor.checks import op_loge
-from ...executor.executor import aclOpExecutor
 from ...l0.not_equal import not_equal as l0_not_equal
 from ...tensor import aclScalar, aclTensor
 from .. import _l2
@@ -74,53 +73,26 @@ def _check_promote_type(self: aclTensor, other: aclScalar, out: aclTensor) -> bo
     )
 
 
-def _check_params(self: Any, other: Any, out: Any) -> int:
-    if not (
-        checks.check_null(self, "self")
-        and checks.check_null(other, "other", "aclScalar")
-        and checks.check_null(out, "out")
-    ):
-        return S.ACLNN_ERR_PARAM_NULLPTR
+def _check_params(self: Any, other: Any, out: Any) -> tuple[int, int]:
+    """``CheckParams``: (status, promoted dtype)."""
+    if not C.check_not_null(self, other, out, "aclScalar"):
+        return S.ACLNN_ERR_PARAM_NULLPTR, DT_UNDEFINED
     supported = input_dtype_support_list()
     if not (
         checks.check_dtype_support(self, supported, "self")
         and checks.check_dtype_support(other, supported, "other")
         and checks.check_dtype_support(out, out_dtype_support_list(), "out")
     ):
-        return S.ACLNN_ERR_PARAM_INVALID
+        return S.ACLNN_ERR_PARAM_INVALID, DT_UNDEFINED
     if not _check_promote_type(self, other, out):
-        return S.ACLNN_ERR_PARAM_INVALID
+        return S.ACLNN_ERR_PARAM_INVALID, DT_UNDEFINED
     if not (C.check_max_dims((self, "self"), (out, "out")) and checks.check_shape_equal(self, out, "self", "out")):
-        return S.ACLNN_ERR_PARAM_INVALID
-    return S.ACLNN_SUCCESS
+        return S.ACLNN_ERR_PARAM_INVALID, DT_UNDEFINED
+    return S.ACLNN_SUCCESS, C.eq_ne_promote_type_scalar(self.dtype, other.dtype)
 
 
-def _common(
-    ex: aclOpExecutor,
-    self: aclTensor | None,
-    other: aclScalar | None,
-    out: aclTensor | None,
-    workspaceSize: Any,
-    executor: Any,
-    inplace: bool,
-) -> int:
-    """``aclnnNeScalarCommon``: everything after L2_DFX_PHASE_1, shared by aclnnNeScalar and
-    aclnnInplaceNeScalar (``out`` = ``selfRef``)."""
-    ret = _check_params(self, other, out)
-    if ret != S.ACLNN_SUCCESS:
-        return ret
-    assert self is not None and other is not None and out is not None
-    C.bind(ex, self, None, out, inplace)
-    if self.is_empty():
-        return C.empty(ex, workspaceSize, executor)
-    promote = C.eq_ne_promote_type_scalar(self.dtype, other.dtype)
-    self_c = C.contiguous_cast(ex, self, promote)
-    if self_c is None:
-        return S.ACLNN_ERR_INNER_NULLPTR
-    other_t = ex.convert_scalar(other, promote)
-    if other_t is None:
-        return S.ACLNN_ERR_INNER_NULLPTR
-    return C.finish(ex, l0_not_equal(self_c, other_t, ex), out, workspaceSize, executor)
+# aclnnNeScalarCommon is C.common with these: Contiguous + Cast of self, the scalar converted, NotEqual
+_GRAPH = C.scalar_graph(l0_not_equal)
 
 
 @_l2.phase1("aclnnNeScalar")
@@ -128,10 +100,7 @@ def aclnnNeScalarGetWorkspaceSize(
     self: aclTensor | None, other: aclScalar | None, out: aclTensor | None, workspaceSize: Any, executor: Any
 ) -> int:
     """Phase 1 of aclnnNeScalar: ``out = (self != other)`` with a scalar ``other``."""
-    ex = _l2.l2_dfx_phase1("aclnnNeScalar", workspaceSize, executor, self=self, other=other, out=out)
-    if ex is None:
-        return S.ACLNN_SUCCESS
-    return _common(ex, self, other, out, workspaceSize, executor, False)
+    return C.phase1("aclnnNeScalar", self, other, out, workspaceSize, executor, _check_params, _GRAPH)
 
 
 aclnnNeScalar = _l2.phase2("aclnnNeScalar")
@@ -143,10 +112,7 @@ def aclnnInplaceNeScalarGetWorkspaceSize(
 ) -> int:
     """Phase 1 of aclnnInplaceNeScalar: ``selfRef = (selfRef != other)`` in selfRef's dtype (its own
     L2_DFX_PHASE_1, then aclnnNeScalarCommon with out = selfRef)."""
-    ex = _l2.l2_dfx_phase1("aclnnInplaceNeScalar", workspaceSize, executor, selfRef=selfRef, other=other, out=selfRef)
-    if ex is None:
-        return S.ACLNN_SUCCESS
-    return _common(ex, selfRef, other, selfRef, workspaceSize, executor, True)
+    return C.phase1_inplace("aclnnInplaceNeScalar", selfRef, other, workspaceSize, executor, _check_params, _GRAPH)
 
 
 aclnnInplaceNeScalar = _l2.phase2("aclnnInplaceNeScalar")

@@ -39,7 +39,6 @@ from ...dtypes import (
 )  # fmt: skip
 from ...executor import checks
 from ...executor.checks import op_loge
-from ...executor.executor import aclOpExecutor
 from ...l0.not_equal import not_equal as l0_not_equal
 from ...tensor import aclTensor
 from .. import _l2
@@ -98,48 +97,29 @@ def _check_promote_type(self: aclTensor, other: aclTensor, out: aclTensor) -> in
     return promote if C.check_bool_to_out(out) else DT_UNDEFINED
 
 
-def _check_params(self: aclTensor, other: aclTensor, out: aclTensor) -> int:
-    """``CheckParams``: the promoted dtype, or DT_UNDEFINED after a report."""
+def _check_params(self: aclTensor, other: aclTensor, out: aclTensor) -> tuple[int, int]:
+    """``CheckParams`` (after the null checks and the empty shortcut): (status, promoted dtype)."""
     supported = input_dtype_support_list()
     if not (
         checks.check_dtype_support(self, supported, "self")
         and checks.check_dtype_support(other, supported, "other")
         and checks.check_dtype_support(out, out_dtype_support_list(), "out")
     ):
-        return DT_UNDEFINED
+        return S.ACLNN_ERR_PARAM_INVALID, DT_UNDEFINED
     promote = _check_promote_type(self, other, out)
     if promote == DT_UNDEFINED:
-        return DT_UNDEFINED
+        return S.ACLNN_ERR_PARAM_INVALID, DT_UNDEFINED
     if not (
         C.check_max_dims((self, "self"), (other, "other"))
         and C.check_broadcast_to_out(self, other, out, "BroadcastShape")
     ):
-        return DT_UNDEFINED
-    return promote
+        return S.ACLNN_ERR_PARAM_INVALID, DT_UNDEFINED
+    return S.ACLNN_SUCCESS, promote
 
 
-def _common(
-    ex: aclOpExecutor,
-    self: aclTensor | None,
-    other: aclTensor | None,
-    out: aclTensor | None,
-    workspaceSize: Any,
-    executor: Any,
-    inplace: bool,
-) -> int:
-    """``aclnnNeTensorCommon``: everything after L2_DFX_PHASE_1, shared by aclnnNeTensor and
-    aclnnInplaceNeTensor (``out`` = ``selfRef``)."""
-    if not (checks.check_null(self, "self") and checks.check_null(other, "other") and checks.check_null(out, "out")):
-        return S.ACLNN_ERR_PARAM_NULLPTR
-    assert self is not None and other is not None and out is not None
-    C.bind(ex, self, other, out, inplace)
-    if self.is_empty() or other.is_empty():  # before the dtype and shape checks
-        return C.empty(ex, workspaceSize, executor)
-    promote = _check_params(self, other, out)
-    if promote == DT_UNDEFINED:
-        return S.ACLNN_ERR_PARAM_INVALID
-    result = C.compare_tensors(ex, self, other, promote, l0_not_equal)
-    return C.finish(ex, result, out, workspaceSize, executor)
+# aclnnNeTensorCommon is C.common_empty_first (CheckNotNull, the empty shortcut, then CheckParams)
+# with these: Contiguous + Cast of self, then of other, NotEqual
+_GRAPH = C.tensor_graph(l0_not_equal)
 
 
 @_l2.phase1("aclnnNeTensor")
@@ -147,10 +127,9 @@ def aclnnNeTensorGetWorkspaceSize(
     self: aclTensor | None, other: aclTensor | None, out: aclTensor | None, workspaceSize: Any, executor: Any
 ) -> int:
     """Phase 1 of aclnnNeTensor: ``out = (self != other)`` (broadcast)."""
-    ex = _l2.l2_dfx_phase1("aclnnNeTensor", workspaceSize, executor, self=self, other=other, out=out)
-    if ex is None:
-        return S.ACLNN_SUCCESS
-    return _common(ex, self, other, out, workspaceSize, executor, False)
+    return C.phase1(
+        "aclnnNeTensor", self, other, out, workspaceSize, executor, _check_params, _GRAPH, C.common_empty_first
+    )
 
 
 aclnnNeTensor = _l2.phase2("aclnnNeTensor")
@@ -162,10 +141,9 @@ def aclnnInplaceNeTensorGetWorkspaceSize(
 ) -> int:
     """Phase 1 of aclnnInplaceNeTensor: ``selfRef = (selfRef != other)`` in selfRef's dtype (its own
     L2_DFX_PHASE_1, then aclnnNeTensorCommon with out = selfRef)."""
-    ex = _l2.l2_dfx_phase1("aclnnInplaceNeTensor", workspaceSize, executor, selfRef=selfRef, other=other, out=selfRef)
-    if ex is None:
-        return S.ACLNN_SUCCESS
-    return _common(ex, selfRef, other, selfRef, workspaceSize, executor, True)
+    return C.phase1_inplace(
+        "aclnnInplaceNeTensor", selfRef, other, workspaceSize, executor, _check_params, _GRAPH, C.common_empty_first
+    )
 
 
 aclnnInplaceNeTensor = _l2.phase2("aclnnInplaceNeTensor")
