@@ -20,6 +20,7 @@ dtypes compute in BinaryOpTypePromote's dtype.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from ... import dtypes
@@ -42,10 +43,10 @@ from ...dtypes import (
 )  # fmt: skip
 from ...executor import checks
 from ...executor.api import hand_out
-from ...executor.executor import aclOpExecutor
 from ...l0.cast import cast
 from ...l0.contiguous import view_copy
 from ...tensor import aclTensor
+from .. import _l2
 from . import _compare as C
 
 S = aclnnStatus
@@ -85,7 +86,7 @@ def compute_type(self: aclTensor, other: aclTensor, out: aclTensor) -> tuple[int
 
 def check_params(self: Any, other: Any, out: Any, supported: tuple[int, ...]) -> int:
     """``CheckParams``."""
-    if not (checks.check_null(self, "self") and checks.check_null(other, "other") and checks.check_null(out, "out")):
+    if not C.check_not_null(self, other, out):
         return S.ACLNN_ERR_PARAM_NULLPTR
     if not (
         checks.check_dtype_support(self, supported, "self")
@@ -107,18 +108,23 @@ def check_params(self: Any, other: Any, out: Any, supported: tuple[int, ...]) ->
     return S.ACLNN_SUCCESS
 
 
-def phase1_body(
-    ex: aclOpExecutor,
+def phase1(
+    api: str,
     self: Any,
     other: Any,
     out: Any,
     workspaceSize: Any,
     executor: Any,
-    supported: tuple[int, ...],
+    dtype_support_list: Callable[[], tuple[int, ...]],
     op: C.L0Op,
     logical_op: C.L0Op,
 ) -> int:
-    """aclnnMaximum's / aclnnMinimum's phase 1 after L2_DFX_PHASE_1."""
+    """aclnnMaximum's / aclnnMinimum's phase 1: ``L2_DFX_PHASE_1``, CheckParams against the API's
+    list, the empty shortcut, then the graph with ``op`` (``logical_op`` for BOOL)."""
+    ex = _l2.l2_dfx_phase1(api, workspaceSize, executor, self=self, other=other, out=out)
+    if ex is None:  # an op-cache hit
+        return S.ACLNN_SUCCESS
+    supported = dtype_support_list()
     ret = check_params(self, other, out, supported)
     if ret != S.ACLNN_SUCCESS:
         return ret

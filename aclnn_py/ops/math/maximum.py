@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..._status import aclnnStatus
 from ...dtypes import (
     DT_BF16,
     DT_BOOL,
@@ -28,9 +27,7 @@ from ...l0.maximum import maximum as l0_maximum
 from ...tensor import aclTensor
 from .. import _l2
 from . import _compare as C
-from ._compare_minmax import phase1_body
-
-S = aclnnStatus
+from ._compare_minmax import phase1
 
 # AI Core dtypes first, then those the AI CPU computes (the file's own grouping)
 ASCEND910_DTYPE_SUPPORT_LIST = (
@@ -54,11 +51,9 @@ def aclnnMaximumGetWorkspaceSize(
     self: aclTensor | None, other: aclTensor | None, out: aclTensor | None, workspaceSize: Any, executor: Any
 ) -> int:
     """Phase 1 of aclnnMaximum: ``out = max(self, other)`` (broadcast)."""
-    ex = _l2.l2_dfx_phase1("aclnnMaximum", workspaceSize, executor, self=self, other=other, out=out)
-    if ex is None:
-        return S.ACLNN_SUCCESS
-    supported = dtype_support_list()
-    return phase1_body(ex, self, other, out, workspaceSize, executor, supported, l0_maximum, l0_logical_or)
+    return phase1(
+        "aclnnMaximum", self, other, out, workspaceSize, executor, dtype_support_list, l0_maximum, l0_logical_or
+    )
 
 
 aclnnMaximum = _l2.phase2("aclnnMaximum")

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..._status import aclnnStatus
 from ...dtypes import (
     DT_BF16,
     DT_BOOL,
@@ -28,9 +27,7 @@ from ...l0.minimum import minimum as l0_minimum
 from ...tensor import aclTensor
 from .. import _l2
 from . import _compare as C
-from ._compare_minmax import phase1_body
-
-S = aclnnStatus
+from ._compare_minmax import phase1
 
 ASCEND910_DTYPE_SUPPORT_LIST = (
     DT_FLOAT, DT_INT32, DT_INT64, DT_FLOAT16, DT_INT16, DT_INT8, DT_UINT8, DT_DOUBLE, DT_BOOL,
@@ -53,11 +50,9 @@ def aclnnMinimumGetWorkspaceSize(
     self: aclTensor | None, other: aclTensor | None, out: aclTensor | None, workspaceSize: Any, executor: Any
 ) -> int:
     """Phase 1 of aclnnMinimum: ``out = min(self, other)`` (broadcast)."""
-    ex = _l2.l2_dfx_phase1("aclnnMinimum", workspaceSize, executor, self=self, other=other, out=out)
-    if ex is None:
-        return S.ACLNN_SUCCESS
-    supported = dtype_support_list()
-    return phase1_body(ex, self, other, out, workspaceSize, executor, supported, l0_minimum, l0_logical_and)
+    return phase1(
+        "aclnnMinimum", self, other, out, workspaceSize, executor, dtype_support_list, l0_minimum, l0_logical_and
+    )
 
 
 aclnnMinimum = _l2.phase2("aclnnMinimum")
