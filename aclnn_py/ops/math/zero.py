@@ -4,7 +4,7 @@
 L2_DFX_PHASE_1 -> CheckNotNull (self) -> self in the chip's list (regbase Ascend950: the longer
 list with the 8-bit and 4-bit floats) -> empty shortcut. No rank check: an AI Core dtype with
 more than 8 dims passes; the AI CPU ZerosLike refuses it (561103). Graph: Contiguous(selfRef) ->
-ZerosLike -> ViewCopy(selfRef).
+ZerosLike -> ViewCopy(selfRef) (the phase 1 aclnnInplaceOne shares: ``_fill_like``).
 """
 
 from __future__ import annotations
@@ -34,11 +34,10 @@ from ...dtypes import (
     DT_UINT16,
 )  # fmt: skip
 from ...executor import checks
-from ...executor.api import hand_out
-from ...l0.contiguous import contiguous, view_copy
 from ...l0.zeros_like import zeros_like
 from ...tensor import aclTensor
 from .. import _l2
+from . import _fill_like
 
 S = aclnnStatus
 API = "aclnnInplaceZero"
@@ -71,23 +70,7 @@ def _check_params(selfRef: Any) -> int:
 @_l2.phase1(API)
 def aclnnInplaceZeroGetWorkspaceSize(selfRef: aclTensor | None, workspaceSize: Any, executor: Any) -> int:
     """Phase 1 of aclnnInplaceZero: fill ``selfRef`` with zeros."""
-    ex = _l2.l2_dfx_phase1(API, workspaceSize, executor, selfRef=selfRef)
-    if ex is None:  # an op-cache hit
-        return S.ACLNN_SUCCESS
-    ret = _check_params(selfRef)
-    if ret != S.ACLNN_SUCCESS:
-        return ret
-    assert selfRef is not None
-    ex.bind_arguments(selfRef=selfRef)
-    if selfRef.is_empty():
-        return hand_out(ex, ex.finish(), workspaceSize, executor)
-    self_c = contiguous(selfRef, ex)
-    if self_c is None:
-        return S.ACLNN_ERR_INNER_NULLPTR
-    zero_out = zeros_like(self_c, ex)
-    if zero_out is None or view_copy(zero_out, selfRef, ex) is None:
-        return S.ACLNN_ERR_INNER_NULLPTR
-    return hand_out(ex, ex.finish(), workspaceSize, executor)
+    return _fill_like.phase1(API, selfRef, workspaceSize, executor, _check_params, zeros_like)
 
 
 aclnnInplaceZero = _l2.phase2(API)
