@@ -1,6 +1,6 @@
 """The fused softmax kernels are bit-identical to the numpy recipes (the specification).
 
-The compiled softmax computes numpy's float32 exponential itself (``_numba_reduce.np_exp32``,
+The compiled softmax computes numpy's float32 exponential itself (``_numba_exp.np_exp32``,
 numpy's AVX2/AVX-512F algorithm) inside one pass per row. These tests check that exponential
 against ``np.exp`` on this machine, then every layout the accelerator takes (last axis, inner
 axes, the axis in front), every recipe (TBE lanes, TBE reciprocal, Ascend950's templates), both
@@ -23,7 +23,8 @@ pytest.importorskip("numba", reason="needs numba, the optional accelerator (pip 
 
 from numba import njit
 
-from aclnn_py.kernels import _numba_reduce as red
+from aclnn_py.kernels import _numba_exp as ex
+from aclnn_py.kernels import _numba_softmax as smx
 
 BF16 = np.dtype(ml_dtypes.bfloat16)
 F16, F32 = np.dtype(np.float16), np.dtype(np.float32)
@@ -31,7 +32,7 @@ DTYPES = [F32, F16, BF16]
 RECIPES = [("tbe", False), ("tbe", True), ("arch35", False)]
 
 needs_numpy_exp = pytest.mark.skipif(
-    not red.exp_matches_numpy(), reason="numpy's float32 exp is not its AVX2/AVX-512F algorithm here"
+    not ex.exp_matches_numpy(), reason="numpy's float32 exp is not its AVX2/AVX-512F algorithm here"
 )
 
 
@@ -55,14 +56,14 @@ def test_np_exp32_is_numpys_exp_on_a_dense_sweep() -> None:
     bits = np.arange(0, 1 << 32, 997, dtype=np.uint64).astype(np.uint32)
     x = bits.view(np.float32)
     got = np.empty_like(x)
-    red.exp_block(x, got)
+    ex.exp_block(x, got)
     with np.errstate(all="ignore"):
         _same_bits_or_nan(got, np.exp(x))
     # every float32 around the overflow, underflow and subnormal-result limits
     lims = np.array([88.72283935546875, -103.97208404541015625, -87.33654, -86.0, -86.64, -100.0], np.float32)
     x = (lims.view(np.int32)[:, None] + np.arange(-4000, 4001, dtype=np.int32)).view(np.float32).ravel()
     got = np.empty_like(x)
-    red.exp_block(x, got)
+    ex.exp_block(x, got)
     with np.errstate(all="ignore"):
         _same_bits_or_nan(got, np.exp(x))
 
@@ -74,7 +75,7 @@ def test_the_unguarded_exp_equals_the_guarded_one_on_its_domain() -> None:
     lo, hi = np.float32(-86.0).view(np.uint32), np.uint32(0x80000000)  # -86 ... -0 (negative: bits descend)
     x = np.concatenate([np.arange(hi, lo + 1, 331, dtype=np.uint32), [0, lo]]).view(np.float32)
     got, want = np.empty_like(x), np.empty_like(x)
-    red.exp_block(x, want)
+    ex.exp_block(x, want)
     _normal_block(x, got)
     assert_bits_equal(got, want)
     nans = np.array([0x7FC00000, 0xFFC00001, 0x7F800001, 0x7FFFFFFF, 0xFFBFFFFF, 0x7FC001FF], np.uint32)
@@ -86,7 +87,7 @@ def test_the_unguarded_exp_equals_the_guarded_one_on_its_domain() -> None:
 @njit(error_model="numpy", cache=True)
 def _normal_block(src: np.ndarray, dst: np.ndarray) -> None:
     for i in range(src.size):
-        dst[i] = red._exp_normal(src[i])
+        dst[i] = ex._exp_normal(src[i])
 
 
 def test_the_probe_decides_the_route(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -95,19 +96,19 @@ def test_the_probe_decides_the_route(monkeypatch: pytest.MonkeyPatch) -> None:
     x = (np.random.default_rng(3).standard_normal((8, 300)) * 3).astype(np.float32)
     monkeypatch.setenv(accel.ENV_VAR, "numba")
     outs = []
-    real = red.softmax_rows
-    for ok in (False, red.exp_matches_numpy()):
-        monkeypatch.setattr(red, "_EXP_OK", ok)
+    real = smx.softmax_rows
+    for ok in (False, ex.exp_matches_numpy()):
+        monkeypatch.setattr(ex, "_EXP_OK", ok)
         modes: list[object] = []
 
         def counted(*a: object, modes: list[object] = modes) -> object:
             modes.append(a[1])
             return real(*a)
 
-        monkeypatch.setattr(red, "softmax_rows", counted)
+        monkeypatch.setattr(smx, "softmax_rows", counted)
         out = np.zeros_like(x)
         assert sm.make("tbe", 1)([x], [out]) == "numba tbe"
-        assert modes == ([red.MODE_FUSED] if ok else [red.MODE_PREP, red.MODE_FINISH])
+        assert modes == ([smx.MODE_FUSED] if ok else [smx.MODE_PREP, smx.MODE_FINISH])
         outs.append(out)
     assert_bits_equal(outs[1], outs[0])
 
@@ -167,12 +168,12 @@ def _agree(monkeypatch: pytest.MonkeyPatch, compute: sm.Compute, x: np.ndarray, 
             continue
         monkeypatch.setenv(accel.ENV_VAR, path)
         if ok is not None:
-            monkeypatch.setattr(red, "_EXP_OK", ok and red.exp_matches_numpy())
+            monkeypatch.setattr(ex, "_EXP_OK", ok and ex.exp_matches_numpy())
         out = np.zeros_like(x)
         took = compute([x], [out])
         assert ("numba" in took) == (path == "numba"), took
         res[(path, ok)] = out
-        monkeypatch.setattr(red, "_EXP_OK", None)
+        monkeypatch.setattr(ex, "_EXP_OK", None)
     for out in res.values():
         assert_bits_equal(out, res[("numpy", None)])
 

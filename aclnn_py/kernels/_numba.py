@@ -691,6 +691,9 @@ def _scaled_masked_softmax_grad(
 VERSION = numba.__version__
 
 
-# The kernels of the newer families live in their own modules (they use the helpers above).
+# The kernels of the newer families live in their own modules (they use the helpers above). The
+# softmax kernels (_numba_softmax, with numpy's exp in _numba_exp) are imported by their callers
+# instead: they take names from _numba_reduce, which a module imported from here could not do
+# when _numba_reduce is the first one imported.
 from . import _numba_ew as ew  # noqa: E402, F401
 from . import _numba_reduce as red  # noqa: E402, F401

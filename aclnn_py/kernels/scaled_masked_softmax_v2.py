@@ -129,6 +129,9 @@ def _numba_path(x: np.ndarray, mask: np.ndarray, out: np.ndarray, scale: float, 
     if kb is None or ob is None or kb[0] != ob[0] or not mask.flags.c_contiguous or np.may_share_memory(x, out):
         return False
     kind, xb, ob16 = kb[0], kb[1].view(np.uint16), ob[1].view(np.uint16)  # one signature for the three kinds
+    # numba is loaded (use_numba said so): the kernels' module may be imported now
+    from . import _numba_softmax as smx
+
     m8 = mask.reshape(-1).view(np.uint8)
     if not m8.flags.writeable:
         m8 = m8.copy()
@@ -141,12 +144,12 @@ def _numba_path(x: np.ndarray, mask: np.ndarray, out: np.ndarray, scale: float, 
         for row0 in range(0, rows, per):
             cnt = min(per, rows - row0)
             blk = e[: cnt * d]
-            nb.red.scaled_masked_prep(
+            smx.scaled_masked_prep(
                 kind, xb, m8, row0, cnt, d, n, s_dim, mask.shape[0] != 1 or b == 1, mask.shape[1] != 1 or n == 1,
                 sc, sc16, blk,
             )  # fmt: skip
             np.exp(blk, out=blk)
-            nb.red.scaled_masked_finish(kind, arch == "3510", blk, ob16, row0, cnt, d)
+            smx.scaled_masked_finish(kind, arch == "3510", blk, ob16, row0, cnt, d)
     return True
 
 

@@ -268,13 +268,13 @@ def softmax_aicpu(x: np.ndarray, axis: int) -> np.ndarray:
 
 
 EXP_BLOCK = 1 << 16  # elements per block of the compiled path (np.exp runs on one block at a time)
-_METHODS = {"ar_small_r": 1, "ar_full_load": 2, "ar_recompute": 3}  # _numba_reduce.SM_*
+_METHODS = {"ar_small_r": 1, "ar_full_load": 2, "ar_recompute": 3}  # _numba_softmax.SM_*
 _NO_BLOCK = np.empty(0, np.float32)  # the fused rows need no float32 block
 
 
 def _numba_softmax(recipe: str, x: np.ndarray, axis: int, reciprocal: bool, out: np.ndarray) -> str | None:
     """The compiled path, when x and out are contiguous arrays of one float kind. Where numpy's
-    float32 exp is the algorithm the kernels compile in (``_numba_reduce.exp_matches_numpy``),
+    float32 exp is the algorithm the kernels compile in (``_numba_exp.exp_matches_numpy``),
     each row along the last axis is done in one pass while it is in the cache (maximum, exp,
     sum in the recipe's order, division, store), and the inner-axis kernel takes the exp in its
     first loop. Elsewhere, block by block, the kernel writes ``x - max`` as float32, numpy's
@@ -297,15 +297,18 @@ def _numba_softmax(recipe: str, x: np.ndarray, axis: int, reciprocal: bool, out:
     arch = recipe == "arch35"
     f16_sub = not arch and x.dtype == np.float16
     template = template_3510(x.shape, axis, x.dtype.itemsize) if arch else "tbe"
-    red = nb.red
-    fused = red.exp_matches_numpy()  # numpy's exp compiled in (else np.exp on float32 blocks)
+    # numba is loaded (use_numba said so): the kernels' modules may be imported now
+    from . import _numba_exp as ex
+    from . import _numba_softmax as smx
+
+    fused = ex.exp_matches_numpy()  # numpy's exp compiled in (else np.exp on float32 blocks)
     with np.errstate(all="ignore"):
         if a0 == 1:
             method = _METHODS[template] if arch else 0
             u = ar_recompute_factor(r, x.dtype.itemsize) if template == "ar_recompute" else 0
             if fused:  # one pass per row while it is in the cache
-                red.softmax_rows(
-                    kind, red.MODE_FUSED, f16_sub, method, u, arch, reciprocal, xb, _NO_BLOCK, 0, a1, r, obits
+                smx.softmax_rows(
+                    kind, smx.MODE_FUSED, f16_sub, method, u, arch, reciprocal, xb, _NO_BLOCK, 0, a1, r, obits
                 )
                 return f"numba arch35 {template}" if arch else "numba tbe"
             per = max(1, EXP_BLOCK // r)
@@ -313,25 +316,25 @@ def _numba_softmax(recipe: str, x: np.ndarray, axis: int, reciprocal: bool, out:
             for row0 in range(0, a1, per):
                 cnt = min(per, a1 - row0)
                 blk = e[: cnt * r]
-                red.softmax_rows(
-                    kind, red.MODE_PREP, f16_sub, method, u, arch, reciprocal, xb, blk, row0, cnt, r, obits
+                smx.softmax_rows(
+                    kind, smx.MODE_PREP, f16_sub, method, u, arch, reciprocal, xb, blk, row0, cnt, r, obits
                 )
                 np.exp(blk, out=blk)
-                red.softmax_rows(
-                    kind, red.MODE_FINISH, f16_sub, method, u, arch, reciprocal, xb, blk, row0, cnt, r, obits
+                smx.softmax_rows(
+                    kind, smx.MODE_FINISH, f16_sub, method, u, arch, reciprocal, xb, blk, row0, cnt, r, obits
                 )
         elif fused:  # slab by slab, each while it is in the cache
             e = np.empty(r * a0, np.float32)
-            red.softmax_cols(kind, red.MODE_FUSED, f16_sub, arch, arch, reciprocal, xb, e, 0, a1, r, a0, obits)
+            smx.softmax_cols(kind, smx.MODE_FUSED, f16_sub, arch, arch, reciprocal, xb, e, 0, a1, r, a0, obits)
         else:
             per = max(1, EXP_BLOCK // (r * a0))
             e = np.empty(min(per, a1) * r * a0, np.float32)
             for b0 in range(0, a1, per):
                 cnt = min(per, a1 - b0)
                 blk = e[: cnt * r * a0]
-                red.softmax_cols(kind, red.MODE_PREP, f16_sub, arch, arch, reciprocal, xb, blk, b0, cnt, r, a0, obits)
+                smx.softmax_cols(kind, smx.MODE_PREP, f16_sub, arch, arch, reciprocal, xb, blk, b0, cnt, r, a0, obits)
                 np.exp(blk, out=blk)
-                red.softmax_cols(kind, red.MODE_FINISH, f16_sub, arch, arch, reciprocal, xb, blk, b0, cnt, r, a0, obits)
+                smx.softmax_cols(kind, smx.MODE_FINISH, f16_sub, arch, arch, reciprocal, xb, blk, b0, cnt, r, a0, obits)
     return f"numba arch35 {template}" if arch else "numba tbe"
 
 
