@@ -1,11 +1,12 @@
 """What the comparison and max/min op_api files of ops-math share (``aclnn_eq_tensor.cpp`` ...
 ``aclnn_le_scalar.cpp``, ``aclnn_maximum.cpp``, ``aclnn_minimum.cpp``).
 
-Each ``.cpp`` carries its own copy of most of these (``CombineCategoriesWithComplex``,
-``GetScalarDefaultDtype``, the Gt/Ge ``GetCastedDouble``); the copies are identical, so they
-live here once. What differs between the twelve comparison APIs — which arguments are checked
-against which list, the message texts, the promotion, the empty-tensor position, the BOOL
-fix-up — stays in each API's module.
+Each ``.cpp`` carries its own copy of most of these (the Gt/Ge ``GetCastedDouble``, and
+``CombineCategoriesWithComplex`` and ``GetScalarDefaultDtype``, which other op_api files copy
+too: ``_promote``); the copies are identical, so they live here once. What differs between
+the twelve comparison APIs — which arguments are checked against which list, the message
+texts, the promotion, the empty-tensor position, the BOOL fix-up, the l0 graph — stays in each
+API's module; the Common skeleton that runs them (``common``, ``phase1`` ...) is here.
 """
 
 from __future__ import annotations
@@ -16,34 +17,14 @@ from typing import Any
 from ... import dtypes, scalars
 from ... import soc as _soc
 from ..._status import aclnnStatus
-from ...dtypes import (
-    DT_BF16,
-    DT_BOOL,
-    DT_COMPLEX32,
-    DT_COMPLEX64,
-    DT_COMPLEX128,
-    DT_DOUBLE,
-    DT_FLOAT,
-    DT_FLOAT4_E1M2,
-    DT_FLOAT4_E2M1,
-    DT_FLOAT6_E2M3,
-    DT_FLOAT6_E3M2,
-    DT_FLOAT8_E4M3FN,
-    DT_FLOAT8_E5M2,
-    DT_FLOAT8_E8M0,
-    DT_FLOAT16,
-    DT_HIFLOAT8,
-    DT_INT8,
-    DT_UNDEFINED,
-)  # fmt: skip
+from ...dtypes import DT_BF16, DT_BOOL, DT_COMPLEX32, DT_COMPLEX64, DT_DOUBLE, DT_FLOAT, DT_FLOAT16, DT_INT8
 from ...executor import checks
-from ...executor.api import hand_out
 from ...executor.checks import MAX_SUPPORT_DIMS_NUMS, op_loge
 from ...executor.executor import aclOpExecutor
-from ...l0.cast import cast
-from ...l0.contiguous import contiguous, view_copy
 from ...tensor import aclScalar, aclTensor
 from .. import _l2
+from ._graph import contiguous_cast, empty, finish
+from ._promote import COMPLEX, FLOATING, combine_categories, scalar_default_dtype
 
 S = aclnnStatus
 L0Op = Callable[[aclTensor, aclTensor, aclOpExecutor], "aclTensor | None"]
@@ -52,12 +33,6 @@ Check = Callable[[Any, Any, Any], "tuple[int, int]"]
 # An API's l0 calls from (self, other, promoted dtype) to the comparison's BOOL result
 Graph = Callable[[aclOpExecutor, aclTensor, Any, int], "aclTensor | None"]
 
-COMPLEX = frozenset({DT_COMPLEX32, DT_COMPLEX64, DT_COMPLEX128})
-# opbase IsFloatingType
-FLOATING = frozenset(
-    {DT_DOUBLE, DT_FLOAT, DT_BF16, DT_FLOAT16, DT_HIFLOAT8, DT_FLOAT8_E5M2, DT_FLOAT8_E4M3FN, DT_FLOAT8_E8M0,
-     DT_FLOAT6_E3M2, DT_FLOAT6_E2M3, DT_FLOAT4_E2M1, DT_FLOAT4_E1M2}
-)  # fmt: skip
 MAX_DIM = MAX_SUPPORT_DIMS_NUMS
 
 # -- chip predicates ------------------------------------------------------------------------------
@@ -95,39 +70,6 @@ def is_2201() -> bool:
 
 
 # -- promotion ------------------------------------------------------------------------------------
-
-
-def inner_type_to_complex(dt: int) -> int:
-    """``InnerTypeToComplexType`` (only reached with a floating or complex type)."""
-    table = {DT_BF16: DT_COMPLEX64, DT_FLOAT16: DT_COMPLEX32, DT_FLOAT: DT_COMPLEX64, DT_DOUBLE: DT_COMPLEX128}
-    if dt in COMPLEX:
-        return dt
-    if dt in table:
-        return table[dt]
-    op_loge(S.ACLNN_ERR_PARAM_INVALID, f"Unknown Complex ScalarType for [{dtypes.dt_name(dt)}]")
-    return DT_UNDEFINED
-
-
-def combine_categories(higher: int, lower: int) -> int:
-    """``CombineCategoriesWithComplex(higher, lower)``: complex > floating > integral > bool."""
-    if higher in COMPLEX:
-        return higher
-    if lower in COMPLEX:
-        return inner_type_to_complex(higher) if higher in FLOATING else lower
-    if higher in FLOATING:
-        return higher
-    if higher == DT_BOOL or lower in FLOATING:
-        return dtypes.promote_type(higher, lower)
-    return higher if higher != DT_UNDEFINED else lower
-
-
-def scalar_default_dtype(dt: int) -> int:
-    """``GetScalarDefaultDtype``: COMPLEX64 for a complex scalar, FLOAT for a floating one."""
-    if dt in COMPLEX:
-        return DT_COMPLEX64
-    if dt in FLOATING:
-        return DT_FLOAT
-    return dt
 
 
 def binary_op_type_promote(self: aclTensor, other: aclTensor) -> int:
@@ -257,12 +199,6 @@ def check_broadcast_to_out(self: aclTensor, other: aclTensor, out: aclTensor, te
 # -- graph pieces ---------------------------------------------------------------------------------
 
 
-def contiguous_cast(ex: aclOpExecutor, t: aclTensor, dt: int) -> aclTensor | None:
-    """``l0op::Contiguous`` then ``l0op::Cast`` to ``dt``."""
-    c = contiguous(t, ex)
-    return cast(c, dt, ex) if c is not None else None
-
-
 def compare_tensors(ex: aclOpExecutor, self: aclTensor, other: aclTensor, promote: int, op: L0Op) -> aclTensor | None:
     """The tensor graph: Contiguous + Cast of self, then of other, then the l0 comparison."""
     self_c = contiguous_cast(ex, self, promote)
@@ -272,21 +208,6 @@ def compare_tensors(ex: aclOpExecutor, self: aclTensor, other: aclTensor, promot
     if other_c is None:
         return None
     return op(self_c, other_c, ex)
-
-
-def finish(ex: aclOpExecutor, result: aclTensor | None, out: aclTensor, workspaceSize: object, executor: object) -> int:
-    """Cast of the BOOL result to out's dtype, ViewCopy into out, hand the executor out."""
-    if result is None:
-        return S.ACLNN_ERR_INNER_NULLPTR
-    cast_out = cast(result, out.dtype, ex)
-    if cast_out is None or view_copy(cast_out, out, ex) is None:
-        return S.ACLNN_ERR_INNER_NULLPTR
-    return hand_out(ex, ex.finish(), workspaceSize, executor)
-
-
-def empty(ex: aclOpExecutor, workspaceSize: object, executor: object) -> int:
-    """The empty-tensor short-cut: workspace 0, no kernel, SUCCESS."""
-    return hand_out(ex, ex.finish(), workspaceSize, executor)
 
 
 def bind(ex: aclOpExecutor, self: aclTensor, other: aclTensor | None, out: aclTensor, inplace: bool) -> None:

@@ -48,6 +48,8 @@ from ...l0.contiguous import view_copy
 from ...tensor import aclTensor
 from .. import _l2
 from . import _compare as C
+from ._graph import contiguous_cast, empty
+from ._promote import FLOATING
 
 S = aclnnStatus
 
@@ -66,8 +68,8 @@ def is_max_min_safe_input_dtype(in_dt: int, out_dt: int) -> bool:
         return True
     if in_dt in _INTEGRAL and out_dt in _INTEGRAL:
         return (in_dt in _SIGNED) == (out_dt in _SIGNED) and _BITS[in_dt] <= _BITS[out_dt]
-    if out_dt in C.FLOATING:
-        return in_dt in _INTEGRAL or in_dt in C.FLOATING
+    if out_dt in FLOATING:
+        return in_dt in _INTEGRAL or in_dt in FLOATING
     return False
 
 
@@ -130,14 +132,14 @@ def phase1(
         return ret
     ex.bind_arguments(self=self, other=other, out=out)
     if self.is_empty() or other.is_empty():
-        return C.empty(ex, workspaceSize, executor)
+        return empty(ex, workspaceSize, executor)
     dt, need_output_cast = compute_type(self, other, out)
     if dt == DT_UNDEFINED:  # CHECK_RET(..., ACLNN_ERR_INNER): no message
         return S.ACLNN_ERR_INNER
-    self_c = C.contiguous_cast(ex, self, dt)
+    self_c = contiguous_cast(ex, self, dt)
     if self_c is None:
         return S.ACLNN_ERR_INNER_NULLPTR
-    other_c = C.contiguous_cast(ex, other, dt)
+    other_c = contiguous_cast(ex, other, dt)
     if other_c is None:
         return S.ACLNN_ERR_INNER_NULLPTR
     result = (logical_op if dt == DT_BOOL else op)(self_c, other_c, ex)

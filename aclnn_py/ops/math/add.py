@@ -53,6 +53,8 @@ from ...l0.contiguous import contiguous, view_copy
 from ...l0.mul import mul as l0_mul
 from ...tensor import aclScalar, aclTensor
 from .. import _l2
+from ._graph import empty, finish
+from ._promote import COMPLEX, FLOATING, casted_float, combine_categories, scalar_default_dtype
 
 S = aclnnStatus
 
@@ -68,8 +70,6 @@ AXPY_DTYPE_SUPPORT_LIST = (DT_FLOAT, DT_INT32, DT_FLOAT16)
 ARCH3510_AXPY_DTYPE_SUPPORT_LIST = (DT_FLOAT, DT_FLOAT16, DT_BF16)
 ARCH3510_AXPY_V2_DTYPE_SUPPORT_LIST = (DT_FLOAT, DT_BF16, DT_FLOAT16, DT_INT32, DT_INT64, DT_INT8, DT_UINT8, DT_BOOL)
 
-_COMPLEX = dtypes.COMPLEX
-_FLOATING = dtypes.FLOATING  # IsFloatingType: the float8/6/4 types too
 _INTEGRAL_OR_BOOL = (DT_INT8, DT_INT16, DT_INT32, DT_INT64, DT_UINT8, DT_UINT16, DT_UINT32, DT_UINT64, DT_BOOL)
 
 
@@ -96,7 +96,8 @@ def is_support_axpy_v2(promote: int) -> bool:
     return _soc.current().is_regbase and promote in ARCH3510_AXPY_V2_DTYPE_SUPPORT_LIST
 
 
-def _float_is_one(alpha: aclScalar) -> bool:
+def float_is_one(alpha: aclScalar) -> bool:
+    """alpha is 1 as ``!(alpha->ToFloat() > 1 || alpha->ToFloat() < 1)`` tests it (aclnn_sub.cpp too)."""
     v = scalars.to_float(alpha)
     return not (v > 1 or v < 1)  # NaN counts as 1
 
@@ -104,13 +105,13 @@ def _float_is_one(alpha: aclScalar) -> bool:
 def is_equal_to_one(calc_type: int, alpha: aclScalar) -> bool:
     """``IsEqualToOne``: on Ascend950 a complex alpha or type is never 1 and DOUBLE compares as double."""
     if not _soc.current().is_regbase:
-        return _float_is_one(alpha)
-    if alpha.dtype in _COMPLEX or calc_type in _COMPLEX:
+        return float_is_one(alpha)
+    if alpha.dtype in COMPLEX or calc_type in COMPLEX:
         return False
     if calc_type == DT_DOUBLE:
         v = scalars.to_double(alpha)
         return not (v > 1 or v < 1)
-    return _float_is_one(alpha)
+    return float_is_one(alpha)
 
 
 def check_promote_type(self_dt: int, other_dt: int, alpha: aclScalar, promote: int, out_dt: int) -> bool:
@@ -194,7 +195,7 @@ def _check_params(self: Any, other: Any, alpha: Any, out: Any) -> int:
 def _add_tensors(ex: aclOpExecutor, self: aclTensor, other: aclTensor, alpha: aclScalar) -> aclTensor | None:
     """The compute part of aclnnAdd's graph; the result before the cast to out's dtype."""
     regbase = _soc.current().is_regbase
-    if is_mix(self, other) and _float_is_one(alpha):
+    if is_mix(self, other) and float_is_one(alpha):
         if regbase:
             return l0_add(self, other, ex)  # straight on the strided views
         self_c, other_c = contiguous(self, ex), contiguous(other, ex)
@@ -245,14 +246,8 @@ def aclnnAddGetWorkspaceSize(
     assert self is not None and other is not None and alpha is not None and out is not None
     ex.bind_arguments(self=self, other=other, out=out)
     if self.is_empty() or other.is_empty():
-        return hand_out(ex, ex.finish(), workspaceSize, executor)
-    result = _add_tensors(ex, self, other, alpha)
-    if result is None:
-        return S.ACLNN_ERR_INNER_NULLPTR
-    cast_out = cast(result, out.dtype, ex)
-    if cast_out is None or view_copy(cast_out, out, ex) is None:
-        return S.ACLNN_ERR_INNER_NULLPTR
-    return hand_out(ex, ex.finish(), workspaceSize, executor)
+        return empty(ex, workspaceSize, executor)
+    return finish(ex, _add_tensors(ex, self, other, alpha), out, workspaceSize, executor)
 
 
 aclnnAdd = _l2.phase2("aclnnAdd")
@@ -261,58 +256,24 @@ aclnnAdd = _l2.phase2("aclnnAdd")
 # -- aclnnAdds ------------------------------------------------------------------------------------
 
 
-def _scalar_default(dt: int) -> int:
-    """``GetScalarDefaultDtype``."""
-    if dt in _COMPLEX:
-        return DT_COMPLEX64
-    if dt in _FLOATING:
-        return DT_FLOAT
-    return dt
-
-
-def _to_complex_type(dt: int) -> int:
-    """``InnerTypeToComplexType``."""
-    return {DT_BF16: DT_COMPLEX64, DT_FLOAT16: DT_COMPLEX32, DT_FLOAT: DT_COMPLEX64, DT_DOUBLE: DT_COMPLEX128}.get(
-        dt, dt
-    )
-
-
-def _combine_categories(self_dt: int, other_dt: int) -> int:
-    """``CombineCategoriesWithComplex``."""
-    if self_dt in _COMPLEX:
-        return self_dt
-    if other_dt in _COMPLEX:
-        return _to_complex_type(self_dt) if self_dt in _FLOATING else other_dt
-    if self_dt in _FLOATING:
-        return self_dt
-    if self_dt == DT_BOOL or other_dt in _FLOATING:
-        return dtypes.promote_type(self_dt, other_dt)
-    return self_dt
-
-
-def _casted_float(dt: int, s: aclScalar) -> float:
-    """``GetCastedFloat``: the scalar rounded to FLOAT16 or BFLOAT16, back as a float."""
-    return float(scalars.to_fp16(s)) if dt == DT_FLOAT16 else float(scalars.to_bf16(s))
-
-
 def promote_type_scalar(self: aclTensor, other: aclScalar, alpha: aclScalar, out: aclTensor) -> int:
     """``PromoteTypeScalar``: how a scalar takes part in the result dtype."""
     s, o = self.dtype, other.dtype
     if not _soc.current().is_regbase:
-        if s in _COMPLEX or o in _COMPLEX:
+        if s in COMPLEX or o in COMPLEX:
             return dtypes.promote_type(s, o)
-        if s in _FLOATING:
+        if s in FLOATING:
             return s
         if o == DT_DOUBLE and out.dtype == DT_FLOAT:
             return DT_FLOAT
-        if o in _FLOATING or s == DT_BOOL:
+        if o in FLOATING or s == DT_BOOL:
             return dtypes.promote_type(s, o)
         return s
-    promote = _combine_categories(s, _scalar_default(o))
+    promote = combine_categories(s, scalar_default_dtype(o))
     if promote in (DT_FLOAT16, DT_BF16):
         eps = scalars.FLT_EPSILON
         for sc in (other, alpha):
-            casted, exact = _casted_float(promote, sc), float(scalars.to_float(sc))
+            casted, exact = casted_float(promote, sc), float(scalars.to_float(sc))
             if not abs(casted - exact) <= eps:  # a NaN or an infinity after rounding fails too
                 promote = DT_FLOAT
                 break
@@ -354,7 +315,7 @@ def aclnnAddsGetWorkspaceSize(
     assert self is not None and other is not None and alpha is not None and out is not None
     ex.bind_arguments(self=self, out=out)
     if self.is_empty():
-        return hand_out(ex, ex.finish(), workspaceSize, executor)
+        return empty(ex, workspaceSize, executor)
     promote = promote_type_scalar(self, other, alpha, out)
     other_t = ex.convert_scalar(other, promote)
     if other_t is None:

@@ -46,7 +46,6 @@ from ...dtypes import (
     DT_UNDEFINED,
 )  # fmt: skip
 from ...executor import checks
-from ...executor.api import hand_out
 from ...executor.checks import MAX_SUPPORT_DIMS_NUMS, op_loge
 from ...executor.executor import aclOpExecutor
 from ...l0.cast import cast
@@ -55,7 +54,8 @@ from ...l0.muls import muls as l0_muls
 from ...l0.real_div import MODE_REAL_DIV, is_real_div_support_non_contiguous, real_div_mode, real_div_scalar
 from ...tensor import aclScalar, aclTensor
 from .. import _l2
-from .mul import COMPLEX, FLOATING, _finish, combine_categories_with_complex, scalar_default_dtype
+from ._graph import contiguous_pair, empty, finish
+from ._promote import COMPLEX, FLOATING, combine_categories, scalar_default_dtype
 
 S = aclnnStatus
 
@@ -138,7 +138,7 @@ def compatible_infer_div_dtype(self_dt: int, other_dt: int) -> int:
 
 def infer_divs_mode_dtype(self_dt: int, other_dt: int) -> int:
     """``InferDivsModeDtype(self, other, MODE_REAL_DIV)``: the scalar promotes by its category."""
-    promote = combine_categories_with_complex(self_dt, scalar_default_dtype(other_dt))
+    promote = combine_categories(self_dt, scalar_default_dtype(other_dt))
     if promote not in (DT_INT32, DT_BOOL):
         promote = _promote_integer_inputs_to_float(promote)
     return DT_COMPLEX64 if promote == dtypes.DT_COMPLEX32 else promote
@@ -197,16 +197,6 @@ def _check_params(self: Any, other: Any, y: Any) -> int:
     return S.ACLNN_SUCCESS
 
 
-def _contiguous_pair(ex: aclOpExecutor, a: aclTensor, b: aclTensor) -> tuple[aclTensor, aclTensor] | None:
-    ac = contiguous(a, ex)
-    if ac is None:
-        return None
-    bc = contiguous(b, ex)
-    if bc is None:
-        return None
-    return ac, bc
-
-
 def _to_promote(ex: aclOpExecutor, t: aclTensor, promote: int) -> aclTensor | None:
     """A view of ``t`` when Ascend950's RealDiv can read it as it is, else Contiguous + Cast."""
     if t.dtype == promote and is_real_div_support_non_contiguous(t):
@@ -218,7 +208,7 @@ def _to_promote(ex: aclOpExecutor, t: aclTensor, promote: int) -> aclTensor | No
 def _div_tensors(ex: aclOpExecutor, self: aclTensor, other: aclTensor) -> aclTensor | None:
     """``HandleMixDataTypeDiv`` / ``HandleNotMixDataTypeDiv``: the quotient before the last cast."""
     if is_mix_dtype_tensor_support(self, other):
-        pair = _contiguous_pair(ex, self, other)
+        pair = contiguous_pair(ex, self, other)
         return real_div_scalar(*pair, False, ex) if pair is not None else None
     regbase = _soc.current().is_regbase
     promote = (
@@ -249,8 +239,8 @@ def aclnnDivGetWorkspaceSize(
     assert self is not None and other is not None and out is not None
     ex.bind_arguments(self=self, other=other, out=out)
     if self.is_empty() or other.is_empty():
-        return hand_out(ex, ex.finish(), workspaceSize, executor)
-    return _finish(ex, _div_tensors(ex, self, other), out, workspaceSize, executor)
+        return empty(ex, workspaceSize, executor)
+    return finish(ex, _div_tensors(ex, self, other), out, workspaceSize, executor)
 
 
 aclnnDiv = _l2.phase2("aclnnDiv")
@@ -292,11 +282,11 @@ def aclnnInplaceDivGetWorkspaceSize(
         return ret
     ex.bind_arguments(selfRef=selfRef, other=other)
     if selfRef.is_empty() or other.is_empty():
-        return hand_out(ex, ex.finish(), workspaceSize, executor)
-    pair = _contiguous_pair(ex, selfRef, other)
+        return empty(ex, workspaceSize, executor)
+    pair = contiguous_pair(ex, selfRef, other)
     # isScalar = true: the quotient comes out in selfRef's dtype (FLOAT16 / FLOAT -> FLOAT16)
     result = real_div_scalar(*pair, True, ex) if pair is not None else None
-    return _finish(ex, result, selfRef, workspaceSize, executor)
+    return finish(ex, result, selfRef, workspaceSize, executor)
 
 
 # Its executor comes from its own phase 1 (Ascend910B's mixed pairs) or from aclnnDiv's.
@@ -424,8 +414,8 @@ def aclnnDivsGetWorkspaceSize(
     assert self is not None and other is not None and out is not None
     ex.bind_arguments(self=self, out=out)
     if self.is_empty():
-        return hand_out(ex, ex.finish(), workspaceSize, executor)
-    return _finish(ex, _divs(ex, self, other), out, workspaceSize, executor)
+        return empty(ex, workspaceSize, executor)
+    return finish(ex, _divs(ex, self, other), out, workspaceSize, executor)
 
 
 aclnnDivs = _l2.phase2("aclnnDivs")

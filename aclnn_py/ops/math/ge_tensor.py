@@ -48,6 +48,7 @@ from ...l0.greater_equal import is_greater_equal_support_non_contiguous
 from ...tensor import aclTensor
 from .. import _l2
 from . import _compare as C
+from ._graph import contiguous_cast
 
 S = aclnnStatus
 
@@ -126,7 +127,7 @@ def _input(ex: aclOpExecutor, t: aclTensor, promote: int) -> aclTensor | None:
     kernel); otherwise Contiguous + Cast."""
     if t.dtype == promote and is_greater_equal_support_non_contiguous(t):
         return t
-    return C.contiguous_cast(ex, t, promote)
+    return contiguous_cast(ex, t, promote)
 
 
 def _graph(ex: aclOpExecutor, self: aclTensor, other: aclTensor, promote: int) -> aclTensor | None:

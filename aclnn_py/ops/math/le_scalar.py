@@ -32,6 +32,7 @@ from ...l0.less_equal import less_equal as l0_less_equal
 from ...tensor import aclScalar, aclTensor
 from .. import _l2
 from . import _compare as C
+from ._promote import FLOATING
 from .le_tensor import (
     ASCEND910_DTYPE_SUPPORT_LIST,
     ASCEND910B_DTYPE_SUPPORT_LIST,
@@ -70,7 +71,7 @@ def promote_type_scalar(self_dt: int, other_dt: int) -> int:
     """``PromoteTypeScalar`` (the check's and the graph's dtype, before the BOOL fix-up)."""
     if C.is_regbase():
         return C.regbase_scalar_promote(self_dt, other_dt)
-    if self_dt in C.FLOATING:
+    if self_dt in FLOATING:
         return self_dt
     if other_dt == DT_DOUBLE:
         return DT_FLOAT

@@ -37,6 +37,8 @@ from ...l0.less import less as l0_less
 from ...tensor import aclScalar, aclTensor
 from .. import _l2
 from . import _compare as C
+from ._graph import contiguous_cast
+from ._promote import FLOATING
 from .lt_tensor import (
     ASCEND910_DTYPE_SUPPORT_LIST,
     ASCEND910_OUT_DTYPE_SUPPORT_LIST,
@@ -71,7 +73,7 @@ DTYPE_FACTS = {
 
 def scalar_tensor_dtype(self_dt: int, other_dt: int) -> int:
     """Off Ascend950, the dtype the scalar is converted to before the checks."""
-    if self_dt in C.FLOATING:
+    if self_dt in FLOATING:
         return self_dt
     return DT_FLOAT if other_dt == DT_DOUBLE else other_dt
 
@@ -169,7 +171,7 @@ def _graph(ex: aclOpExecutor, self: aclTensor, other_t: aclTensor) -> aclTensor 
     promote = dtypes.promote_type(self.dtype, other_t.dtype)
     if promote == DT_BOOL:
         promote = DT_UINT8
-    self_p = C.contiguous_cast(ex, self, promote)
+    self_p = contiguous_cast(ex, self, promote)
     if self_p is None:
         return None
     other_p = cast(other_t, promote, ex)

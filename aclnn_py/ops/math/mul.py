@@ -30,15 +30,7 @@ from ...dtypes import (
     DT_COMPLEX128,
     DT_DOUBLE,
     DT_FLOAT,
-    DT_FLOAT4_E1M2,
-    DT_FLOAT4_E2M1,
-    DT_FLOAT6_E2M3,
-    DT_FLOAT6_E3M2,
-    DT_FLOAT8_E4M3FN,
-    DT_FLOAT8_E5M2,
-    DT_FLOAT8_E8M0,
     DT_FLOAT16,
-    DT_HIFLOAT8,
     DT_INT8,
     DT_INT16,
     DT_INT32,
@@ -47,16 +39,17 @@ from ...dtypes import (
     DT_UNDEFINED,
 )  # fmt: skip
 from ...executor import checks
-from ...executor.api import hand_out
 from ...executor.checks import MAX_SUPPORT_DIMS_NUMS, op_loge
 from ...executor.executor import aclOpExecutor
 from ...l0.cast import cast
-from ...l0.contiguous import contiguous, view_copy
+from ...l0.contiguous import contiguous
 from ...l0.mul import is_mix, is_mul_support_non_contiguous
 from ...l0.mul import mul as l0_mul
 from ...l0.muls import muls as l0_muls
 from ...tensor import aclScalar, aclTensor
 from .. import _l2
+from ._graph import contiguous_pair, empty, finish
+from ._promote import COMPLEX, casted_float, combine_categories, scalar_default_dtype
 
 S = aclnnStatus
 
@@ -66,12 +59,6 @@ ASCEND910_DTYPE_DTYPE_SUPPORT_LIST = (
 )  # fmt: skip
 ASCEND910B_DTYPE_DTYPE_SUPPORT_LIST = (*ASCEND910_DTYPE_DTYPE_SUPPORT_LIST, DT_BF16)
 
-COMPLEX = (DT_COMPLEX32, DT_COMPLEX64, DT_COMPLEX128)
-# op::IsFloatingType (the opbase predicate: the 8-bit and narrower float types count)
-FLOATING = (
-    DT_DOUBLE, DT_FLOAT, DT_BF16, DT_FLOAT16, DT_HIFLOAT8, DT_FLOAT8_E5M2, DT_FLOAT8_E4M3FN, DT_FLOAT8_E8M0,
-    DT_FLOAT6_E3M2, DT_FLOAT6_E2M3, DT_FLOAT4_E2M1, DT_FLOAT4_E1M2,
-)  # fmt: skip
 # aclnn_mul.cpp's own isFloatType
 _FLOAT_TYPE = (DT_DOUBLE, DT_FLOAT, DT_FLOAT16, DT_BF16)
 
@@ -89,52 +76,6 @@ DTYPE_FACTS = {
     "self, other, out (aclnnMul); selfRef, other (aclnnInplaceMul); self, out (aclnnMuls); "
     "selfRef (aclnnInplaceMuls)": dtype_support_list,
 }
-
-
-# -- shared helpers (aclnn_div.cpp has copies of the scalar ones) ---------------------------------
-
-
-def scalar_default_dtype(dt: int) -> int:
-    """``GetScalarDefaultDtype``: a complex scalar counts as COMPLEX64, a floating one as FLOAT."""
-    if dt in COMPLEX:
-        return DT_COMPLEX64
-    if dt in FLOATING:
-        return DT_FLOAT
-    return dt
-
-
-def _to_complex_type(dt: int) -> int:
-    """``InnerTypeToComplexType``."""
-    table = {DT_BF16: DT_COMPLEX64, DT_FLOAT16: DT_COMPLEX32, DT_FLOAT: DT_COMPLEX64, DT_DOUBLE: DT_COMPLEX128}
-    if dt in COMPLEX:
-        return dt
-    if dt in table:
-        return table[dt]
-    op_loge(S.ACLNN_ERR_PARAM_INVALID, f"Unknown Complex ScalarType for [{dtypes.dt_name(dt)}]")
-    return DT_UNDEFINED
-
-
-def combine_categories_with_complex(higher: int, lower: int) -> int:
-    """``CombineCategoriesWithComplex``: the tensor's dtype unless the scalar's category is higher."""
-    if higher in COMPLEX:
-        return higher
-    if lower in COMPLEX:
-        return _to_complex_type(higher) if higher in FLOATING else lower
-    if higher in FLOATING:
-        return higher
-    if higher == DT_BOOL or lower in FLOATING:
-        return dtypes.promote_type(higher, lower)
-    return higher if higher != DT_UNDEFINED else lower
-
-
-def _finish(ex: aclOpExecutor, result: aclTensor | None, out: aclTensor, workspaceSize: Any, executor: Any) -> int:
-    """Cast the result to out's dtype, ViewCopy it into out, hand the executor out."""
-    if result is None:
-        return S.ACLNN_ERR_INNER_NULLPTR
-    cast_out = cast(result, out.dtype, ex)
-    if cast_out is None or view_copy(cast_out, out, ex) is None:
-        return S.ACLNN_ERR_INNER_NULLPTR
-    return hand_out(ex, ex.finish(), workspaceSize, executor)
 
 
 # -- aclnnMul -------------------------------------------------------------------------------------
@@ -231,28 +172,18 @@ def mul_prefer_contiguous(self: aclTensor, other: aclTensor) -> bool:
     return _is_sparse_broadcast_operand(self, other) or _is_sparse_broadcast_operand(other, self)
 
 
-def _contiguous_pair(ex: aclOpExecutor, a: aclTensor, b: aclTensor) -> tuple[aclTensor, aclTensor] | None:
-    ac = contiguous(a, ex)
-    if ac is None:
-        return None
-    bc = contiguous(b, ex)
-    if bc is None:
-        return None
-    return ac, bc
-
-
 def _mul_tensors(ex: aclOpExecutor, self: aclTensor, other: aclTensor) -> aclTensor | None:
     """The compute part of aclnnMul's graph: the product before the cast to out's dtype."""
     prefer_contiguous = mul_prefer_contiguous(self, other)
     if is_mix(self, other):  # no cast: the kernel takes the pair and writes FLOAT
         if _soc.current().is_regbase and not prefer_contiguous:
             return l0_mul(self, other, ex)
-        pair = _contiguous_pair(ex, self, other)
+        pair = contiguous_pair(ex, self, other)
         return l0_mul(*pair, ex) if pair is not None else None
     promote = dtypes.promote_type(self.dtype, other.dtype)
     if self.dtype == promote == other.dtype and is_mul_support_non_contiguous(self, other) and not prefer_contiguous:
         return l0_mul(self, other, ex)
-    pair = _contiguous_pair(ex, self, other)
+    pair = contiguous_pair(ex, self, other)
     if pair is None:
         return None
     self_cast = cast(pair[0], promote, ex)
@@ -278,8 +209,8 @@ def aclnnMulGetWorkspaceSize(
     assert self is not None and other is not None and out is not None
     ex.bind_arguments(self=self, other=other, out=out)
     if self.is_empty() or other.is_empty():
-        return hand_out(ex, ex.finish(), workspaceSize, executor)
-    return _finish(ex, _mul_tensors(ex, self, other), out, workspaceSize, executor)
+        return empty(ex, workspaceSize, executor)
+    return finish(ex, _mul_tensors(ex, self, other), out, workspaceSize, executor)
 
 
 aclnnMul = _l2.phase2("aclnnMul")
@@ -288,19 +219,14 @@ aclnnMul = _l2.phase2("aclnnMul")
 # -- aclnnMuls ------------------------------------------------------------------------------------
 
 
-def _casted_float(dt: int, s: aclScalar) -> float:
-    """``GetCastedFloat``: the scalar rounded to FLOAT16 or BFLOAT16, back as a float."""
-    return float(scalars.to_fp16(s)) if dt == DT_FLOAT16 else float(scalars.to_bf16(s))
-
-
 def infer_tensor_scalar_dtype(self: aclTensor, other: aclScalar, out: aclTensor) -> int:
     """``InferTensorScalarDtype``: the dtype a tensor times a scalar computes in."""
     s, o = self.dtype, other.dtype
     if _soc.current().is_regbase:
-        promote = combine_categories_with_complex(s, scalar_default_dtype(o))
+        promote = combine_categories(s, scalar_default_dtype(o))
         if promote in (DT_FLOAT16, DT_BF16):
             # kept only if the scalar survives the rounding within FLT_EPSILON (absolute)
-            keep = abs(_casted_float(promote, other) - float(scalars.to_float(other))) <= scalars.FLT_EPSILON
+            keep = abs(casted_float(promote, other) - float(scalars.to_float(other))) <= scalars.FLT_EPSILON
             promote = promote if keep else DT_FLOAT
         return DT_COMPLEX64 if promote == DT_COMPLEX32 else promote
     if s in COMPLEX or o in COMPLEX:
@@ -380,7 +306,7 @@ def aclnnMulsGetWorkspaceSize(
     assert self is not None and other is not None and out is not None
     ex.bind_arguments(self=self, out=out)
     if self.is_empty():
-        return hand_out(ex, ex.finish(), workspaceSize, executor)
+        return empty(ex, workspaceSize, executor)
     infer = infer_tensor_scalar_dtype(self, other, out)
     result: aclTensor | None
     if can_use_muls(self.dtype, other):
@@ -395,7 +321,7 @@ def aclnnMulsGetWorkspaceSize(
             self_c = contiguous(self, ex)
             self_cast = cast(self_c, infer, ex) if self_c is not None else None
             result = l0_mul(self_cast, other_t, ex) if self_cast is not None and other_t is not None else None
-    return _finish(ex, result, out, workspaceSize, executor)
+    return finish(ex, result, out, workspaceSize, executor)
 
 
 aclnnMuls = _l2.phase2("aclnnMuls")
@@ -443,8 +369,8 @@ def aclnnInplaceMulGetWorkspaceSize(
     assert selfRef is not None and other is not None
     ex.bind_arguments(selfRef=selfRef, other=other)
     if selfRef.is_empty() or other.is_empty():
-        return hand_out(ex, ex.finish(), workspaceSize, executor)
-    pair = _contiguous_pair(ex, selfRef, other)
+        return empty(ex, workspaceSize, executor)
+    pair = contiguous_pair(ex, selfRef, other)
     result: aclTensor | None = None
     if pair is not None:
         self_c, other_c = pair
@@ -455,7 +381,7 @@ def aclnnInplaceMulGetWorkspaceSize(
             self_cast = cast(self_c, promote, ex)
             other_cast = cast(other_c, promote, ex) if self_cast is not None else None
             result = l0_mul(self_cast, other_cast, ex) if self_cast is not None and other_cast is not None else None
-    return _finish(ex, result, selfRef, workspaceSize, executor)
+    return finish(ex, result, selfRef, workspaceSize, executor)
 
 
 aclnnInplaceMul = _l2.phase2("aclnnInplaceMul")
@@ -485,7 +411,7 @@ def aclnnInplaceMulsGetWorkspaceSize(
     assert selfRef is not None and other is not None
     ex.bind_arguments(selfRef=selfRef)
     if selfRef.is_empty():
-        return hand_out(ex, ex.finish(), workspaceSize, executor)
+        return empty(ex, workspaceSize, executor)
     infer = infer_tensor_scalar_dtype(selfRef, other, selfRef)
     self_c = contiguous(selfRef, ex)  # no strided-view path in place
     result: aclTensor | None = None
@@ -496,7 +422,7 @@ def aclnnInplaceMulsGetWorkspaceSize(
             self_cast = cast(self_c, infer, ex)
             other_t = ex.convert_scalar(other, infer) if self_cast is not None else None
             result = l0_mul(self_cast, other_t, ex) if self_cast is not None and other_t is not None else None
-    return _finish(ex, result, selfRef, workspaceSize, executor)
+    return finish(ex, result, selfRef, workspaceSize, executor)
 
 
 aclnnInplaceMuls = _l2.phase2("aclnnInplaceMuls")

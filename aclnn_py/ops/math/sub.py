@@ -47,18 +47,18 @@ from ...dtypes import (
     DT_UNDEFINED,
 )  # fmt: skip
 from ...executor import checks
-from ...executor.api import hand_out
 from ...executor.checks import MAX_SUPPORT_DIMS_NUMS, op_loge
 from ...executor.executor import aclOpExecutor
 from ...l0.axpy import axpy as l0_axpy
 from ...l0.axpy import axpy_v2 as l0_axpy_v2
 from ...l0.cast import cast
-from ...l0.contiguous import contiguous, view_copy
+from ...l0.contiguous import contiguous
 from ...l0.mul import mul as l0_mul
 from ...l0.sub import sub as l0_sub
 from ...tensor import aclScalar, aclTensor
 from .. import _l2
-from .add import is_equal_to_one, promote_type_scalar
+from ._graph import empty, finish
+from .add import float_is_one, is_equal_to_one, promote_type_scalar
 
 S = aclnnStatus
 
@@ -103,11 +103,6 @@ DTYPE_FACTS = {
     "promoted dtypes computed by Axpy when alpha is not 1": axpy_dtypes,
     "promoted dtypes computed by AxpyV2 when alpha is not 1": axpy_v2_dtypes,
 }
-
-
-def _float_is_one(alpha: aclScalar) -> bool:
-    v = scalars.to_float(alpha)
-    return not (v > 1 or v < 1)  # NaN counts as 1
 
 
 def check_promote_type(self_dt: int, other_dt: int, alpha: aclScalar, out_dt: int, promote: int) -> bool:
@@ -173,13 +168,6 @@ def _scaled_sub(ex: aclOpExecutor, self_p: aclTensor, other_p: aclTensor, alpha:
     return l0_sub(self_p, mul_out, ex)
 
 
-def _cast_and_copy(ex: aclOpExecutor, result: aclTensor | None, out: aclTensor) -> bool:
-    if result is None:
-        return False
-    cast_out = cast(result, out.dtype, ex)
-    return cast_out is not None and view_copy(cast_out, out, ex) is not None
-
-
 # -- aclnnSub -------------------------------------------------------------------------------------
 
 
@@ -218,7 +206,7 @@ def sub_promote_type(self: aclTensor, other: aclTensor, alpha: aclScalar) -> int
     """The dtype aclnnSub computes in: ``PromoteType``, raised to FLOAT (DOUBLE stays DOUBLE)
     off Ascend950 when it is floating and alpha is not 1."""
     promote = dtypes.promote_type(self.dtype, other.dtype)
-    if not _soc.current().is_regbase and not _float_is_one(alpha) and promote in _FLOATING:
+    if not _soc.current().is_regbase and not float_is_one(alpha) and promote in _FLOATING:
         promote = DT_DOUBLE if promote == DT_DOUBLE else DT_FLOAT
     return promote
 
@@ -238,7 +226,7 @@ def aclnnSubGetWorkspaceSize(
     assert self is not None and other is not None and alpha is not None and out is not None
     ex.bind_arguments(self=self, other=other, out=out)
     if self.is_empty() or other.is_empty():
-        return hand_out(ex, ex.finish(), workspaceSize, executor)
+        return empty(ex, workspaceSize, executor)
     promote = sub_promote_type(self, other, alpha)
     self_c = contiguous(self, ex)
     self_p = cast(self_c, promote, ex) if self_c is not None else None
@@ -248,9 +236,7 @@ def aclnnSubGetWorkspaceSize(
     other_p = cast(other_c, promote, ex) if other_c is not None else None
     if other_p is None:
         return S.ACLNN_ERR_INNER_NULLPTR
-    if not _cast_and_copy(ex, _scaled_sub(ex, self_p, other_p, alpha, promote), out):
-        return S.ACLNN_ERR_INNER_NULLPTR
-    return hand_out(ex, ex.finish(), workspaceSize, executor)
+    return finish(ex, _scaled_sub(ex, self_p, other_p, alpha, promote), out, workspaceSize, executor)
 
 
 aclnnSub = _l2.phase2("aclnnSub")
@@ -294,16 +280,16 @@ def aclnnSubsGetWorkspaceSize(
     assert self is not None and other is not None and alpha is not None and out is not None
     ex.bind_arguments(self=self, out=out)
     if self.is_empty():
-        return hand_out(ex, ex.finish(), workspaceSize, executor)
+        return empty(ex, workspaceSize, executor)
     promote = promote_type_scalar(self, other, alpha, out)
     self_c = contiguous(self, ex)
     self_p = cast(self_c, promote, ex) if self_c is not None else None
     if self_p is None:
         return S.ACLNN_ERR_INNER_NULLPTR
     other_t = ex.convert_scalar(other, promote)
-    if other_t is None or not _cast_and_copy(ex, _scaled_sub(ex, self_p, other_t, alpha, promote), out):
+    if other_t is None:
         return S.ACLNN_ERR_INNER_NULLPTR
-    return hand_out(ex, ex.finish(), workspaceSize, executor)
+    return finish(ex, _scaled_sub(ex, self_p, other_t, alpha, promote), out, workspaceSize, executor)
 
 
 aclnnSubs = _l2.phase2("aclnnSubs")
