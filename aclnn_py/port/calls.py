@@ -8,10 +8,11 @@ from typing import TYPE_CHECKING
 from . import cparse
 from .ctype import INT, SIZE_T, CType, numpy_type, pointer, promote
 from .errors import Refused
-from .exprs import Exprs, _need, refuse
+from .exprs import Exprs, _need
 from .literals import LiteralError, printf_conversions
 from .pyexpr import P_ATOM, P_CMP, P_MUL, PyExpr
 from .scope import FuncInfo, Key, Sym
+from .values import refuse
 
 if TYPE_CHECKING:
     from tree_sitter import Node

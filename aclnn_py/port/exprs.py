@@ -48,8 +48,7 @@ from .pyexpr import (
     PyExpr,
 )
 from .scope import Sym, py_name
-from .values import Values
-from .values import refuse as refuse  # the layers above (calls, stmts, program) take it from here
+from .values import Values, refuse
 
 if TYPE_CHECKING:
     from tree_sitter import Node

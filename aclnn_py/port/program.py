@@ -13,11 +13,12 @@ from .calls import param_role
 from .decl import Declared
 from .emit import Item, Out
 from .errors import PortError, Refusal, Refused
-from .exprs import Cascade, _need, refuse
+from .exprs import Cascade, _need
 from .known import Known, known
 from .preprocess import Expanded, Macro, collect_macros, expand
 from .scope import Flags, FuncInfo, StructInfo, Sym, py_name
 from .stmts import Stmts, comment_lines
+from .values import refuse
 
 if TYPE_CHECKING:
     from tree_sitter import Node
