@@ -199,17 +199,6 @@ def check_broadcast_to_out(self: aclTensor, other: aclTensor, out: aclTensor, te
 # -- graph pieces ---------------------------------------------------------------------------------
 
 
-def compare_tensors(ex: aclOpExecutor, self: aclTensor, other: aclTensor, promote: int, op: L0Op) -> aclTensor | None:
-    """The tensor graph: Contiguous + Cast of self, then of other, then the l0 comparison."""
-    self_c = contiguous_cast(ex, self, promote)
-    if self_c is None:
-        return None
-    other_c = contiguous_cast(ex, other, promote)
-    if other_c is None:
-        return None
-    return op(self_c, other_c, ex)
-
-
 def bind(ex: aclOpExecutor, self: aclTensor, other: aclTensor | None, out: aclTensor, inplace: bool) -> None:
     """Name the user's tensors for the executor's printouts and phase-2 checks: ``selfRef``
     (and ``other``) for an in-place call, ``self``, ``other``, ``out`` otherwise (``other`` is
@@ -239,10 +228,14 @@ def scalar_graph(op: L0Op, view_ok: Callable[[aclTensor], bool] | None = None) -
 
 
 def tensor_graph(op: L0Op) -> Graph:
-    """The tensor APIs' graph: :func:`compare_tensors` with ``op``."""
+    """The tensor APIs' graph: Contiguous + Cast of self, then of other, then ``op``."""
 
     def graph(ex: aclOpExecutor, self: aclTensor, other: aclTensor, promote: int) -> aclTensor | None:
-        return compare_tensors(ex, self, other, promote, op)
+        self_c = contiguous_cast(ex, self, promote)
+        if self_c is None:
+            return None
+        other_c = contiguous_cast(ex, other, promote)
+        return op(self_c, other_c, ex) if other_c is not None else None
 
     return graph
 
