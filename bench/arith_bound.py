@@ -89,11 +89,19 @@ def count_instructions() -> None:
 
 
 def asm_child() -> None:
+    import numba
+
     from aclnn_py.kernels import _numba as nb
     from aclnn_py.kernels import _numba_ew as ew
 
     f32 = np.float32
     a, b, o = np.zeros(64, np.uint16), np.ones(64, np.uint16), np.zeros(64, np.uint16)
+
+    @numba.njit
+    def axpy_fma(alpha: Any, x1: Any, x2: Any, out: Any) -> None:
+        """TBE float16 Axpy's loop for an alpha of one significant bit (no Python entry of its own)."""
+        ew._axpy_twice(nb.KIND_F16, alpha, x1, x2, out)
+
     print("instructions of each loop's vectorised body (256-bit), per 8 elements")
     # what marks each kind's loop: F16C's conversions; bfloat16's shifts by 16 (no F16C: the
     # float16 loops are integer code too, and not told apart here)
@@ -109,9 +117,11 @@ def asm_child() -> None:
         ]  # fmt: skip
         if kind == nb.KIND_F16:
             runs += [
-                ("Axpy float16, one rounding (two arrays: row)", ew._axpy_once, lambda: ew._axpy_once(f32(2), a, b, o)),
-                ("Axpy float16, one rounding (a register scalar)", ew._axpy_once_scalar_x2,
-                 lambda: ew._axpy_once_scalar_x2(f32(2), a, o)),
+                ("Axpy float16, rounded to odd (two arrays: row)", ew._axpy_once,
+                 lambda: ew._axpy_once(f32(1.7), a, b, o)),
+                ("Axpy float16, rounded to odd (a register scalar)", ew._axpy_once_scalar_x2,
+                 lambda: ew._axpy_once_scalar_x2(f32(1.7), a, o)),
+                ("Axpy float16, alpha 2^k: fma (two arrays: row)", axpy_fma, lambda: axpy_fma(f32(2), a, b, o)),
             ]  # fmt: skip
         for name, fn, call in runs:
             call()
@@ -160,13 +170,9 @@ def main() -> int:
 
     @numba.njit(cache=False)
     def passes_axpy(reps: int, alpha: Any, a: Any, b: Any, o: Any) -> None:
+        # the launch itself on a block (its route by alpha and by a single-element x2 included)
         for _ in range(reps):
-            ew._axpy_once(alpha, a, b, o)
-
-    @numba.njit(cache=False)
-    def passes_axpy_scalar(reps: int, p: Any, a: Any, o: Any) -> None:
-        for _ in range(reps):
-            ew._axpy_once_scalar_x2(p, a, o)
+            ew.axpy(ew.AXPY_F16_ONCE, nb.KIND_F16, alpha, a, b, o)
 
     @numba.njit(cache=False)
     def passes_sl1(reps: int, kind: int, p: Any, lab: Any, d: Any, o: Any) -> None:
@@ -197,10 +203,14 @@ def main() -> int:
         loops.append((f"Maximum {dt.name}, row", 4, lambda: ew.maxmin(True, kind, x, row, o),
                       lambda: passes_max(reps, kind, xs, ys, os_)))  # fmt: skip
         if kind == nb.KIND_F16:  # TBE's one rounding (Axpy of aclnnAdd with alpha on Ascend910B)
-            loops.append(("Axpy float16 (one rounding), row", 4, lambda: ew.axpy(1, kind, al, x, row, o),
-                          lambda: passes_axpy(reps, al, xs, ys, os_)))  # fmt: skip
-            loops.append(("Axpy float16 (one rounding), scalar", 4, lambda: ew.axpy(1, kind, al, x, one, o),
-                          lambda: passes_axpy_scalar(reps, al * f32(3.0), xs, os_)))  # fmt: skip
+            # alpha 2 (make bench's: the route of one significant bit) and 1.7 (rounded to odd;
+            # its scalar x2 1.7 too, so that alpha * x2 has more than 11 bits)
+            for al, tag in ((f32(2.0), "alpha=2"), (f32(np.float16(1.7)), "alpha=1.7")):
+                one_al = np.array([np.float16(1.7)]).view(np.uint16) if tag == "alpha=1.7" else one
+                loops.append((f"Axpy float16 {tag}, row", 4, partial(ew.axpy, 1, kind, al, x, row, o),
+                              partial(passes_axpy, reps, al, xs, ys, os_)))  # fmt: skip
+                loops.append((f"Axpy float16 {tag}, scalar", 4, partial(ew.axpy, 1, kind, al, x, one_al, o),
+                              partial(passes_axpy, reps, al, xs, one_al, os_)))  # fmt: skip
         loops.append((f"SmoothL1LossGradV2 {dt.name}, scalar target", 6,
                       lambda: nb.smooth_l1_tbe(x, one, y, o, kind, f32(1.0), f32(0.0), f32(1.0), False),
                       lambda: passes_sl1(reps, kind, xs, ys, xs, os_)))  # fmt: skip

@@ -527,6 +527,49 @@ def _axpy_once_scalar_x2(p, x1, out):
 
 
 @_jit_in
+def _short(v):
+    """Whether the float32 ``v`` has at most 11 significant bits (the low 13 of its 23 stored
+    ones zero; true of 0, of the infinities and of every NaN widened from float16). For v a
+    product alpha * x2 (|v| >= 2^-48 or 0: never a float32 subnormal) and any float16 c, the
+    plain float32 sum then rounds right: RN16(RN32(v + c)) = RN16(v + c), so TBE's one rounding
+    needs no rounding to odd (:func:`_sum_to_odd`), and its loop is Add's (6 instructions per 8
+    elements against 16-18: ``bench/arith_bound.py --asm``).
+
+    Proof. A zero or non-finite term makes both sides the same IEEE operation; else let
+    x = v + c (exact, |x| < 2^33: float32 does not overflow), 2^j the smaller of the two terms'
+    last bits, S the term with that last bit and B the other; S and B have at most 11
+    significant bits, so |S| < 2^(j+11), and x is a multiple of 2^j. RN16's boundaries are the
+    float16 midpoints and 65520 (where it overflows): in [2^E, 2^(E+1)), E >= -14, odd multiples
+    of 2^(E-11) (12 significant bits, 65520 = 4095 * 2^4 included); below 2^-14 odd multiples of
+    2^-25. Every boundary is a float32 number and RN32 is monotonic, so RN32(x) and x are on the
+    same side of every boundary unless RN32(x) = m for a boundary m != x, which needs
+    0 < |x - m| <= ulp32(m)/2 <= 2^(E-24) (E = m's exponent). No such m exists:
+
+    * m's last bit L at most 2^j: x - m is a multiple of L > 2^(E-24) (L = 2^(E-11), or 2^-25
+      with E <= -15), so x = m;
+    * L > 2^j: x - m is a nonzero multiple of 2^j, so j <= E - 24 and |S| < 2^(E-13). For
+      E >= -14, |B - m| <= |S| + |x - m| < 2^(E-12): B's leading bit is at least 2^(E-1), its
+      last bit (11 bits at most) at least 2^(E-11) = L, so B - m is a multiple of L below L/2,
+      B = m: but m has 12 significant bits. For E <= -15, |x - m| <= 2^-39 gives j <= -39,
+      |S| < 2^-28: S is not a nonzero float16, so S = v and B = c, a multiple of 2^-24, at
+      least 2^-25 from m (an odd multiple of 2^-25), yet |c - m| < 2^-28 + 2^-39.
+
+    ``test_numba_half_loops.py`` checks the claim on every float16 c for v of every 11-bit
+    significand at every exponent the product can have, and that 12-bit ones do fail."""
+    return (np.float32(v).view(np.uint32) & np.uint32(0x1FFF)) == 0
+
+
+@_jit_in
+def _axpy_once_by_scalar(p, x1, out):
+    """TBE float16 Axpy with x2 a single element (p = alpha * x2, exact): Add's register-scalar
+    loop when p is :func:`_short`, :func:`_axpy_once_scalar_x2` otherwise."""
+    if _short(p):
+        _add_scalar(KIND_F16, x1, np.uint16(0), p, out)
+    else:
+        _axpy_once_scalar_x2(p, x1, out)
+
+
+@_jit_in
 def _axpy_once_scalar_x1(alpha, c, x2, out):
     """:func:`_axpy_once` with x1 a single element (its value ``c``, widened once)."""
     for i in range(out.size):
@@ -559,12 +602,17 @@ def axpy(mode, kind, alpha, x1, x2, out):
     """Axpy / AxpyV2 with a scalar alpha; x1 or x2 may be a single element or a row (repeated)."""
     n = out.size
     i1, i2 = aliased(x1, out), aliased(x2, out)
+    if mode == AXPY_F16_ONCE:
+        # a scalar x2: alpha * x2 computed once (exact), out of the loop (about 10%)
+        if x1.size == n and x2.size == 1 and not i1:
+            _axpy_once_by_scalar(alpha * _widen16(KIND_F16, x2[0]), x1, out)
+            return
+        if (np.float32(alpha).view(np.uint32) & np.uint32(0x7FFFFF)) == 0:
+            # alpha 0, a power of two or infinite: every alpha * x2 is :func:`_short`, so the one
+            # rounding is the float32 fused multiply-add (exact product) rounded to float16
+            mode = AXPY_TWICE
     if x1.size == n and x2.size == n and not (i1 or i2):
         _axpy_same_size(mode, kind, alpha, x1, x2, out)
-        return
-    # a scalar operand of the compute-bound float16 loop: hoisted out of it (about 10%)
-    if mode == AXPY_F16_ONCE and x1.size == n and x2.size == 1 and not i1:
-        _axpy_once_scalar_x2(alpha * _widen16(KIND_F16, x2[0]), x1, out)
         return
     if mode == AXPY_F16_ONCE and x2.size == n and x1.size == 1 and not i2:
         _axpy_once_scalar_x1(alpha, _widen16(KIND_F16, x1[0]), x2, out)
