@@ -30,9 +30,6 @@ from ... import soc as _soc
 from ..._status import aclnnStatus
 from ...dtypes import (
     DT_BF16,
-    DT_COMPLEX32,
-    DT_COMPLEX64,
-    DT_COMPLEX128,
     DT_DOUBLE,
     DT_FLOAT,
     DT_FLOAT16,
@@ -51,14 +48,13 @@ from ...l0.clip_by_value_v2 import clip_by_value_v2
 from ...l0.contiguous import contiguous, view_copy
 from ...tensor import aclScalar, aclTensor
 from .. import _l2
+from .._promote import combine_categories as combine_categories_with_complex
+from .._promote import scalar_default_dtype
 
 S = aclnnStatus
 
 Ascend910_dtype_support_list = (DT_FLOAT16, DT_FLOAT, DT_INT32, DT_INT64, DT_INT16, DT_INT8, DT_UINT8, DT_DOUBLE)
 Ascend910B_dtype_support_list = (*Ascend910_dtype_support_list, DT_BF16)
-
-_COMPLEX = (DT_COMPLEX32, DT_COMPLEX64, DT_COMPLEX128)
-_FLOATING = dtypes._FLOATING  # opbase IsFloatingType (the float8/6/4 types included)
 
 
 def dtype_support_list() -> tuple[int, ...]:
@@ -73,39 +69,8 @@ DTYPE_FACTS = {"self, out (and the compute dtype on Ascend950)": dtype_support_l
 
 
 # -- promotion (Ascend950) ------------------------------------------------------------------------
-
-
-def _inner_type_to_complex(dt: int) -> int:
-    """``InnerTypeToComplexType`` (reached only with a floating ``dt``)."""
-    table = {DT_BF16: DT_COMPLEX64, DT_FLOAT16: DT_COMPLEX32, DT_FLOAT: DT_COMPLEX64, DT_DOUBLE: DT_COMPLEX128}
-    if dt in _COMPLEX:
-        return dt
-    if dt not in table:
-        op_loge(S.ACLNN_ERR_PARAM_INVALID, f"Unknown Complex ScalarType for [{dtypes.dt_name(dt)}]")
-        return DT_UNDEFINED
-    return table[dt]
-
-
-def combine_categories_with_complex(higher: int, lower: int) -> int:
-    """``CombineCategoriesWithComplex``: the tensor's category wins unless the scalar's is higher."""
-    if higher in _COMPLEX:
-        return higher
-    if lower in _COMPLEX:
-        return _inner_type_to_complex(higher) if higher in _FLOATING else lower
-    if higher in _FLOATING:
-        return higher
-    if higher == dtypes.DT_BOOL or lower in _FLOATING:
-        return dtypes.promote_type(higher, lower)
-    return higher if higher != DT_UNDEFINED else lower
-
-
-def scalar_default_dtype(dt: int) -> int:
-    """``GetScalarDefaultDtype``: complex -> COMPLEX64, floating -> FLOAT, else unchanged."""
-    if dt in _COMPLEX:
-        return DT_COMPLEX64
-    if dt in _FLOATING:
-        return DT_FLOAT
-    return dt
+# aclnn_clamp.cpp's CombineCategoriesWithComplex and GetScalarDefaultDtype are the copies many
+# op_api files carry: ops/_promote.py
 
 
 def clamp_promote_type(self: aclTensor, lo: aclScalar | None, hi: aclScalar | None, out: aclTensor) -> int | None:

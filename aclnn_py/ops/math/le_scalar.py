@@ -31,8 +31,8 @@ from ...executor.executor import aclOpExecutor
 from ...l0.less_equal import less_equal as l0_less_equal
 from ...tensor import aclScalar, aclTensor
 from .. import _l2
+from .._promote import FLOATING
 from . import _compare as C
-from ._promote import FLOATING
 from .le_tensor import (
     ASCEND910_DTYPE_SUPPORT_LIST,
     ASCEND910B_DTYPE_SUPPORT_LIST,

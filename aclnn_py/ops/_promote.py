@@ -1,4 +1,4 @@
-"""The dtype helpers that several ops-math op_api files each carry a copy of.
+"""The dtype helpers that several op_api files (ops-math, ops-nn) each carry a copy of.
 
 ``CombineCategoriesWithComplex``, ``InnerTypeToComplexType`` and ``GetScalarDefaultDtype`` stand
 word for word in ``aclnn_eq_scalar.cpp``, ``aclnn_ne_scalar.cpp``, ``aclnn_le_scalar.cpp``,
@@ -8,9 +8,9 @@ word for word in ``aclnn_eq_scalar.cpp``, ``aclnn_ne_scalar.cpp``, ``aclnn_le_sc
 
 from __future__ import annotations
 
-from ... import dtypes, scalars
-from ..._status import aclnnStatus
-from ...dtypes import (
+from .. import dtypes, scalars
+from .._status import aclnnStatus
+from ..dtypes import (
     DT_BF16,
     DT_BOOL,
     DT_COMPLEX32,
@@ -21,8 +21,8 @@ from ...dtypes import (
     DT_FLOAT16,
     DT_UNDEFINED,
 )
-from ...executor.checks import op_loge
-from ...tensor import aclScalar
+from ..executor.checks import op_loge
+from ..tensor import aclScalar
 
 S = aclnnStatus
 
