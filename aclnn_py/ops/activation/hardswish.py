@@ -23,10 +23,11 @@ from ...dtypes import DT_BF16, DT_FLOAT, DT_FLOAT16
 from ...executor import checks
 from ...executor.api import hand_out
 from ...l0.cast import cast
-from ...l0.contiguous import contiguous, view_copy
+from ...l0.contiguous import contiguous
 from ...l0.hard_swish import hard_swish
 from ...tensor import aclTensor
 from .. import _l2
+from .._graph import finish
 
 S = aclnnStatus
 API = "aclnnHardswish"
@@ -89,13 +90,7 @@ def aclnnHardswishGetWorkspaceSize(
     if not soc_version_ge_910b() and self_c.dtype in DTYPE_CAST_LIST:  # unreachable: BF16 refused above
         self_cast = cast(self_c, DT_FLOAT16, ex)
     assert self_cast is not None
-    result = hard_swish(self_cast, ex)
-    if result is None:
-        return S.ACLNN_ERR_INNER_NULLPTR
-    cast_out = cast(result, out.dtype, ex)
-    if cast_out is None or view_copy(cast_out, out, ex) is None:
-        return S.ACLNN_ERR_INNER_NULLPTR
-    return hand_out(ex, ex.finish(), workspaceSize, executor)
+    return finish(ex, hard_swish(self_cast, ex), out, workspaceSize, executor)
 
 
 aclnnHardswish = _l2.phase2(API)

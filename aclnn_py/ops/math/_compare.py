@@ -23,8 +23,8 @@ from ...executor.checks import MAX_SUPPORT_DIMS_NUMS, op_loge
 from ...executor.executor import aclOpExecutor
 from ...tensor import aclScalar, aclTensor
 from .. import _l2
+from .._graph import contiguous_cast, empty, finish
 from .._promote import COMPLEX, FLOATING, combine_categories, scalar_default_dtype
-from ._graph import contiguous_cast, empty, finish
 
 S = aclnnStatus
 L0Op = Callable[[aclTensor, aclTensor, aclOpExecutor], "aclTensor | None"]

@@ -47,9 +47,9 @@ from ...l0.cast import cast
 from ...l0.contiguous import view_copy
 from ...tensor import aclTensor
 from .. import _l2
+from .._graph import contiguous_cast, empty
 from .._promote import FLOATING
 from . import _compare as C
-from ._graph import contiguous_cast, empty
 
 S = aclnnStatus
 

@@ -53,8 +53,8 @@ from ...l0.contiguous import contiguous, view_copy
 from ...l0.mul import mul as l0_mul
 from ...tensor import aclScalar, aclTensor
 from .. import _l2
+from .._graph import empty, finish
 from .._promote import COMPLEX, FLOATING, casted_float, combine_categories, scalar_default_dtype
-from ._graph import empty, finish
 
 S = aclnnStatus
 

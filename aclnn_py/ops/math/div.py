@@ -54,8 +54,8 @@ from ...l0.muls import muls as l0_muls
 from ...l0.real_div import MODE_REAL_DIV, is_real_div_support_non_contiguous, real_div_mode, real_div_scalar
 from ...tensor import aclScalar, aclTensor
 from .. import _l2
+from .._graph import contiguous_pair, empty, finish
 from .._promote import COMPLEX, FLOATING, combine_categories, scalar_default_dtype
-from ._graph import contiguous_pair, empty, finish
 
 S = aclnnStatus
 

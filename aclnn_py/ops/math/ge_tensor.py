@@ -47,8 +47,8 @@ from ...l0.greater_equal import greater_equal as l0_greater_equal
 from ...l0.greater_equal import is_greater_equal_support_non_contiguous
 from ...tensor import aclTensor
 from .. import _l2
+from .._graph import contiguous_cast
 from . import _compare as C
-from ._graph import contiguous_cast
 
 S = aclnnStatus
 

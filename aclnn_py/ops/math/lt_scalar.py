@@ -36,9 +36,9 @@ from ...l0.contiguous import contiguous
 from ...l0.less import less as l0_less
 from ...tensor import aclScalar, aclTensor
 from .. import _l2
+from .._graph import contiguous_cast
 from .._promote import FLOATING
 from . import _compare as C
-from ._graph import contiguous_cast
 from .lt_tensor import (
     ASCEND910_DTYPE_SUPPORT_LIST,
     ASCEND910_OUT_DTYPE_SUPPORT_LIST,

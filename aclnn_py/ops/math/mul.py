@@ -48,8 +48,8 @@ from ...l0.mul import mul as l0_mul
 from ...l0.muls import muls as l0_muls
 from ...tensor import aclScalar, aclTensor
 from .. import _l2
+from .._graph import contiguous_pair, empty, finish
 from .._promote import COMPLEX, casted_float, combine_categories, scalar_default_dtype
-from ._graph import contiguous_pair, empty, finish
 
 S = aclnnStatus
 

@@ -57,7 +57,7 @@ from ...l0.mul import mul as l0_mul
 from ...l0.sub import sub as l0_sub
 from ...tensor import aclScalar, aclTensor
 from .. import _l2
-from ._graph import empty, finish
+from .._graph import empty, finish
 from .add import float_is_one, is_equal_to_one, promote_type_scalar
 
 S = aclnnStatus

@@ -1,15 +1,15 @@
-"""The l0 call sequences that the ops-math op_api files each write out: Contiguous + Cast of an
+"""The l0 call sequences that op_api files (ops-math, ops-nn) each write out: Contiguous + Cast of an
 input, the Contiguous of a pair, the empty-tensor short-cut, and the closing Cast to out's dtype +
 ViewCopy + hand-out of the executor."""
 
 from __future__ import annotations
 
-from ..._status import aclnnStatus
-from ...executor.api import hand_out
-from ...executor.executor import aclOpExecutor
-from ...l0.cast import cast
-from ...l0.contiguous import contiguous, view_copy
-from ...tensor import aclTensor
+from .._status import aclnnStatus
+from ..executor.api import hand_out
+from ..executor.executor import aclOpExecutor
+from ..l0.cast import cast
+from ..l0.contiguous import contiguous, view_copy
+from ..tensor import aclTensor
 
 S = aclnnStatus
 
