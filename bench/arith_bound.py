@@ -102,6 +102,17 @@ def asm_child() -> None:
         """TBE float16 Axpy's loop for an alpha of one significant bit (no Python entry of its own)."""
         ew._axpy_twice(nb.KIND_F16, alpha, x1, x2, out)
 
+    @numba.njit
+    def hardswish_elements(kind: int, x: Any, out: Any) -> None:
+        """HardSwish's TBE loop one element at a time (the float16 one, bfloat16's before pairs)."""
+        for i in range(out.size):
+            out[i] = nb._narrow16(kind, ew._hardswish_tbe(nb._widen16(kind, x[i])))
+
+    @numba.njit
+    def hardswish_pairs(x: Any, out: Any) -> None:
+        """HardSwish's TBE bfloat16 loop on uint32 words (its index counts pairs of elements)."""
+        ew._hardswish_tbe_bf16_pairs(x, out)
+
     print("instructions of each loop's vectorised body (256-bit), per 8 elements")
     # what marks each kind's loop: F16C's conversions; bfloat16's shifts by 16 (no F16C: the
     # float16 loops are integer code too, and not told apart here)
@@ -114,7 +125,10 @@ def asm_child() -> None:
             (f"Maximum {dt} (int16 lanes)", ew._max, lambda: ew._max(kind, a, b, o)),
             (f"SmoothL1LossGradV2 {dt} (TBE)", nb._sl1_tbe_same,
              lambda: nb._sl1_tbe_same(a, b, a, o, kind, f32(1), f32(1), np.uint32(0xFFFFFFFF), f32(1), False)),
+            (f"HardSwish {dt} (TBE, element by element)", hardswish_elements, lambda: hardswish_elements(kind, a, o)),
         ]  # fmt: skip
+        if kind == nb.KIND_BF16:
+            runs.append(("HardSwish bfloat16 (TBE, pairs)", hardswish_pairs, lambda: hardswish_pairs(a, o)))
         if kind == nb.KIND_F16:
             runs += [
                 ("Axpy float16, rounded to odd (two arrays: row)", ew._axpy_once,
@@ -128,6 +142,7 @@ def asm_child() -> None:
             # the signature of this kind: the last compiled (kinds are values, not types)
             marker = r"vpcmpgtw" if fn is ew._max else markers[kind]
             total, vec, elements = hot_loop(fn.inspect_asm(fn.signatures[-1]), marker)
+            elements *= 2 if fn is hardswish_pairs else 1  # its index counts uint32 words
             if elements:
                 print(f"  {name:48s} {8 * (total - 3) / elements:5.1f} ({8 * vec / elements:4.1f} on vectors)")
 
@@ -175,6 +190,11 @@ def main() -> int:
             ew.axpy(ew.AXPY_F16_ONCE, nb.KIND_F16, alpha, a, b, o)
 
     @numba.njit(cache=False)
+    def passes_hardswish(reps: int, kind: int, a: Any, o: Any) -> None:
+        for _ in range(reps):
+            ew.hardswish(False, kind, a, o)
+
+    @numba.njit(cache=False)
     def passes_sl1(reps: int, kind: int, p: Any, lab: Any, d: Any, o: Any) -> None:
         for _ in range(reps):
             nb._sl1_tbe_same(p, lab, d, o, kind, f32(1.0), f32(1.0), np.uint32(0xFFFFFFFF), f32(1.0), False)
@@ -211,6 +231,8 @@ def main() -> int:
                               partial(passes_axpy, reps, al, xs, ys, os_)))  # fmt: skip
                 loops.append((f"Axpy float16 {tag}, scalar", 4, partial(ew.axpy, 1, kind, al, x, one_al, o),
                               partial(passes_axpy, reps, al, xs, one_al, os_)))  # fmt: skip
+        loops.append((f"Hardswish {dt.name} (TBE), same shape", 4, partial(ew.hardswish, False, kind, x, o),
+                      partial(passes_hardswish, reps, kind, xs, os_)))  # fmt: skip
         loops.append((f"SmoothL1LossGradV2 {dt.name}, scalar target", 6,
                       lambda: nb.smooth_l1_tbe(x, one, y, o, kind, f32(1.0), f32(0.0), f32(1.0), False),
                       lambda: passes_sl1(reps, kind, xs, ys, xs, os_)))  # fmt: skip

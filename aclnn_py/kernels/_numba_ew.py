@@ -17,12 +17,15 @@ arrays; the per-element operation code (``op``) is loop-invariant, so LLVM unswi
 
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 from numba import types
 from numba.extending import intrinsic
 
 from ._numba import (
     F32,
+    KIND_BF16,
     KIND_F16,
     KIND_F32,
     _block,
@@ -812,6 +815,39 @@ def _hardswish_arch35(x):
     return (xm * t) * F32(1.0 / 6.0)
 
 
+@_jit_in
+def _bf16_rounded(f):
+    """:func:`._numba._narrow16` to bfloat16 (half to even, NaN canonical) without its final
+    shift: float32 bits whose high half is the result."""
+    b = np.uint32(np.float32(f).view(np.uint32) if f == f else np.uint32(0x7FC00000))
+    return np.uint32(b + np.uint32(0x7FFF) + np.uint32((b >> np.uint32(16)) & np.uint32(1)))
+
+
+# bfloat16 pairs as uint32 words need the first element in the low half
+_LITTLE = sys.byteorder == "little"
+
+
+@_jit_in
+def _hardswish_tbe_bf16_pairs(x, out):
+    """TBE bfloat16 HardSwish on two elements a uint32 word (x and out 4-byte aligned, a
+    little-endian host: element 2i is word i's low half): word << 16 and word & 0xFFFF0000 are
+    the two elements widened, and the rounded results' high halves go back with one shift, one
+    mask and an or. Per element element-wise as :func:`_hardswish_tbe` then ``_narrow16``, the
+    same bits; what changes is the packing: 14 vector instructions per 8 elements against 16.5
+    (a load and a shift to widen each 8 of them, a shift, a pack and a permute to store:
+    ``bench/arith_bound.py --asm``), 20% less time from L1 (4.2 -> 3.4 ms for 2^24 elements)."""
+    m = out.size // 2 * 2
+    xw, ow = x[:m].view(np.uint32), out[:m].view(np.uint32)
+    for i in range(ow.size):
+        w = xw[i]
+        lo = _bf16_rounded(_hardswish_tbe(np.uint32(w << np.uint32(16)).view(np.float32)))
+        hi = _bf16_rounded(_hardswish_tbe(np.uint32(w & np.uint32(0xFFFF0000)).view(np.float32)))
+        # every operation in uint32 (numba widens integer arithmetic to 64 bits: half the lanes)
+        ow[i] = np.uint32(np.uint32(lo >> np.uint32(16)) | np.uint32(hi & np.uint32(0xFFFF0000)))
+    if m < out.size:
+        out[m] = _narrow16(KIND_BF16, _hardswish_tbe(_widen16(KIND_BF16, x[m])))
+
+
 @_jit
 def hardswish(arch35, kind, x, out):
     """HardSwish forward: the TBE recipe rounds half to even, Ascend950's narrows the half types
@@ -841,6 +877,9 @@ def _hardswish(arch35, kind, x, out):
                 fo[i] = _canon(_hardswish_tbe(fx[i]))
         return
     if not arch35:
+        if kind == KIND_BF16 and _LITTLE and (x.ctypes.data | out.ctypes.data) % 4 == 0:
+            _hardswish_tbe_bf16_pairs(x, out)
+            return
         for i in range(n):
             out[i] = _narrow16(kind, _hardswish_tbe(_widen16(kind, x[i])))
     elif kind == KIND_F16:

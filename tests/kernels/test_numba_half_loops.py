@@ -122,3 +122,8 @@ def test_hardswish_bfloat16_on_every_half(recipe: str) -> None:
     inplace = EVERY.copy()
     ew.hardswish(recipe == "arch35", nb.KIND_BF16, inplace, inplace)
     np.testing.assert_array_equal(inplace, want)
+    # an odd length (the last element alone), and operands off 4-byte alignment (element loop)
+    ew.hardswish(recipe == "arch35", nb.KIND_BF16, EVERY[:-1], out[:-1])
+    np.testing.assert_array_equal(out[:-1], want[:-1])
+    ew.hardswish(recipe == "arch35", nb.KIND_BF16, EVERY[1:], out[:-1])
+    np.testing.assert_array_equal(out[:-1], want[1:])
