@@ -190,6 +190,14 @@ def main() -> int:
             ew.axpy(ew.AXPY_F16_ONCE, nb.KIND_F16, alpha, a, b, o)
 
     @numba.njit(cache=False)
+    def passes_axpy_scalar(reps: int, plain: bool, p: Any, a: Any, o: Any) -> None:
+        for _ in range(reps):
+            if plain:
+                ew._add_scalar(nb.KIND_F16, a, np.uint16(0), p, o)
+            else:
+                ew._axpy_once_scalar_x2(p, a, o)
+
+    @numba.njit(cache=False)
     def passes_hardswish(reps: int, kind: int, a: Any, o: Any) -> None:
         for _ in range(reps):
             ew.hardswish(False, kind, a, o)
@@ -225,12 +233,19 @@ def main() -> int:
         if kind == nb.KIND_F16:  # TBE's one rounding (Axpy of aclnnAdd with alpha on Ascend910B)
             # alpha 2 (make bench's: the route of one significant bit) and 1.7 (rounded to odd;
             # its scalar x2 1.7 too, so that alpha * x2 has more than 11 bits)
-            for al, tag in ((f32(2.0), "alpha=2"), (f32(np.float16(1.7)), "alpha=1.7")):
-                one_al = np.array([np.float16(1.7)]).view(np.uint16) if tag == "alpha=1.7" else one
-                loops.append((f"Axpy float16 {tag}, row", 4, partial(ew.axpy, 1, kind, al, x, row, o),
+            for a16 in (2.0, 1.7):
+                al = f32(np.float16(a16))
+                loops.append((f"Axpy float16 alpha={a16:g}, row", 4, partial(ew.axpy, 1, kind, al, x, row, o),
                               partial(passes_axpy, reps, al, xs, ys, os_)))  # fmt: skip
-                loops.append((f"Axpy float16 {tag}, scalar", 4, partial(ew.axpy, 1, kind, al, x, one_al, o),
-                              partial(passes_axpy, reps, al, xs, one_al, os_)))  # fmt: skip
+            # a scalar x2: alpha 2 (a short product), 1.7 * 1.7 (long, passes the check of large
+            # calls), 3 * 683 = 2049 (a float16 midpoint: rounded to odd); from L1 the loop the
+            # launch of 2^24 elements takes (a 4096-element block would not check)
+            for a16, v in ((2.0, float(y[:1].view(F16)[0])), (1.7, 1.7), (3.0, 683.0)):
+                al, x2 = f32(np.float16(a16)), np.array([v], np.float16).view(np.uint16)
+                p = al * f32(np.float16(v))
+                plain = bool(ew._plain_sum_rounds_right(p))  # true of short products too
+                loops.append((f"Axpy float16 alpha={a16:g}, scalar {v:g}", 4, partial(ew.axpy, 1, kind, al, x, x2, o),
+                              partial(passes_axpy_scalar, reps, plain, p, xs, os_)))  # fmt: skip
         loops.append((f"Hardswish {dt.name} (TBE), same shape", 4, partial(ew.hardswish, False, kind, x, o),
                       partial(passes_hardswish, reps, kind, xs, os_)))  # fmt: skip
         loops.append((f"SmoothL1LossGradV2 {dt.name}, scalar target", 6,

@@ -94,6 +94,24 @@ def test_axpy_routes_agree_with_the_specification(alpha: float) -> None:
     np.testing.assert_array_equal(_kernel(alpha, every, other), _spec(alpha, every, other))
 
 
+def test_axpy_large_scalar_call_checks_the_plain_sum_on_every_half() -> None:
+    """A call of PLAIN_CHECK_MIN elements or more with a long scalar product checks the plain
+    sum on every half first: 3 * 683 = 2049 is a float16 midpoint (2049 + 2^-24 loses the
+    2^-24 in float32): the check fails and the rounding to odd runs; 1.7 * 1.7 (as float16)
+    passes and the plain loop runs. Either way the large call gives the small call's bits (a
+    small call rounds to odd, checked against the specification above), element for element."""
+    every = EVERY.view(F16)
+    reps = ew.PLAIN_CHECK_MIN // every.size
+    big = np.tile(every, reps)
+    for alpha, x2, plain in ((3.0, 683.0, False), (1.7, 1.7, True)):
+        p = np.float32(np.float16(alpha)) * np.float32(np.float16(x2))
+        assert ew._plain_sum_rounds_right(p) == plain
+        one = np.array([x2], F16)
+        small = _kernel(alpha, every, one)
+        np.testing.assert_array_equal(small, _spec(alpha, every, one))
+        np.testing.assert_array_equal(_kernel(alpha, big, one), np.tile(small, reps))
+
+
 def test_axpy_in_place_with_a_power_of_two_alpha() -> None:
     """out is x1 itself (aclnnInplaceAdd): the route stages blocks as the other modes do."""
     every = EVERY.view(F16)
