@@ -622,7 +622,10 @@ def _axpy_block(mode, kind, alpha, x1, x2, out):
 
 @_jit
 def axpy(mode, kind, alpha, x1, x2, out):
-    """Axpy / AxpyV2 with a scalar alpha; x1 or x2 may be a single element or a row (repeated)."""
+    """Axpy / AxpyV2 with a scalar alpha; x1 or x2 may be a single element or a row (repeated).
+    TBE float16 (AXPY_F16_ONCE) rounds to odd only where it must: not for an alpha of one
+    significant bit, nor for a single-element x2 whose product is :func:`_short` or passes
+    :func:`_plain_sum_rounds_right` (the same bits, proved or checked)."""
     n = out.size
     i1, i2 = aliased(x1, out), aliased(x2, out)
     if mode == AXPY_F16_ONCE:
