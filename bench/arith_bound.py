@@ -89,29 +89,11 @@ def count_instructions() -> None:
 
 
 def asm_child() -> None:
-    import numba
-
     from aclnn_py.kernels import _numba as nb
     from aclnn_py.kernels import _numba_ew as ew
 
     f32 = np.float32
     a, b, o = np.zeros(64, np.uint16), np.ones(64, np.uint16), np.zeros(64, np.uint16)
-
-    @numba.njit
-    def axpy_fma(alpha: Any, x1: Any, x2: Any, out: Any) -> None:
-        """TBE float16 Axpy's loop for an alpha of one significant bit (no Python entry of its own)."""
-        ew._axpy_twice(nb.KIND_F16, alpha, x1, x2, out)
-
-    @numba.njit
-    def hardswish_elements(kind: int, x: Any, out: Any) -> None:
-        """HardSwish's TBE loop one element at a time (the float16 one, bfloat16's before pairs)."""
-        for i in range(out.size):
-            out[i] = nb._narrow16(kind, ew._hardswish_tbe(nb._widen16(kind, x[i])))
-
-    @numba.njit
-    def hardswish_pairs(x: Any, out: Any) -> None:
-        """HardSwish's TBE bfloat16 loop on uint32 words (its index counts pairs of elements)."""
-        ew._hardswish_tbe_bf16_pairs(x, out)
 
     print("instructions of each loop's vectorised body (256-bit), per 8 elements")
     # what marks each kind's loop: F16C's conversions; bfloat16's shifts by 16 (no F16C: the
@@ -125,24 +107,30 @@ def asm_child() -> None:
             (f"Maximum {dt} (int16 lanes)", ew._max, lambda: ew._max(kind, a, b, o)),
             (f"SmoothL1LossGradV2 {dt} (TBE)", nb._sl1_tbe_same,
              lambda: nb._sl1_tbe_same(a, b, a, o, kind, f32(1), f32(1), np.uint32(0xFFFFFFFF), f32(1), False)),
-            (f"HardSwish {dt} (TBE, element by element)", hardswish_elements, lambda: hardswish_elements(kind, a, o)),
         ]  # fmt: skip
         if kind == nb.KIND_BF16:
-            runs.append(("HardSwish bfloat16 (TBE, pairs)", hardswish_pairs, lambda: hardswish_pairs(a, o)))
+            runs.append(
+                (
+                    "HardSwish bfloat16 (TBE, pairs)",
+                    ew._hardswish_tbe_bf16_pairs,
+                    lambda: ew._hardswish_tbe_bf16_pairs(a, o),
+                )
+            )
         if kind == nb.KIND_F16:
             runs += [
                 ("Axpy float16, rounded to odd (two arrays: row)", ew._axpy_once,
                  lambda: ew._axpy_once(f32(1.7), a, b, o)),
                 ("Axpy float16, rounded to odd (a register scalar)", ew._axpy_once_scalar_x2,
                  lambda: ew._axpy_once_scalar_x2(f32(1.7), a, o)),
-                ("Axpy float16, alpha 2^k: fma (two arrays: row)", axpy_fma, lambda: axpy_fma(f32(2), a, b, o)),
+                ("Axpy float16, alpha 2^k: fma (two arrays: row)", ew._axpy_twice,
+                 lambda: ew._axpy_twice(nb.KIND_F16, f32(2), a, b, o)),
             ]  # fmt: skip
         for name, fn, call in runs:
             call()
             # the signature of this kind: the last compiled (kinds are values, not types)
             marker = r"vpcmpgtw" if fn is ew._max else markers[kind]
             total, vec, elements = hot_loop(fn.inspect_asm(fn.signatures[-1]), marker)
-            elements *= 2 if fn is hardswish_pairs else 1  # its index counts uint32 words
+            elements *= 2 if fn is ew._hardswish_tbe_bf16_pairs else 1  # its index counts uint32 words
             if elements:
                 print(f"  {name:48s} {8 * (total - 3) / elements:5.1f} ({8 * vec / elements:4.1f} on vectors)")
 

@@ -456,7 +456,7 @@ def _axpy_f32(alpha, x1, x2, fo):
         fo[i] = _canon(_fma32(alpha, x2[i], x1[i]))  # type: ignore[call-arg]  # numba passes typingctx
 
 
-@_jit_in
+@_jit
 def _axpy_twice(kind, alpha, x1, x2, out):
     for i in range(out.size):
         out[i] = _narrow16(kind, _fma32(alpha, _widen16(kind, x2[i]), _widen16(kind, x1[i])))  # type: ignore[call-arg]
@@ -529,7 +529,7 @@ def _axpy_once_scalar_x2(p, x1, out):
         out[i] = _narrow16(KIND_F16, _sum_to_odd(p, _widen16(KIND_F16, x1[i])))
 
 
-@_jit_in
+@_jit
 def _short(v):
     """Whether the float32 ``v`` has at most 11 significant bits (the low 13 of its 23 stored
     ones zero; true of 0, of the infinities and of every NaN widened from float16). For v a
@@ -850,7 +850,7 @@ def _bf16_rounded(f):
 _LITTLE = sys.byteorder == "little"
 
 
-@_jit_in
+@_jit
 def _hardswish_tbe_bf16_pairs(x, out):
     """TBE bfloat16 HardSwish on two elements a uint32 word (x and out 4-byte aligned, a
     little-endian host: element 2i is word i's low half): word << 16 and word & 0xFFFF0000 are
