@@ -280,6 +280,7 @@ def elementwise_cases(s: Inputs, layout: str = "same shape") -> dict[str, Case]:
     and strided view)."""
     dev, n, item = s.dev, s.n, s.dtype.itemsize
     one, two, lo, hi = dev.scalar(1.0), dev.scalar(2.0), dev.scalar(-1.0), dev.scalar(1.0)
+    s7 = dev.scalar(1.7)
     t = s.t
     ops = torch.ops.aten if torch else None
     a, b, o, ob, ta, tb, to = s.operands(layout)
@@ -298,6 +299,10 @@ def elementwise_cases(s: Inputs, layout: str = "same shape") -> dict[str, Case]:
         "Add": (*_api("aclnnAdd"), (a, b, one, o), mv(2), tf(lambda: torch.add(ta, tb, out=to))),
         "Add alpha=2 (Axpy)": (*_api("aclnnAdd"), (a, b, two, o), mv(2),
                                tf(lambda: torch.add(ta, tb, alpha=2, out=to))),
+        # alpha = 2 takes the exact short routes (a power of two); 1.7 the general one-rounding
+        # loops (float16: rounded to odd; float32 numpy: the float64 sum and its breakpoints)
+        "Add alpha=1.7 (Axpy)": (*_api("aclnnAdd"), (a, b, s7, o), mv(2),
+                                 tf(lambda: torch.add(ta, tb, alpha=1.7, out=to))),
         "Sub": (*_api("aclnnSub"), (a, b, one, o), mv(2), tf(lambda: torch.sub(ta, tb, out=to))),
         "Mul": (*_api("aclnnMul"), (a, b, o), mv(2), tf(lambda: torch.mul(ta, tb, out=to))),
         "Div": (*_api("aclnnDiv"), (a, b, o), mv(2), tf(lambda: torch.div(ta, tb, out=to))),
