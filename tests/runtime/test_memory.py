@@ -58,6 +58,7 @@ from aclnn_py import (
     aclrtResetDevice,
     aclrtSetDevice,
 )  # fmt: skip
+from aclnn_py.runtime.device import DEFAULT_DEVICE_MEMORY
 from aclnn_py.runtime.memory import SPACE
 
 KIND_EXPECT = (
@@ -557,7 +558,7 @@ def test_a_leak_made_in_the_programs_main_names_that_line_not_the_call_of_main(t
 def test_pinned_host_memory_is_one_pool_for_malloc_host_and_mbufs(ctx):
     """aclrtMallocHost and aclrtAllocBuf take pinned memory from one simulated pool (the
     device capacity): past it each is refused with 107002 and a note of the free bytes."""
-    total = 32 * 1024**3
+    total = DEFAULT_DEVICE_MEMORY  # conftest clears ACLNN_PY_DEVICE_MEMORY
     p, buf = Ref(), Ref()
     assert aclrtMallocHost(p, 1000) == 0
     assert aclrtAllocBuf(Ref(), total) == ACL_ERROR_RT_MEMORY_ALLOCATION

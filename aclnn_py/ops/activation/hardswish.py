@@ -21,13 +21,12 @@ from ... import soc as _soc
 from ..._status import aclnnStatus
 from ...dtypes import DT_BF16, DT_FLOAT, DT_FLOAT16
 from ...executor import checks
-from ...executor.api import hand_out
 from ...l0.cast import cast
 from ...l0.contiguous import contiguous
 from ...l0.hard_swish import hard_swish
 from ...tensor import aclTensor
 from .. import _l2
-from .._graph import finish
+from .._graph import empty, finish
 
 S = aclnnStatus
 API = "aclnnHardswish"
@@ -82,7 +81,7 @@ def aclnnHardswishGetWorkspaceSize(
     assert self is not None and out is not None
     ex.bind_arguments(self=self, out=out)
     if self.is_empty():
-        return hand_out(ex, ex.finish(), workspaceSize, executor)
+        return empty(ex, workspaceSize, executor)
     self_c = contiguous(self, ex)
     if self_c is None:
         return S.ACLNN_ERR_INNER_NULLPTR

@@ -45,9 +45,10 @@ from ...executor.api import hand_out
 from ...executor.checks import MAX_SUPPORT_DIMS_NUMS, op_loge
 from ...l0.cast import cast
 from ...l0.clip_by_value_v2 import clip_by_value_v2
-from ...l0.contiguous import contiguous, view_copy
+from ...l0.contiguous import view_copy
 from ...tensor import aclScalar, aclTensor
 from .. import _l2
+from .._graph import contiguous_cast, empty
 from .._promote import combine_categories as combine_categories_with_complex
 from .._promote import scalar_default_dtype
 
@@ -189,14 +190,13 @@ def clamp_common(
         return ret
     ex.bind_arguments(self=self, out=out)
     if self.is_empty():
-        return hand_out(ex, ex.finish(), workspaceSize, executor)
+        return empty(ex, workspaceSize, executor)
     promote = compute_dtype(self, lo, hi, out)
     if promote is None:
         return S.ACLNN_ERR_PARAM_INVALID
     value_max = normalize_max_scalar(hi, promote)
     value_min = normalize_min_scalar(lo, promote)
-    self_c = contiguous(self, ex)
-    self_p = cast(self_c, promote, ex) if self_c is not None else None
+    self_p = contiguous_cast(ex, self, promote)
     if self_p is None:
         return S.ACLNN_ERR_INNER_NULLPTR
     min_t, max_t = ex.convert_scalar(value_min, promote), ex.convert_scalar(value_max, promote)

@@ -17,6 +17,7 @@ from ...executor.executor import aclOpExecutor
 from ...l0.contiguous import contiguous, view_copy
 from ...tensor import aclTensor
 from .. import _l2
+from .._graph import empty
 
 S = aclnnStatus
 
@@ -40,7 +41,7 @@ def phase1(
     assert selfRef is not None
     ex.bind_arguments(selfRef=selfRef)
     if selfRef.is_empty():
-        return hand_out(ex, ex.finish(), workspaceSize, executor)
+        return empty(ex, workspaceSize, executor)
     self_c = contiguous(selfRef, ex)
     if self_c is None:
         return S.ACLNN_ERR_INNER_NULLPTR

@@ -53,7 +53,7 @@ from ...l0.contiguous import contiguous, view_copy
 from ...l0.mul import mul as l0_mul
 from ...tensor import aclScalar, aclTensor
 from .. import _l2
-from .._graph import empty, finish
+from .._graph import contiguous_cast, empty, finish
 from .._promote import COMPLEX, FLOATING, casted_float, combine_categories, scalar_default_dtype
 
 S = aclnnStatus
@@ -325,8 +325,7 @@ def aclnnAddsGetWorkspaceSize(
     if self.dtype == promote and is_add_support_non_contiguous(self, other_t) and (one or not (axpy or axpy_v2)):
         self_p: aclTensor | None = self  # a view of self, no kernel
     else:
-        self_c = contiguous(self, ex)
-        self_p = cast(self_c, promote, ex) if self_c is not None else None
+        self_p = contiguous_cast(ex, self, promote)
     if self_p is None:
         return S.ACLNN_ERR_INNER_NULLPTR
     if one:

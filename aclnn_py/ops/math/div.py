@@ -48,13 +48,12 @@ from ...dtypes import (
 from ...executor import checks
 from ...executor.checks import MAX_SUPPORT_DIMS_NUMS, op_loge
 from ...executor.executor import aclOpExecutor
-from ...l0.cast import cast
 from ...l0.contiguous import contiguous, is_contiguous
 from ...l0.muls import muls as l0_muls
 from ...l0.real_div import MODE_REAL_DIV, is_real_div_support_non_contiguous, real_div_mode, real_div_scalar
 from ...tensor import aclScalar, aclTensor
 from .. import _l2
-from .._graph import contiguous_pair, empty, finish
+from .._graph import contiguous_cast, contiguous_pair, empty, finish
 from .._promote import COMPLEX, FLOATING, combine_categories, scalar_default_dtype
 
 S = aclnnStatus
@@ -201,8 +200,7 @@ def _to_promote(ex: aclOpExecutor, t: aclTensor, promote: int) -> aclTensor | No
     """A view of ``t`` when Ascend950's RealDiv can read it as it is, else Contiguous + Cast."""
     if t.dtype == promote and is_real_div_support_non_contiguous(t):
         return t
-    tc = contiguous(t, ex)
-    return cast(tc, promote, ex) if tc is not None else None
+    return contiguous_cast(ex, t, promote)
 
 
 def _div_tensors(ex: aclOpExecutor, self: aclTensor, other: aclTensor) -> aclTensor | None:
@@ -390,8 +388,7 @@ def _divs(ex: aclOpExecutor, self: aclTensor, other: aclScalar) -> aclTensor | N
     if self.dtype == promote and is_real_div_support_non_contiguous(self) and not use_muls:
         other_t = ex.convert_scalar(other, promote)
         return real_div_mode(self, other_t, MODE_REAL_DIV, ex) if other_t is not None else None
-    self_c = contiguous(self, ex)
-    self_cast = cast(self_c, promote, ex) if self_c is not None else None
+    self_cast = contiguous_cast(ex, self, promote)
     if self_cast is None:
         return None
     if use_muls:

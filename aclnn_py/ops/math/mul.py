@@ -48,7 +48,7 @@ from ...l0.mul import mul as l0_mul
 from ...l0.muls import muls as l0_muls
 from ...tensor import aclScalar, aclTensor
 from .. import _l2
-from .._graph import contiguous_pair, empty, finish
+from .._graph import contiguous_cast, contiguous_pair, empty, finish
 from .._promote import COMPLEX, casted_float, combine_categories, scalar_default_dtype
 
 S = aclnnStatus
@@ -318,8 +318,7 @@ def aclnnMulsGetWorkspaceSize(
         if other_t is not None and self.dtype == infer and is_mul_support_non_contiguous(self, other_t):
             result = l0_mul(self, other_t, ex)
         else:
-            self_c = contiguous(self, ex)
-            self_cast = cast(self_c, infer, ex) if self_c is not None else None
+            self_cast = contiguous_cast(ex, self, infer)
             result = l0_mul(self_cast, other_t, ex) if self_cast is not None and other_t is not None else None
     return finish(ex, result, out, workspaceSize, executor)
 

@@ -51,13 +51,11 @@ from ...executor.checks import MAX_SUPPORT_DIMS_NUMS, op_loge
 from ...executor.executor import aclOpExecutor
 from ...l0.axpy import axpy as l0_axpy
 from ...l0.axpy import axpy_v2 as l0_axpy_v2
-from ...l0.cast import cast
-from ...l0.contiguous import contiguous
 from ...l0.mul import mul as l0_mul
 from ...l0.sub import sub as l0_sub
 from ...tensor import aclScalar, aclTensor
 from .. import _l2
-from .._graph import empty, finish
+from .._graph import contiguous_cast, empty, finish
 from .add import float_is_one, is_equal_to_one, promote_type_scalar
 
 S = aclnnStatus
@@ -228,12 +226,10 @@ def aclnnSubGetWorkspaceSize(
     if self.is_empty() or other.is_empty():
         return empty(ex, workspaceSize, executor)
     promote = sub_promote_type(self, other, alpha)
-    self_c = contiguous(self, ex)
-    self_p = cast(self_c, promote, ex) if self_c is not None else None
+    self_p = contiguous_cast(ex, self, promote)
     if self_p is None:
         return S.ACLNN_ERR_INNER_NULLPTR
-    other_c = contiguous(other, ex)
-    other_p = cast(other_c, promote, ex) if other_c is not None else None
+    other_p = contiguous_cast(ex, other, promote)
     if other_p is None:
         return S.ACLNN_ERR_INNER_NULLPTR
     return finish(ex, _scaled_sub(ex, self_p, other_p, alpha, promote), out, workspaceSize, executor)
@@ -282,8 +278,7 @@ def aclnnSubsGetWorkspaceSize(
     if self.is_empty():
         return empty(ex, workspaceSize, executor)
     promote = promote_type_scalar(self, other, alpha, out)
-    self_c = contiguous(self, ex)
-    self_p = cast(self_c, promote, ex) if self_c is not None else None
+    self_p = contiguous_cast(ex, self, promote)
     if self_p is None:
         return S.ACLNN_ERR_INNER_NULLPTR
     other_t = ex.convert_scalar(other, promote)
