@@ -605,6 +605,16 @@ def scaled_masked_softmax_grad(
     )  # fmt: skip
 
 
+@_jit_inline
+def mask_row(r, n_dim, s_dim, mask_b, mask_n):
+    """The mask's row for row ``r`` of a [b, n, s, d] input seen as rows (b, n, s): the mask
+    is [b or 1, n or 1, s, d] (``mask_b``/``mask_n`` false: it broadcasts over that axis)."""
+    b_idx = r // (n_dim * s_dim)
+    n_idx = (r // s_dim) % n_dim
+    nm = n_dim if mask_n else 1
+    return ((b_idx if mask_b else 0) * nm + (n_idx if mask_n else 0)) * s_dim + r % s_dim
+
+
 @_jit
 def _scaled_masked_softmax_grad(
     g, y, mask, out, kind, rows, d, mask_rows_b, mask_rows_n, n_dim, s_dim, scale, apply_scale, arch
@@ -671,18 +681,13 @@ def _scaled_masked_softmax_grad(
             for c in range(used, 64):
                 part[c] = zero
             s = _tree(part, 64)
-        # the mask broadcasts over b and n: rows are (b, n, s)
-        b_idx = r // (n_dim * s_dim)
-        n_idx = (r // s_dim) % n_dim
-        s_idx = r % s_dim
-        nm = n_dim if mask_rows_n else 1
-        mrow = ((b_idx if mask_rows_b else 0) * nm + (n_idx if mask_rows_n else 0)) * s_dim + s_idx
-        mask_row = mask[mrow * d : mrow * d + d]
+        mrow = mask_row(r, n_dim, s_dim, mask_rows_b, mask_rows_n)
+        mask_row_bytes = mask[mrow * d : mrow * d + d]
         for j in range(d):
             v = prod[j] - yrow[j] * s if large else yrow[j] * (grow[j] - s)
             if apply_scale:
                 v = v * scale
-            if mask_row[j] != 0:
+            if mask_row_bytes[j] != 0:
                 v = zero
             res[j] = v
         _store_row(rb, res, out, out32, base, d, kind)

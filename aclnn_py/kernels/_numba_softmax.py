@@ -24,7 +24,7 @@ from __future__ import annotations
 import numpy as np
 from numba.np.numpy_support import carray
 
-from ._numba import F32, KIND_F16, KIND_F32, _canon, _jit, _jit_in, _jit_inline, _narrow16, _tree, _widen16
+from ._numba import F32, KIND_F16, KIND_F32, _canon, _jit, _jit_in, _jit_inline, _narrow16, _tree, _widen16, mask_row
 from ._numba_exp import EXP_NORMAL_MIN, _exp_normal, np_exp32
 from ._numba_reduce import (
     LANES,
@@ -554,11 +554,7 @@ def scaled_masked_prep(kind, x, mask, row0, nrows, d, n_dim, s_dim, mask_b, mask
     part = np.empty(16, np.float32)
     for i in range(nrows):
         r = row0 + i
-        b_idx = r // (n_dim * s_dim)
-        n_idx = (r // s_dim) % n_dim
-        s_idx = r % s_dim
-        nm = n_dim if mask_n else 1
-        mrow = ((b_idx if mask_b else 0) * nm + (n_idx if mask_n else 0)) * s_dim + s_idx
+        mrow = mask_row(r, n_dim, s_dim, mask_b, mask_n)
         mk = mask[mrow * d : mrow * d + d]
         out = e[i * d : i * d + d]
         _load(x, r * d, d, kind, buf)
