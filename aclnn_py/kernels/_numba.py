@@ -418,17 +418,18 @@ def _as_f32(kind, a):
 # views are made once per call, not per block (four views a block cost an in-cache call ~12%).
 
 
-@_jit
-def _smooth_l1_tbe(p, lab, d, out, kind, sigma, eps, cof, mean):
+@_jit_inline
+def _sl1_layouts(f32_loop, half_loop, p, lab, d, out, kind, consts):
+    """Run a SmoothL1LossGradV2 recipe's loops (``f32_loop(fp, fl, fd, fo, *consts)`` on float32
+    views, ``half_loop(p, lab, d, out, kind, *consts)`` on the half types' bits) over the
+    output: one call when the three inputs have its size, else blocks of the broadcast ones
+    tiled once (:func:`_broadcast_block`)."""
     n = out.size
-    divisor = sigma + eps
-    thr, keep = _sl1_tbe_consts(sigma)
     if p.size == n and lab.size == n and d.size == n:
         if kind == KIND_F32:
-            _sl1_tbe_f32(p.view(np.float32), lab.view(np.float32), d.view(np.float32), out.view(np.float32),
-                         thr, divisor, keep, cof, mean)  # fmt: skip
+            f32_loop(p.view(np.float32), lab.view(np.float32), d.view(np.float32), out.view(np.float32), *consts)
         else:
-            _sl1_tbe_same(p, lab, d, out, kind, thr, divisor, keep, cof, mean)
+            half_loop(p, lab, d, out, kind, *consts)
         return
     blk = _broadcast_block(kind, n, p, lab, d)
     rp, rl, rd = tile(p, blk), tile(lab, blk), tile(d, blk)
@@ -439,48 +440,28 @@ def _smooth_l1_tbe(p, lab, d, out, kind, sigma, eps, cof, mean):
         stop = start + cnt
         if kind == KIND_F32:
             s, e, c = start // 2, stop // 2, cnt // 2
-            _sl1_tbe_f32(
+            f32_loop(
                 fp[s:e] if p.size == n else frp[:c], fl[s:e] if lab.size == n else frl[:c],
-                fd[s:e] if d.size == n else frd[:c], fo[s:e], thr, divisor, keep, cof, mean,
+                fd[s:e] if d.size == n else frd[:c], fo[s:e], *consts,
             )  # fmt: skip
         else:
-            _sl1_tbe_same(
+            half_loop(
                 p[start:stop] if p.size == n else rp[:cnt], lab[start:stop] if lab.size == n else rl[:cnt],
-                d[start:stop] if d.size == n else rd[:cnt], out[start:stop],
-                kind, thr, divisor, keep, cof, mean,
+                d[start:stop] if d.size == n else rd[:cnt], out[start:stop], kind, *consts,
             )  # fmt: skip
+
+
+@_jit
+def _smooth_l1_tbe(p, lab, d, out, kind, sigma, eps, cof, mean):
+    divisor = sigma + eps
+    thr, keep = _sl1_tbe_consts(sigma)
+    _sl1_layouts(_sl1_tbe_f32, _sl1_tbe_same, p, lab, d, out, kind, (thr, divisor, keep, cof, mean))
 
 
 @_jit
 def _smooth_l1_arch35(p, lab, d, out, kind, sigma, inv, norm, scalar_dout):
-    n = out.size
-    neg_sigma = -sigma
-    if p.size == n and lab.size == n and d.size == n:
-        if kind == KIND_F32:
-            _sl1_arch35_f32(p.view(np.float32), lab.view(np.float32), d.view(np.float32), out.view(np.float32),
-                            sigma, neg_sigma, inv, norm, scalar_dout)  # fmt: skip
-        else:
-            _sl1_arch35_half(p, lab, d, out, kind, sigma, neg_sigma, inv, norm, scalar_dout)
-        return
-    blk = _broadcast_block(kind, n, p, lab, d)
-    rp, rl, rd = tile(p, blk), tile(lab, blk), tile(d, blk)
-    fp, fl, fd, fo = _as_f32(kind, p), _as_f32(kind, lab), _as_f32(kind, d), _as_f32(kind, out)
-    frp, frl, frd = _as_f32(kind, rp), _as_f32(kind, rl), _as_f32(kind, rd)
-    for start in range(0, n, blk):
-        cnt = min(blk, n - start)
-        stop = start + cnt
-        if kind == KIND_F32:
-            s, e, c = start // 2, stop // 2, cnt // 2
-            _sl1_arch35_f32(
-                fp[s:e] if p.size == n else frp[:c], fl[s:e] if lab.size == n else frl[:c],
-                fd[s:e] if d.size == n else frd[:c], fo[s:e], sigma, neg_sigma, inv, norm, scalar_dout,
-            )  # fmt: skip
-        else:
-            _sl1_arch35_half(
-                p[start:stop] if p.size == n else rp[:cnt], lab[start:stop] if lab.size == n else rl[:cnt],
-                d[start:stop] if d.size == n else rd[:cnt], out[start:stop],
-                kind, sigma, neg_sigma, inv, norm, scalar_dout,
-            )  # fmt: skip
+    consts = (sigma, -sigma, inv, norm, scalar_dout)
+    _sl1_layouts(_sl1_arch35_f32, _sl1_arch35_half, p, lab, d, out, kind, consts)
 
 
 def smooth_l1_tbe(
