@@ -43,6 +43,7 @@ from ...l0.fill import fill
 from ...l0.reduce_all import reduce_all
 from ...tensor import aclIntArray, aclScalar, aclTensor
 from .. import _l2
+from .._graph import finish
 
 S = aclnnStatus
 
@@ -186,13 +187,7 @@ def aclnnAllGetWorkspaceSize(
     self_cast = self_c if keeps_float_input(self_c) else cast(self_c, DT_BOOL, ex)
     if self_cast is None:
         return S.ACLNN_ERR_INNER_NULLPTR
-    result = reduce_all(self_cast, dims, keepdim, ex)
-    if result is None:
-        return S.ACLNN_ERR_INNER_NULLPTR
-    result_cast = cast(result, out.dtype, ex)
-    if result_cast is None or view_copy(result_cast, out, ex) is None:
-        return S.ACLNN_ERR_INNER_NULLPTR
-    return hand_out(ex, ex.finish(), workspaceSize, executor)
+    return finish(ex, reduce_all(self_cast, dims, keepdim, ex), out, workspaceSize, executor)
 
 
 aclnnAll = _l2.phase2("aclnnAll")
