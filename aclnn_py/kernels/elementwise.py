@@ -102,20 +102,25 @@ _MIDPOINT = {np.dtype(np.float32): (29, 2.0**-126), np.dtype(np.float16): (42, 2
 _INT64_MIN = np.iinfo(np.int64).min
 
 
-def _breakpoints(s: np.ndarray, dtype: np.dtype) -> np.ndarray | None:
+def _breakpoints(s: np.ndarray, dtype: np.dtype, work: np.ndarray | None = None) -> np.ndarray | None:
     """The flat indices of the float64 sums ``s`` that rounding straight to ``dtype`` may get
     wrong, or None when there are none. See :func:`fma_fast`: those
     are the sums whose low 52 - (p - 1) significand bits are 1 followed by zeros (a midpoint of
     ``dtype`` when in its normal range; elsewhere a harmless extra) and the nonzero sums below
-    ``dtype``'s smallest normal."""
+    ``dtype``'s smallest normal.
+
+    ``work``: a float64 buffer of ``s``'s size for the two temporaries (a blocked caller's: a
+    new 512 KiB array a block costs page faults whenever malloc returns the memory between
+    blocks, which glibc does by default: 4x the time of the arithmetic)."""
     low, tiny = _MIDPOINT[dtype]
     flat = np.ascontiguousarray(s).reshape(-1)
     if flat.size == 0:
         return None
     # the low bits 1 then zeros <=> shifted to the top they read 1 << 63, int64's minimum
-    top = np.left_shift(flat.view(np.uint64), np.uint64(64 - low)).view(np.int64)
+    top = np.left_shift(flat.view(np.uint64), np.uint64(64 - low), out=None if work is None else work.view(np.uint64))
+    top = top.view(np.int64)
     mask = top == _INT64_MIN if top.min() == _INT64_MIN else None
-    m = np.abs(flat)
+    m = np.abs(flat, out=work)
     smallest = m.min()  # NaN when some sum is NaN: then the test below takes the small ones
     if not smallest >= tiny:
         small = (m < tiny) & (m != 0)  # NaN compares False
@@ -135,7 +140,13 @@ def _at(x: Any, shape: tuple[int, ...], idx: np.ndarray) -> Any:
 
 
 def fma_fast(
-    a: Any, b: Any, c: Any, dtype: np.dtype, out: np.ndarray | None = None, s: np.ndarray | None = None
+    a: Any,
+    b: Any,
+    c: Any,
+    dtype: np.dtype,
+    out: np.ndarray | None = None,
+    s: np.ndarray | None = None,
+    work: np.ndarray | None = None,
 ) -> np.ndarray:
     """:func:`fma` with the same bits, cheaper: ``float64(a) * float64(b) + float64(c)`` rounded
     straight to ``dtype`` (float32 or float16), :func:`fma` itself only for the elements whose
@@ -158,7 +169,8 @@ def fma_fast(
     in both; NaN and inf sums are converted alike (:func:`fma` corrects finite sums only).
 
     ``out``: written instead of a new array (it may be ``c`` itself: every element of ``c`` is
-    read first); ``s``: a float64 buffer of the result's shape for the sums."""
+    read first); ``s`` and ``work``: float64 buffers of the result's shape for the sums and the
+    breakpoint test (:func:`_breakpoints`)."""
     if dtype not in _MIDPOINT:
         r = fma(a, b, c, dtype)
         if out is None:
@@ -171,7 +183,7 @@ def fma_fast(
         else:
             np.multiply(a, b, out=s, dtype=np.float64)
             np.add(s, c, out=s, dtype=np.float64)
-        idx = _breakpoints(s, dtype)
+        idx = _breakpoints(s, dtype, work)
         shape = s.shape
         fixed = None if idx is None else fma(_at(a, shape, idx), _at(b, shape, idx), _at(c, shape, idx), dtype)
         if out is None:
@@ -252,7 +264,8 @@ def axpy_float32(x1: np.ndarray, x2: np.ndarray, alpha: np.float32, out: np.ndar
                         np.add(b1, t, out=t)
                     except FloatingPointError:  # maybe an overflowed or underflowed product
                         with np.errstate(all="ignore"):
-                            _f64_block(b1, b2, a, ob, np.empty(ob.size, np.float64))
+                            s64 = np.empty((2, ob.size), np.float64)
+                            _f64_block(b1, b2, a, ob, s64[0], s64[1])
                         continue
                     if t is not ob:
                         ob[...] = t
@@ -264,9 +277,9 @@ def axpy_float32(x1: np.ndarray, x2: np.ndarray, alpha: np.float32, out: np.ndar
             for ob, (b1, b2) in parts:
                 store(ob, fma(a, b2, b1, np.dtype(np.float32)))
             return
-        buf64 = np.empty(CHUNK, np.float64)
+        buf64 = np.empty((2, CHUNK), np.float64)  # once a call: no page faults a block
         for ob, (b1, b2) in parts:
-            _f64_block(b1, b2, a, ob, buf64[: ob.size])
+            _f64_block(b1, b2, a, ob, buf64[0, : ob.size], buf64[1, : ob.size])
 
 
 def _blocks(inputs: list[np.ndarray], out: np.ndarray, length: int) -> Blocks:
@@ -276,10 +289,10 @@ def _blocks(inputs: list[np.ndarray], out: np.ndarray, length: int) -> Blocks:
     return parts
 
 
-def _f64_block(b1: Any, b2: Any, a: np.ndarray, ob: np.ndarray, s: np.ndarray) -> None:
+def _f64_block(b1: Any, b2: Any, a: np.ndarray, ob: np.ndarray, s: np.ndarray, work: np.ndarray) -> None:
     """One flat block of :func:`axpy_float32`'s float64 route (:func:`fma_fast` into ``ob``,
-    the sums in ``s``), NaN canonical."""
-    fma_fast(a, b2, b1, np.dtype(np.float32), out=ob, s=s)
+    the sums in ``s``, ``work`` its other buffer), NaN canonical."""
+    fma_fast(a, b2, b1, np.dtype(np.float32), out=ob, s=s, work=work)
     if has_nan(ob):
         ob[np.isnan(ob)] = CANONICAL_NAN
 
