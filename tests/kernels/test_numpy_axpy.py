@@ -8,9 +8,6 @@ below the smallest normal, at the overflow midpoint, and on every special value.
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
 import numpy as np
 import pytest
 from helpers import assert_bits_equal, float32_specials
@@ -212,37 +209,3 @@ def test_axpy_int32_and_halves_match_spec(monkeypatch, recipe):
                 expected_h = np.empty_like(h)
                 _fp.store(expected_h, r32.astype(h.dtype))
             assert_bits_equal(out_h, expected_h)
-
-
-_FAULTS = r"""
-import ctypes, resource, sys
-import numpy as np
-from aclnn_py.kernels import elementwise
-libc = ctypes.CDLL("libc.so.6")
-# glibc's defaults, fixed (no dynamic raise): memory freed between blocks goes back to the system
-assert libc.mallopt(-3, 131072) == 1 and libc.mallopt(-1, 131072) == 1  # M_MMAP_/M_TRIM_THRESHOLD
-n = 1 << 20  # 16 blocks
-rng = np.random.default_rng(0)
-x1 = rng.standard_normal(n).astype(np.float32)
-x2 = rng.standard_normal(n).astype(np.float32)
-out = np.empty(n, np.float32)
-for alpha in (1.7, 2.0):
-    for b in (x2, x2[:1], x2[:1024]):
-        elementwise.axpy_float32(x1.reshape(-1, 1024), b, np.float32(alpha), out.reshape(-1, 1024))
-        before = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
-        for _ in range(3):
-            elementwise.axpy_float32(x1.reshape(-1, 1024), b, np.float32(alpha), out.reshape(-1, 1024))
-        print((resource.getrusage(resource.RUSAGE_SELF).ru_minflt - before) // 3)
-"""
-
-
-@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="glibc's mallopt")
-def test_axpy_float32_allocates_per_call_not_per_block():
-    """Every route's temporaries are allocated once a call: a block's new 512 KiB temporaries
-    page-fault whenever malloc gives the memory back between blocks (glibc's default before its
-    threshold rises; 4x the arithmetic's time on 2^24 elements). Under fixed default
-    thresholds a call of 16 blocks takes fewer page faults than its 4 MiB output has pages
-    (about 230 a block before)."""
-    run = subprocess.run([sys.executable, "-c", _FAULTS], capture_output=True, text=True, check=True)
-    faults = [int(v) for v in run.stdout.split()]
-    assert len(faults) == 6 and max(faults) < 1024, faults
