@@ -644,6 +644,8 @@ def test_the_numpy_blocks_give_the_numbers_of_whole_arrays(monkeypatch):
     """The numpy path now runs these float32 recipes in blocks written straight into the output;
     the numbers are those of the whole-array formulas."""
     monkeypatch.setenv(accel.ENV_VAR, "numpy")
+    for module in (_fp, elementwise, minmax, sign):  # small blocks: a small test
+        monkeypatch.setattr(module, "CHUNK", 1 << 14)
     n = _fp.CHUNK * 2 + 17
     a, b = values(F32, n, 22), np.roll(values(F32, n, 23), 9)
     b[100:110] = -a[100:110]  # exact zeros of both signs
