@@ -110,7 +110,7 @@ def _breakpoints(s: np.ndarray, dtype: np.dtype, work: np.ndarray | None = None)
     ``dtype``'s smallest normal.
 
     ``work``: a float64 buffer of ``s``'s size for the two temporaries (a blocked caller's: a
-    new 512 KiB array a block costs page faults whenever malloc returns the memory between
+    new block-sized array (2 MiB) costs page faults whenever malloc returns the memory between
     blocks, which glibc does by default: 4x the time of the arithmetic)."""
     low, tiny = _MIDPOINT[dtype]
     flat = np.ascontiguousarray(s).reshape(-1)
