@@ -48,7 +48,7 @@ from .pyexpr import (
     PyExpr,
 )
 from .scope import Sym, py_name
-from .values import Values, refuse
+from .values import Values, negated_literal, refuse
 
 if TYPE_CHECKING:
     from tree_sitter import Node
@@ -343,22 +343,9 @@ class Exprs(Values, abc.ABC):
             if op == "+":
                 return e.with_(ctype=t)
             if e.literal in ("int", "double") and isinstance(e.value, (int, float)) and e.prec == P_ATOM:
-                v = -e.value
-                return e.with_(
-                    text="-" + e.text,
-                    prec=P_UNARY,
-                    value=v,
-                    nonneg=False,
-                    written=-e.written if e.written is not None else None,
-                )
+                return negated_literal(e)
             if e.literal == "float" and isinstance(e.value, float) and e.text.startswith("np.float32("):
-                inner = e.text[len("np.float32(") : -1]
-                return e.with_(
-                    text=f"np.float32(-{inner})",
-                    value=-e.value,
-                    nonneg=False,
-                    written=-e.written if e.written is not None else None,
-                )
+                return negated_literal(e)
             e = self.operand(e, t)
             return PyExpr(f"-{e.paren(P_UNARY)}", P_UNARY, t, wraps=t.unsigned, npscalar=e.npscalar)
         if op == "~":

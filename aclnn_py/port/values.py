@@ -42,17 +42,7 @@ class Values(Context):
             e = self.number_text(s[1:].lstrip(), node)
             if s.startswith("+"):
                 return e
-            if e.literal == "float" and isinstance(e.value, float):
-                inner = e.text[len("np.float32(") : -1]
-                return e.with_(text=f"np.float32(-{inner})", value=-e.value, nonneg=False, written=-(e.written or 0.0))
-            v = -e.value if isinstance(e.value, (int, float)) else e.value
-            return e.with_(
-                text="-" + e.text,
-                prec=P_UNARY,
-                value=v,
-                nonneg=False,
-                written=-e.written if e.written is not None else None,
-            )
+            return negated_literal(e)
         return self.number_text(s, node)
 
     def number_text(self, s: str, node: Node) -> PyExpr:
@@ -258,6 +248,17 @@ class Values(Context):
         if e.ctype.is_container:
             raise refuse(node, "a vector tested as a condition")
         return self.wrapped(e) if e.wraps else e
+
+
+def negated_literal(e: PyExpr) -> PyExpr:
+    """``-e`` of a number literal (:meth:`Values.number_text`'s), still a literal: its value and
+    written value negated; a float one stays ``np.float32(...)`` with the sign inside."""
+    assert isinstance(e.value, (int, float))
+    written = -e.written if e.written is not None else None
+    if e.literal == "float":
+        inner = e.text[len("np.float32(") : -1]
+        return e.with_(text=f"np.float32(-{inner})", value=-e.value, nonneg=False, written=written)
+    return e.with_(text="-" + e.text, prec=P_UNARY, value=-e.value, nonneg=False, written=written)
 
 
 def _strip_np(text: str) -> str:
