@@ -21,6 +21,8 @@ from ...dtypes import DT_BF16, DT_BOOL, DT_COMPLEX32, DT_COMPLEX64, DT_DOUBLE, D
 from ...executor import checks
 from ...executor.checks import MAX_SUPPORT_DIMS_NUMS, op_loge
 from ...executor.executor import aclOpExecutor
+from ...l0.cast import cast
+from ...l0.contiguous import contiguous
 from ...tensor import aclScalar, aclTensor
 from .. import _l2
 from .._graph import contiguous_cast, empty, finish
@@ -225,6 +227,22 @@ def scalar_graph(op: L0Op, view_ok: Callable[[aclTensor], bool] | None = None) -
         return op(self_p, other_t, ex) if other_t is not None else None
 
     return graph
+
+
+def converted_before_cast(
+    ex: aclOpExecutor, self: aclTensor, other: aclScalar, promote: int
+) -> tuple[aclTensor, aclTensor] | None:
+    """The l0 calls GeScalar and LtScalar's Ascend950 graph begin with, in their order: Contiguous
+    of self, the scalar converted to a 0-d tensor of ``promote``, **then** Cast of self (unlike
+    :func:`scalar_graph`). (self cast, scalar tensor), or None when a step fails."""
+    self_c = contiguous(self, ex)
+    if self_c is None:
+        return None
+    other_t = ex.convert_scalar(other, promote)
+    if other_t is None:
+        return None
+    self_p = cast(self_c, promote, ex)
+    return None if self_p is None else (self_p, other_t)
 
 
 def tensor_graph(op: L0Op) -> Graph:

@@ -24,8 +24,6 @@ from ...dtypes import DT_BF16, DT_BOOL, DT_UNDEFINED
 from ...executor import checks
 from ...executor.checks import op_loge
 from ...executor.executor import aclOpExecutor
-from ...l0.cast import cast
-from ...l0.contiguous import contiguous
 from ...l0.greater_equal import greater_equal as l0_greater_equal
 from ...tensor import aclScalar, aclTensor
 from .. import _l2
@@ -112,14 +110,8 @@ def _check_params(self: Any, other: Any, out: Any) -> tuple[int, int]:
 def _graph(ex: aclOpExecutor, self: aclTensor, other: aclScalar, promote: int) -> aclTensor | None:
     """aclnnGeScalarCommon's l0 calls: Contiguous of self, the scalar converted **before** self's
     Cast, GreaterEqual."""
-    self_c = contiguous(self, ex)
-    if self_c is None:
-        return None
-    other_t = ex.convert_scalar(other, promote)
-    if other_t is None:
-        return None
-    self_p = cast(self_c, promote, ex)
-    return l0_greater_equal(self_p, other_t, ex) if self_p is not None else None
+    operands = C.converted_before_cast(ex, self, other, promote)
+    return None if operands is None else l0_greater_equal(*operands, ex)
 
 
 @_l2.phase1("aclnnGeScalar")

@@ -32,7 +32,6 @@ from ...executor import checks
 from ...executor.checks import op_loge
 from ...executor.executor import aclOpExecutor
 from ...l0.cast import cast
-from ...l0.contiguous import contiguous
 from ...l0.less import less as l0_less
 from ...tensor import aclScalar, aclTensor
 from .. import _l2
@@ -139,15 +138,10 @@ def _check_params_scalar(self: aclTensor, other: aclScalar, out: Any, promote: i
 def _graph_v35(ex: aclOpExecutor, self: aclTensor, other: aclScalar, promote: int) -> aclTensor | None:
     """Ascend950's l0 calls: Contiguous of self, the scalar converted, Cast of self, Cast of the
     scalar's tensor, Less."""
-    self_c = contiguous(self, ex)
-    if self_c is None:
+    operands = C.converted_before_cast(ex, self, other, promote)
+    if operands is None:
         return None
-    other_t = ex.convert_scalar(other, promote)
-    if other_t is None:
-        return None
-    self_p = cast(self_c, promote, ex)
-    if self_p is None:
-        return None
+    self_p, other_t = operands
     other_p = cast(other_t, promote, ex)
     return l0_less(self_p, other_p, ex) if other_p is not None else None
 
