@@ -277,30 +277,29 @@ def run_blocks(
         and out.flags.c_contiguous
         and not any(a.size > 1 and np.may_share_memory(a, out) for a in inputs)
     )
-    scratch: dict[tuple[int, ...], np.ndarray] = {}
-    upcast: dict[tuple[int, tuple[int, ...]], np.ndarray] = {}
+    # float32 buffers of the call, one per (slot, piece shape): slot -1 the result, i input i's
+    # float32 copy (a new array a piece, 1 MiB, page-faults whenever malloc gives the memory back
+    # between pieces)
+    bufs: dict[tuple[int, tuple[int, ...]], np.ndarray] = {}
+
+    def buffer(slot: int, shape: tuple[int, ...]) -> np.ndarray:
+        buf = bufs.get((slot, shape))
+        if buf is None:
+            buf = bufs[slot, shape] = np.empty(shape, np.float32)
+        return buf
 
     def up(ins: list[np.ndarray]) -> list[np.ndarray]:
-        # a half input's float32 copy goes into a buffer of the call: a new array a piece
-        # (1 MiB) page-faults whenever malloc gives the memory back between pieces
         ups = []
         for i, v in enumerate(ins):
             if v.dtype != np.float32:
-                buf = upcast.get((i, v.shape))
-                if buf is None:
-                    buf = upcast[i, v.shape] = np.empty(v.shape, np.float32)
+                buf = buffer(i, v.shape)
                 np.copyto(buf, v)  # exact, as f32()
                 v = buf
             ups.append(v)
         return ups
 
     def piece(ins: list[np.ndarray], o: np.ndarray) -> None:
-        if direct:
-            r = o
-        elif o.shape in scratch:
-            r = scratch[o.shape]
-        else:
-            r = scratch[o.shape] = np.empty(o.shape, np.float32)
+        r = o if direct else buffer(-1, o.shape)
         kernel(ins, r)
         if not canonical and has_nan(r):
             store(o, general(*ins))
