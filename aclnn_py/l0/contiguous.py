@@ -89,8 +89,9 @@ def lower_contiguous(t: aclTensor) -> tuple[str, dict[str, Any]]:
     return "AsStrided", {"size": list(shape), "stride": list(strides), "storage_offset": t.offset}
 
 
-def _view_fits_storage(t: aclTensor) -> bool:
-    """Contiguous's Validate: the addressed element range lies inside the storage."""
+def view_fits_storage(t: aclTensor) -> bool:
+    """opbase's ``op::Validate`` (Contiguous checks it, and IsReduceNonContiguousSupport): the
+    addressed element range lies inside the storage."""
     hi = t.offset + sum(max(0, s * (d - 1)) for d, s in zip(t.view_shape, t.strides)) + 1
     lo = t.offset + sum(min(0, s * (d - 1)) for d, s in zip(t.view_shape, t.strides))
     return hi <= t.storage_numel() and lo >= 0
@@ -109,7 +110,7 @@ def contiguous(x: aclTensor, ex: aclOpExecutor) -> aclTensor | None:
             step.note = "no kernel: already contiguous (a view with storage shape = view shape)"
         step.outputs = [out]
         return out
-    if not _view_fits_storage(x):
+    if not view_fits_storage(x):
         _errmsg.report("EZ1001", "ViewShape overlap.")
         _errmsg.report("EZ1001", f"Invalid input tensor: {x!r}")
         return None

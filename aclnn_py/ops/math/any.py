@@ -23,7 +23,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ... import dtypes
 from ... import soc as _soc
 from ..._status import aclnnStatus
 from ...dtypes import DT_BF16, DT_BOOL, DT_FLOAT, DT_FLOAT16
@@ -36,6 +35,7 @@ from ...l0.reduce_any import reduce_any
 from ...l0.reformat import reformat
 from ...tensor import aclIntArray, aclTensor
 from .. import _l2
+from ._aclnn_check import check_shape_and_scalar_same, is_reduce_non_contiguous_support
 from .all import Ascend910_self_dtype_support_list, Ascend910B_self_dtype_support_list, fill_out, out_dtype_support_list
 
 S = aclnnStatus
@@ -88,35 +88,6 @@ def _check_params(self: Any, dim: Any, out: Any) -> int:
     return S.ACLNN_SUCCESS
 
 
-def _validate(x: aclTensor) -> bool:
-    """``op::Validate``: the view's element range lies inside its storage."""
-    hi = x.offset + sum(max(0, s * (d - 1)) for d, s in zip(x.view_shape, x.strides))
-    lo = x.offset + sum(min(0, s * (d - 1)) for d, s in zip(x.view_shape, x.strides))
-    if hi + 1 > x.storage_numel() or lo < 0:
-        op_loge(S.ACLNN_ERR_PARAM_INVALID, "ViewShape overlap.")
-        return False
-    return True
-
-
-def is_reduce_non_contiguous_support(x: aclTensor, dims: Sequence[int]) -> bool:
-    """``op::IsReduceNonContiguousSupport`` (ops-math ``aclnn_check.h``)."""
-    if not _validate(x):
-        op_loge(100000, f"INvalid input tensor: {x!r}")  # ACL_ERROR_INVALID_PARAM
-        return False
-    shape, strides, n = x.view_shape, x.strides, x.rank
-    if n > 4 or n < 1:
-        return False
-    reduced = [d + n if d < 0 else d for d in dims] if dims else list(range(n))
-    if all(shape[d] == 1 for d in reduced):  # a pure copy is not supported
-        return False
-    if strides[n - 1] <= 0:
-        return False
-    for i in range(n - 1, 0, -1):
-        if (shape[i] - 1) * strides[i] >= strides[i - 1]:
-            return False  # overlapping, as_strided or transposed
-    return all(strides[i] >= strides[i + 1] for i in range(n - 1))
-
-
 def is_non_contiguous_support(x: aclTensor, dims: Sequence[int]) -> bool:
     """``IsNonContiguousSupport``: Ascend950, FLOAT, and a view the strided reduce can read."""
     if not _soc.current().is_regbase or x.dtype not in NON_CONTIOUS_SUPPORT_DTYPE_SUPPORT_LIST:
@@ -127,18 +98,6 @@ def is_non_contiguous_support(x: aclTensor, dims: Sequence[int]) -> bool:
 def keeps_float_input(x: aclTensor) -> bool:
     """FLOAT16/BFLOAT16/FLOAT skip the Cast to BOOL on Ascend910B and 910_93 only (SocVersion)."""
     return x.dtype in _FLOATS and _soc.current().family in ("Ascend910B", "Ascend910_93")
-
-
-def check_shape_and_scalar_same(t0: aclTensor, t1: aclTensor) -> bool:
-    """``CheckShapeAndScalarSame``: equal shapes, or one element each."""
-    if t0.view_shape == t1.view_shape or (t0.numel() == 1 and t1.numel() == 1):
-        return True
-    op_loge(
-        S.ACLNN_ERR_PARAM_INVALID,
-        f"The tensor's shape[{dtypes.shape_str(t0.view_shape)}] is not equal with "
-        f"shape[{dtypes.shape_str(t1.view_shape)}].",
-    )
-    return False
 
 
 @_l2.phase1("aclnnAny")

@@ -15,7 +15,6 @@ is a plain row-major slice is read in place, with no Contiguous kernel.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -48,6 +47,7 @@ from ...l0.reduce_any import reduce_any
 from ...l0.reduce_sum import reduce_sum_op
 from ...tensor import aclIntArray, aclTensor
 from .. import _l2
+from ._aclnn_check import check_shape_and_scalar_same, is_reduce_non_contiguous_support
 
 S = aclnnStatus
 API = "aclnnReduceSum"
@@ -156,40 +156,6 @@ def bool_count_dim(shape: tuple[int, ...], d: int) -> int:
     return shape[d + len(shape) if d < 0 else d]
 
 
-def is_reduce_non_contiguous_support(x: aclTensor, dims: Sequence[int]) -> bool:
-    """``op::IsReduceNonContiguousSupport``: a plain row-major slice of rank 1-4 that reduces
-    some dim of size > 1."""
-    hi = x.offset + sum(max(0, s * (d - 1)) for d, s in zip(x.view_shape, x.strides)) + 1
-    lo = x.offset + sum(min(0, s * (d - 1)) for d, s in zip(x.view_shape, x.strides))
-    if hi > x.storage_numel() or lo < 0:  # op::Validate
-        op_loge(S.ACLNN_ERR_PARAM_INVALID, f"INvalid input tensor: {x!r}")
-        return False
-    shape, strides = x.view_shape, x.strides
-    if not 1 <= len(shape) <= 4:
-        return False
-    reduced = [d + len(shape) if d < 0 else d for d in dims]
-    if all(shape[d] == 1 for d in reduced):
-        return False
-    if strides[-1] <= 0:
-        return False
-    for i in range(len(shape) - 1, 0, -1):
-        if (shape[i] - 1) * strides[i] >= strides[i - 1]:
-            return False
-    return all(strides[i] >= strides[i + 1] for i in range(len(shape) - 1))
-
-
-def _check_shape_and_scalar_same(result: aclTensor, out: aclTensor) -> bool:
-    """``CheckShapeAndScalarSame``: equal shapes, or one element each."""
-    if result.view_shape == out.view_shape or (result.numel() == 1 and out.numel() == 1):
-        return True
-    op_loge(
-        S.ACLNN_ERR_PARAM_INVALID,
-        f"The tensor's shape[{dtypes.shape_str(result.view_shape)}] is not equal with "
-        f"shape[{dtypes.shape_str(out.view_shape)}].",
-    )
-    return False
-
-
 def _scalar_self(ex: aclOpExecutor, self: aclTensor, out: aclTensor) -> int:
     """A 0-d self: copied (cast to out's dtype) into out."""
     self_c = contiguous(self, ex)
@@ -230,7 +196,7 @@ def _reduce(ex: aclOpExecutor, self: aclTensor, dims: list[int], keepDims: bool,
         result = reduce_sum_op(x, dims, keepDims, ex)
     if result is None:
         return S.ACLNN_ERR_INNER_NULLPTR
-    if not _check_shape_and_scalar_same(result, out):
+    if not check_shape_and_scalar_same(result, out):
         return S.ACLNN_ERR_PARAM_INVALID
     casted = cast(result, out.dtype, ex)
     if casted is None or view_copy(casted, out, ex) is None:

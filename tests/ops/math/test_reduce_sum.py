@@ -317,6 +317,25 @@ def test_ascend950_reads_a_float_slice_in_place(soc, arrays):
         dev.close()
 
 
+def test_ascend950_view_outside_its_storage_logs_validate_then_the_reduce_check(soc, arrays):
+    """IsReduceNonContiguousSupport starts with op::Validate: a view reaching past its storage
+    logs ``ViewShape overlap.``, then ``INvalid input tensor: ...``, and the strided read is not
+    taken (the view itself is row-major, so Contiguous passes it on: phase 1 succeeds)."""
+    soc("Ascend950")
+    dev = Dev()
+    try:
+        view = dev.strided(np.arange(8, dtype=np.float32), (4, 4), (4, 1))  # 16 elements on 8
+        code, _, ex = _p1(view, arrays([1]), False, ACL_FLOAT, dev.tensor(np.zeros(4, np.float32)))
+        assert code == 0
+        lines = aclGetRecentErrMsg().splitlines()
+        assert lines[0] == "AclNN_Parameter_Error(EZ1001): ViewShape overlap."
+        assert lines[1] == "TraceBack (most recent call last):"
+        assert lines[2] == f"        INvalid input tensor: {view!r}"
+        aclDestroyAclOpExecutor(ex.value)
+    finally:
+        dev.close()
+
+
 @pytest.mark.parametrize("chip", CHIPS)
 def test_every_dtype_per_chip(soc, arrays, chip):
     soc(chip)
