@@ -170,6 +170,14 @@ def test_empty_self_or_index_succeeds_without_a_kernel_and_leaves_out_alone(dev)
     assert (dev.read(o) == 7.0).all()
 
 
+def test_an_empty_view_on_a_nonempty_storage_still_has_out_checked(dev):
+    """``Size()`` counts the storage: a self whose view is empty but whose storage is not still
+    gets out's shape compared (the empty shortcut, which looks at the view, comes after)."""
+    empty_view = dev.strided(np.ones(12, np.float32), (0, 3), (3, 1))
+    _fails(ACLNN_ERR_PARAM_INVALID, "Shape of out should be [2, 3], but current is [5, 5].",
+           empty_view, 0, dev.tensor(np.array([0, 1], np.int32)), dev.tensor(np.zeros((5, 5), np.float32)))  # fmt: skip
+
+
 # -- dtypes and the graph per chip -------------------------------------------------------------------
 
 ALL = [np.float32, np.int32, np.int64, np.float16, np.int16, np.int8, np.uint8, np.bool_, np.uint64, np.uint32,
