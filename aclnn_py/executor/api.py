@@ -47,10 +47,8 @@ def _workspace_args(workspace: object, workspaceSize: object) -> tuple[int | Non
     return ptr, size
 
 
-def _runnable(executor: object, api: str, builders: tuple[str, ...] = ()) -> aclOpExecutor:
-    """The executor phase 2 was given, if it can run; ``builders`` are the APIs whose phase 1
-    makes this API's executors when it is not ``api`` (an in-place API runs its out-of-place
-    twin's phase 1; aclnnInplaceDiv runs its own or aclnnDiv's)."""
+def _runnable(executor: object, api: str) -> aclOpExecutor:
+    """The executor phase 2 was given, if it can run (an executor, not released or destroyed)."""
     if not isinstance(executor, aclOpExecutor):
         raise fail(
             S.ACLNN_ERR_PARAM_INVALID,
@@ -68,12 +66,23 @@ def _runnable(executor: object, api: str, builders: tuple[str, ...] = ()) -> acl
                 "or not: run phase 1 again (or destroy it only after its last run)"
             )
         raise fail(S.ACLNN_ERR_PARAM_INVALID, "EZ1001", f"{api} cannot run: {why}.")
-    if executor.api not in (builders or (api,)):
-        raise fail(
-            S.ACLNN_ERR_PARAM_INVALID, "EZ1001",
-            f"{api} was given an executor built by {executor.api}GetWorkspaceSize.",
-        )  # fmt: skip
     return executor
+
+
+def _check_builder(ex: aclOpExecutor, api: str, builders: tuple[str, ...] = ()) -> None:
+    """Sanitizer [usage]: phase 2 of one API given an executor another API's phase 1 built.
+    CANN's ``CommonOpExecutorRun`` does not know which API built an executor and runs its graph,
+    so only the sanitizer names it (error mode: 161002). ``builders``: the APIs whose phase 1
+    makes this API's executors when it is not ``api`` (an in-place API runs its out-of-place
+    twin's phase 1; aclnnInplaceDiv runs its own or aclnnDiv's)."""
+    if ex.api in (builders or (api,)) or sanitizer.MODE == "off":
+        return
+    sanitizer.finding(
+        "usage",
+        f"{api} at {call_site()} was given an executor built by {ex.api}GetWorkspaceSize; it runs "
+        f"{ex.api}'s graph (CANN does not check which API built an executor)",
+        S.ACLNN_ERR_PARAM_INVALID,
+    )
 
 
 def _check_workspace_memory(ex: aclOpExecutor, api: str, workspace: int | None, size: int) -> None:
@@ -142,15 +151,16 @@ def _launch(
 def common_op_executor_run(
     api: str, workspace: object, workspaceSize: object, executor: object, stream: object, builders: tuple[str, ...] = ()
 ) -> int:
-    """``L2_DFX_PHASE_2`` + ``CommonOpExecutorRun`` (``builders``: see :func:`_runnable`)."""
+    """``L2_DFX_PHASE_2`` + ``CommonOpExecutorRun`` (``builders``: see :func:`_check_builder`)."""
     if executor is None:
         _errmsg.report("EZ1001", "executor is nullptr.")  # L2_DFX_PHASE_2
         raise fail(S.ACLNN_ERR_PARAM_NULLPTR, "EZ1001", "executor is nullptr.")
     ws, size = _workspace_args(workspace, workspaceSize)
-    ex = _runnable(executor, api, builders)
+    ex = _runnable(executor, api)
     if size > 0 and ws is None:
         ex.release(failed=True)  # CommonOpExecutorRun deletes the executor, even a repeatable one
         raise fail(S.ACLNN_ERR_PARAM_NULLPTR, "EZ1001", "workspace is nullptr.")
+    _check_builder(ex, api, builders)
     _check_workspace_memory(ex, api, ws, size)
     return _launch(ex, api, ws, stream)
 

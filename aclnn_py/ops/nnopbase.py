@@ -40,7 +40,7 @@ from .. import soc as _soc
 from .._capi import fail
 from .._ref import store
 from .._status import aclnnStatus
-from ..executor.api import _check_workspace_memory, _launch, _runnable, _workspace_args
+from ..executor.api import _check_builder, _check_workspace_memory, _launch, _runnable, _workspace_args
 from ..executor.executor import aclOpExecutor
 from ..l0.contiguous import contiguous as l0_contiguous
 from ..runtime import sanitizer
@@ -319,6 +319,7 @@ def run_with_workspace(
         )
         _report(S.ACLNN_ERR_PARAM_NULLPTR, _RUN)
         return S.ACLNN_ERR_PARAM_NULLPTR
+    _check_builder(ex, api)
     tiling = ex.workspace_size - contiguous
     if remaining < tiling:
         _errmsg.report(

@@ -172,13 +172,18 @@ def test_destroyed_tensor_between_phases(dev):
     assert aclDestroyAclOpExecutor(ex.value) == 0
 
 
-def test_executor_of_another_operator_is_refused(dev):
+def test_executor_of_another_operator_runs_and_is_named(dev, findings):
+    """CANN's CommonOpExecutorRun runs whatever executor it is given: another operator's phase 2
+    runs this graph (code 0), and the sanitizer names the mix-up at the calling line."""
     g, s, o = _hardswish(dev, np.ones(4, np.float32))
     ws, ex = Ref(0), Ref()
     assert HB1(g, s, o, ws, ex) == 0
-    assert aclnnSmoothL1LossBackward(None, 0, ex.value, dev.stream) == ACLNN_ERR_PARAM_INVALID
-    assert "built by aclnnHardswishBackwardGetWorkspaceSize" in aclGetRecentErrMsg()
-    assert HB2(None, 0, ex.value, dev.stream) == 0
+    assert aclnnSmoothL1LossBackward(dev.workspace(ws.value), ws.value, ex.value, dev.stream) == 0
+    assert findings.refresh().checks() == ["usage"]
+    assert "aclnnSmoothL1LossBackward at test_executor.py:" in findings[0][1]
+    assert "built by aclnnHardswishBackwardGetWorkspaceSize; it runs aclnnHardswishBackward's graph" in findings[0][1]
+    assert HB2(None, 0, ex.value, dev.stream) == ACLNN_ERR_PARAM_INVALID  # run once: released
+    aclGetRecentErrMsg()
     assert HB2(None, 0, "executor", dev.stream) == ACLNN_ERR_PARAM_INVALID
     aclGetRecentErrMsg()
 

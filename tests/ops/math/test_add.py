@@ -538,13 +538,22 @@ def test_inplace_adds(dev, scalars):
     )
 
 
-def test_inplace_phase_two_takes_the_out_of_place_executor_only(dev, scalars):
+def test_another_apis_executor_fails_phase_two_in_sanitizer_error_mode(dev, scalars, findings):
+    """CANN runs any executor it is given; the sanitizer names a phase 2 given another API's
+    executor, and in error mode refuses it (161002), leaving the executor to the right API."""
+    from aclnn_py.runtime import sanitizer
+
     t = dev.tensor(np.ones(4, np.float32))
     code, _, ex = _p1(aclnnAddsGetWorkspaceSize, t, scalars(1.0), scalars(1.0), t)
-    assert code == 0
-    assert aclnnInplaceAdd(None, 0, ex.value, dev.stream) == ACLNN_ERR_PARAM_INVALID
-    assert "aclnnInplaceAdd was given an executor built by aclnnAddsGetWorkspaceSize" in aclGetRecentErrMsg()
-    assert aclnnInplaceAdds(None, 0, ex.value, dev.stream) == 0
+    assert code == 0 and ex.value.api == "aclnnAdds"
+    sanitizer.set_mode("error")
+    try:
+        assert aclnnInplaceAdd(None, 0, ex.value, dev.stream) == ACLNN_ERR_PARAM_INVALID
+        assert "sanitizer [usage]: aclnnInplaceAdd at " in aclGetRecentErrMsg()
+        assert aclnnInplaceAdds(None, 0, ex.value, dev.stream) == 0  # its own twin: no finding
+    finally:
+        sanitizer.set_mode("warn")
+    assert findings.refresh().checks() == ["usage"] and dev.read(t).tolist() == [2.0] * 4
 
 
 def test_dtype_argument_types(dev, scalars):
