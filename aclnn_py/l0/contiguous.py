@@ -8,7 +8,7 @@ output's place, else TensorMove / MemcpyD2D / Transpose / ViewCopy).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -168,13 +168,43 @@ def view_copy(x: aclTensor, y: aclTensor, ex: aclOpExecutor) -> aclTensor | None
             return y
         ex.launch(step, "MemcpyD2D", [x], [y], _copy)
         return y
-    if not is_contiguous(x):
+    transpose = None if not is_contiguous(x) else _view_transpose(y)
+    if transpose is None:
         ex.launch(step, "ViewCopy", [x], [y], _copy)
         return y
-    order = _dense_permutation(y.view_shape, y.strides)
-    if order is not None:
-        full = order + [i for i, d in enumerate(y.view_shape) if d == 1]
-        ex.launch(step, "Transpose", [x], [y], _copy, perm=[full.index(i) for i in range(y.rank)])
-    else:
-        ex.launch(step, "ViewCopy", [x], [y], _copy)
+    perm, src_shape = transpose
+    dst_shape = [src_shape[p] for p in perm]
+    # OptimizeView: x reshaped to y's dims without the size-1 ones, transposed into y's memory
+    # read as a dense block of the permuted shape (UnSafeReshape of both)
+    xs = aclTensor(tuple(src_shape), x.dtype, None, x.offset, x.view_format, x.storage_shape, x.storage)
+    ys = aclTensor(tuple(dst_shape), y.dtype, None, y.offset, y.view_format, y.storage_shape, y.storage)
+    ex.launch(step, "Transpose", [xs], [ys], _transpose(perm), perm=perm)
     return y
+
+
+def _view_transpose(y: aclTensor) -> tuple[list[int], list[int]] | None:
+    """``CanOptimizeView``: (perm, source shape) when ViewCopy writes a contiguous result into
+    ``y`` by one Transpose, else None (the ViewCopy kernel). The dims are y's without the size-1
+    ones; a stride 0, even of a size-1 dim, means a broadcast (no Transpose); ``perm`` lists
+    them by decreasing stride (output dim i is input dim perm[i]), and they must tile a dense
+    block."""
+    if any(s == 0 for s in y.strides):
+        return None
+    dims = [(s, d) for d, s in zip(y.view_shape, y.strides) if d != 1]
+    order = sorted(range(len(dims)), key=lambda i: -dims[i][0])  # stable, as the descending sort of pairs
+    expect = 1
+    for i in reversed(order):
+        if dims[i][0] != expect:
+            return None
+        expect *= dims[i][1]
+    if order == sorted(order):
+        return None  # no dim out of order: nothing to transpose
+    return order, [d for _, d in dims]
+
+
+def _transpose(perm: list[int]) -> Callable[[Sequence[np.ndarray], Sequence[np.ndarray]], str]:
+    def kernel(ins: Sequence[np.ndarray], outs: Sequence[np.ndarray]) -> str:
+        outs[0][...] = np.transpose(ins[0], perm)
+        return "numpy"
+
+    return kernel

@@ -232,6 +232,30 @@ def test_views(dev):
     assert dev.read(full).tolist() == [1.0, -1.0, 2.0, -1.0, 3.0, -1.0, 4.0, -1.0]
 
 
+def test_view_copy_into_a_permuted_view_is_canns_transpose(dev):
+    """ViewCopy into a permuted selfRef (CanOptimizeView / OptimizeView): one Transpose whose perm
+    lists selfRef's dims by decreasing stride (output dim i = input dim perm[i]), from the result
+    read without size-1 dims to selfRef's memory read as the dense permuted block; a stride 0,
+    even on a size-1 dim, is a broadcast: the ViewCopy kernel."""
+    src = np.arange(24, dtype=np.float32).reshape(2, 3, 4)
+    for shape, strides, perm, dst in (((2, 3, 4), (3, 1, 6), [2, 0, 1], [4, 2, 3]),
+                                      ((2, 1, 3, 4), (3, 7, 1, 6), [2, 0, 1], [4, 2, 3])):  # fmt: skip
+        view = dev.strided(np.zeros(24, np.float32), shape, strides)
+        s = dev.tensor(src.reshape(shape))
+        code, _, ex = _p1(view, s)
+        (ln,) = ex.value.launches
+        assert code == 0 and ln.op_type == "Transpose" and ln.attrs["perm"] == perm
+        assert ln.inputs[0].view_shape == (2, 3, 4) and list(ln.outputs[0].view_shape) == dst
+        aclDestroyAclOpExecutor(ex.value)
+        assert (_copy(dev, view, s) == src.reshape(shape)).all()
+    view = dev.strided(np.zeros(6, np.float32), (2, 1, 3), (1, 0, 2))
+    s = dev.tensor(np.arange(6, dtype=np.float32).reshape(2, 1, 3))
+    code, _, ex = _p1(view, s)
+    assert code == 0 and _graph(ex.value) == ["ViewCopy"]
+    aclDestroyAclOpExecutor(ex.value)
+    assert (_copy(dev, view, s) == np.arange(6, dtype=np.float32).reshape(2, 1, 3)).all()
+
+
 def test_zero_dim(dev):
     d = dev.tensor(np.zeros(1, np.int8))
     got = _copy(dev, d, dev.tensor(np.array(-7.9, np.float32)))
