@@ -84,7 +84,7 @@ def lower_contiguous(t: aclTensor) -> tuple[str, dict[str, Any]]:
             steps = [s // b for s, b in zip(strides, base)]
             if all(k == 1 for k in steps):
                 return "Slice", {"offsets": begin, "size": list(shape)}
-            end = [bg + (d - 1) * k + 1 for bg, d, k in zip(begin, shape, steps)]
+            end = [bg + d * k for bg, d, k in zip(begin, shape, steps)]  # BuildStridedSliceParams
             return "StridedSlice", {"begin": begin, "end": end, "strides": steps}
     return "AsStrided", {"size": list(shape), "stride": list(strides), "storage_offset": t.offset}
 
