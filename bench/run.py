@@ -8,9 +8,10 @@ Prints the machine (CPU, the vector instructions numba compiles for) and tables.
 measured in the same run: a plain ``np.copyto`` moving the bytes every kernel of the call's
 executor graph moves (the machine's memory bandwidth limit: "the copy bound", read from the
 executor's launches: a call CANN runs as several kernels, e.g. bfloat16 Muls as Cast, Mul and
-Cast, or a strided input through a StridedSlice kernel first, is held to the sum of its
-kernels' bounds, and the line says how much more that is than the call's own bytes; a strided
-view's part as a strided copy) and, when torch is
+Cast, or a strided input through the Slice, StridedSlice, Transpose or BroadcastTo kernels
+CANN's Contiguous chooses, is held to the sum of its kernels' bounds, and the line says how much
+more that is than the call's own bytes; a view a kernel reads through its strides (AsStrided,
+ViewCopy) as a strided copy) and, when torch is
 importable, PyTorch CPU's own kernels for the same maths with one thread, writing into a
 preallocated output as the aclnn call does (``out=``; an allocating torch call pays page faults
 on every fresh output, which would make the yardstick up to 5x slower). Every operator's kernel

@@ -9,14 +9,14 @@ output's place, else TensorMove / MemcpyD2D / Transpose / ViewCopy).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
 
 import numpy as np
 
 from .. import _errmsg, dtypes
 from .. import soc as _soc
-from ..executor.executor import aclOpExecutor
+from ..executor.executor import Step, aclOpExecutor
 from ..tensor import aclTensor
+from .contiguous_plan import Plan, can_optimize_contiguous, can_optimize_view
 
 
 def _copy(ins: Sequence[np.ndarray], outs: Sequence[np.ndarray]) -> str:
@@ -41,52 +41,6 @@ def is_contiguous(t: aclTensor) -> bool:
             return False
         expect *= d
     return True
-
-
-def _dense_permutation(shape: Sequence[int], strides: Sequence[int]) -> list[int] | None:
-    """If the view is a permutation of a dense block, the order of dims by decreasing stride."""
-    dims = [i for i, d in enumerate(shape) if d != 1]
-    order = sorted(dims, key=lambda i: -strides[i])
-    expect = 1
-    for i in reversed(order):
-        if strides[i] != expect:
-            return None
-        expect *= shape[i]
-    return order
-
-
-def lower_contiguous(t: aclTensor) -> tuple[str, dict[str, Any]]:
-    """Which kernel ``l0op::Contiguous`` lowers a non-contiguous view to, with its attributes."""
-    shape, strides = t.view_shape, t.strides
-    dims = [(d, s) for d, s in zip(shape, strides) if d != 1]
-    if any(s < 0 for _, s in dims):
-        return "AsStrided", {"size": list(shape), "stride": list(strides), "storage_offset": t.offset}
-    if any(s == 0 for _, s in dims):
-        src = [(i, d, s) for i, (d, s) in enumerate(zip(shape, strides)) if s != 0 and d != 1]
-        expect = 1
-        for _, d, s in reversed(src):
-            if s != expect:
-                return "AsStrided", {"size": list(shape), "stride": list(strides), "storage_offset": t.offset}
-            expect *= d
-        from_shape = [d if (s != 0 or d == 1) else 1 for d, s in zip(shape, strides)]
-        return "BroadcastTo", {"shape": list(shape), "from_shape": from_shape}
-    order = _dense_permutation(shape, strides)
-    if order is not None:
-        full = order + [i for i, d in enumerate(shape) if d == 1]
-        return "Transpose", {"perm": [full.index(i) for i in range(len(shape))]}
-    if len(t.storage_shape) == len(shape):
-        base = dtypes.contiguous_strides(t.storage_shape)
-        if all(b and s % b == 0 and s > 0 for s, b in zip(strides, base)):
-            begin, rem = [], t.offset
-            for b in base:
-                begin.append(rem // b if b else 0)
-                rem = rem % b if b else rem
-            steps = [s // b for s, b in zip(strides, base)]
-            if all(k == 1 for k in steps):
-                return "Slice", {"offsets": begin, "size": list(shape)}
-            end = [bg + d * k for bg, d, k in zip(begin, shape, steps)]  # BuildStridedSliceParams
-            return "StridedSlice", {"begin": begin, "end": end, "strides": steps}
-    return "AsStrided", {"size": list(shape), "stride": list(strides), "storage_offset": t.offset}
 
 
 def view_fits_storage(t: aclTensor) -> bool:
@@ -114,11 +68,74 @@ def contiguous(x: aclTensor, ex: aclOpExecutor) -> aclTensor | None:
         _errmsg.report("EZ1001", "ViewShape overlap.")
         _errmsg.report("EZ1001", f"Invalid input tensor: {x!r}")
         return None
-    op_type, attrs = lower_contiguous(x)
-    out = ex.alloc_tensor(x.view_shape, x.dtype)
-    ex.launch(step, op_type, [x], [out], _copy, **attrs)
+    plan = can_optimize_contiguous(x.view_shape, x.strides, x.offset, x.storage_numel())
+    out = _as_strided(x, ex, step) if plan is None else _optimize_contiguous(x, plan, ex, step)
     step.outputs = [out]
     return out
+
+
+def _reshape(t: aclTensor, shape: Sequence[int], offset: int | None = None) -> aclTensor:
+    """``UnSafeReshape`` (a row-major view of t's storage; ``offset``: ``SetViewOffset``)."""
+    return aclTensor(tuple(shape), t.dtype, None, t.offset if offset is None else offset, t.view_format,
+                     t.storage_shape, t.storage)  # fmt: skip
+
+
+def _optimize_contiguous(x: aclTensor, plan: Plan, ex: aclOpExecutor, step: Step) -> aclTensor:
+    """``OptimizeContiguous``: Slice or StridedSlice, then Transpose, then BroadcastTo (a BOOL
+    one through INT32), each on the previous result reshaped to its source shape. The last
+    kernel writes a block of x's view shape (CANN reshapes its output to it afterwards), so that
+    a ViewCopy re-pointing the result re-points what that kernel writes."""
+    kernels = [plan.may_slice, plan.may_stridedslice, plan.may_transpose, plan.may_broadcast]
+    last = max(i for i, on in enumerate(kernels) if on)
+
+    def result(i: int, shape: list[int], dtype: int, fmt: int = dtypes.FORMAT_ND) -> aclTensor:
+        return ex.alloc_tensor(x.view_shape if i == last else shape, dtype, fmt)
+
+    cur = _reshape(x, x.view_shape, plan.view_offset)
+    if plan.may_slice:
+        src = _reshape(cur, plan.slice_src_shape)
+        cur = result(0, plan.slice_dst_shape, x.dtype)
+        box = tuple(slice(o, o + n) for o, n in zip(plan.offset, plan.size))
+        ex.launch(step, "Slice", [src], [cur], _take(box), offsets=plan.offset, size=plan.size)
+    if plan.may_stridedslice:
+        src = _reshape(cur, plan.stridedslice_src_shape)
+        cur = result(1, plan.stridedslice_dst_shape, x.dtype)
+        shape = plan.stridedslice_dst_shape
+        box = tuple(slice(b, b + (n - 1) * k + 1, k) for b, n, k in zip(plan.begin, shape, plan.strides))
+        ex.launch(step, "StridedSlice", [src], [cur], _take(box), begin=plan.begin, end=plan.end, strides=plan.strides)
+    if plan.may_transpose:
+        src = _reshape(cur, plan.transpose_src_shape)
+        cur = result(2, plan.transpose_dst_shape, x.dtype, x.storage_format)
+        ex.launch(step, "Transpose", [src], [cur], _transpose(plan.perm), perm=plan.perm)
+    if plan.may_broadcast:
+        src = _reshape(cur, plan.broadcast_src_shape)
+        if x.dtype == dtypes.DT_BOOL:  # through INT32: Cast, BroadcastTo, Cast
+            wide = ex.alloc_tensor(plan.broadcast_src_shape, dtypes.DT_INT32)
+            ex.launch(step, "Cast", [src], [wide], _copy, dst_type=dtypes.dt_name(dtypes.DT_INT32))
+            spread = ex.alloc_tensor(plan.shape, dtypes.DT_INT32)
+            ex.launch(step, "BroadcastTo", [wide], [spread], _copy, shape=plan.shape)
+            cur = result(3, plan.shape, x.dtype)
+            ex.launch(step, "Cast", [spread], [cur], _copy, dst_type=dtypes.dt_name(x.dtype))
+        else:
+            cur = result(3, plan.shape, x.dtype)
+            ex.launch(step, "BroadcastTo", [src], [cur], _copy, shape=plan.shape)
+    return cur
+
+
+def _as_strided(x: aclTensor, ex: aclOpExecutor, step: Step) -> aclTensor:
+    """``AsStridedToContiguous``: one AsStrided reading x's view."""
+    out = ex.alloc_tensor(x.view_shape, x.dtype)
+    # the view's offset moves the base; the attribute is 0 (as AsStridedToContiguous passes it)
+    ex.launch(step, "AsStrided", [x], [out], _copy, size=list(x.view_shape), stride=list(x.strides), storage_offset=0)
+    return out
+
+
+def _take(box: tuple[slice, ...]) -> Callable[[Sequence[np.ndarray], Sequence[np.ndarray]], str]:
+    def kernel(ins: Sequence[np.ndarray], outs: Sequence[np.ndarray]) -> str:
+        outs[0][...] = ins[0][box].reshape(outs[0].shape)  # the last kernel writes the view's shape
+        return "numpy"
+
+    return kernel
 
 
 def _viewcopy_params_ok(x: aclTensor, y: aclTensor) -> bool:
@@ -168,7 +185,7 @@ def view_copy(x: aclTensor, y: aclTensor, ex: aclOpExecutor) -> aclTensor | None
             return y
         ex.launch(step, "MemcpyD2D", [x], [y], _copy)
         return y
-    transpose = None if not is_contiguous(x) else _view_transpose(y)
+    transpose = None if not is_contiguous(x) else can_optimize_view(y.view_shape, y.strides)
     if transpose is None:
         ex.launch(step, "ViewCopy", [x], [y], _copy)
         return y
@@ -182,29 +199,9 @@ def view_copy(x: aclTensor, y: aclTensor, ex: aclOpExecutor) -> aclTensor | None
     return y
 
 
-def _view_transpose(y: aclTensor) -> tuple[list[int], list[int]] | None:
-    """``CanOptimizeView``: (perm, source shape) when ViewCopy writes a contiguous result into
-    ``y`` by one Transpose, else None (the ViewCopy kernel). The dims are y's without the size-1
-    ones; a stride 0, even of a size-1 dim, means a broadcast (no Transpose); ``perm`` lists
-    them by decreasing stride (output dim i is input dim perm[i]), and they must tile a dense
-    block."""
-    if any(s == 0 for s in y.strides):
-        return None
-    dims = [(s, d) for d, s in zip(y.view_shape, y.strides) if d != 1]
-    order = sorted(range(len(dims)), key=lambda i: -dims[i][0])  # stable, as the descending sort of pairs
-    expect = 1
-    for i in reversed(order):
-        if dims[i][0] != expect:
-            return None
-        expect *= dims[i][1]
-    if order == sorted(order):
-        return None  # no dim out of order: nothing to transpose
-    return order, [d for _, d in dims]
-
-
 def _transpose(perm: list[int]) -> Callable[[Sequence[np.ndarray], Sequence[np.ndarray]], str]:
     def kernel(ins: Sequence[np.ndarray], outs: Sequence[np.ndarray]) -> str:
-        outs[0][...] = np.transpose(ins[0], perm)
+        outs[0][...] = np.transpose(ins[0], perm).reshape(outs[0].shape)  # ditto
         return "numpy"
 
     return kernel

@@ -347,9 +347,15 @@ def test_workspace_and_autocontiguous(dev):
     m = dev.strided(np.repeat(ms, 2, axis=1), (1, 2, 3, 64), (384, 0, 64, 1))  # a broadcast (stride 0) mask
     y = dev.tensor(np.zeros(shape, np.float32))
     code, ws, ex = _p1(xt, m, y)
-    copies = (1536 + 32 + 511) // 512 * 512 + (384 + 32 + 511) // 512 * 512  # x's and mask's copies
+
+    def block(n: int) -> int:
+        return (n + 32 + 511) // 512 * 512
+
+    # x's copy; the BOOL mask's broadcast goes through INT32: Cast, BroadcastTo, Cast
+    copies = block(1536) + block(192 * 4) + block(384 * 4) + block(384)
     assert code == 0 and ws.value == SYS_WS + copies, ws.value
-    assert [ln.op_type for ln in ex.value.launches] == ["Transpose", "BroadcastTo", "ScaledMaskedSoftmaxV2"]
+    kinds = [ln.op_type for ln in ex.value.launches]
+    assert kinds == ["Transpose", "Cast", "BroadcastTo", "Cast", "ScaledMaskedSoftmaxV2"]
     assert P2(dev.workspace(ws.value), ws.value, ex.value, dev.stream) == 0
     want = softmax_golden(xs.transpose(0, 1, 3, 2).copy(), np.broadcast_to(ms, shape), 1.0, "v220")
     assert_bits_equal(dev.read(y), want)
