@@ -1,9 +1,10 @@
 """``l0op::Contiguous`` and ``l0op::ViewCopy`` — ops-math ``conversion/contiguous``.
 
 Contiguous returns its input (or a free view) when the data is already row-major, else launches
-the copy kernel CANN would choose (Transpose, Slice, StridedSlice, BroadcastTo or AsStrided);
-ViewCopy puts a result into the user's output (re-pointing it when it was computed in the
-output's place, else TensorMove / MemcpyD2D / Transpose / ViewCopy).
+the copy kernels CANN chooses (Slice or StridedSlice, Transpose, BroadcastTo; or AsStrided: the
+analysis is :mod:`.contiguous_plan`); ViewCopy puts a result into the user's output (re-pointing
+it when it was computed in the output's place, else TensorMove / MemcpyD2D / Transpose /
+ViewCopy).
 """
 
 from __future__ import annotations
