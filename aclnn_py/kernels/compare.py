@@ -25,9 +25,7 @@ from collections.abc import Callable, Collection, Sequence
 import ml_dtypes
 import numpy as np
 
-from .._status import aclError
-from ..runtime.stream import TaskFault
-from . import accel
+from . import accel, aicpu
 
 Compute = Callable[[Sequence[np.ndarray], Sequence[np.ndarray]], str]
 
@@ -62,12 +60,8 @@ def _store(out: np.ndarray, r: np.ndarray) -> None:
 
 
 def _check_aicpu(op: str, dt: np.dtype, supported: Collection[np.dtype] | None) -> None:
-    if supported is not None and dt not in supported:
-        names = ", ".join(str(d) for d in supported)
-        raise TaskFault(
-            aclError.ACL_ERROR_RT_AICPU_EXCEPTION,
-            f"the AI CPU {op} kernel has no implementation for {dt} (registered: {names})",
-        )
+    if supported is not None:
+        aicpu.check(op, dt, supported)
 
 
 def make(op: str, aicpu: Collection[np.dtype] | None = None) -> Compute:

@@ -26,15 +26,13 @@ from collections.abc import Sequence
 import ml_dtypes
 import numpy as np
 
-from .._status import aclError
-from ..runtime.stream import TaskFault
-from . import accel
+from . import accel, aicpu
 from ._fp import CHUNK, blocks, store, worth_blocks
 from .elementwise import FLOATS, Compute
 
 _BF16 = np.dtype(ml_dtypes.bfloat16)
 # The dtypes the AI CPU (TF) Sign kernel is registered for (aicpu_kernel/tf_kernel config).
-AICPU_DTYPES = frozenset(
+AICPU_DTYPES = tuple(
     np.dtype(t) for t in (np.float16, np.float32, np.float64, np.int32, np.int64, np.complex64, np.complex128)
 )
 
@@ -116,12 +114,7 @@ def make(recipe: str) -> Compute:
         x, out = ins[0], outs[0]
         dt = x.dtype
         if recipe == "aicpu":
-            if dt not in AICPU_DTYPES:
-                raise TaskFault(
-                    aclError.ACL_ERROR_RT_AICPU_EXCEPTION,
-                    f"the AI CPU Sign kernel has no implementation for {dt} (registered: float16, float32, "
-                    "float64, int32, int64, complex64, complex128)",
-                )
+            aicpu.check("Sign", dt, AICPU_DTYPES)
             if dt.kind == "c":
                 r = _complex_sign(x)
                 out[...] = r

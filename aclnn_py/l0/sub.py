@@ -4,9 +4,9 @@ The output has the broadcast shape and **self's** dtype (there is no mixed-dtype
 AI CPU is decided by self's dtype alone, keyed on the SoC version (``ASCEND910B <= soc <=
 ASCEND910E`` in opbase's enum order covers Ascend910B, Ascend910_93 and Ascend950): those take
 the 910B list, Ascend610Lite its own, every other chip (Ascend910, Ascend310P) the 910 list.
-The AI CPU kernel (``sub_aicpu.cpp``) has no BOOL and no BFLOAT16; BFLOAT16 reaches it only on
-Ascend910/310P through aclnnSubs' scalar promotion (an integer tensor minus a BFLOAT16 scalar),
-which CANN leaves to fail at run time (aclnn_py computes it; see the fidelity notes).
+The AI CPU kernel (``sub_aicpu_def.cpp``) has no BOOL and no BFLOAT16; BFLOAT16 reaches it only
+on Ascend910/310P through aclnnSubs' scalar promotion (an integer tensor minus a BFLOAT16
+scalar): phase 1 succeeds and the task fails on the stream (:mod:`aclnn_py.kernels.aicpu`).
 """
 
 from __future__ import annotations
@@ -32,6 +32,7 @@ from ..dtypes import (
 from ..executor import checks
 from ..executor.checks import op_loge
 from ..executor.executor import aclOpExecutor
+from ..kernels import aicpu
 from ..kernels import sub as sub_kernels
 from ..tensor import aclTensor
 from ._binary import elementwise as launch_elementwise
@@ -76,4 +77,6 @@ def sub(self: aclTensor, other: aclTensor, ex: aclOpExecutor) -> aclTensor | Non
     recipe = _soc.current().kernel_family
     compute = sub_kernels.sub(recipe)
     aicore = is_aicore_support(self)  # SubAiCore ignores the launch status
+    if not aicore:  # sub_aicpu_def.cpp: a dtype it does not register fails the task
+        compute = aicpu.registered("Sub", AICPU_DTYPES, compute)
     return launch_elementwise(ex, "Sub", [self, other], self.dtype, aicore, compute, shape=shape, failure=None)

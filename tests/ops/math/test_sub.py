@@ -14,6 +14,7 @@ from aclnn_py import (
     ACL_BOOL,
     ACL_COMPLEX64,
     ACL_DOUBLE,
+    ACL_ERROR_RT_AICPU_EXCEPTION,
     ACL_FLOAT,
     ACL_FLOAT16,
     ACL_INT32,
@@ -712,6 +713,24 @@ def test_subs_graph_and_promotion(chip_dev, scalars, chip, self_dt, other, alpha
     assert D.dt_name(kernel.outputs[0].dtype) == computed
     scalar_in = None if any(g.startswith("Mul") for g in graph) else kernel.inputs[1]
     assert scalar_in is None or (scalar_in.view_shape == () and scalar_in.storage.kind == "host")
+
+
+@pytest.mark.parametrize("chip", ["Ascend910", "Ascend310P"])
+@pytest.mark.parametrize("api", ["Adds", "Subs"])
+def test_a_bfloat16_add_or_sub_on_the_ai_cpu_fails_the_task(chip_dev, scalars, chip, api):
+    """An integer tensor with a BFLOAT16 scalar promotes to BFLOAT16 off Ascend950 without a list
+    check; the chip's AI Core has no BFLOAT16 Add/Sub, and the AI CPU kernels (add_aicpu_def.cpp,
+    sub_aicpu_def.cpp) do not register it: phase 1 and 2 succeed, the task fails on the stream."""
+    import aclnn_py
+
+    dev = chip_dev(chip)
+    t, o = dev.tensor(np.ones(3, np.int32)), dev.tensor(np.zeros(3, np.float32))
+    p1, p2 = getattr(aclnn_py, f"aclnn{api}GetWorkspaceSize"), getattr(aclnn_py, f"aclnn{api}")
+    code, _, ex = _p1(p1, t, scalars(1.5, ACL_BF16), scalars(1, ACL_INT64), o)
+    assert code == 0 and f"{api[:3]}@AiCpu" in _graph(ex.value)
+    aclDestroyAclOpExecutor(ex.value)
+    assert dev.run(p1, p2, t, scalars(1.5, ACL_BF16), scalars(1, ACL_INT64), o)[2] == ACL_ERROR_RT_AICPU_EXCEPTION
+    assert f"the AI CPU {api[:3]} kernel has no implementation for bfloat16" in aclGetRecentErrMsg()
 
 
 def test_subs_has_no_view_path(chip_dev, scalars):
