@@ -49,11 +49,11 @@ from ...l0.add import is_add_support_non_contiguous, is_mix
 from ...l0.axpy import axpy as l0_axpy
 from ...l0.axpy import axpy_v2 as l0_axpy_v2
 from ...l0.cast import cast
-from ...l0.contiguous import contiguous, view_copy
+from ...l0.contiguous import view_copy
 from ...l0.mul import mul as l0_mul
 from ...tensor import aclScalar, aclTensor
 from .. import _l2
-from .._graph import contiguous_cast, empty, finish
+from .._graph import contiguous_cast, contiguous_pair, empty, finish
 from .._promote import COMPLEX, FLOATING, casted_float, combine_categories, scalar_default_dtype
 
 S = aclnnStatus
@@ -198,22 +198,19 @@ def _add_tensors(ex: aclOpExecutor, self: aclTensor, other: aclTensor, alpha: ac
     if is_mix(self, other) and float_is_one(alpha):
         if regbase:
             return l0_add(self, other, ex)  # straight on the strided views
-        self_c, other_c = contiguous(self, ex), contiguous(other, ex)
-        if self_c is None or other_c is None:
-            return None
-        return l0_add(self_c, other_c, ex)
+        pair = contiguous_pair(ex, self, other)  # CHECK_RET after each: a failed self stops there
+        return None if pair is None else l0_add(*pair, ex)
     promote = dtypes.promote_type(self.dtype, other.dtype)
     if is_equal_to_one(promote, alpha) and promote == self.dtype == other.dtype:
         if is_add_support_non_contiguous(self, other):
             return l0_add(self, other, ex)
-        self_c, other_c = contiguous(self, ex), contiguous(other, ex)
-        if self_c is None or other_c is None:
-            return None
-        return l0_add(self_c, other_c, ex)
-    self_c, other_c = contiguous(self, ex), contiguous(other, ex)
-    if self_c is None or other_c is None:
+        pair = contiguous_pair(ex, self, other)
+        return None if pair is None else l0_add(*pair, ex)
+    pair = contiguous_pair(ex, self, other)
+    if pair is None:
         return None
-    self_p, other_p = cast(self_c, promote, ex), cast(other_c, promote, ex)
+    self_p = cast(pair[0], promote, ex)
+    other_p = cast(pair[1], promote, ex) if self_p is not None else None
     if self_p is None or other_p is None:
         return None
     if is_equal_to_one(promote, alpha):

@@ -19,6 +19,7 @@ from aclnn_py import (
     ACL_INT32,
     ACL_INT64,
     ACL_UINT32,
+    ACLNN_ERR_INNER_NULLPTR,
     ACLNN_ERR_PARAM_INVALID,
     ACLNN_ERR_PARAM_NULLPTR,
     Ref,
@@ -536,6 +537,17 @@ def test_inplace_adds(dev, scalars):
         aclGetRecentErrMsg()
         == f"{PREFIX}Expected a value of type [aclScalar] for argument [alpha] but instead found nullptr.\n"
     )
+
+
+def test_a_view_outside_its_storage_stops_at_selfs_contiguous(dev, scalars):
+    """aclnnAdd's CHECK_RET follows each Contiguous: when self's view reaches past its storage,
+    only self's failure is logged (other is never made contiguous)."""
+    a = dev.strided(np.ones(8, np.float32), (4,), (3,))  # elements 0..9 of 8
+    b = dev.strided(np.ones(8, np.float32), (4,), (3,))
+    code, _, ex = _p1(aclnnAddGetWorkspaceSize, a, b, scalars(2.0), dev.tensor(np.zeros(4, np.float32)))
+    assert code == ACLNN_ERR_INNER_NULLPTR and ex.value is None
+    msg = aclGetRecentErrMsg()
+    assert msg.count("Invalid input tensor") == 1 and f"{a!r}" in msg and f"{b!r}" not in msg
 
 
 def test_another_apis_executor_fails_phase_two_in_sanitizer_error_mode(dev, scalars, findings):
