@@ -192,7 +192,7 @@ ROWS: dict[str, tuple[int, str | None]] = {
         161002,
         "Execution_Error(EZ1009): Failed to execute operator ScaledMaskedSoftmaxGradV2_0. Reason: The dtype or format "
         "of the actual input or output parameter of the operator is inconsistent with that defined in the operator "
-        "prototype OpDef, details of parameter are yGrad(DT_FLOAT, ND), y(DT_FLOAT16, ND), mask(DT_BOOL, ND), "
+        "prototype OpDef, details of parameter are yGrad(DT_FLOAT, ND), y(DT_FLOAT16, ND), maskOptional(DT_BOOL, ND), "
         "out(DT_FLOAT, ND).",
     ),
     "smsb.phase1_ok": (0, None),

@@ -61,6 +61,12 @@ class Param:
     optional: bool = False
     auto_contiguous: bool = True
 
+    @property
+    def label(self) -> str:
+        """The name nnopbase prints: the generator appends ``Optional`` to an optional input's
+        name (``op_aclnn_generator.cpp``), as in the generated prototype."""
+        return f"{self.name}Optional" if self.optional else self.name
+
 
 @attrs.frozen
 class OpDef:
@@ -99,7 +105,7 @@ def _execution_error(opdef: OpDef, reason: str) -> None:
 def _check_not_null(opdef: OpDef, inputs: Sequence[aclTensor | None], outputs: Sequence[aclTensor | None]) -> bool:
     for p, t in (*zip(opdef.inputs, inputs), *zip(opdef.outputs, outputs)):
         if t is None and not p.optional:
-            _report(S.ACLNN_ERR_PARAM_NULLPTR, f"Check {p.name} != nullptr failed")
+            _report(S.ACLNN_ERR_PARAM_NULLPTR, f"Check {p.label} != nullptr failed")
             return False
     return True
 
@@ -143,9 +149,9 @@ def _describe(params: Sequence[Param], tensors: Sequence[aclTensor | None]) -> s
     parts = []
     for p, t in zip(params, tensors):
         if t is None:
-            parts.append(f"{p.name}(NULL, NULL)")
+            parts.append(f"{p.label}(NULL, NULL)")
         else:
-            parts.append(f"{p.name}({dtypes.dt_name(t.dtype)}, {dtypes.format_name(_saved_format(t))})")
+            parts.append(f"{p.label}({dtypes.dt_name(t.dtype)}, {dtypes.format_name(_saved_format(t))})")
     return ", ".join(parts)
 
 
@@ -190,8 +196,8 @@ def _match_definition(opdef: OpDef, inputs: Sequence[aclTensor | None], outputs:
         _report(S.ACLNN_ERR_PARAM_INVALID, "Supported dtype and format list is:")
         n_in = len(opdef.inputs)
         for i, column in enumerate(columns):
-            ins = "".join(f"{p.name}({dtypes.dt_name(dt)}, ND), " for p, dt in zip(opdef.inputs, column[:n_in]))
-            outs = ", ".join(f"{p.name}({dtypes.dt_name(dt)}, ND)" for p, dt in zip(opdef.outputs, column[n_in:]))
+            ins = "".join(f"{p.label}({dtypes.dt_name(dt)}, ND), " for p, dt in zip(opdef.inputs, column[:n_in]))
+            outs = ", ".join(f"{p.label}({dtypes.dt_name(dt)}, ND)" for p, dt in zip(opdef.outputs, column[n_in:]))
             _report(S.ACLNN_ERR_PARAM_INVALID, f"SupportInfo[{i}]: {ins}{outs}")
         code = S.ACLNN_ERR_PARAM_INVALID
     for text in _CHAIN:

@@ -298,7 +298,7 @@ def test_null_executor_and_null_workspace_size(dev, findings):
 
 def _mismatch(details: str) -> str:
     rows = "".join(
-        f"\n        SupportInfo[{i}]: x({dt}, ND), mask(DT_BOOL, ND), out({dt}, ND)"
+        f"\n        SupportInfo[{i}]: x({dt}, ND), maskOptional(DT_BOOL, ND), out({dt}, ND)"
         for i, dt in enumerate(["DT_FLOAT", "DT_FLOAT16", "DT_BFLOAT16"])
     )
     return (
@@ -318,7 +318,7 @@ def test_formats_against_the_op_definition(dev):
     x, m, y = _args(dev)
     x5 = dev.tensor(np.ones(SHAPE, np.float32), fmt=3)  # NC1HWC0: no outer format check
     assert _p1(x5, m, y)[0] == ACLNN_ERR_PARAM_INVALID
-    assert aclGetRecentErrMsg() == _mismatch("x(DT_FLOAT, NC1HWC0), mask(DT_BOOL, ND), out(DT_FLOAT, ND)")
+    assert aclGetRecentErrMsg() == _mismatch("x(DT_FLOAT, NC1HWC0), maskOptional(DT_BOOL, ND), out(DT_FLOAT, ND)")
     m5 = dev.tensor(np.zeros(SHAPE, np.bool_), fmt=3)  # the optional mask is not compared: no binary
     assert _p1(x, m5, y)[0] == ACLNN_ERR_INNER_FIND_KERNEL_ERROR
     assert aclGetRecentErrMsg().startswith(

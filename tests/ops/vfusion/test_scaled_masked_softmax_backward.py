@@ -139,7 +139,7 @@ def test_nd_like_formats_are_relabelled_nd_and_accepted(dev, fmt):
 
 def _definition_mismatch(details, columns):
     rows = "".join(
-        f"\n        SupportInfo[{i}]: yGrad({dt}, ND), y({dt}, ND), mask(DT_BOOL, ND), out({dt}, ND)"
+        f"\n        SupportInfo[{i}]: yGrad({dt}, ND), y({dt}, ND), maskOptional(DT_BOOL, ND), out({dt}, ND)"
         for i, dt in enumerate(columns)
     )
     return (
@@ -162,7 +162,7 @@ def test_another_format_is_refused_by_the_op_definition(dev):
     assert (
         aclGetRecentErrMsg()
         == _definition_mismatch(
-            "yGrad(DT_FLOAT, NC1HWC0), y(DT_FLOAT, ND), mask(DT_BOOL, ND), out(DT_FLOAT, ND)",
+            "yGrad(DT_FLOAT, NC1HWC0), y(DT_FLOAT, ND), maskOptional(DT_BOOL, ND), out(DT_FLOAT, ND)",
             ["DT_FLOAT", "DT_FLOAT16", "DT_BFLOAT16"],
         )
         + "\n"
@@ -275,7 +275,7 @@ def test_y_dtype_mismatch_is_refused_by_the_nnopbase_stage(dev):
     assert (
         aclGetRecentErrMsg()
         == _definition_mismatch(
-            "yGrad(DT_FLOAT16, ND), y(DT_FLOAT, ND), mask(DT_BOOL, ND), out(DT_FLOAT16, ND)",
+            "yGrad(DT_FLOAT16, ND), y(DT_FLOAT, ND), maskOptional(DT_BOOL, ND), out(DT_FLOAT16, ND)",
             ["DT_FLOAT", "DT_FLOAT16", "DT_BFLOAT16"],
         )
         + "\n"
@@ -305,7 +305,7 @@ def test_bf16_is_not_in_the_310p_op_definition(soc, chip):
         assert (
             aclGetRecentErrMsg()
             == _definition_mismatch(
-                "yGrad(DT_BFLOAT16, ND), y(DT_BFLOAT16, ND), mask(DT_BOOL, ND), out(DT_BFLOAT16, ND)",
+                "yGrad(DT_BFLOAT16, ND), y(DT_BFLOAT16, ND), maskOptional(DT_BOOL, ND), out(DT_BFLOAT16, ND)",
                 ["DT_FLOAT", "DT_FLOAT16"],
             )
             + "\n"
