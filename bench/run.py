@@ -10,8 +10,8 @@ executor graph moves (the machine's memory bandwidth limit: "the copy bound", re
 executor's launches: a call CANN runs as several kernels, e.g. bfloat16 Muls as Cast, Mul and
 Cast, or a strided input through the Slice, StridedSlice, Transpose or BroadcastTo kernels
 CANN's Contiguous chooses, is held to the sum of its kernels' bounds, and the line says how much
-more that is than the call's own bytes; a view a kernel reads through its strides (AsStrided,
-ViewCopy) as a strided copy) and, when torch is
+more that is than the call's own bytes; a view a kernel reads through its strides, and the box
+a Slice or StridedSlice reads unless it is one contiguous run, as a strided copy) and, when torch is
 importable, PyTorch CPU's own kernels for the same maths with one thread, writing into a
 preallocated output as the aclnn call does (``out=``; an allocating torch call pays page faults
 on every fresh output, which would make the yardstick up to 5x slower). Every operator's kernel
@@ -682,12 +682,38 @@ def graph_moved(executor: Any) -> tuple[int, dict[np.dtype, int], int]:
         for t in (*ln.inputs, *ln.outputs):
             bits = dtypes.element_bits(t.dtype)
             elements = dtypes.numel(t.view_shape)
-            if t.strides == dtypes.contiguous_strides(t.view_shape) or elements <= 1:
+            box = _sliced_box(ln) if t is ln.inputs[0] else None
+            if box is not None:  # a Slice/StridedSlice reads only its box of the source
+                elements = dtypes.numel(box)
+                if not _box_is_dense(t.view_shape, box, ln.attrs.get("strides")):
+                    dt = dtypes.numpy_dtype(t.dtype) or np.dtype(f"u{max(bits // 8, 1)}")
+                    strided[dt] = strided.get(dt, 0) + elements
+                    continue
+            if t.strides == dtypes.contiguous_strides(t.view_shape) or elements <= 1 or box is not None:
                 contiguous += (elements * bits + 7) // 8
             else:  # as the call's own count: a strided copy of the view (which also writes it out)
                 dt = dtypes.numpy_dtype(t.dtype) or np.dtype(f"u{max(bits // 8, 1)}")
                 strided[dt] = strided.get(dt, 0) + elements
     return contiguous, strided, len(executor.launches)
+
+
+def _sliced_box(ln: Any) -> tuple[int, ...] | None:
+    """The shape of the box a Slice or StridedSlice launch reads from its source, else None."""
+    if ln.op_type == "Slice":
+        return tuple(ln.attrs["size"])
+    if ln.op_type == "StridedSlice":
+        a = ln.attrs
+        return tuple((e - b) // k for b, e, k in zip(a["begin"], a["end"], a["strides"]))
+    return None
+
+
+def _box_is_dense(src: tuple[int, ...], box: tuple[int, ...], steps: Any) -> bool:
+    """Whether a box of a row-major source is one contiguous run: steps of 1, whole trailing dims
+    after the last partial one, size-1 dims before it."""
+    if steps is not None and any(k != 1 for k in steps):
+        return False
+    partial = [i for i, (s, n) in enumerate(zip(src, box)) if n != s]
+    return not partial or all(n == 1 for n in box[: partial[-1]])
 
 
 def graph_bound(graph: tuple[int, dict[np.dtype, int], int], repeat: int) -> tuple[float, int]:

@@ -59,11 +59,19 @@ def test_one_kernel_counts_the_calls_own_bytes(bench: Any, inputs: Any) -> None:
     assert graph_of(bench, inputs, "scalar operand", "Add") == (4 * N + 2, {}, 1)  # the [1] operand's 2 bytes
 
 
-def test_a_strided_view_is_a_slice_of_its_whole_buffer_then_its_copy(bench: Any, inputs: Any) -> None:
+def test_a_strided_view_is_a_strided_read_then_its_copy(bench: Any, inputs: Any) -> None:
     """Every second element of a 2n buffer is, to CANN's Contiguous, a Slice of the buffer read as
-    [n, 2] (all 2n elements: every cache line of it), writing n elements; the Add reads that copy
-    and the other operand and writes its output."""
+    [n, 2]: it reads its box, n elements through a stride (a strided copy in the bound), and
+    writes n elements; the Add reads that copy and the other operand and writes its output."""
     contiguous, strided, kernels = graph_of(bench, inputs, "strided view", "Add")
     assert kernels == 2
-    assert strided == {}
-    assert contiguous == 4 * N + 2 * N + 6 * N
+    assert strided == {bench.BF16: N}
+    assert contiguous == 2 * N + 6 * N
+
+
+def test_a_slice_box_is_dense_only_as_one_contiguous_run(bench: Any) -> None:
+    assert bench._box_is_dense((5, 6, 7), (2, 6, 7), None)  # whole rows
+    assert bench._box_is_dense((5, 6, 7), (1, 2, 7), None)
+    assert not bench._box_is_dense((5, 6, 7), (2, 2, 7), None)
+    assert not bench._box_is_dense((8, 2), (8, 1), None)  # every second element
+    assert not bench._box_is_dense((8,), (4,), (2,))

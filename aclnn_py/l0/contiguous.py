@@ -133,7 +133,8 @@ def _as_strided(x: aclTensor, ex: aclOpExecutor, step: Step) -> aclTensor:
 
 def _take(box: tuple[slice, ...]) -> Callable[[Sequence[np.ndarray], Sequence[np.ndarray]], str]:
     def kernel(ins: Sequence[np.ndarray], outs: Sequence[np.ndarray]) -> str:
-        outs[0][...] = ins[0][box].reshape(outs[0].shape)  # the last kernel writes the view's shape
+        part = ins[0][box]
+        outs[0].reshape(part.shape)[...] = part  # the last kernel's output has the view's shape (dense)
         return "numpy"
 
     return kernel
@@ -202,7 +203,8 @@ def view_copy(x: aclTensor, y: aclTensor, ex: aclOpExecutor) -> aclTensor | None
 
 def _transpose(perm: list[int]) -> Callable[[Sequence[np.ndarray], Sequence[np.ndarray]], str]:
     def kernel(ins: Sequence[np.ndarray], outs: Sequence[np.ndarray]) -> str:
-        outs[0][...] = np.transpose(ins[0], perm).reshape(outs[0].shape)  # ditto
+        moved = np.transpose(ins[0], perm)
+        outs[0].reshape(moved.shape)[...] = moved  # ditto: a view of the dense output, no copy
         return "numpy"
 
     return kernel
