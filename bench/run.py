@@ -682,7 +682,7 @@ def graph_moved(executor: Any) -> tuple[int, dict[np.dtype, int], int]:
         for t in (*ln.inputs, *ln.outputs):
             bits = dtypes.element_bits(t.dtype)
             elements = dtypes.numel(t.view_shape)
-            box = _sliced_box(ln) if t is ln.inputs[0] else None
+            box = _sliced_box(ln) if ln.inputs and t is ln.inputs[0] else None
             if box is not None:  # a Slice/StridedSlice reads only its box of the source
                 elements = dtypes.numel(box)
                 if not _box_is_dense(t.view_shape, box, ln.attrs.get("strides")):

@@ -75,3 +75,9 @@ def test_a_slice_box_is_dense_only_as_one_contiguous_run(bench: Any) -> None:
     assert not bench._box_is_dense((5, 6, 7), (2, 2, 7), None)
     assert not bench._box_is_dense((8, 2), (8, 1), None)  # every second element
     assert not bench._box_is_dense((8,), (4,), (2,))
+
+
+def test_a_kernel_without_inputs_counts_its_output(bench: Any, inputs: Any) -> None:
+    """InplaceFillScalar's Fill has no tensor input: only what it writes counts."""
+    contiguous, strided, kernels = graph_of(bench, inputs, "same shape", "InplaceFillScalar")
+    assert kernels >= 1 and strided == {} and contiguous >= 2 * N
