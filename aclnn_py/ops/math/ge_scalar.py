@@ -55,7 +55,7 @@ DTYPE_FACTS = {
     "the promoted dtype; Ascend950: also self (the scalar is never checked; BOOL is compared as INT8)": (
         dtype_support_list
     ),
-    "out; selfRef (in place: also checked as the input)": out_dtype_support_list,
+    "out; selfRef": out_dtype_support_list,  # in place: the input row checks the promoted dtype
 }
 
 
