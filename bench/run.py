@@ -685,11 +685,10 @@ def graph_moved(executor: Any) -> tuple[int, dict[np.dtype, int], int]:
             box = _sliced_box(ln) if ln.inputs and t is ln.inputs[0] else None
             if box is not None:  # a Slice/StridedSlice reads only its box of the source
                 elements = dtypes.numel(box)
-                if not _box_is_dense(t.view_shape, box, ln.attrs.get("strides")):
-                    dt = dtypes.numpy_dtype(t.dtype) or np.dtype(f"u{max(bits // 8, 1)}")
-                    strided[dt] = strided.get(dt, 0) + elements
-                    continue
-            if t.strides == dtypes.contiguous_strides(t.view_shape) or elements <= 1 or box is not None:
+                dense = _box_is_dense(t.view_shape, box, ln.attrs.get("strides"))
+            else:
+                dense = t.strides == dtypes.contiguous_strides(t.view_shape) or elements <= 1
+            if dense:
                 contiguous += (elements * bits + 7) // 8
             else:  # as the call's own count: a strided copy of the view (which also writes it out)
                 dt = dtypes.numpy_dtype(t.dtype) or np.dtype(f"u{max(bits // 8, 1)}")

@@ -101,8 +101,7 @@ def _optimize_contiguous(x: aclTensor, plan: Plan, ex: aclOpExecutor, step: Step
     if plan.may_stridedslice:
         src = _reshape(cur, plan.stridedslice_src_shape)
         cur = result(1, plan.stridedslice_dst_shape, x.dtype)
-        shape = plan.stridedslice_dst_shape
-        box = tuple(slice(b, b + (n - 1) * k + 1, k) for b, n, k in zip(plan.begin, shape, plan.strides))
+        box = tuple(slice(b, e, k) for b, e, k in zip(plan.begin, plan.end, plan.strides))
         ex.launch(step, "StridedSlice", [src], [cur], _take(box), begin=plan.begin, end=plan.end, strides=plan.strides)
     if plan.may_transpose:
         src = _reshape(cur, plan.transpose_src_shape)
@@ -195,9 +194,7 @@ def view_copy(x: aclTensor, y: aclTensor, ex: aclOpExecutor) -> aclTensor | None
     dst_shape = [src_shape[p] for p in perm]
     # OptimizeView: x reshaped to y's dims without the size-1 ones, transposed into y's memory
     # read as a dense block of the permuted shape (UnSafeReshape of both)
-    xs = aclTensor(tuple(src_shape), x.dtype, None, x.offset, x.view_format, x.storage_shape, x.storage)
-    ys = aclTensor(tuple(dst_shape), y.dtype, None, y.offset, y.view_format, y.storage_shape, y.storage)
-    ex.launch(step, "Transpose", [xs], [ys], _transpose(perm), perm=perm)
+    ex.launch(step, "Transpose", [_reshape(x, src_shape)], [_reshape(y, dst_shape)], _transpose(perm), perm=perm)
     return y
 
 
