@@ -17,7 +17,7 @@ from ..runtime.stream import TaskFault
 Compute = Callable[[Sequence[np.ndarray], Sequence[np.ndarray]], str]
 
 
-def check(op: str, dt: np.dtype, registered: Collection[np.dtype]) -> None:
+def _check(op: str, dt: np.dtype, registered: Collection[np.dtype]) -> None:
     """Fail the task when ``dt`` is not among the AI CPU ``op`` kernel's registered dtypes."""
     if dt not in registered:
         names = ", ".join(str(d) for d in registered)
@@ -34,7 +34,7 @@ def registered(op: str, dts: Sequence[int], compute: Compute) -> Compute:
 
     def kernel(ins: Sequence[np.ndarray], outs: Sequence[np.ndarray]) -> str:
         for a in ins:
-            check(op, a.dtype, known)
+            _check(op, a.dtype, known)
         return compute(ins, outs)
 
     return kernel

@@ -12,20 +12,21 @@ Each writes a BOOL output (bytes 0/1) from two inputs of one dtype (numpy broadc
   with eps 1e-5f / 1e-9; FLOAT16 likewise with eps 1e-3f. So DOUBLE ``inf == inf`` is false,
   ``inf == 5.0`` and ``inf == -inf`` are true and 1.0 equals 1.0 + 1e-12. COMPLEX compares
   exactly (the TF kernel).
-* AI CPU Greater, GreaterEqual, Less and the TF LessEqual (``make`` with ``aicpu`` dtypes): the
-  plain C++ comparison, i.e. exact.
+* AI CPU Greater, GreaterEqual, Less and the TF LessEqual (``make``): the plain C++ comparison,
+  i.e. exact.
 
-An AI CPU kernel that has no implementation for the dtype fails the task on the stream.
+An AI CPU kernel that has no implementation for the dtype fails the task on the stream (l0 wraps
+the computation in :func:`.aicpu.registered`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Sequence
 
 import ml_dtypes
 import numpy as np
 
-from . import accel, aicpu
+from . import accel
 
 Compute = Callable[[Sequence[np.ndarray], Sequence[np.ndarray]], str]
 
@@ -59,20 +60,15 @@ def _store(out: np.ndarray, r: np.ndarray) -> None:
     out.view(np.uint8)[...] = np.asarray(r, dtype=np.uint8)
 
 
-def _check_aicpu(op: str, dt: np.dtype, supported: Collection[np.dtype] | None) -> None:
-    if supported is not None:
-        aicpu.check(op, dt, supported)
-
-
-def make(op: str, aicpu: Collection[np.dtype] | None = None) -> Compute:
-    """The exact comparison ``op`` (an AI Core kernel, or an AI CPU one registered for ``aicpu``)."""
+def make(op: str) -> Compute:
+    """The exact comparison ``op`` (an AI Core kernel, or the plain comparison of an AI CPU one:
+    l0 wraps it in :func:`.aicpu.registered` with the kernel's dtypes)."""
     fn = OPS[op]
     code = CODES[op]
 
     def compute(ins: Sequence[np.ndarray], outs: Sequence[np.ndarray]) -> str:
         a, b = ins
         out = outs[0]
-        _check_aicpu(op, a.dtype, aicpu)
         if a.dtype in _FLOATS and b.dtype == a.dtype and out.dtype == np.bool_:
             acc = accel.elementwise(out, a, b, out_kind=False, halves=True)
             if acc is not None:
@@ -102,13 +98,12 @@ def is_value_equal(a: np.ndarray, b: np.ndarray) -> np.ndarray:
         return np.asarray(operand(a) == operand(b))
 
 
-def aicpu_equal(negate: bool, supported: Collection[np.dtype]) -> Compute:
-    """The AI CPU Equal (``negate`` False) or NotEqual kernel registered for ``supported``."""
-    op = "NotEqual" if negate else "Equal"
+def aicpu_equal(negate: bool) -> Compute:
+    """The AI CPU Equal (``negate`` False) or NotEqual kernel's comparison (l0 wraps it in
+    :func:`.aicpu.registered` with the kernel's dtypes)."""
 
     def compute(ins: Sequence[np.ndarray], outs: Sequence[np.ndarray]) -> str:
         a, b = ins
-        _check_aicpu(op, a.dtype, supported)
         eq = is_value_equal(a, b)
         _store(outs[0], ~eq if negate else eq)
         return "numpy"

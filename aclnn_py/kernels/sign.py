@@ -26,15 +26,11 @@ from collections.abc import Sequence
 import ml_dtypes
 import numpy as np
 
-from . import accel, aicpu
+from . import accel
 from ._fp import CHUNK, blocks, store, worth_blocks
 from .elementwise import FLOATS, Compute
 
 _BF16 = np.dtype(ml_dtypes.bfloat16)
-# The dtypes the AI CPU (TF) Sign kernel is registered for (aicpu_kernel/tf_kernel config).
-AICPU_DTYPES = tuple(
-    np.dtype(t) for t in (np.float16, np.float32, np.float64, np.int32, np.int64, np.complex64, np.complex128)
-)
 
 
 def _compare_sign(x: np.ndarray) -> np.ndarray:
@@ -114,7 +110,6 @@ def make(recipe: str) -> Compute:
         x, out = ins[0], outs[0]
         dt = x.dtype
         if recipe == "aicpu":
-            aicpu.check("Sign", dt, AICPU_DTYPES)
             if dt.kind == "c":
                 r = _complex_sign(x)
                 out[...] = r

@@ -8,8 +8,6 @@ relative (``IsValueEqual``: DOUBLE on Ascend910B/910_93/910/310P, INT16 everywhe
 
 from __future__ import annotations
 
-import numpy as np
-
 from .. import dtypes
 from .. import soc as _soc
 from ..dtypes import (
@@ -21,6 +19,7 @@ from ..dtypes import (
     DT_FLOAT,
     DT_FLOAT16,
     DT_INT8,
+    DT_INT16,
     DT_INT32,
     DT_INT64,
     DT_UINT8,
@@ -28,7 +27,7 @@ from ..dtypes import (
     DT_UINT64,
 )  # fmt: skip
 from ..executor.executor import aclOpExecutor
-from ..kernels import compare
+from ..kernels import aicpu, compare
 from ..tensor import aclTensor
 from . import launch
 from ._binary import elementwise as launch_elementwise
@@ -42,10 +41,9 @@ REGBASE_DTYPE_SUPPORT_LIST = (
 )  # fmt: skip
 AICPU_TF_DTYPE_SUPPORT_LIST = (DT_COMPLEX64, DT_COMPLEX128)
 # The ops-math AI CPU kernel's registered types (equal_aicpu.cpp; complex goes to TF instead).
-AICPU_KERNEL_DTYPES = tuple(
-    np.dtype(t)
-    for t in (np.int8, np.int16, np.int32, np.int64, np.uint8, np.float16, np.float32, np.float64, np.bool_,
-              np.complex64, np.complex128)
+AICPU_KERNEL_DTYPES = (
+    DT_INT8, DT_INT16, DT_INT32, DT_INT64, DT_UINT8, DT_FLOAT16, DT_FLOAT, DT_DOUBLE, DT_BOOL, DT_COMPLEX64,
+    DT_COMPLEX128,
 )  # fmt: skip
 
 
@@ -71,5 +69,5 @@ def equal(self: aclTensor, other: aclTensor, ex: aclOpExecutor) -> aclTensor | N
             ex, "Equal", [self, other], DT_BOOL, False, tf, failure=None,
             T=dtypes.dt_name(self.dtype), incompatible_shape_error=True,
         )  # fmt: skip
-    kernel = compare.aicpu_equal(False, AICPU_KERNEL_DTYPES)
+    kernel = aicpu.registered("Equal", AICPU_KERNEL_DTYPES, compare.aicpu_equal(False))
     return launch_elementwise(ex, "Equal", [self, other], DT_BOOL, False, kernel, failure=None)

@@ -7,22 +7,24 @@ strided view of an AI Core dtype directly.
 
 from __future__ import annotations
 
-import numpy as np
-
 from .. import soc as _soc
 from ..dtypes import (
     DT_BF16,
     DT_BOOL,
+    DT_DOUBLE,
     DT_FLOAT,
     DT_FLOAT16,
     DT_INT8,
+    DT_INT16,
     DT_INT32,
     DT_INT64,
     DT_UINT8,
+    DT_UINT16,
+    DT_UINT32,
     DT_UINT64,
 )  # fmt: skip
 from ..executor.executor import aclOpExecutor
-from ..kernels import compare
+from ..kernels import aicpu, compare
 from ..tensor import aclTensor
 from . import launch
 from ._binary import elementwise as launch_elementwise
@@ -33,10 +35,9 @@ REGBASE_DTYPE_SUPPORT_LIST = (
     DT_FLOAT, DT_INT32, DT_FLOAT16, DT_INT8, DT_UINT8, DT_BF16, DT_INT64, DT_UINT64, DT_BOOL,
 )  # fmt: skip
 # The AI CPU Greater / GreaterEqual / Less kernels' registered types (ops-math op_kernel_aicpu).
-AICPU_KERNEL_DTYPES = tuple(
-    np.dtype(t)
-    for t in (np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32, np.uint64, np.float16,
-              np.float32, np.float64)
+AICPU_KERNEL_DTYPES = (
+    DT_INT8, DT_INT16, DT_INT32, DT_INT64, DT_UINT8, DT_UINT16, DT_UINT32, DT_UINT64, DT_FLOAT16, DT_FLOAT,
+    DT_DOUBLE,
 )  # fmt: skip
 
 
@@ -59,6 +60,8 @@ def greater(self: aclTensor, other: aclTensor, ex: aclOpExecutor) -> aclTensor |
     """``l0op::Greater(self, other, executor)``."""
     supported = aicore_dtypes()
     aicore = self.dtype in supported and other.dtype in supported
-    kernel = compare.make("Greater", None if aicore else AICPU_KERNEL_DTYPES)
+    kernel = compare.make("Greater")
+    if not aicore:
+        kernel = aicpu.registered("Greater", AICPU_KERNEL_DTYPES, kernel)
     failure = launch.checked("GreaterAiCore ADD_TO_LAUNCHER_LIST_AICORE failed.")
     return launch_elementwise(ex, "Greater", [self, other], DT_BOOL, aicore, kernel, failure=failure)

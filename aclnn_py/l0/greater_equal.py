@@ -20,7 +20,7 @@ from ..dtypes import (
     DT_UINT64,
 )  # fmt: skip
 from ..executor.executor import aclOpExecutor
-from ..kernels import compare
+from ..kernels import aicpu, compare
 from ..tensor import aclTensor
 from . import launch
 from ._binary import elementwise as launch_elementwise
@@ -45,6 +45,8 @@ def is_greater_equal_support_non_contiguous(t: aclTensor) -> bool:
 def greater_equal(self: aclTensor, other: aclTensor, ex: aclOpExecutor) -> aclTensor | None:
     """``l0op::GreaterEqual(self, other, executor)``."""
     aicore = self.dtype in aicore_dtypes()
-    kernel = compare.make("GreaterEqual", None if aicore else AICPU_KERNEL_DTYPES)
+    kernel = compare.make("GreaterEqual")
+    if not aicore:
+        kernel = aicpu.registered("GreaterEqual", AICPU_KERNEL_DTYPES, kernel)
     failure = launch.checked("GreaterEqual AiCore ADD_TO_LAUNCHER_LIST_AICORE failed.")
     return launch_elementwise(ex, "GreaterEqual", [self, other], DT_BOOL, aicore, kernel, failure=failure)

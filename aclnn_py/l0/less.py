@@ -20,7 +20,7 @@ from ..dtypes import (
     DT_UINT64,
 )  # fmt: skip
 from ..executor.executor import aclOpExecutor
-from ..kernels import compare
+from ..kernels import aicpu, compare
 from ..tensor import aclTensor
 from . import launch
 from ._binary import elementwise as launch_elementwise
@@ -41,6 +41,8 @@ def less(self: aclTensor, other: aclTensor, ex: aclOpExecutor) -> aclTensor | No
     """``l0op::Less(self, other, executor)``."""
     supported = aicore_dtypes()
     aicore = self.dtype in supported and other.dtype in supported
-    kernel = compare.make("Less", None if aicore else AICPU_KERNEL_DTYPES)
+    kernel = compare.make("Less")
+    if not aicore:
+        kernel = aicpu.registered("Less", AICPU_KERNEL_DTYPES, kernel)
     failure = launch.checked("LessAiCore ADD_TO_LAUNCHER_LIST_AICORE failed.")
     return launch_elementwise(ex, "Less", [self, other], DT_BOOL, aicore, kernel, failure=failure)

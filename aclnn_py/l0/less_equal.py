@@ -7,23 +7,25 @@ an exact ``<=``, assumed: the TF kernel is not in the sources).
 
 from __future__ import annotations
 
-import numpy as np
-
 from .. import dtypes
 from .. import soc as _soc
 from ..dtypes import (
     DT_BF16,
     DT_BOOL,
+    DT_DOUBLE,
     DT_FLOAT,
     DT_FLOAT16,
     DT_INT8,
+    DT_INT16,
     DT_INT32,
     DT_INT64,
     DT_UINT8,
+    DT_UINT16,
+    DT_UINT32,
     DT_UINT64,
 )  # fmt: skip
 from ..executor.executor import aclOpExecutor
-from ..kernels import compare
+from ..kernels import aicpu, compare
 from ..tensor import aclTensor
 from . import launch
 from ._binary import elementwise as launch_elementwise
@@ -33,10 +35,9 @@ REGBASE_DTYPE_SUPPORT_LIST = (
     DT_FLOAT16, DT_FLOAT, DT_INT32, DT_INT64, DT_INT8, DT_UINT8, DT_BF16, DT_UINT64, DT_BOOL,
 )  # fmt: skip
 # TensorFlow's LessEqual kernel: the real number types (TF_CALL_REAL_NUMBER_TYPES).
-TF_KERNEL_DTYPES = tuple(
-    np.dtype(t)
-    for t in (np.float32, np.float64, np.float16, np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16,
-              np.uint32, np.uint64)
+TF_KERNEL_DTYPES = (
+    DT_FLOAT, DT_DOUBLE, DT_FLOAT16, DT_INT8, DT_INT16, DT_INT32, DT_INT64, DT_UINT8, DT_UINT16, DT_UINT32,
+    DT_UINT64,
 )  # fmt: skip
 
 
@@ -52,7 +53,7 @@ def less_equal(self: aclTensor, other: aclTensor, ex: aclOpExecutor) -> aclTenso
         failure = launch.checked("LessEqualAiCore ADD_TO_LAUNCHER_LIST_AICORE failed.")
         compute = compare.make("LessEqual")
         return launch_elementwise(ex, "LessEqual", [self, other], DT_BOOL, True, compute, failure=failure)
-    tf = compare.make("LessEqual", TF_KERNEL_DTYPES)
+    tf = aicpu.registered("LessEqual", TF_KERNEL_DTYPES, compare.make("LessEqual"))
     return launch_elementwise(
         ex, "LessEqual", [self, other], DT_BOOL, False, tf, failure=None,
         T=dtypes.dt_name(self.dtype), incompatible_shape_error=True,

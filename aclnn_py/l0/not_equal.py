@@ -8,8 +8,6 @@ tolerance on every chip, Ascend950 included).
 
 from __future__ import annotations
 
-import numpy as np
-
 from .. import dtypes
 from .. import soc as _soc
 from ..dtypes import (
@@ -17,16 +15,18 @@ from ..dtypes import (
     DT_BOOL,
     DT_COMPLEX64,
     DT_COMPLEX128,
+    DT_DOUBLE,
     DT_FLOAT,
     DT_FLOAT16,
     DT_INT8,
+    DT_INT16,
     DT_INT32,
     DT_INT64,
     DT_UINT8,
     DT_UINT64,
 )  # fmt: skip
 from ..executor.executor import aclOpExecutor
-from ..kernels import compare
+from ..kernels import aicpu, compare
 from ..tensor import aclTensor
 from . import launch
 from ._binary import elementwise as launch_elementwise
@@ -37,9 +37,8 @@ ASCEND950_DTYPE_SUPPORT_LIST = (
 )  # fmt: skip
 AICPU_TF_DTYPE_SUPPORT_LIST = (DT_COMPLEX64, DT_COMPLEX128)
 # The ops-math AI CPU kernel's registered types (not_equal_aicpu.cpp).
-AICPU_KERNEL_DTYPES = tuple(
-    np.dtype(t)
-    for t in (np.int8, np.int16, np.int32, np.int64, np.uint8, np.float16, np.float32, np.float64, np.bool_)
+AICPU_KERNEL_DTYPES = (
+    DT_INT8, DT_INT16, DT_INT32, DT_INT64, DT_UINT8, DT_FLOAT16, DT_FLOAT, DT_DOUBLE, DT_BOOL,
 )  # fmt: skip
 
 
@@ -68,5 +67,5 @@ def not_equal(self: aclTensor, other: aclTensor, ex: aclOpExecutor) -> aclTensor
             T=dtypes.dt_name(self.dtype),
             incompatible_shape_error=True,
         )
-    kernel = compare.aicpu_equal(True, AICPU_KERNEL_DTYPES)
+    kernel = aicpu.registered("NotEqual", AICPU_KERNEL_DTYPES, compare.aicpu_equal(True))
     return launch_elementwise(ex, "NotEqual", [self, other], DT_BOOL, False, kernel, failure=None)

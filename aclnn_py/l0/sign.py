@@ -12,8 +12,9 @@ from __future__ import annotations
 
 from .. import _errmsg
 from .. import soc as _soc
-from ..dtypes import DT_BF16, DT_FLOAT, DT_FLOAT16, DT_INT32, DT_INT64
+from ..dtypes import DT_BF16, DT_COMPLEX64, DT_COMPLEX128, DT_DOUBLE, DT_FLOAT, DT_FLOAT16, DT_INT32, DT_INT64
 from ..executor.executor import aclOpExecutor
+from ..kernels import aicpu
 from ..kernels import sign as sign_kernel
 from ..tensor import aclTensor
 from . import launch
@@ -22,6 +23,8 @@ AICORE_FAILURE = launch.checked_static("Sign ADD_TO_LAUNCHER_LIST_AICORE failed.
 
 AICORE_DTYPE_SUPPORT_LIST = (DT_FLOAT, DT_FLOAT16, DT_INT32, DT_BF16)
 AICORE_DTYPE_SUPPORT_LIST_ARCH3510 = (DT_FLOAT, DT_FLOAT16, DT_INT32, DT_BF16, DT_INT64)
+# The dtypes the AI CPU (TF) Sign kernel is registered for (aicpu_kernel/tf_kernel config).
+AICPU_DTYPES = (DT_FLOAT16, DT_FLOAT, DT_DOUBLE, DT_INT32, DT_INT64, DT_COMPLEX64, DT_COMPLEX128)
 # The TBE Sign binaries of the chips without BFLOAT16 (ops-info of Ascend910 / Ascend310P).
 _NO_BF16_BINARY = ("Ascend910", "Ascend310P")
 # The TBE recipe per chip: after_v200() (vcopy) on DAV_2201; the old recipe elsewhere.
@@ -52,6 +55,6 @@ def sign(x: aclTensor, ex: aclOpExecutor) -> aclTensor | None:
         if launch.aicore(ex, step, "Sign", [x], [out], sign_kernel.make(recipe), failure=AICORE_FAILURE) is None:
             return None
     else:
-        launch.aicpu(ex, step, "Sign", [x], [out], sign_kernel.make("aicpu"))
+        launch.aicpu(ex, step, "Sign", [x], [out], aicpu.registered("Sign", AICPU_DTYPES, sign_kernel.make("aicpu")))
     step.outputs = [out]
     return out
