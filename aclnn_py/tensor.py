@@ -77,7 +77,7 @@ class aclTensor:
         self.storage_format = dtypes.to_op_format(view_format)
         self.origin_format = self.storage_format
         self.storage_shape = storage_shape
-        self.origin_shape = view_shape
+        self.origin_shape = view_shape  # aclCreateTensor's: its storage dims (set there)
         self.storage = storage
         self.alive = True
         self.site = site
@@ -120,12 +120,18 @@ class aclTensor:
 
     def __repr__(self) -> str:
         fmt = dtypes.format_name
-        ptr = self.storage.addr
-        where = (
-            f"workspace+0x{self.storage.ws_offset:x}"
-            if self.storage.kind == "workspace" and self.storage.ws_offset is not None
-            else ("workspace" if self.storage.kind == "workspace" else (f"0x{ptr:x}" if ptr else "nullptr"))
-        )
+        if self.storage.kind == "workspace":
+            ws = self.storage.ws_offset
+            where = (
+                "workspace"
+                if ws is None
+                else f"workspace+0x{ws + (self.offset * dtypes.element_bits(self.dtype)) // 8:x}"
+            )
+        else:
+            # ToString prints GetData(): the address of the view's first element, as an ostream
+            # prints a void* (0 for a null one)
+            ptr = (self.storage.addr or 0) + (self.offset * dtypes.element_bits(self.dtype)) // 8
+            where = f"0x{ptr:x}" if ptr else "0"
         return (
             f"aclTensor(view_shape = {dtypes.shape_str(self.view_shape)}, "
             f"view_strides = {dtypes.shape_str(self.strides)}, view_offset = {self.offset}, "
@@ -279,6 +285,7 @@ def aclCreateTensor(
         _ub_none("aclCreateTensor", _UB(e.messages[0][1]))
         return None
     t = aclTensor(view, dtypes.to_op_dtype(dt), strides, off, fmt, storage_shape, Storage(addr), call_site())
+    t.origin_shape = storage_shape  # the constructor's ToShape(storageDims, ..., MutableOriginShape())
     t.origin = call_chain()
     RT.tensors.add(t)
     return t
@@ -646,8 +653,8 @@ def aclInitTensor(
         storage_shape = (
             _int_list(storageDims, n_storage, "storageDims") if storageDims is not None and n_storage else None
         )
-        shape_for_strides = view if view is not None else t.view_shape
-        strides = _int_list(stride, len(shape_for_strides), "stride") if stride is not None else None
+        # InitTensor reads viewDimsNum strides whether or not viewDims replaces the shape
+        strides = _int_list(stride, n_view, "stride") if stride is not None else None
         addr = as_pointer(tensorDataAddr)
         if addr is not None and addr < 0:
             raise _UB("tensorDataAddr must be a device pointer (int) or None")
@@ -658,12 +665,11 @@ def aclInitTensor(
     fmt = as_int(format, "format", S.ACLNN_ERR_PARAM_INVALID, -(2**31), 2**31 - 1)
     if view is not None:
         t.view_shape = view
-        t.origin_shape = view
     t.strides = strides if strides is not None else dtypes.contiguous_strides(t.view_shape)
     t.offset = off
     t.view_format = fmt
     if storage_shape is not None:
-        t.storage_shape = storage_shape
+        t.storage_shape = t.origin_shape = storage_shape
     t.dtype = dtypes.to_op_dtype(dt)
     t.storage_format = t.origin_format = dtypes.to_op_format(fmt)
     if addr is not None:

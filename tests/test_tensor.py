@@ -174,6 +174,20 @@ def test_tensor_repr_follows_opbase_to_string():
     )
 
 
+def test_tensor_repr_prints_the_storage_dims_as_ori_shape_and_the_first_elements_address():
+    """aclCreateTensor's origin shape is its storage dims (common_types.cpp's constructor), and
+    ToString prints GetData(): the storage address plus the view offset's bytes; a null one as an
+    ostream prints a null void*."""
+    t = _t(shape=(2, 3), stride=[1, 2], offset=1, storage=[8], data=0x12C0_0000_0000)
+    assert repr(t) == (
+        "aclTensor(view_shape = [2, 3], view_strides = [1, 2], view_offset = 1, view_format = ND, "
+        "storage_shape = [8], storage_format = ND, ori_shape = [8], ori_format = ND, "
+        "data_type = DT_FLOAT, device_ptr = 0x12c000000004)"
+    )
+    assert repr(_t(offset=2, dtype=ACL_FLOAT16)).endswith("device_ptr = 0x4)")
+    assert repr(_t()).endswith("device_ptr = 0)")
+
+
 def test_destroy_semantics(findings):
     assert aclDestroyTensor(None) == 0
     t = _t()
@@ -261,6 +275,17 @@ def test_init_tensor_replaces_only_what_is_given():
     assert aclInitTensor(t, [6], 1, ACL_FLOAT, None, 0, ACL_FORMAT_ND, [6], 1, 0x2000) == 0
     assert t.view_shape == (6,) and t.storage_shape == (6,) and t.storage.addr == 0x2000
     assert aclInitTensor(None, None, 0, 0, None, 0, 2, None, 0, None) == ACLNN_ERR_PARAM_NULLPTR
+
+
+def test_init_tensor_reads_view_dims_num_strides_and_sets_the_origin_from_the_storage_dims():
+    """InitTensor assigns ``stride[0:viewDimsNum]`` whether or not viewDims replaces the shape, and
+    storage dims replace both the storage and the origin shape."""
+    t = _t(shape=(2, 3))
+    assert aclInitTensor(t, None, 0, ACL_FLOAT, [5, 1], 0, ACL_FORMAT_ND, None, 0, None) == 0
+    assert t.view_shape == (2, 3) and t.strides == ()
+    assert aclInitTensor(t, None, 3, ACL_FLOAT, [7, 8, 9], 0, ACL_FORMAT_ND, [24], 1, None) == 0
+    assert t.view_shape == (2, 3) and t.strides == (7, 8, 9)
+    assert t.storage_shape == (24,) and t.origin_shape == (24,)
 
 
 def test_raw_tensor_address():
