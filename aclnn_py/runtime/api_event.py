@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import soc as _soc
 from .._capi import ApiError
 from .._ref import store
 from . import sanitizer
@@ -131,6 +132,7 @@ def _record_event(event: object, stream: object, api: str, rt_fn: str) -> int:
         ev.timestamp_ns = now_ns()
 
     check_stopped(ctx)
+    ev.ever_recorded = True
     if record_event_op(target, TASK_EVENT_RECORD, ev):
         return E.ACL_SUCCESS  # captured: each replay of the model records the event
     ev.timestamp_ns = None
@@ -211,16 +213,39 @@ def aclrtEventElapsedTime(ms: object, startEvent: object, endEvent: object) -> i
     return E.ACL_SUCCESS
 
 
+def _never_recorded(rt_fn: str) -> None:
+    """``Event::Wait`` of an event no record has reached (not one of aclrtCreateEventExWithFlag,
+    which returns at once): 107000. Ascend950's ``DavidEvent`` wait only logs it (event_c.cc),
+    so only rtStreamWaitEvent's own report remains."""
+    if _soc.current().is_regbase:
+        raise ApiError(RT_PARAM, fb_invalid(rt_fn))
+    raise ApiError(
+        RT_PARAM,
+        (
+            "EE1018",
+            "Waiting for an event failed. Reason: The event has not been recorded. Call rtRecordEvent first to "
+            "record the event on a stream.",
+        ),
+        fb_invalid(rt_fn),
+    )
+
+
 def _stream_wait_event(stream: object, event: object, api: str, rt_fn: str) -> int:
     if is_null_handle(event):
         raise ApiError(PARAM, acl_null(api, "event"))
     st = stream_handle(stream, rt_fn)
     ev = event_handle(event, rt_fn)
     _device_only(ev, "Triggering event waiting", rt_fn)
+    if not ev.flags & _RT_EVENT_WAITABLE:
+        # ApiErrorDecorator::StreamWaitEvent: COND_RETURN_WARN(evt->IsEventWithoutWaitTask(), ...), passed on
+        # by rtStreamWaitEvent's COND_RETURN_WITH_NOLOG: nothing reported, nothing queued
+        raise silent(E.ACL_ERROR_RT_FEATURE_NOT_SUPPORT)
     ctx = need_context(rt_fn)
     target = st or ctx.default_stream
     own_stream(target, ctx, "Triggering stream event waiting", rt_fn)
     check_stopped(ctx)
+    if not ev.ever_recorded and not ev.new_mode and not ev.flags & (_RT_EVENT_SYNC_NS | _RT_EVENT_EXTERNAL):
+        _never_recorded(rt_fn)
     if record_event_op(target, TASK_EVENT_WAIT, ev):
         return E.ACL_SUCCESS  # captured: each replay waits for the event's latest record
     if ev.task is None or ev.stream is None:
@@ -311,7 +336,8 @@ def aclrtEventGetTimestamp(event: object, timestamp: object) -> int:
 
 
 _RT_EVENT_IPC = 0x40
-_RT_EVENT_WAITABLE = 0x1 | 0x4 | _RT_EVENT_EXTERNAL | _RT_EVENT_IPC  # events with a wait task
+_RT_EVENT_SYNC_NS = 0x1  # RT_EVENT_DDSYNC_NS: ACL_EVENT_SYNC
+_RT_EVENT_WAITABLE = _RT_EVENT_SYNC_NS | 0x4 | _RT_EVENT_EXTERNAL | _RT_EVENT_IPC  # events with a wait task
 
 
 @rt_api

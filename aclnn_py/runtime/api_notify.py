@@ -327,6 +327,14 @@ class IpcOpenedEvent(Event):
         self.source.task = value
 
     @property
+    def ever_recorded(self) -> bool:
+        return self.source.ever_recorded
+
+    @ever_recorded.setter
+    def ever_recorded(self, value: bool) -> None:
+        self.source.ever_recorded = value
+
+    @property
     def stream(self) -> Stream | None:
         return self.source.stream
 

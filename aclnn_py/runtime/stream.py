@@ -150,6 +150,7 @@ class Event:
         "__weakref__",
         "context",
         "destroyed",
+        "ever_recorded",
         "flags",
         "ident",
         "new_mode",
@@ -173,6 +174,7 @@ class Event:
         self.task: Task | None = None
         self.timestamp_ns: int | None = None
         self.new_mode = False  # made by aclrtCreateEventExWithFlag
+        self.ever_recorded = False  # the runtime's hasRecord_: set by the first record, kept by resets
 
     def __repr__(self) -> str:
         return f"<aclrtEvent #{self.ident}>"

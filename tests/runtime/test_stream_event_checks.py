@@ -65,6 +65,7 @@ from aclnn_py import (
     aclrtQueryEventStatus,
     aclrtRecordEvent,
     aclrtResetDevice,
+    aclrtResetEvent,
     aclrtSetCurrentContext,
     aclrtSetDevice,
     aclrtStreamQuery,
@@ -480,6 +481,50 @@ def test_stream_wait_event_checks_the_event_pointer_first(ctx):
         "destroyed. 2. The handle type must be event.\n"
     )
     assert aclrtDestroyEvent(e) == 0
+
+
+@pytest.mark.parametrize("chip", ["Ascend910B", "Ascend950"])
+def test_waiting_for_an_event_never_recorded_is_refused(soc, chip):
+    """Event::Wait refuses an event no record has reached (107000, EE1018 then rtStreamWaitEvent's
+    EE1001); Ascend950's DavidEvent only logs it, leaving the EE1001. A reset keeps the record
+    (hasRecord_), and an event of aclrtCreateEventExWithFlag or with ACL_EVENT_SYNC is waited
+    for at once."""
+    soc(chip)
+    assert aclInit(None) == 0 and aclrtSetDevice(0) == 0
+    s, e = _stream(), _event()
+    assert aclrtStreamWaitEvent(s, e) == ACL_ERROR_RT_PARAM_INVALID
+    fallback = "The argument is invalid. Reason: rtStreamWaitEvent execution failed.\n"
+    assert aclGetRecentErrMsg() == (
+        "Invalid_Argument(EE1001): " + fallback + "        Solution: 1. Check the input parameter range of the "
+        "function. 2. Check the function invocation relationship.\n"
+        if chip == "Ascend950"
+        else (
+            "Invalid_Argument_API_Call_Sequence(EE1018): Waiting for an event failed. Reason: The event has not been "
+            "recorded. Call rtRecordEvent first to record the event on a stream.\n" + TRACEBACK + INDENT + fallback
+        )
+    )
+    assert aclrtRecordEvent(e, s) == 0 and aclrtSynchronizeStream(s) == 0
+    assert aclrtResetEvent(e, s) == 0 and aclrtSynchronizeStream(s) == 0
+    assert aclrtStreamWaitEvent(s, e) == 0  # recorded once: the reset does not undo that
+    sync = _event(ACL_EVENT_SYNC)
+    assert aclrtStreamWaitEvent(s, sync) == 0
+    assert aclrtSynchronizeStream(s) == 0
+    for ev in (e, sync):
+        assert aclrtDestroyEvent(ev) == 0
+    assert aclrtDestroyStream(s) == 0
+    assert aclrtResetDevice(0) == 0 and aclFinalize() == 0
+
+
+def test_waiting_for_an_event_without_a_wait_task_is_207000_silently(ctx):
+    """ACL_EVENT_TIME_LINE alone: ApiErrorDecorator::StreamWaitEvent's COND_RETURN_WARN
+    (IsEventWithoutWaitTask), passed on without a report; nothing is queued."""
+    s, e = _stream(), _event(ACL_EVENT_TIME_LINE)
+    assert aclrtRecordEvent(e, s) == 0
+    _errmsg.clear()
+    assert aclrtStreamWaitEvent(s, e) == ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+    assert aclGetRecentErrMsg() is None
+    assert aclrtSynchronizeStream(s) == 0
+    assert aclrtDestroyEvent(e) == 0 and aclrtDestroyStream(s) == 0
 
 
 def test_events_are_destroyed_synchronized_and_queried_without_a_context():
