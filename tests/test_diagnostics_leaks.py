@@ -84,7 +84,7 @@ def test_each_leaked_object_is_named(policy, monkeypatch, findings):
     assert "aclIntArray [1, 2, 3, 4, ...] (5 element(s)) made at test_diagnostics_leaks.py:" in text
     assert "never aclDestroyIntArray'ed" in text and "aclFloatArray [0.5] (1 element(s))" in text
     assert "aclBoolArray [True, False] (2 element(s))" in text
-    assert re.search(r"host allocation \[0x\w+, 0x\w+\) \(16 bytes\) made by aclrtMallocHost", text)
+    assert re.search(r"host allocation \[0x\w+, 0x\w+\) \(32 bytes, 16 requested\) made by aclrtMallocHost", text)
     _ = (a, b, c, scalar, ints, floats, bools)
 
 

@@ -101,6 +101,11 @@ def fb_invalid(rt_fn: str) -> Message:
     return ("EE1001", f"The argument is invalid. Reason: {rt_fn} execution failed.")
 
 
+def fb_unsupported(rt_fn: str) -> Message:
+    """``FuncErrorReason`` of RT_ERROR_FEATURE_NOT_SUPPORT."""
+    return ("EE1001", f"The argument is invalid. Reason: {rt_fn} execution failed, the feature is not supported.")
+
+
 def fb_no_context(rt_fn: str) -> Message:
     return ("EE1001", f"The argument is invalid. Reason: {rt_fn} execution failed, the context is a null pointer.")
 

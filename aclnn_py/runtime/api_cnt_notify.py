@@ -17,6 +17,7 @@ from ._checks import (
     acl_null,
     bad_object,
     emu,
+    fb_unsupported,
     int_arg,
     is_null_handle,
     need_context,
@@ -26,7 +27,7 @@ from ._checks import (
     rt_value,
     stream_handle,
 )
-from .api_notify import bad_value, fb_unsupported, null_param
+from .api_notify import bad_value, null_param
 from .api_stream import check_stopped
 from .device import RT, Context
 from .memory import call_site

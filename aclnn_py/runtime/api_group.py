@@ -23,6 +23,7 @@ from ._checks import (
     emu,
     fb_inner,
     fb_invalid,
+    fb_unsupported,
     int_arg,
     need_context,
     out_arg,
@@ -30,7 +31,6 @@ from ._checks import (
     rt_inner,
     rt_value,
 )
-from .api_notify import fb_unsupported
 
 _GROUP_CHIPS = ("Ascend310P",)  # RT_FEATURE_DEVICE_GROUP (config/dc/dev_info_reg.cc)
 MIN_GROUP_ID, MAX_GROUP_ID = 0, 3  # device.cc:36, device_properties.h:36

@@ -22,6 +22,7 @@ from ._checks import (
     fb_inner,
     fb_invalid,
     fb_no_context,
+    fb_unsupported,
     host_backing,
     int_arg,
     need_context,
@@ -43,13 +44,19 @@ from .stream import Stream, Task, TaskFault, wait_until
 # memory
 # ---------------------------------------------------------------------------------------------
 
-_HUGE1G = (6, 7)
+_HUGE1G = (6, 7)  # ACL_MEM_MALLOC_HUGE1G_ONLY, ACL_MEM_MALLOC_HUGE1G_ONLY_P2P
+# RT_FEATURE_MEM_1G_HUGE_PAGE: only hicann/runtime's config/910_B_93 and config/950 list it
+_HUGE1G_FAMILIES = frozenset({"Ascend910B", "Ascend910_93", "Ascend950"})
+# aclrtGetMemInfo's 1 GB huge-page views: ACL_HBM_MEM_HUGE1G, ACL_HBM_MEM_P2P_HUGE1G, ACL_MEM_HUGE1G,
+# ACL_MEM_P2P_HUGE1G
+_HUGE1G_ATTRS = frozenset({10, 11, 14, 17})
 
 
 def malloc_size(size: int, policy: int) -> int:
     """Bytes aclrtMalloc reserves: ``((size + 32 + padding - 1) / 32) * 32`` with the SoC's padding
-    (32, i.e. ALIGN_UP(size, 32) + 32; 0 on Ascend950); no padding for the 1 GB huge-page policies."""
-    padding = 0 if (policy & 0xFF) in _HUGE1G else _soc.current().malloc_padding
+    (32, i.e. ALIGN_UP(size, 32) + 32; 0 on Ascend950); no padding for the 1 GB huge-page policies
+    (``policy ==`` one of them exactly, as aclMallocMemInner compares: other bits keep the padding)."""
+    padding = 0 if policy in _HUGE1G else _soc.current().malloc_padding
     return (size + 32 + padding - 1) // 32 * 32
 
 
@@ -60,11 +67,15 @@ def _device_malloc(devPtr: object, size: object, policy: object, func: str, api:
     if n == 0:
         raise ApiError(PARAM, acl_value(func, 0, "size", "must be greater than 0"))
     pol = int_arg(policy, "policy", 0, 2**32 - 1)
-    padding = 0 if aligned32 or (pol & 0xFF) in _HUGE1G else _soc.current().malloc_padding
+    padding = 0 if aligned32 or pol in _HUGE1G else _soc.current().malloc_padding
     if n + 32 + padding > UINT64_MAX:  # GetAlignedAndPaddingSize: size + appendSize overflows
         raise ApiError(PARAM, acl_inner(f"[Check][Size]size too large: {n}"))
     rounded = (n + 31) // 32 * 32 if aligned32 else malloc_size(n, pol)
     ctx = need_context()  # rtMalloc adds no message of its own
+    if pol in _HUGE1G and _soc.current().family not in _HUGE1G_FAMILIES:
+        # NpuDriver::CheckIfSupport1GHugePage: the driver's refusal is logged only; rtMalloc sets the
+        # thread's last error
+        raise silent(E.ACL_ERROR_RT_FEATURE_NOT_SUPPORT)
     store(out, _allocate_device(ctx.device, rounded, n, api))
     return E.ACL_SUCCESS
 
@@ -121,12 +132,14 @@ def aclrtMallocAlign32(devPtr: object, size: int, policy: int) -> int:
     return _device_malloc(devPtr, size, policy, "aclMallocMemInner", "aclrtMallocAlign32", aligned32=True)
 
 
-def allocate_pinned(n: int, api: str, recorded_as: str, what: str = "") -> Allocation:
-    """Take ``n`` bytes of pinned host memory (aclrtMallocHost, mbufs): refused with 107002 and an
-    aclnn_py note when the simulated pool (one for the whole host) has too few bytes free, or
-    when the host itself cannot back them. ``what`` qualifies the bytes in the note."""
+def allocate_pinned(n: int, api: str, recorded_as: str, what: str = "", rounded: int | None = None) -> Allocation:
+    """Take ``n`` bytes of pinned host memory (aclrtMallocHost, mbufs), ``rounded`` of them
+    reserved (default ``n``): refused with 107002 and an aclnn_py note when the simulated pool
+    (one for the whole host) has too few bytes free, or when the host itself cannot back them.
+    ``what`` qualifies the bytes in the note."""
+    size = n if rounded is None else rounded
     with RT.lock:
-        if RT.host_used + n > RT.capacity:
+        if RT.host_used + size > RT.capacity:
             raise ApiError(
                 E.ACL_ERROR_RT_MEMORY_ALLOCATION,
                 emu(
@@ -134,9 +147,9 @@ def allocate_pinned(n: int, api: str, recorded_as: str, what: str = "") -> Alloc
                     f"{RT.capacity} bytes available (ACLNN_PY_DEVICE_MEMORY sets the simulated capacity)."
                 ),
             )
-        with host_backing(api, n):
-            alloc = SPACE.allocate(n, n, "host", 0, recorded_as, call_site())
-        RT.host_used += n
+        with host_backing(api, size):
+            alloc = SPACE.allocate(size, n, "host", 0, recorded_as, call_site())
+        RT.host_used += size
     return alloc
 
 
@@ -146,7 +159,8 @@ def _malloc_host(hostPtr: object, size: object, api: str, name: str, rt_fn: str)
     if n == 0:
         raise ApiError(PARAM, acl_value(api, 0, "size", "must be greater than 0"))
     need_context(rt_fn)
-    alloc = allocate_pinned(n, api, "aclrtMallocHost", " of pinned memory")
+    # ApiImpl::HostMalloc / HostMallocWithCfg hand the driver the size rounded up to 32 bytes
+    alloc = allocate_pinned(n, api, "aclrtMallocHost", " of pinned memory", rounded=(n + 31) // 32 * 32)
     sanitizer.on_alloc(alloc, initialised=True)
     store(out, alloc.start)
     return E.ACL_SUCCESS
@@ -286,7 +300,11 @@ def aclrtGetMemInfo(attr: int, free: object, total: object) -> int:
             fb_no_context("rtMemGetInfoEx"),
         )
     dev = ctx.device
-    if a in _DDR_ATTRS and _soc.current().family != "Ascend310P":
+    family = _soc.current().family
+    if a in _HUGE1G_ATTRS and family not in _HUGE1G_FAMILIES and family != "Ascend310P":
+        # NpuDriver::MemGetInfoEx: CheckIfSupport1GHugePage (Ascend310P maps HBM to DDR first)
+        raise ApiError(E.ACL_ERROR_RT_FEATURE_NOT_SUPPORT, fb_unsupported("rtMemGetInfoEx"))
+    if a in _DDR_ATTRS and family != "Ascend310P":
         store(out_free, 0)
         store(out_total, 0)
     else:

@@ -27,7 +27,6 @@ from ._checks import (
     PARAM,
     RT_PARAM,
     E,
-    Message,
     acl_null,
     bad_object,
     emu,
@@ -54,11 +53,6 @@ from .stream import Event, Stream, Task, wait_until
 _IPC_CHIPS = ("Ascend910B", "Ascend910_93", "Ascend950")  # RT_FEATURE_IPC_EVENT (dev_info_reg.cc)
 _RT_EVENT_IPC = 0x40
 ACL_IPC_EVENT_HANDLE_SIZE = 64
-
-
-def fb_unsupported(rt_fn: str) -> Message:
-    """``FuncErrorReason`` of RT_ERROR_FEATURE_NOT_SUPPORT."""
-    return ("EE1001", f"The argument is invalid. Reason: {rt_fn} execution failed, the feature is not supported.")
 
 
 def null_param(desc: str, param: str, rt_fn: str) -> ApiError:

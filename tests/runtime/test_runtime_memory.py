@@ -49,10 +49,13 @@ from aclnn_py import (
     aclrtGetLastError,
     aclrtGetMemInfo,
     aclrtMalloc,
+    aclrtMallocAlign32,
+    aclrtMallocCached,
     aclrtMallocHost,
     aclrtMemcpy,
     aclrtMemcpy2d,
     aclrtMemcpy2dAsync,
+    aclrtMemset,
     aclrtMemsetD32,
     aclrtMemsetD32Async,
     aclrtPointerGetAttributes,
@@ -349,6 +352,61 @@ def test_meminfo_reports_the_kind_of_memory_the_chip_has(soc, chip, attr, has_me
     aclrtFree(p.value)
     aclrtResetDevice(0)
     aclFinalize()
+
+
+def test_meminfo_of_1g_huge_pages_on_a_chip_without_them(soc):
+    """NpuDriver::MemGetInfoEx checks RT_FEATURE_MEM_1G_HUGE_PAGE for the 1 GB views (Ascend910:
+    207000 and rtMemGetInfoEx's EE1001); Ascend310P maps them to DDR before that check."""
+    soc("Ascend910")
+    assert aclInit(None) == 0 and aclrtSetDevice(0) == 0
+    for attr in (ACL_HBM_MEM_HUGE1G, 11, 14, 17):
+        assert aclrtGetMemInfo(attr, Ref(), Ref()) == ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+        assert aclGetRecentErrMsg() == (
+            "Invalid_Argument(EE1001): The argument is invalid. Reason: rtMemGetInfoEx execution failed, the feature "
+            "is not supported.\n        Solution: 1. Check the input parameter range of the function. 2. Check the "
+            "function invocation relationship.\n"
+        )
+    assert aclrtResetDevice(0) == 0 and aclFinalize() == 0
+
+
+@pytest.mark.parametrize("chip", ["Ascend910", "Ascend310P", "Ascend910B"])
+@pytest.mark.parametrize("policy_1g", [6, 7])  # ACL_MEM_MALLOC_HUGE1G_ONLY(_P2P)
+def test_1g_huge_page_allocations_need_the_chips_feature(soc, chip, policy_1g):
+    """Only the A2/A3 series and Ascend950 have RT_FEATURE_MEM_1G_HUGE_PAGE: elsewhere the driver
+    refuses (207000, logged only; the thread's last error is set)."""
+    soc(chip)
+    assert aclInit(None) == 0 and aclrtSetDevice(0) == 0
+    p = Ref()
+    for malloc in (aclrtMalloc, aclrtMallocAlign32, aclrtMallocCached):
+        if chip == "Ascend910B":
+            assert malloc(p, 100, policy_1g) == 0
+            assert SPACE.find(p.value).size == 128  # no padding for the 1 GB policies
+            assert aclrtFree(p.value) == 0
+        else:
+            assert malloc(p, 100, policy_1g) == ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+            assert aclGetRecentErrMsg() is None
+            assert aclrtGetLastError(ACL_RT_THREAD_LEVEL) == ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+    assert aclrtResetDevice(0) == 0 and aclFinalize() == 0
+
+
+def test_padding_is_skipped_only_for_exactly_the_1g_policies(dev0):
+    """aclMallocMemInner compares ``policy == ACL_MEM_MALLOC_HUGE1G_ONLY``: with other bits set the
+    padding stays (and the policy maps to RT_MEMORY_DEFAULT)."""
+    p = Ref()
+    assert aclrtMalloc(p, 100, 0x1006) == 0
+    assert SPACE.find(p.value).size == 160  # (100 + 32 + 32 - 1) // 32 * 32
+    assert aclrtFree(p.value) == 0
+
+
+def test_pinned_host_memory_is_rounded_up_to_32_bytes(dev0):
+    """ApiImpl::HostMalloc asks the driver for ``((size + 31) >> 5) << 5`` bytes: a copy of 32
+    bytes into a 1-byte aclrtMallocHost buffer stays inside it."""
+    h, d = Ref(), Ref()
+    assert aclrtMallocHost(h, 1) == 0 and aclrtMalloc(d, 32, 0) == 0
+    assert SPACE.find(h.value).size == 32
+    assert aclrtMemset(d.value, 32, 7, 32) == 0
+    assert aclrtMemcpy(h.value, 32, d.value, 32, ACL_MEMCPY_DEVICE_TO_HOST) == 0
+    assert aclrtFreeHost(h.value) == 0 and aclrtFree(d.value) == 0
 
 
 # -- 2D copies -------------------------------------------------------------------------------------
