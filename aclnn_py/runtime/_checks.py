@@ -301,9 +301,16 @@ def _records(e: ApiError) -> bool:
     """Whether a failure reaches the thread's last error: only failures of the runtime layer do
     (an ``rt*`` wrapper's ``ERROR_RETURN_WITH_EXT_ERRCODE``); ACL-layer refusals (EH reports)
     never reach the runtime, and codes outside the runtime's ranges are not its."""
-    if e.code < _RT_CODES:
+    if e.code < _RT_CODES or getattr(e, "unrecorded", False):
         return False
     return not e.messages or not e.messages[0][0].startswith("EH")
+
+
+def unrecorded(e: ApiError) -> ApiError:
+    """``e``, marked as a failure the runtime reports but does not keep as the thread's last error
+    (an rt wrapper returning ``RT_TRANS_EXT_ERRCODE`` rather than ``GetRtExtErrCodeAndSetGlobalErr``)."""
+    e.unrecorded = True  # type: ignore[attr-defined]
+    return e
 
 
 def loaded_chapter(name: str) -> ModuleType | None:

@@ -27,6 +27,7 @@ from ._checks import (
     rt_inner,
     rt_value,
     stream_error,
+    unrecorded,
 )
 from .api_device_config import release_overflow_area
 from .api_device_query import device_state_changed
@@ -206,7 +207,15 @@ def aclrtResetDeviceForce(deviceId: int) -> int:
     """Release the device's primary context whatever its reference count (CANN's
     ``DecideForcePrimaryReleaseAction`` drains the retain count, then tears the primary context
     down). Contexts made by aclrtCreateContext survive and keep the device open; without any,
-    the device is released with its memory as by aclrtResetDevice."""
+    the device is released with its memory as by aclrtResetDevice. A failure is reported but not
+    kept as the thread's last error (rtDeviceResetForce returns ``RT_TRANS_EXT_ERRCODE``)."""
+    try:
+        return _reset_device_force(deviceId)
+    except ApiError as e:
+        raise unrecorded(e) from None
+
+
+def _reset_device_force(deviceId: object) -> int:
     dev_id = _device_arg(deviceId)
     _check_device_id(dev_id, "rtDeviceResetForce", "DeviceResetForce", 6724)
     with RT.lock:

@@ -29,9 +29,10 @@ from ._checks import (
     out_arg,
     rt_api,
     rt_value,
+    set_last_error,
     silent,
 )
-from .api_device import _release_device
+from .api_device import _check_device_id, _release_device
 from .device import RT
 from .enums import aclrtAicoreErrorType, aclrtErrorType, aclrtLastErrLevel, aclrtRunMode
 
@@ -150,7 +151,12 @@ def _default_device(path: str, config: dict[str, Any]) -> int | None:
             ),
             failed,
         )
-    return int(value)
+    dev = int(value)
+    try:  # rtSetDefaultDeviceId: ApiErrorDecorator::SetDefaultDeviceId's CheckDeviceIdIsValid
+        _check_device_id(dev, "rtSetDefaultDeviceId", "SetDefaultDeviceId", 6669)
+    except ApiError as e:
+        raise ApiError(e.code, *e.messages, failed) from None
+    return dev
 
 
 def _loaded(chapter: str) -> ModuleType | None:
@@ -292,6 +298,7 @@ def aclGetRecentErrMsg() -> str | None:
     if RT.current_context() is None:
         _errmsg.report("EE1018", NO_CONTEXT)
         _errmsg.report(*fb_no_context("rtGetDevMsg"))
+        set_last_error(E.ACL_ERROR_RT_CONTEXT_NULL)  # rtGetDevMsg's ERROR_RETURN_WITH_EXT_ERRCODE
     return _errmsg.fetch()
 
 

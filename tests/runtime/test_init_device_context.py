@@ -35,6 +35,7 @@ from aclnn_py import (
     ACL_ERROR_RT_INVALID_DEVICEID,
     ACL_ERROR_RT_PARAM_INVALID,
     ACL_HOST,
+    ACL_RT_THREAD_LEVEL,
     Ref,
     _errmsg,
     aclFinalize,
@@ -48,8 +49,10 @@ from aclnn_py import (
     aclrtGetCurrentContext,
     aclrtGetDevice,
     aclrtGetDeviceCount,
+    aclrtGetLastError,
     aclrtGetRunMode,
     aclrtGetSocName,
+    aclrtPeekAtLastError,
     aclrtResetDevice,
     aclrtResetDeviceForce,
     aclrtSetCurrentContext,
@@ -184,6 +187,27 @@ def test_an_invalid_default_device_fails_init_with_500001(tmp_path, value, expec
         + f"{INDENT}[Process][DefaultDevice]process HandleDefaultDevice failed{ACL_INNER}\n"
         + GET_DEV_MSG_LINES
     )
+
+
+def test_a_default_device_that_does_not_exist_fails_init_with_107001(tmp_path):
+    """rtSetDefaultDeviceId's decorator checks the id (CheckDeviceIdIsValid), then aclInit's
+    ACL_LOG_INNER_ERROR adds its own line; aclInit is not done."""
+    cfg = tmp_path / "acl.json"
+    cfg.write_text('{"defaultDevice": {"default_device": "100"}}')
+    assert aclInit(str(cfg)) == ACL_ERROR_RT_INVALID_DEVICEID
+    assert aclGetRecentErrMsg() == (
+        "Invalid_Argument(EE1003): Verifying the device ID validity failed because value 100 for parameter devId is "
+        "invalid. Expected value: [0, 8).\n"
+        + RANGE_SOLUTION
+        + TRACEBACK
+        + f"{INDENT}drv devId is invalid, drv devId=100, retCode=0x7010003[FUNC:SetDefaultDeviceId][FILE:api_error.cc]"
+        "[LINE:6669]\n"
+        + f"{INDENT}rtSetDefaultDeviceId execution failed, reason=device id error{FUNC_ERROR_REASON}\n"
+        + f"{INDENT}[Process][DefaultDevice]process HandleDefaultDevice failed{ACL_INNER}\n"
+        + GET_DEV_MSG_LINES
+    )
+    assert aclrtGetDevice(Ref()) == ACL_ERROR_RT_CONTEXT_NULL  # no default device was set
+    assert aclInit(None) == 0 and aclFinalize() == 0
 
 
 def test_reinit_with_different_config_after_finalize_is_rejected(tmp_path):
@@ -425,6 +449,19 @@ def test_force_reset_of_a_device_not_set_has_only_inner_reports():
     assert aclFinalize() == 0
 
 
+def test_a_failed_force_reset_is_not_the_threads_last_error():
+    """rtDeviceResetForce returns RT_TRANS_EXT_ERRCODE, not GetRtExtErrCodeAndSetGlobalErr: the
+    failure is reported, the last error stays."""
+    assert aclInit(None) == 0 and aclrtSetDevice(1) == 0
+    assert aclrtPeekAtLastError(ACL_RT_THREAD_LEVEL) == 0
+    assert aclrtResetDeviceForce(0) == ACL_ERROR_RT_CONTEXT_RELEASE_ERROR
+    assert aclrtResetDeviceForce(99) == ACL_ERROR_RT_INVALID_DEVICEID
+    assert aclrtGetLastError(ACL_RT_THREAD_LEVEL) == 0
+    assert aclrtResetDevice(99) == ACL_ERROR_RT_INVALID_DEVICEID  # rtDeviceReset does set it
+    assert aclrtGetLastError(ACL_RT_THREAD_LEVEL) == ACL_ERROR_RT_INVALID_DEVICEID
+    assert aclrtResetDevice(1) == 0 and aclFinalize() == 0
+
+
 def test_run_mode_is_host():
     mode = Ref()
     assert aclrtGetRunMode(mode) == 0 and mode.value == ACL_HOST
@@ -535,6 +572,8 @@ def test_get_recent_err_msg_in_a_thread_without_a_context_reports_its_own_failur
     assert aclrtGetDevice(None) == ACL_ERROR_INVALID_PARAM
     assert aclGetRecentErrMsg() == null("aclrtGetDevice", "deviceId") + TRACEBACK + GET_DEV_MSG_LINES
     assert aclGetRecentErrMsg() == ONLY_GET_DEV_MSG  # never None without a context
+    # rtGetDevMsg's failure (ERROR_RETURN_WITH_EXT_ERRCODE) is the thread's last error
+    assert aclrtGetLastError(ACL_RT_THREAD_LEVEL) == ACL_ERROR_RT_CONTEXT_NULL
 
 
 def test_err_msg_process_mode(tmp_path):

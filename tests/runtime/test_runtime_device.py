@@ -98,14 +98,16 @@ def test_device_capability_checks():
     assert aclrtGetDeviceCapability(0, 1, None) == ACL_ERROR_INVALID_PARAM
     assert aclGetRecentErrMsg().startswith(null("aclrtGetDeviceCapability", "value"))
     assert aclrtGetDeviceCapability(0, 20002, value) == ACL_ERROR_RT_PARAM_INVALID
+    # read before aclGetRecentErrMsg: without a context, its own rtGetDevMsg failure becomes the last error
+    assert aclrtGetLastError(ACL_RT_THREAD_LEVEL) == ACL_ERROR_RT_PARAM_INVALID
     assert aclGetRecentErrMsg().startswith(
         "Invalid_Argument(EE1003): rtsDeviceGetCapability failed because value UNKNOWN(20002) for parameter "
         "devFeatureType is invalid. Expected value: [0, 20002).\n" + RANGE_SOLUTION
     )
-    assert aclrtGetLastError(ACL_RT_THREAD_LEVEL) == ACL_ERROR_RT_PARAM_INVALID
+    assert aclrtGetLastError(ACL_RT_THREAD_LEVEL) == ACL_ERROR_RT_CONTEXT_NULL
     assert aclrtGetDeviceCapability(0, 5, value) == ACL_ERROR_RT_PARAM_INVALID  # in range, no such feature
-    assert "Expected value: [1, 20002)." in aclGetRecentErrMsg()
     assert aclrtPeekAtLastError(ACL_RT_THREAD_LEVEL) == 0  # returned directly: not recorded
+    assert "Expected value: [1, 20002)." in aclGetRecentErrMsg()
     assert aclrtGetDeviceCapability(9, 1, value) == ACL_ERROR_RT_INVALID_DEVICEID
     msg = aclGetRecentErrMsg()
     assert "Verifying the device ID validity failed because value 9 for parameter devId is invalid." in msg
