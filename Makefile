@@ -67,8 +67,13 @@ clean:
 bench: $(DEV_STAMP)
 	$(PY) bench/run.py --json bench/results.json $(BENCH_ARGS)
 
-## fuzz: long fuzz campaigns of the C-style surface (>= 100,000 calls; then with the sanitizer at error), then a long random run of the lifecycle model
+## fuzz: long fuzz campaigns of the C-style surface (>= 100,000 calls; then with the sanitizer at error; then 30,000 calls on each other emulated chip), then a long random run of the lifecycle model
+FUZZ_OTHER_SOCS := Ascend910_93 Ascend950 Ascend910 Ascend310P
 fuzz: $(DEV_STAMP)
 	$(PY) tests/fuzz_campaign.py --calls 120000
 	$(PY) tests/fuzz_campaign.py --calls 60000 --sanitizer error
+	@for soc in $(FUZZ_OTHER_SOCS); do \
+		echo "== ACLNN_PY_SOC=$$soc"; \
+		ACLNN_PY_SOC=$$soc $(PY) tests/fuzz_campaign.py --calls 30000 || exit $$?; \
+	done
 	$(PY) tests/lifecycle_campaign.py --examples 4000

@@ -37,6 +37,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import fuzzing
 from fuzzing import FUNCTIONS, OP_APIS, Stats, example
 
+from aclnn_py import soc
 from aclnn_py.runtime import sanitizer
 from aclnn_py.runtime import stream as stream_mod
 
@@ -108,7 +109,8 @@ def main() -> int:
         devnull.close()
     stats.findings += distinct.values()
     elapsed = time.perf_counter() - start
-    print(f"fuzz campaign: seed {opts.seed}, sanitizer {opts.sanitizer}, {stats.calls} calls in {elapsed:.0f} s, "
+    print(f"fuzz campaign: seed {opts.seed}, SoC {soc.current().name}, sanitizer {opts.sanitizer}, "
+          f"{stats.calls} calls in {elapsed:.0f} s, "
           f"{len(stats.per_function)} of {len(names)} functions exercised")  # fmt: skip
     print(f"distinct results: {len(stats.codes)}")
     for code, count in stats.codes.most_common():

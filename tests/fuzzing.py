@@ -206,6 +206,28 @@ SILENT = {
     ("aclrtSnapShotProcessLock", 207000), ("aclrtSnapShotProcessUnlock", 207000),
     ("aclrtSnapShotProcessBackup", 207000), ("aclrtSnapShotProcessRestore", 207000),
     ("aclrtSnapShotCallbackRegister", 207000), ("aclrtSnapShotCallbackUnregister", 207000),
+    # chips without RT_FEATURE_TASK_VALUE_WAIT / RT_FEATURE_DFX_ERR_GET_AND_REPAIR: RT_LOG_WARNING, then
+    # GetRtExtErrCodeAndSetGlobalErr (src/runtime/api/api_c_memory.cc rtsValueWrite, rtsValueWait;
+    # api_c_device.cc rtsGetErrorVerbose); the managed-memory calls on a SoC without UVM:
+    # COND_RETURN_WITH_NOLOG (api_c_uvm.cc rtMemManagedAdvise, GetAttr(s), PrefetchAsync, PrefetchBatchAsync)
+    ("aclrtValueWrite", 207000), ("aclrtValueWait", 207000),
+    ("aclrtGetErrorVerbose", 207000),
+    ("aclrtMemManagedAdvise", 207000),
+    ("aclrtMemManagedGetAttr", 207000), ("aclrtMemManagedGetAttrs", 207000),
+    ("aclrtMemManagedPrefetchAsync", 207000), ("aclrtMemManagedPrefetchBatchAsync", 207000),
+    # off RT_FEATURE_DFX_FAST_RECOVER chips (ApiErrorDecorator::MemUceRepair / GetMemUceInfo return it,
+    # api_c.cc rtMemUceRepair / rtGetMemUceInfo: COND_RETURN_WITH_NOLOG); off RT_FEATURE_IPC_EVENT chips
+    # (api_c_standard_soc.cc rtIpcOpenEventHandle: RT_LOG_WARNING); an IPC event's number (api_c.cc
+    # rtGetEventID: COND_RETURN_WITH_NOLOG)
+    ("aclrtMemUceRepair", 207000), ("aclrtGetMemUceInfo", 207000),
+    ("aclrtIpcOpenEventHandle", 207000),
+    ("aclrtGetEventId", 207000),
+    # an event without a wait task (ACL_EVENT_TIME_LINE alone): ApiErrorDecorator::StreamWaitEvent's
+    # COND_RETURN_WARN, rtStreamWaitEvent's COND_RETURN_WITH_NOLOG (api_c_stream.cc:140)
+    ("aclrtStreamWaitEvent", 207000),
+    # the 1 GB huge-page policies on chips without RT_FEATURE_MEM_1G_HUGE_PAGE: the driver's refusal is logged
+    # only (npu_driver_mem.cc CheckIfSupport1GHugePage), rtMalloc passes the code on
+    *((name, 207000) for name in ("aclrtMalloc", "aclrtMallocAlign32", "aclrtMallocCached", "aclrtMallocWithCfg")),
     # the queue calls without a current device: rtGetDevice's code passed on by ACL_REQUIRES_RTS_OK /
     # ACL_REQUIRES_RTS_OK_WARN_NOT_SUPPORT (src/acl/acl_tdt_queue/queue_process_host.cpp,
     # queue_process.cpp GetDeviceId), which log without reporting; an empty or full queue after the
@@ -234,8 +256,10 @@ SILENT = {
 # The same, on Ascend950 only (the regbase code paths).
 SILENT_REGBASE = {
     # aclnnLtScalarGetWorkspaceSizeV35: CHECK_RET(other != nullptr, ACLNN_ERR_PARAM_NULLPTR), then
-    # self (ops-math math/less/op_api/aclnn_lt_scalar.cpp)
+    # self (ops-math math/less/op_api/aclnn_lt_scalar.cpp); aclnnInplaceLtScalarGetWorkspaceSize calls it
+    # with out = selfRef
     ("aclnnLtScalarGetWorkspaceSize", 161001),
+    ("aclnnInplaceLtScalarGetWorkspaceSize", 161001),
 }
 _SILENT_ON_REGBASE = SILENT | SILENT_REGBASE
 # Functions whose return value is the thread's last error code, not the call's status (they
