@@ -225,6 +225,11 @@ SILENT = {
     # an event without a wait task (ACL_EVENT_TIME_LINE alone): ApiErrorDecorator::StreamWaitEvent's
     # COND_RETURN_WARN, rtStreamWaitEvent's COND_RETURN_WITH_NOLOG (api_c_stream.cc:140)
     ("aclrtStreamWaitEvent", 207000),
+    # ApiImplEvent's WARN-only refusals of event kinds, passed on by the rt wrappers' NOLOG (api_impl_event_common.cc;
+    # api_c.cc rtEventQuery, rtEventQueryStatus, rtEventQueryWaitStatus, rtEventElapsedTime); an IPC event off
+    # RT_FEATURE_IPC_EVENT chips (api_error.cc EventCreateEx, api_c.cc rtEventCreateExWithFlag)
+    ("aclrtQueryEvent", 207000), ("aclrtQueryEventStatus", 207000), ("aclrtQueryEventWaitStatus", 207000),
+    ("aclrtEventElapsedTime", 207000), ("aclrtCreateEventExWithFlag", 207000),
     # the 1 GB huge-page policies on chips without RT_FEATURE_MEM_1G_HUGE_PAGE: the driver's refusal is logged
     # only (npu_driver_mem.cc CheckIfSupport1GHugePage), rtMalloc passes the code on
     *((name, 207000) for name in ("aclrtMalloc", "aclrtMallocAlign32", "aclrtMallocCached", "aclrtMallocWithCfg")),

@@ -28,7 +28,6 @@ from ._checks import (
     own_stream,
     rt_api,
     rt_value,
-    silent,
     stream_handle,
     submit,
 )
@@ -50,25 +49,48 @@ _EVENT_FLAG_EXPECT = (
     "an OR combination of RT_EVENT_DDSYNC_NS(0x1U), RT_EVENT_STREAM_MARK(0x2U), RT_EVENT_DDSYNC(0x4U), and "
     "RT_EVENT_TIME_LINE(0x8U); or RT_EVENT_MC2(0x10U) or RT_EVENT_EXTERNAL(0x20U) used alone"
 )
+_RT_EVENT_EX_FLAG_MAX = 0x4F  # EventCreateEx's maxFlag: DDSYNC_NS | STREAM_MARK | DDSYNC | TIME_LINE | IPC
+_EX_EVENT_FLAG_EXPECT = (
+    "an OR combination of RT_EVENT_DDSYNC_NS(0x1U), RT_EVENT_STREAM_MARK(0x2U), RT_EVENT_DDSYNC(0x4U), and "
+    "RT_EVENT_TIME_LINE(0x8U); or RT_EVENT_IPC(0x40U) used alone"
+)
+# RT_FEATURE_IPC_EVENT: hicann/runtime's config/910_B_93 and config/950
+IPC_EVENT_CHIPS = frozenset({"Ascend910B", "Ascend910_93", "Ascend950"})
 
 
 def _create_event(out: object, flags: int, rt_fn: str = "rtEventCreateWithFlag") -> int:
-    """``rtEventCreateWithFlag``: the flag checks come before the context. (The Ex variant also
-    makes IPC events, ACL_EVENT_IPC alone.)"""
-    ipc = rt_fn == "rtEventCreateExWithFlag" and flags == 0x40
-    if not ipc and (flags & _RT_EVENT_FLAG_MAX == 0 or flags > _RT_EVENT_FLAG_MAX):
-        raise ApiError(RT_PARAM, rt_value("Event creation", flags, "flag", _EVENT_FLAG_EXPECT), fb_invalid(rt_fn))
-    for alone in (_RT_EVENT_MC2, _RT_EVENT_EXTERNAL):
-        if flags & alone and flags & ~alone:
+    """``ApiErrorDecorator::EventCreate`` / ``EventCreateEx``: the flag checks come before the
+    context. EventCreate checks the range, then that MC2 and EXTERNAL stand alone; EventCreateEx
+    first that MC2, EXTERNAL and IPC stand alone, then IPC against the chip (207000, silently),
+    then its own range (the DDSYNC_NS, STREAM_MARK, DDSYNC and TIME_LINE bits, or IPC alone)."""
+    ex = rt_fn == "rtEventCreateExWithFlag"
+
+    def alone_check(solely: tuple[int, ...]) -> None:
+        for alone in solely:
+            if flags & alone and flags & ~alone:
+                raise ApiError(
+                    RT_PARAM,
+                    (
+                        "EE1006",
+                        f"Event creation failed. Parameter flag value {flags} is not supported. Reason: "
+                        "RT_EVENT_MC2(0x10U) and RT_EVENT_EXTERNAL(0x20U) do not support OR combination with other "
+                        "flags.",
+                    ),
+                    fb_invalid(rt_fn),
+                )
+
+    if ex:
+        alone_check((_RT_EVENT_MC2, _RT_EVENT_EXTERNAL, _RT_EVENT_IPC))
+        if flags == _RT_EVENT_IPC and _soc.current().family not in IPC_EVENT_CHIPS:
+            return E.ACL_ERROR_RT_FEATURE_NOT_SUPPORT  # a WARN, then rtEventCreateExWithFlag's NOLOG
+        if flags & _RT_EVENT_EX_FLAG_MAX == 0 or flags > _RT_EVENT_EX_FLAG_MAX:
             raise ApiError(
-                RT_PARAM,
-                (
-                    "EE1006",
-                    f"Event creation failed. Parameter flag value {flags} is not supported. Reason: "
-                    "RT_EVENT_MC2(0x10U) and RT_EVENT_EXTERNAL(0x20U) do not support OR combination with other flags.",
-                ),
-                fb_invalid(rt_fn),
+                RT_PARAM, rt_value("Event creation", flags, "flag", _EX_EVENT_FLAG_EXPECT), fb_invalid(rt_fn)
             )
+    else:
+        if flags & _RT_EVENT_FLAG_MAX == 0 or flags > _RT_EVENT_FLAG_MAX:
+            raise ApiError(RT_PARAM, rt_value("Event creation", flags, "flag", _EVENT_FLAG_EXPECT), fb_invalid(rt_fn))
+        alone_check((_RT_EVENT_MC2, _RT_EVENT_EXTERNAL))
     ctx = need_context(rt_fn)
     ev = Event(ctx, flags, call_site())
     RT.events.add(ev)
@@ -179,15 +201,19 @@ def aclrtSynchronizeEventWithTimeout(event: object, timeout: int) -> int:
 
 @rt_api
 def aclrtQueryEventStatus(event: object, status: object) -> int:
-    """COMPLETE once the stream has passed the event; a pending event reports NOT_READY and the
-    device makes progress, so polling terminates."""
+    """COMPLETE once the stream has passed the event (or, for an event of
+    aclrtCreateEventExWithFlag, before any record); a pending event reports NOT_READY and the
+    device makes progress, so polling terminates. An ACL_EVENT_EXTERNAL event: 207000, silently."""
     if is_null_handle(event):
         raise ApiError(PARAM, acl_null("aclrtQueryEventStatus", "event"))
     out = out_arg(status, "aclrtQueryEventStatus", "status")
     ev = event_handle(event, "rtEventQueryStatus")
-    if ev.complete:
+    if ev.flags == _RT_EVENT_EXTERNAL:
+        return E.ACL_ERROR_RT_FEATURE_NOT_SUPPORT  # ApiImplEvent::EventQueryStatus: a WARN only
+    if ev.complete or (ev.new_mode and not ev.ever_recorded):  # Event::QueryEventStatus: new mode, no record
         store(out, aclrtEventRecordedStatus.ACL_EVENT_RECORDED_STATUS_COMPLETE)
-        _seen_complete(ev)
+        if ev.complete:
+            _seen_complete(ev)
         return E.ACL_SUCCESS
     store(out, aclrtEventRecordedStatus.ACL_EVENT_RECORDED_STATUS_NOT_READY)
     if ev.task is not None and ev.stream is not None and RT.policy.name != "thread":
@@ -197,7 +223,8 @@ def aclrtQueryEventStatus(event: object, status: object) -> int:
 
 @rt_api
 def aclrtEventElapsedTime(ms: object, startEvent: object, endEvent: object) -> int:
-    """Milliseconds (float32) between two completed events."""
+    """Milliseconds (float32) between two completed events (an ACL_EVENT_EXTERNAL or IPC event:
+    207000, silently)."""
     rt_fn = "rtEventElapsedTime"
     out = out_arg(ms, "aclrtEventElapsedTime", "ms")
     for ev, name in ((startEvent, "startEvent"), (endEvent, "endEvent")):
@@ -205,6 +232,8 @@ def aclrtEventElapsedTime(ms: object, startEvent: object, endEvent: object) -> i
             raise ApiError(PARAM, acl_null("aclrtEventElapsedTime", name))
     start = event_handle(startEvent, rt_fn)
     end = event_handle(endEvent, rt_fn)
+    if {start.flags, end.flags} & {_RT_EVENT_EXTERNAL, _RT_EVENT_IPC}:
+        return E.ACL_ERROR_RT_FEATURE_NOT_SUPPORT  # ApiImplEvent::EventElapsedTime: WARNs only
     if not (start.recorded and end.recorded):
         raise ApiError(E.ACL_ERROR_RT_INTERNAL_ERROR, fb_inner(rt_fn, "event recorder null"))
     if not (start.complete and end.complete) or start.timestamp_ns is None or end.timestamp_ns is None:
@@ -238,8 +267,8 @@ def _stream_wait_event(stream: object, event: object, api: str, rt_fn: str) -> i
     _device_only(ev, "Triggering event waiting", rt_fn)
     if not ev.flags & _RT_EVENT_WAITABLE:
         # ApiErrorDecorator::StreamWaitEvent: COND_RETURN_WARN(evt->IsEventWithoutWaitTask(), ...), passed on
-        # by rtStreamWaitEvent's COND_RETURN_WITH_NOLOG: nothing reported, nothing queued
-        raise silent(E.ACL_ERROR_RT_FEATURE_NOT_SUPPORT)
+        # by rtStreamWaitEvent's COND_RETURN_WITH_NOLOG: nothing reported or kept as the last error
+        return E.ACL_ERROR_RT_FEATURE_NOT_SUPPORT
     ctx = need_context(rt_fn)
     target = st or ctx.default_stream
     own_stream(target, ctx, "Triggering stream event waiting", rt_fn)
@@ -390,7 +419,7 @@ def aclrtGetEventId(event: object, eventId: object) -> int:
     out = out_arg(eventId, "aclrtGetEventId", "eventId")
     ev = event_handle(event, "rtGetEventID")
     if ev.flags & _RT_EVENT_IPC:
-        raise silent(E.ACL_ERROR_RT_FEATURE_NOT_SUPPORT)
+        return E.ACL_ERROR_RT_FEATURE_NOT_SUPPORT  # a WARN, then rtGetEventID's NOLOG: no last error either
     store(out, ev.ident)
     return E.ACL_SUCCESS
 
@@ -398,11 +427,14 @@ def aclrtGetEventId(event: object, eventId: object) -> int:
 @rt_api
 def aclrtQueryEvent(event: object, status: object) -> int:
     """(Deprecated) ACL_EVENT_STATUS_COMPLETE (0) once the stream passed the event, else
-    NOT_READY (1); a never-recorded event is complete."""
+    NOT_READY (1); a never-recorded event is complete. Events of aclrtCreateEventExWithFlag,
+    ACL_EVENT_EXTERNAL and IPC events: 207000, silently."""
     if is_null_handle(event):
         raise ApiError(PARAM, acl_null("aclrtQueryEvent", "event"))
     out = out_arg(status, "aclrtQueryEvent", "status")
     ev = event_handle(event, "rtEventQuery")
+    if ev.new_mode or ev.flags in (_RT_EVENT_EXTERNAL, _RT_EVENT_IPC):
+        return E.ACL_ERROR_RT_FEATURE_NOT_SUPPORT  # ApiImplEvent::EventQuery: WARNs only
     done = ev.task is None or ev.complete
     store(out, aclrtEventStatus.ACL_EVENT_STATUS_COMPLETE if done else aclrtEventStatus.ACL_EVENT_STATUS_NOT_READY)
     if not done:
@@ -420,11 +452,14 @@ def _seen_complete(ev: Event) -> None:
 
 @rt_api
 def aclrtQueryEventWaitStatus(event: object, status: object) -> int:
-    """ACL_EVENT_WAIT_STATUS_COMPLETE (0) once a wait on the event would not block, else NOT_READY."""
+    """ACL_EVENT_WAIT_STATUS_COMPLETE (0) once a wait on the event would not block, else NOT_READY
+    (events of aclrtCreateEventExWithFlag, ACL_EVENT_EXTERNAL and IPC events: 207000, silently)."""
     if is_null_handle(event):
         raise ApiError(PARAM, acl_null("aclrtQueryEventWaitStatus", "event"))
     out = out_arg(status, "aclrtQueryEventWaitStatus", "status")
     ev = event_handle(event, "rtEventQueryWaitStatus")
+    if ev.new_mode or ev.flags in (_RT_EVENT_EXTERNAL, _RT_EVENT_IPC):
+        return E.ACL_ERROR_RT_FEATURE_NOT_SUPPORT  # ApiImplEvent::EventQueryWaitStatus: WARNs only
     done = ev.task is None or ev.complete
     store(
         out,

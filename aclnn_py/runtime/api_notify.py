@@ -45,12 +45,12 @@ from ._checks import (
     stream_handle,
     submit,
 )
+from .api_event import IPC_EVENT_CHIPS
 from .api_stream import check_stopped
 from .device import RT, Context
 from .memory import call_site
 from .stream import Event, Stream, Task, wait_until
 
-_IPC_CHIPS = ("Ascend910B", "Ascend910_93", "Ascend950")  # RT_FEATURE_IPC_EVENT (dev_info_reg.cc)
 _RT_EVENT_IPC = 0x40
 ACL_IPC_EVENT_HANDLE_SIZE = 64
 
@@ -363,7 +363,7 @@ def aclrtIpcGetEventHandle(event: object, handle: object) -> int:
         raise ApiError(PARAM, acl_null(api, "handle"))
     if is_null_handle(event):
         raise ApiError(PARAM, acl_null(api, "event"))
-    if _soc.current().family not in _IPC_CHIPS:
+    if _soc.current().family not in IPC_EVENT_CHIPS:
         raise silent(E.ACL_ERROR_RT_FEATURE_NOT_SUPPORT)  # a WARN only (api_c_standard_soc.cc)
     ev = event_handle(event, rt_fn)
     if not isinstance(handle, aclrtIpcEventHandle):
@@ -388,7 +388,7 @@ def aclrtIpcOpenEventHandle(handle: object, event: object) -> int:
     """Open an exported IPC event in the current context (``event`` receives it)."""
     api, rt_fn = "aclrtIpcOpenEventHandle", "rtIpcOpenEventHandle"
     out = out_arg(event, api, "event", numeric=False)
-    if _soc.current().family not in _IPC_CHIPS:
+    if _soc.current().family not in IPC_EVENT_CHIPS:
         raise silent(E.ACL_ERROR_RT_FEATURE_NOT_SUPPORT)
     raw = handle.reserved if isinstance(handle, aclrtIpcEventHandle) else handle
     if not isinstance(raw, (bytes, bytearray)):

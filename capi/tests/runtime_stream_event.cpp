@@ -94,7 +94,8 @@ static int Events(aclrtStream stream) {
     aclrtEvent start = nullptr, end = nullptr;
     CHECK_RET(aclrtCreateEventWithFlag(&start, ACL_EVENT_TIME_LINE));
     CHECK_RET(aclrtCreateEventExWithFlag(&end, ACL_EVENT_TIME_LINE));
-    aclrtEventRecordedStatus recorded = ACL_EVENT_RECORDED_STATUS_COMPLETE;
+    aclrtEventRecordedStatus recorded = ACL_EVENT_RECORDED_STATUS_NOT_READY;
+    // an event of aclrtCreateEventExWithFlag holds no task before its first record: COMPLETE (aclrtRecordEvent's doc)
     CHECK_RET(aclrtQueryEventStatus(end, &recorded));
     INFO_LOG("before any record: %s", recorded == ACL_EVENT_RECORDED_STATUS_NOT_READY ? "not ready" : "complete");
     void *dev = nullptr;
@@ -114,8 +115,10 @@ static int Events(aclrtStream stream) {
     uint32_t eventId = 0;
     CHECK_RET(aclrtGetEventId(end, &eventId));
     aclrtEventWaitStatus waited = ACL_EVENT_WAIT_STATUS_RESERVED;
-    CHECK_RET(aclrtQueryEventWaitStatus(end, &waited));
+    CHECK_RET(aclrtQueryEventWaitStatus(start, &waited));
     INFO_LOG("aclrtQueryEventWaitStatus: %s", waited == ACL_EVENT_WAIT_STATUS_COMPLETE ? "complete" : "not ready");
+    // events of aclrtCreateEventExWithFlag: aclrtQueryEvent and aclrtQueryEventWaitStatus are not supported
+    INFO_LOG("aclrtQueryEventWaitStatus(Ex event): %d", aclrtQueryEventWaitStatus(end, &waited));
     // only events that a stream can wait for can be reset (an ACL_EVENT_SYNC event; not a timeline one)
     INFO_LOG("aclrtResetEvent(timeline event): %d", aclrtResetEvent(end, stream));
     aclrtEvent sync = nullptr;

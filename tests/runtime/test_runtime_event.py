@@ -20,6 +20,7 @@ from aclnn_py import (
     ACL_ERROR_RT_NO_NOTIFY_RESOURCE,
     ACL_ERROR_RT_PARAM_INVALID,
     ACL_ERROR_RT_WAIT_TIMEOUT,
+    ACL_EVENT_EXTERNAL,
     ACL_EVENT_IPC,
     ACL_EVENT_STATUS_COMPLETE,
     ACL_EVENT_SYNC,
@@ -28,6 +29,7 @@ from aclnn_py import (
     ACL_MEMCPY_DEVICE_TO_HOST,
     ACL_MEMCPY_HOST_TO_DEVICE,
     ACL_NOTIFY_DEFAULT,
+    ACL_RT_THREAD_LEVEL,
     Ref,
     aclFinalize,
     aclGetRecentErrMsg,
@@ -44,6 +46,7 @@ from aclnn_py import (
     aclrtEventGetTimestamp,
     aclrtFree,
     aclrtGetEventId,
+    aclrtGetLastError,
     aclrtGetNotifyId,
     aclrtMalloc,
     aclrtMemcpy,
@@ -211,6 +214,91 @@ def test_event_queries(dev0):
     for ev in (e, ipc):
         assert aclrtDestroyEvent(ev) == 0
     assert aclrtDestroyStream(s) == 0
+
+
+def test_queries_the_event_kinds_do_not_support_are_207000_silently(dev0):
+    """ApiImplEvent (api_impl_event_common.cc) refuses with a WARN only, and the rt wrappers pass
+    207000 on without a report or a last error: aclrtQueryEvent and aclrtQueryEventWaitStatus
+    take no event of aclrtCreateEventExWithFlag, no ACL_EVENT_EXTERNAL and no IPC event;
+    aclrtQueryEventStatus no EXTERNAL event; aclrtEventElapsedTime neither EXTERNAL nor IPC."""
+    s = _stream()
+    ex, ext, ipc, plain = _ex_event(ACL_EVENT_SYNC), _event(ACL_EVENT_EXTERNAL), _ex_event(ACL_EVENT_IPC), _event()
+    assert aclrtRecordEvent(plain, s) == 0 and aclrtSynchronizeStream(s) == 0
+    status, ms = Ref(), Ref()
+    calls = [
+        *((aclrtQueryEvent, (e, status)) for e in (ex, ext, ipc)),
+        *((aclrtQueryEventWaitStatus, (e, status)) for e in (ex, ext, ipc)),
+        (aclrtQueryEventStatus, (ext, status)),
+        *((aclrtEventElapsedTime, (ms, a, b)) for a, b in ((plain, ext), (ext, plain), (plain, ipc), (ipc, plain))),
+    ]
+    for fn, args in calls:
+        assert fn(*args) == ACL_ERROR_RT_FEATURE_NOT_SUPPORT, fn.__name__
+        assert aclGetRecentErrMsg() is None
+        assert aclrtGetLastError(ACL_RT_THREAD_LEVEL) == 0
+    for e in (ex, ext, ipc, plain):
+        assert aclrtDestroyEvent(e) == 0
+    assert aclrtDestroyStream(s) == 0
+
+
+def test_an_ex_event_is_complete_before_its_first_record(deferred, dev0):
+    """Event::QueryEventStatus without a record: RECORDED in new mode (aclrtRecordEvent's document:
+    no task is held yet), INIT (not ready) for an event of aclrtCreateEvent."""
+    s = _stream()
+    ex, old = _ex_event(ACL_EVENT_SYNC), _event()
+    status = Ref()
+    assert aclrtQueryEventStatus(ex, status) == 0 and status.value == 1  # ACL_EVENT_RECORDED_STATUS_COMPLETE
+    assert aclrtQueryEventStatus(old, status) == 0 and status.value == 0  # NOT_READY
+    assert aclrtLaunch_sleep(s, 0.01) == 0
+    assert aclrtRecordEvent(ex, s) == 0
+    assert aclrtQueryEventStatus(ex, status) == 0 and status.value == 0  # now it holds the queued work
+    assert aclrtSynchronizeStream(s) == 0
+    assert aclrtQueryEventStatus(ex, status) == 0 and status.value == 1
+    for e in (ex, old):
+        assert aclrtDestroyEvent(e) == 0
+    assert aclrtDestroyStream(s) == 0
+
+
+@pytest.mark.parametrize(
+    ("flag", "code", "message"),
+    [
+        (0x41, ACL_ERROR_RT_PARAM_INVALID, "EE1006"),  # IPC with another flag: the sole-flag loop first
+        (0x50, ACL_ERROR_RT_PARAM_INVALID, "EE1006"),
+        (0x10, ACL_ERROR_RT_PARAM_INVALID, "EE1003"),  # MC2 and EXTERNAL are outside the Ex range
+        (0x20, ACL_ERROR_RT_PARAM_INVALID, "EE1003"),
+        (0, ACL_ERROR_RT_PARAM_INVALID, "EE1003"),
+        (0x80, ACL_ERROR_RT_PARAM_INVALID, "EE1003"),
+        (0x0F, 0, None),
+        (ACL_EVENT_IPC, 0, None),
+    ],
+)
+def test_create_event_ex_flag_checks(dev0, flag, code, message):
+    """ApiErrorDecorator::EventCreateEx: MC2, EXTERNAL and IPC alone (EE1006), IPC on the chip,
+    then the range 0x4F with its own expectation text (EE1003), before the context."""
+    e = Ref()
+    assert aclrtCreateEventExWithFlag(e, flag) == code
+    msg = aclGetRecentErrMsg()
+    if message == "EE1006":
+        assert msg.startswith(
+            f"Not_Supported(EE1006): Event creation failed. Parameter flag value {flag} is not supported. Reason: "
+            "RT_EVENT_MC2(0x10U) and RT_EVENT_EXTERNAL(0x20U) do not support OR combination with other flags.\n"
+        )
+    elif message == "EE1003":
+        assert msg.startswith(
+            f"Invalid_Argument(EE1003): Event creation failed because value {flag} for parameter flag is invalid. "
+            "Expected value: an OR combination of RT_EVENT_DDSYNC_NS(0x1U), RT_EVENT_STREAM_MARK(0x2U), "
+            "RT_EVENT_DDSYNC(0x4U), and RT_EVENT_TIME_LINE(0x8U); or RT_EVENT_IPC(0x40U) used alone.\n"
+        )
+    else:
+        assert aclrtDestroyEvent(e.value) == 0
+
+
+@pytest.mark.parametrize("chip", ["Ascend910", "Ascend310P"])
+def test_ipc_events_are_207000_silently_on_chips_without_them(soc, chip):
+    soc(chip)
+    assert aclInit(None) == 0 and aclrtSetDevice(0) == 0
+    assert aclrtCreateEventExWithFlag(Ref(), ACL_EVENT_IPC) == ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+    assert aclGetRecentErrMsg() is None and aclrtGetLastError(ACL_RT_THREAD_LEVEL) == 0
+    assert aclrtResetDevice(0) == 0 and aclFinalize() == 0
 
 
 def test_stream_wait_event_with_timeout(dev0):
