@@ -373,7 +373,8 @@ _RT_EVENT_WAITABLE = _RT_EVENT_SYNC_NS | 0x4 | _RT_EVENT_EXTERNAL | _RT_EVENT_IP
 def aclrtResetEvent(event: object, stream: object) -> int:
     """Queue a reset on the stream: when it runs, the event is back to not recorded. Events
     made with ACL_EVENT_TIME_LINE alone (no wait task), IPC events and events of
-    aclrtCreateEventExWithFlag are refused without a report (207000), as in CANN."""
+    aclrtCreateEventExWithFlag are refused without a report (207000), as in CANN. On Ascend950 an
+    event of aclrtCreateEvent is not reset at all (its hardware reset is a no-op there)."""
     rt_fn = "rtEventReset"
     ev = event_arg(event, "aclrtResetEvent", rt_fn)
     st = stream_handle(stream, rt_fn)
@@ -384,6 +385,11 @@ def aclrtResetEvent(event: object, stream: object) -> int:
     target = st or ctx.default_stream
     if ev.new_mode:
         return E.ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+    if _soc.current().is_regbase and ev.flags == RT_EVENT_DEFAULT:
+        # ApiImplDavid::EventReset: an aclrtCreateEvent event is a hardware event, whose reset is a
+        # no-op (before the stream's context is checked); on a stream bound to a model, 207000
+        bound = getattr(target.capture, "bound", False)
+        return E.ACL_ERROR_RT_FEATURE_NOT_SUPPORT if bound else E.ACL_SUCCESS
     own_stream(target, ctx, "Event reset", rt_fn)
     check_stopped(ctx)
 

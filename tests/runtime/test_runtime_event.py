@@ -34,11 +34,13 @@ from aclnn_py import (
     aclFinalize,
     aclGetRecentErrMsg,
     aclInit,
+    aclrtCreateContext,
     aclrtCreateEvent,
     aclrtCreateEventExWithFlag,
     aclrtCreateEventWithFlag,
     aclrtCreateNotify,
     aclrtCreateStream,
+    aclrtDestroyContext,
     aclrtDestroyEvent,
     aclrtDestroyNotify,
     aclrtDestroyStream,
@@ -187,6 +189,32 @@ def test_reset_event_refuses_events_without_a_wait_task_silently(dev0, flag):
     assert aclrtResetEvent(e, None) == ACL_ERROR_RT_FEATURE_NOT_SUPPORT
     assert aclGetRecentErrMsg() is None
     assert aclrtDestroyEvent(e) == 0
+
+
+def test_reset_of_an_acl_create_event_event_is_a_no_op_on_ascend950(soc):
+    """ApiImplDavid::EventReset returns before the stream's context is checked for an event of
+    the default flag in hardware mode: nothing is queued, the record stands."""
+    soc("Ascend950")
+    assert aclInit(None) == 0 and aclrtSetDevice(0) == 0
+    s = _stream()
+    e = _event()
+    assert aclrtRecordEvent(e, s) == 0 and aclrtSynchronizeStream(s) == 0
+    assert aclrtResetEvent(e, s) == 0 and aclrtSynchronizeStream(s) == 0
+    status = Ref()
+    assert aclrtQueryEventStatus(e, status) == 0 and status.value == 1  # still COMPLETE
+    other = Ref()
+    assert aclrtCreateContext(other, 1) == 0
+    assert aclrtResetEvent(e, s) == 0  # s belongs to device 0's context: not checked
+    assert aclrtDestroyContext(other.value) == 0
+    assert aclrtSetCurrentContext(RT.devices[0].primary) == 0
+    sync = _event(ACL_EVENT_SYNC)  # another flag: reset as on every chip
+    assert aclrtRecordEvent(sync, s) == 0 and aclrtSynchronizeStream(s) == 0
+    assert aclrtResetEvent(sync, s) == 0 and aclrtSynchronizeStream(s) == 0
+    assert aclrtQueryEventStatus(sync, status) == 0 and status.value == 0
+    for ev in (e, sync):
+        assert aclrtDestroyEvent(ev) == 0
+    assert aclrtDestroyStream(s) == 0
+    assert aclrtResetDevice(0) == 0 and aclFinalize() == 0
 
 
 def test_reset_event_of_the_ex_kind_is_refused(dev0):
