@@ -135,9 +135,9 @@ def _destroy_stream(stream: object, api: str, rt_fn: str, force: bool) -> int:
         raise ApiError(E.ACL_ERROR_INVALID_PARAM, acl_null(api, "stream"))
     st = stream_handle(stream, rt_fn)
     assert st is not None
+    refuse_if_capturing(st, "Stream destruction")  # ApiErrorDecorator::StreamDestroy, before the impl's context
     ctx = need_context(rt_fn)
     own_stream(st, ctx, "Stream destruction", rt_fn)
-    refuse_if_capturing(st, "Stream destruction")
     if st.is_default:
         raise ApiError(
             E.ACL_ERROR_RT_PARAM_INVALID,
@@ -188,9 +188,11 @@ def _sync_stream(stream: object, rt_fn: str, timeout: int = -1) -> int:
             rt_value("Synchronizing a stream", timeout, "timeout", TIMEOUT_EXPECT),
             fb_invalid(rt_fn),
         )
+    refuse_if_capturing(st, "Synchronizing a stream")  # the decorator's check, before the impl's context
     ctx = need_context(rt_fn)
     s = st or ctx.default_stream  # a stream of another context is synchronized too
-    refuse_if_capturing(s, "Synchronizing a stream")
+    if st is None:
+        refuse_if_capturing(s, "Synchronizing a stream")
     drain(s)
     sanitizer.ordered(s)
     return stream_error(s)
@@ -221,9 +223,11 @@ def aclrtStreamQuery(stream: object, status: object) -> int:
     polling loop sees COMPLETE on a later query."""
     out = out_arg(status, "aclrtStreamQuery", "status")
     st = stream_handle(stream, "rtStreamQuery")
+    refuse_if_capturing(st, "Querying a stream")  # the decorator's check, before the impl's context
     ctx = need_context("rtStreamQuery")
     s = st or ctx.default_stream  # a stream of another context is queried too
-    refuse_if_capturing(s, "Querying a stream")
+    if st is None:
+        refuse_if_capturing(s, "Querying a stream")
     if s.pending:
         store(out, aclrtStreamStatus.ACL_STREAM_STATUS_NOT_READY)
         if RT.policy.name != "thread":

@@ -654,3 +654,26 @@ def test_a_captured_wait_carries_the_order_for_the_sanitizer(bench):
     for m in (m1, m2):
         assert A.aclmdlRIDestroy(m.value) == 0
     assert aclrtDestroyEvent(ev.value) == 0
+
+
+def test_a_capturing_stream_is_refused_before_the_context_is_checked(bench):
+    """ApiErrorDecorator::StreamDestroy / StreamSynchronize / StreamQuery check the capture state
+    before the impl checks the context: from another context the refusal is still 107027."""
+    st = bench.stream()
+    assert A.aclmdlRICaptureBegin(st, M.MODE_RELAXED) == 0
+    home, other = Ref(), Ref()
+    assert A.aclrtGetCurrentContext(home) == 0 and A.aclrtCreateContext(other, 1) == 0
+    status = Ref()
+    for desc, call in (
+        ("Stream destruction", lambda: aclrtDestroyStream(st)),
+        ("Synchronizing a stream", lambda: aclrtSynchronizeStream(st)),
+        ("Querying a stream", lambda: aclrtStreamQuery(st, status)),
+    ):
+        assert call() == 107027
+        assert aclGetRecentErrMsg().startswith(
+            f"Not_Supported(EE1016): {desc} failed. Reason: Stream (stream_id={st.ident}) during the capture "
+            "stage is not supported."
+        )
+    assert A.aclrtDestroyContext(other.value) == 0 and A.aclrtSetCurrentContext(home.value) == 0
+    model = Ref()
+    assert A.aclmdlRICaptureEnd(st, model) == 0 and A.aclmdlRIDestroy(model.value) == 0
