@@ -276,14 +276,21 @@ def _synchronize_streams(streams: list[Stream]) -> int:
 
 
 def _synchronize_device(rt_fn: str) -> int:
-    dev = need_context(rt_fn).device
+    ctx = need_context(rt_fn)
+    for st in ctx.all_streams():
+        if st.capture is not None and not getattr(st.capture, "bound", False):
+            # Context::Synchronize: COND_RETURN_ERROR (a log) for a capturing stream of the context,
+            # then the wrapper's FuncErrorReason
+            raise ApiError(E.ACL_ERROR_RT_STREAM_CAPTURED, fb_inner(rt_fn, "stream is captured"))
+    dev = ctx.device
     ctxs = ([dev.primary] if dev.primary else []) + dev.contexts
     return _synchronize_streams([s for c in ctxs for s in c.all_streams()])
 
 
 @rt_api
 def aclrtSynchronizeDevice() -> int:
-    """Wait for every stream of the current device."""
+    """Wait for every stream of the current device (a stream of the current context that is
+    capturing: 107027)."""
     return _synchronize_device("rtDeviceSynchronize")
 
 

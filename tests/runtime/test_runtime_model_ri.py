@@ -677,3 +677,20 @@ def test_a_capturing_stream_is_refused_before_the_context_is_checked(bench):
     assert A.aclrtDestroyContext(other.value) == 0 and A.aclrtSetCurrentContext(home.value) == 0
     model = Ref()
     assert A.aclmdlRICaptureEnd(st, model) == 0 and A.aclmdlRIDestroy(model.value) == 0
+
+
+def test_synchronize_device_refuses_a_capturing_stream_of_the_context(bench):
+    """Context::Synchronize fails on a capturing stream (logged only), and rtDeviceSynchronize's
+    FuncErrorReason reports it: 107027."""
+    st = bench.stream()
+    assert A.aclmdlRICaptureBegin(st, M.MODE_RELAXED) == 0
+    assert A.aclrtSynchronizeDevice() == 107027
+    assert aclGetRecentErrMsg() == (
+        "EE9999: Internal error!\n"
+        "EE9999(EE9999):  rtDeviceSynchronize execution failed, reason=stream is captured"
+        "[FUNC:FuncErrorReason][FILE:error_message_manage.cc][LINE:68]\n"
+        "TraceBack (most recent call last):\n"
+    )
+    model = Ref()
+    assert A.aclmdlRICaptureEnd(st, model) == 0 and A.aclmdlRIDestroy(model.value) == 0
+    assert A.aclrtSynchronizeDevice() == 0
