@@ -48,7 +48,7 @@ def _device_arg(deviceId: object) -> int:
     return int_arg(deviceId, "deviceId", -(2**31), 2**31 - 1)
 
 
-def _check_device_id(dev_id: int, rt_fn: str, reset_func: str, reset_line: int) -> None:
+def check_device_id(dev_id: int, rt_fn: str, reset_func: str, reset_line: int) -> None:
     """``CheckDeviceIdIsValid`` of aclrtResetDevice / aclrtResetDeviceForce (107001)."""
     count = RT.device_count
     if not 0 <= dev_id < count:
@@ -163,7 +163,7 @@ def _release_device(dev: Device, api: str) -> None:
 def aclrtResetDevice(deviceId: int) -> int:
     """Release one reference; at zero, wait for and destroy the device's streams and contexts."""
     dev_id = _device_arg(deviceId)
-    _check_device_id(dev_id, "rtDeviceReset", "DeviceReset", 3439)
+    check_device_id(dev_id, "rtDeviceReset", "DeviceReset", 3439)
     with RT.lock:
         dev = RT.devices.get(dev_id)
         if dev is None or dev.refcount == 0:
@@ -217,7 +217,7 @@ def aclrtResetDeviceForce(deviceId: int) -> int:
 
 def _reset_device_force(deviceId: object) -> int:
     dev_id = _device_arg(deviceId)
-    _check_device_id(dev_id, "rtDeviceResetForce", "DeviceResetForce", 6724)
+    check_device_id(dev_id, "rtDeviceResetForce", "DeviceResetForce", 6724)
     with RT.lock:
         dev = RT.devices.get(dev_id)
         if dev is None or dev.refcount == 0:

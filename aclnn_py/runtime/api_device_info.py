@@ -23,7 +23,7 @@ from ._checks import (
     rt_inner,
     rt_value,
 )
-from .api_device import _check_device_id, _device_arg
+from .api_device import _device_arg, check_device_id
 from .api_stream_res import hardware_cores, thread_limit
 from .device import RT
 from .enums import aclrtDeviceStatus
@@ -61,7 +61,7 @@ def aclrtGetDeviceCapability(deviceId: int, devFeatureType: int, value: object) 
     if ftype not in _FEATURE_DESC:  # reported, but returned without setting the last error
         _errmsg.report(*rt_value(rt_fn, desc, "devFeatureType", f"[1, {_RT_DEV_FEATURE_MAX})"))
         return E.ACL_ERROR_RT_PARAM_INVALID
-    _check_device_id(dev_id, rt_fn, "GetDeviceCapability", 4912)
+    check_device_id(dev_id, rt_fn, "GetDeviceCapability", 4912)
     if ftype == 1:
         need_context(rt_fn)
         store(out, 1 if _soc.current().family in _TILING_KEY_SINK else 0)

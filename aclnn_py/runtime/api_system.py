@@ -32,7 +32,7 @@ from ._checks import (
     set_last_error,
     silent,
 )
-from .api_device import _check_device_id, _release_device
+from .api_device import _release_device, check_device_id
 from .device import RT
 from .enums import aclrtAicoreErrorType, aclrtErrorType, aclrtLastErrLevel, aclrtRunMode
 
@@ -153,7 +153,7 @@ def _default_device(path: str, config: dict[str, Any]) -> int | None:
         )
     dev = int(value)
     try:  # rtSetDefaultDeviceId: ApiErrorDecorator::SetDefaultDeviceId's CheckDeviceIdIsValid
-        _check_device_id(dev, "rtSetDefaultDeviceId", "SetDefaultDeviceId", 6669)
+        check_device_id(dev, "rtSetDefaultDeviceId", "SetDefaultDeviceId", 6669)
     except ApiError as e:
         raise ApiError(e.code, *e.messages, failed) from None
     return dev

@@ -30,6 +30,7 @@ from ._structs import (
     struct_out,
     write_prop,
 )
+from .api_device import check_device_id
 from .api_vmm import (
     ACCESS_NONE,
     ACCESS_READ,
@@ -58,19 +59,17 @@ from .memory import SPACE
 @rt_api
 def aclrtMemGetAllocationGranularity(prop: object, option: int, granularity: object) -> int:
     """The page size of ``prop->memAttr`` (4 KB normal, 2 MB huge, 1 GB huge1G pages), the
-    granularity of sizes and mappings, for the minimum and the recommended option alike."""
+    granularity of sizes and mappings, for the minimum and the recommended option alike (the
+    option goes to the driver unchecked); a device location must name a device (107001)."""
     api = "aclrtMemGetAllocationGranularity"
     if prop is None or (as_pointer(prop) is None and not isinstance(prop, aclrtPhysicalMemProp)):
         raise ApiError(PARAM, acl_null(api, "prop"))
     out = out_arg(granularity, api, "granularity")
-    o = int_arg(option, "option", -(2**31), 2**31 - 1)
-    page, _ = check_mem_attr(api, prop_in(api, "prop", prop))
-    if o not in (0, 1):
-        raise ApiError(
-            RT_PARAM,
-            rt_value("Querying the memory allocation granularity", o, "option", "[0, 1]"),
-            fb_invalid("rtMemGetAllocationGranularity"),
-        )
+    int_arg(option, "option", -(2**31), 2**31 - 1)  # passed to the driver unchecked (api_error.cc)
+    p = prop_in(api, "prop", prop)
+    page, _ = check_mem_attr(api, p)
+    if int(p.location.type) == LOC_DEVICE:  # ApiErrorDecorator::GetAllocationGranularity
+        check_device_id(int(p.location.id), "rtMemGetAllocationGranularity", "GetAllocationGranularity", 6510)
     store(out, page_bytes(page))
     return E.ACL_SUCCESS
 

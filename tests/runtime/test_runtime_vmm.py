@@ -8,7 +8,7 @@ import os
 
 import numpy as np
 import pytest
-from rt_texts import null
+from rt_texts import FUNC_ERROR_REASON, INDENT, RANGE_SOLUTION, TRACEBACK, null
 
 from aclnn_py import (
     ACL_DDR_MEM_HUGE,
@@ -16,6 +16,7 @@ from aclnn_py import (
     ACL_ERROR_HOST_MEMORY_NOT_REGISTERED,
     ACL_ERROR_INVALID_PARAM,
     ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+    ACL_ERROR_RT_INVALID_DEVICEID,
     ACL_ERROR_RT_PARAM_INVALID,
     ACL_FLOAT,
     ACL_FORMAT_ND,
@@ -260,8 +261,20 @@ def test_granularity_and_properties_follow_cann_s_tables(dev0):
     for attr, want in ((ACL_MEM_NORMAL, 4096), (ACL_MEM_HUGE, MB2), (ACL_MEM_HUGE1G, 1 << 30)):
         assert aclrtMemGetAllocationGranularity(device_prop(attr), ACL_RT_MEM_ALLOC_GRANULARITY_MINIMUM, g) == 0
         assert g.value == want
-    assert aclrtMemGetAllocationGranularity(device_prop(), 7, g) == ACL_ERROR_RT_PARAM_INVALID
-    assert headline().endswith("value 7 for parameter option is invalid. Expected value: [0, 1].")
+    # the option goes to the driver unchecked (ApiErrorDecorator::GetAllocationGranularity)
+    assert aclrtMemGetAllocationGranularity(device_prop(), 7, g) == 0 and g.value == MB2
+    # a device location is checked (CheckDeviceIdIsValid)
+    bad = device_prop(dev=99)
+    assert aclrtMemGetAllocationGranularity(bad, 0, g) == ACL_ERROR_RT_INVALID_DEVICEID
+    assert aclGetRecentErrMsg() == (
+        "Invalid_Argument(EE1003): Verifying the device ID validity failed because value 99 for parameter devId is "
+        "invalid. Expected value: [0, 8).\n"
+        + RANGE_SOLUTION
+        + TRACEBACK
+        + f"{INDENT}drv devId is invalid, drv devId=99, retCode=0x7010003[FUNC:GetAllocationGranularity]"
+        "[FILE:api_error.cc][LINE:6510]\n"
+        + f"{INDENT}rtMemGetAllocationGranularity execution failed, reason=device id error{FUNC_ERROR_REASON}\n"
+    )
     h = physical(4096, ACL_MEM_NORMAL)
     prop = Ref()
     assert aclrtMemGetAllocationPropertiesFromHandle(h, prop) == 0
