@@ -5,6 +5,8 @@ memory (api_memcpy's checks of an address).
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import numpy as np
 
 from .._capi import UINT64_MAX, ApiError, as_pointer, describe
@@ -26,7 +28,7 @@ from ._checks import (
     stream_handle,
 )
 from ._model_ri_checks import check_capture_mode
-from .api_memcpy import _fault, _region, _unknown_address
+from .api_memcpy import _BUFFERS, _fault, _host_bytes, _region, _unknown_address
 from .api_stream import check_stopped
 from .device import RT
 from .memory import SPACE, MemoryFault
@@ -83,9 +85,12 @@ def aclrtMemset(devPtr: object, maxCount: int, value: int, count: int) -> int:
 
 @rt_api
 def aclrtMemsetAsync(devPtr: object, maxCount: int, value: int, count: int, stream: object) -> int:
-    """Queue a byte fill on the stream; count > maxCount gives 107000."""
+    """Queue a byte fill on the stream; count > maxCount gives 107000. Host memory (pinned, or a
+    host buffer such as a numpy array) is filled at once, before the call returns: the runtime's
+    MemSetAsync memsets host and unregistered memory itself (memory_common.cc) and queues nothing."""
     api = "aclrtMemsetAsync"
-    args = _memset_args(api, devPtr, maxCount, value, count)
+    pageable = isinstance(devPtr, _BUFFERS)
+    args = _memset_args(api, 1 if pageable else devPtr, maxCount, value, count)
     if args is None:
         return E.ACL_SUCCESS
     ptr, mx, v, n = args
@@ -100,7 +105,21 @@ def aclrtMemsetAsync(devPtr: object, maxCount: int, value: int, count: int, stre
     target = st or ctx.default_stream
     own_stream(target, ctx, "Asynchronously setting the memory content to a specified value", "rtMemsetAsync")
     check_stopped(ctx)
+    if pageable:
+        buf = _host_bytes(api, devPtr, "devPtr", writable=True)
+        if n > buf.size:
+            raise ApiError(PARAM, emu(f"{api}: count {n} is larger than devPtr's {buf.size} bytes."))
+        buf[:n] = v & 0xFF
+        return E.ACL_SUCCESS
     _memset_target(api, ptr, n)
+    alloc = SPACE.find(ptr)
+    if alloc is not None and alloc.kind == "host":  # pinned memory: memset_s now, nothing queued
+        # the host writes now: work queued before that still uses the bytes is the host's hazard, as
+        # for aclrtMemcpy (a program that meant the fill to be in stream order learns it is not)
+        sanitizer.host_access_hazard(SimpleNamespace(ptr=ptr), SimpleNamespace(ptr=None), n, api)
+        SPACE.fill(ptr, n, v, api)
+        sanitizer.after_write(ptr, n, api)
+        return E.ACL_SUCCESS
 
     def run() -> None:
         try:

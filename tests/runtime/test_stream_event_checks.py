@@ -60,6 +60,7 @@ from aclnn_py import (
     aclrtGetCurrentContext,
     aclrtMalloc,
     aclrtMallocHost,
+    aclrtMemcpy,
     aclrtMemcpyAsync,
     aclrtMemsetAsync,
     aclrtQueryEventStatus,
@@ -293,6 +294,29 @@ def test_memset_async_on_a_stream_of_another_context(ctx):
     assert aclrtMemsetAsync(a, 8, 0, 8, s) == 0 and aclrtSynchronizeStream(s) == 0
     assert aclrtFree(a) == 0 and aclrtDestroyStream(s) == 0
     assert aclrtResetDevice(0) == 0
+
+
+def test_memset_async_fills_host_memory_before_it_returns(ctx, findings):
+    """The runtime's MemSetAsync memsets host and unregistered memory itself (memory_common.cc):
+    the bytes are there when the call returns, nothing is queued; a queued copy that still reads
+    them is the host's hazard, named by the sanitizer."""
+    s = _stream()
+    h = Ref()
+    assert aclrtMallocHost(h, 64) == 0
+    assert aclrtMemsetAsync(h.value, 64, 7, 64, s) == 0
+    host = np.zeros(64, np.uint8)
+    assert aclrtMemcpy(host, 64, h.value, 64, ACL_MEMCPY_DEFAULT) == 0  # no synchronize needed
+    assert (host == 7).all() and not s.pending and findings.refresh() == []
+    buf = np.ones(16, np.uint8)  # pageable memory too
+    assert aclrtMemsetAsync(buf, 16, 9, 8, s) == 0
+    assert buf.tolist() == [9] * 8 + [1] * 8
+    d = _alloc(64)
+    assert aclrtMemsetAsync(d, 64, 0, 64, s) == 0  # device memory: queued
+    assert aclrtMemcpyAsync(d, 64, h.value, 64, ACL_MEMCPY_HOST_TO_DEVICE, s) == 0
+    assert aclrtMemsetAsync(h.value, 64, 1, 64, s) == 0  # the queued copy has not read it yet
+    assert findings.refresh().checks() == ["synccheck"] and "aclrtMemsetAsync" in findings.text()
+    assert aclrtSynchronizeStream(s) == 0
+    assert aclrtFree(d) == 0 and aclrtFreeHost(h.value) == 0 and aclrtDestroyStream(s) == 0
 
 
 def test_memcpy_async_check_order():
