@@ -7,15 +7,17 @@
 
 A released executor (consumed by phase 2, or destroyed) is an invalid handle: phase 2 reports
 it with ACLNN_ERR_PARAM_INVALID, the executor functions with ACLNN_ERR_INNER (opbase's answer
-to an unknown magic number).
+to an unknown magic number) — except an individual op's, which nnopbase pools: the executor
+functions answer 0 for it (the sanitizer names the call).
 """
 
 from __future__ import annotations
 
 import weakref
+from collections.abc import Callable
 from typing import Any
 
-from .. import _errmsg
+from .. import _errmsg, dtypes
 from .. import trace as _trace
 from .._capi import UINT64_MAX, ApiError, as_int, as_pointer, c_api, fail
 from .._ref import Ref, is_out_param, store
@@ -239,9 +241,34 @@ def _executor_handle(executor: object, fn: str) -> aclOpExecutor:
     return executor
 
 
+def _pooled(executor: Any, fn: str) -> bool:
+    """An individual op's executor that is not ready (consumed by phase 2, destroyed, or handed out
+    by a phase 1 that failed later): nnopbase pools its executors and never changes their magic
+    number, so ``fn`` finds one and returns 0 without effect (NnopbaseSetRepeatable /
+    NnopbaseResetExecutor on an idle executor). The sanitizer names the call."""
+    if not (isinstance(executor, aclOpExecutor) and executor.kind == "individual" and executor.state != "ready"):
+        return False
+    sanitizer.finding(
+        "usage",
+        f"{fn} at {call_site()}: the executor made by {executor.api}GetWorkspaceSize at {executor.site} is no "
+        f"longer an executor of that call ({_pooled_state(executor)}); nnopbase keeps its executors in a pool, so "
+        "CANN returns 0 and nothing happens (call it between phase 1 and phase 2)",
+        S.ACLNN_ERR_PARAM_INVALID,
+    )
+    return True
+
+
+def _pooled_state(ex: aclOpExecutor) -> str:
+    if ex.state == "released":
+        return "destroyed" if ex in _DESTROYED else "phase 2 consumed it"
+    return "its phase 1 failed after handing it out"
+
+
 @c_api(S.ACLNN_ERR_INNER)
 def aclSetAclOpExecutorRepeatable(executor: Any) -> int:
     """Keep the executor after phase 2 so it can run again (call right after phase 1)."""
+    if _pooled(executor, "aclSetAclOpExecutorRepeatable"):
+        return S.ACLNN_SUCCESS
     ex = _executor_handle(executor, "aclSetAclOpExecutorRepeatable")
     if ex.cached_from is not None:
         # A cache wrapper is not an aclOpExecutor to opbase (another magic number): 561000 and
@@ -268,43 +295,80 @@ _DESTROYED: weakref.WeakKeyDictionary[aclOpExecutor, str] = weakref.WeakKeyDicti
 @c_api(S.ACLNN_ERR_INNER)
 def aclDestroyAclOpExecutor(executor: Any) -> int:
     """Free an executor (meant for repeatable ones; others are freed by phase 2)."""
+    if _pooled(executor, "aclDestroyAclOpExecutor"):
+        return S.ACLNN_SUCCESS
     ex = _executor_handle(executor, "aclDestroyAclOpExecutor")
     ex.release()
     _DESTROYED[ex] = call_site()
     return S.ACLNN_SUCCESS
 
 
-@c_api(S.ACLNN_ERR_INNER)
-def aclSetTensorAddr(executor: Any, index: int, tensor: aclTensor | None, addr: Any) -> int:
-    """Change a tensor's address for the next run of a (repeatable) composite executor.
-    The tensor is updated before the executor is checked, as in opbase; ``index`` is ignored."""
-    if tensor is None:
-        raise fail(
-            S.ACLNN_ERR_INNER_NULLPTR,
-            "EZ1011",
-            "aclSetTensorAddr failed because tensor cannot be a NULL pointer.",
-        )
-    if not isinstance(tensor, aclTensor) or not tensor.alive:
-        raise fail(S.ACLNN_ERR_PARAM_INVALID, "EZ1001", "aclSetTensorAddr: tensor must be a live aclTensor.")
-    as_int(index, "index", S.ACLNN_ERR_PARAM_INVALID, 0, UINT64_MAX)
-    p = as_pointer(addr)
-    if p is not None and p < 0:
+def _tensor_addr_setter(fn: str, side: str | None) -> Callable[[Any, int, aclTensor | None, Any], int]:
+    """``aclSetTensorAddr`` (``side`` None: an index over the inputs, then the outputs),
+    ``aclSetInputTensorAddr`` and ``aclSetOutputTensorAddr`` (acl_op_api.cpp): the tensor's storage
+    address is set before the executor is checked; a composite executor follows its tensors (the
+    index is not used), an individual op's executor moves the kernel argument the index names."""
+
+    def setter(executor: Any, index: int, tensor: aclTensor | None, addr: Any) -> int:
+        if tensor is None:
+            raise fail(S.ACLNN_ERR_INNER_NULLPTR, "EZ1011", f"{fn} failed because tensor cannot be a NULL pointer.")
+        if not isinstance(tensor, aclTensor) or not tensor.alive:
+            raise fail(S.ACLNN_ERR_PARAM_INVALID, "EZ1001", f"{fn}: tensor must be a live aclTensor.")
+        idx = as_int(index, "index", S.ACLNN_ERR_PARAM_INVALID, 0, UINT64_MAX)
+        p = as_pointer(addr)
+        if p is not None and p < 0:
+            raise fail(S.ACLNN_ERR_PARAM_INVALID, "EZ1001", f"{fn}: addr must be a device pointer (int) or None.")
+        tensor.storage.addr = p
+        if executor is None:
+            raise fail(S.ACLNN_ERR_INNER_NULLPTR, "EZ1011", f"{fn} failed because executor cannot be a NULL pointer.")
+        ex = _executor_handle(executor, fn)
+        if ex.io_slots is not None:
+            return _move_slot(ex, side, idx, tensor)
+        if ex.addresses is not None and ex.cached_from is not None and sanitizer.enabled():
+            _warn_moved_after_cache_hit(ex, tensor, p)
+        return S.ACLNN_SUCCESS
+
+    setter.__name__ = setter.__qualname__ = fn  # c_api traces and reports the call by this name
+    setter.__doc__ = _tensor_addr_setter.__doc__
+    return c_api(S.ACLNN_ERR_INNER)(setter)
+
+
+def _move_slot(ex: aclOpExecutor, side: str | None, index: int, tensor: aclTensor) -> int:
+    """NnopbaseSetInputTensorAddr / NnopbaseSetOutputTensorAddr: the slot ``index`` of its side
+    (out of range: 161002, EZ1012; an absent optional tensor's slot: 161002, EZ1009) takes the
+    address of the tensor's first element (GetData())."""
+    assert ex.io_slots is not None
+    op_type, inputs, outputs = ex.io_slots
+    if side is None:  # NnopbaseIsInput: inputs first, then the outputs
+        side, index = ("input", index) if index < len(inputs) else ("output", index - len(inputs))
+    slots = inputs if side == "input" else outputs
+    if index >= len(slots):
         raise fail(
             S.ACLNN_ERR_PARAM_INVALID,
-            "EZ1001",
-            "aclSetTensorAddr: addr must be a device pointer (int) or None.",
+            "EZ1012",
+            f"Value {index} for parameter index is out of range, it should be smaller than {len(slots)}.",
         )
-    tensor.storage.addr = p
-    if executor is None:
+    held = slots[index]
+    if held is None:
+        api_name = "aclSetInputTensorAddr" if side == "input" else "aclSetOutputTensorAddr"
         raise fail(
-            S.ACLNN_ERR_INNER_NULLPTR,
-            "EZ1011",
-            "aclSetTensorAddr failed because executor cannot be a NULL pointer.",
+            S.ACLNN_ERR_PARAM_INVALID,
+            "EZ1009",
+            f"Failed to execute operator {op_type}_0. Reason: The {index}th {side} in operator "
+            f"{op_type} is a null pointer. The address cannot be updated through the "
+            f"aclSetTensorAddr/{api_name} API.",
         )
-    ex = _executor_handle(executor, "aclSetTensorAddr")
-    if ex.addresses is not None and sanitizer.enabled():
-        _warn_moved_after_cache_hit(ex, tensor, p)
+    assert ex.addresses is not None
+    if id(held.storage) in ex.addresses:  # not an input the AutoContiguous copy reads
+        data = tensor.data_address()
+        shift = (held.offset * dtypes.element_bits(held.dtype)) // 8
+        ex.addresses[id(held.storage)] = None if data is None else data - shift
     return S.ACLNN_SUCCESS
+
+
+aclSetTensorAddr = _tensor_addr_setter("aclSetTensorAddr", None)
+aclSetInputTensorAddr = _tensor_addr_setter("aclSetInputTensorAddr", "input")
+aclSetOutputTensorAddr = _tensor_addr_setter("aclSetOutputTensorAddr", "output")
 
 
 def _warn_moved_after_cache_hit(ex: aclOpExecutor, tensor: aclTensor, addr: int | None) -> None:
@@ -323,10 +387,6 @@ def _warn_moved_after_cache_hit(ex: aclOpExecutor, tensor: aclTensor, addr: int 
                 S.ACLNN_ERR_PARAM_INVALID,
             )
             return
-
-
-aclSetInputTensorAddr = aclSetTensorAddr
-aclSetOutputTensorAddr = aclSetTensorAddr
 
 
 def _picture(ex: aclOpExecutor, engine: str) -> tuple[str, str]:

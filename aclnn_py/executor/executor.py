@@ -142,6 +142,7 @@ class aclOpExecutor:
         "cache_entry",
         "cached_from",
         "contiguous_size",
+        "io_slots",
         "kind",
         "launches",
         "repeatable",
@@ -178,6 +179,9 @@ class aclOpExecutor:
         self.cache_entry: cache.Entry | None = cache.take_pending(api) if kind == "composite" else None
         self.cached_from: aclOpExecutor | None = None
         self.addresses: dict[int, int | None] | None = None
+        # An individual op's kernel arguments (nnopbase copies each tensor's address at phase 1):
+        # its op type, the inputs and outputs by position (None for an absent optional one)
+        self.io_slots: tuple[str, list[aclTensor | None], list[aclTensor | None]] | None = None
 
     @classmethod
     def cache_hit(cls, entry: cache.Entry, tensors: Sequence[aclTensor]) -> aclOpExecutor:
@@ -201,6 +205,7 @@ class aclOpExecutor:
         ex.runs = 0
         ex.cache_entry = None
         ex.cached_from = template
+        ex.io_slots = None
         addresses: dict[int, int | None] = {}
         user_tensors: dict[str, aclTensor] = {}
         for name, st, t in zip(entry.names, entry.storages, tensors):

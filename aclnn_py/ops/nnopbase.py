@@ -275,8 +275,28 @@ def get_workspace_size(
                     S.ACLNN_ERR_PARAM_INVALID,
                 )
         build(ex, contiguous, real_outputs)
+    _hold_addresses(ex, opdef.op_type, inputs, contiguous, outputs)
     store(workspaceSize, ex.finish())
     return S.ACLNN_SUCCESS
+
+
+def _hold_addresses(
+    ex: aclOpExecutor,
+    op_type: str,
+    inputs: Sequence[aclTensor | None],
+    contiguous: Sequence[aclTensor | None],
+    outputs: Sequence[aclTensor | None],
+) -> None:
+    """The executor copies each kernel argument's address now (``rt2Tensor...SetAddr(in_tensor->
+    GetData())``): a later aclSetRawTensorAddr does not move the kernel, aclSet*TensorAddr moves
+    the slot it names. An input copied by AutoContiguous is read by the copy, whose executor
+    follows the tensor (the kernel reads the workspace copy)."""
+    held: dict[int, int | None] = {}
+    for t, c in (*zip(inputs, contiguous), *((o, o) for o in outputs)):
+        if t is not None and c is t and id(t.storage) not in held:
+            held[id(t.storage)] = t.storage.addr
+    ex.addresses = held
+    ex.io_slots = (op_type, list(inputs), list(outputs))
 
 
 def dense_view(t: aclTensor) -> aclTensor:
