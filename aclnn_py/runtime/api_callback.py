@@ -95,6 +95,12 @@ def aclrtSubscribeReport(threadId: int, stream: object) -> int:
                     "subscribe.cc",
                     73,
                 ),
+                rt_inner(  # Runtime::SubscribeReport's ERROR_RETURN_MSG_INNER
+                    f"Subscribe report failed, streamId={st.ident}, threadId={tid}, retCode=0x7160003.",
+                    "SubscribeReport",
+                    "runtime.cc",
+                    4395,
+                ),
                 fb_inner(rt_fn, "subscribe stream error"),
             )
         reports.thread_of[st] = tid
@@ -112,10 +118,10 @@ def aclrtUnSubscribeReport(threadId: int, stream: object) -> int:
     with reports.lock:
         bound = reports.thread_of.get(st)
         if bound is None or bound != tid:
-            where, line, code, reason = (
-                ("stream", 192, E.ACL_ERROR_RT_STREAM_SUBSCRIBE, "subscribe stream error")
+            where, line, code, inner, reason = (
+                ("stream", 192, E.ACL_ERROR_RT_STREAM_SUBSCRIBE, 0x7160003, "subscribe stream error")
                 if bound is None
-                else ("thread", 200, E.ACL_ERROR_RT_THREAD_SUBSCRIBE, "subscribe thread error")
+                else ("thread", 200, E.ACL_ERROR_RT_THREAD_SUBSCRIBE, 0x7160004, "subscribe thread error")
             )
             raise ApiError(
                 code,
@@ -124,6 +130,12 @@ def aclrtUnSubscribeReport(threadId: int, stream: object) -> int:
                     "Delete",
                     "subscribe.cc",
                     line,
+                ),
+                rt_inner(  # Runtime::UnSubscribeReport's ERROR_RETURN_MSG_INNER
+                    f"Unsubscribe report failed, streamId={st.ident}, threadId={tid}, retCode={inner:#x}.",
+                    "UnSubscribeReport",
+                    "runtime.cc",
+                    4384,
                 ),
                 fb_inner(rt_fn, reason),
             )

@@ -24,6 +24,7 @@ from ._checks import (
     discard_queue,
     drain,
     emu,
+    fb_inner,
     fb_invalid,
     int_arg,
     is_null_handle,
@@ -31,16 +32,19 @@ from ._checks import (
     out_arg,
     own_stream,
     rt_api,
+    rt_inner,
     rt_value,
     stream_error,
     stream_handle,
     submit,
+    unrecorded,
 )
 from ._model_ri_checks import refuse_if_capturing  # a capturing stream refuses synchronize, query, destroy
 from .api_device_query import stream_state_changed
 from .device import RT, Context
 from .enums import aclrtStreamStatus
 from .memory import call_site
+from .model_ri import model_stream
 from .stream import Stream
 
 # ---------------------------------------------------------------------------------------------
@@ -69,13 +73,17 @@ def _create_stream(out: object, flags: int, priority: int = 0) -> int:
         if flags & acl_flag:
             rt_flags |= rt_flag
     if rt_flags & _RT_STREAM_HUGE and _soc.current().family in _NO_HUGE_STREAMS:
-        raise ApiError(  # FEATURE_NOT_SUPPORT: rtStreamCreateWithFlags adds nothing
-            E.ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
-            (
-                "EE1006",
-                f"Checking stream flags failed. Parameter flags value {rt_flags} is not supported. Reason: The current "
-                "SoC supports only streams with a normal number of tasks and does not support huge streams.",
-            ),
+        # FEATURE_NOT_SUPPORT: rtStreamCreateWithFlags' COND_RETURN_WITH_NOLOG adds nothing and keeps no last error
+        raise unrecorded(
+            ApiError(
+                E.ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+                (
+                    "EE1006",
+                    f"Checking stream flags failed. Parameter flags value {rt_flags} is not supported. Reason: The "
+                    "current SoC supports only streams with a normal number of tasks and does not support huge "
+                    "streams.",
+                ),
+            )
         )
     if rt_flags & _RT_STREAM_CP_PROCESS_USE and (rt_flags | _RT_STREAM_ACSQ_LOCK) != (
         _RT_STREAM_ACSQ_LOCK | _RT_STREAM_CP_PROCESS_USE
@@ -145,6 +153,20 @@ def _destroy_stream(stream: object, api: str, rt_fn: str, force: bool) -> int:
                 f"{api}: {st!r} is a context's default stream; it goes with its context "
                 f"(aclrtResetDevice, aclrtDestroyContext), not by {api}."
             ),
+        )
+    bound_to = model_stream(st) if st.capture is not None else None
+    if bound_to is not None:  # Context::TearDownOwnedStream: the stream stays
+        model_id = bound_to.ident
+        raise ApiError(
+            E.ACL_ERROR_RT_STREAM_MODEL,
+            rt_inner(
+                f"Failed to tear down stream because stream is bound, stream_id={st.ident}, "
+                f"model_id={model_id}, retCode=0x7030004.",
+                "TearDownOwnedStream",
+                "context.cc",
+                1050,
+            ),
+            fb_inner(rt_fn, "the relationship between the model and stream is incorrect."),
         )
     _tell_stream_state(st, ACL_RT_STREAM_STATE_DESTROY_PRE)
     code = 0

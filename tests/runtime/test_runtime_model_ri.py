@@ -694,3 +694,24 @@ def test_synchronize_device_refuses_a_capturing_stream_of_the_context(bench):
     model = Ref()
     assert A.aclmdlRICaptureEnd(st, model) == 0 and A.aclmdlRIDestroy(model.value) == 0
     assert A.aclrtSynchronizeDevice() == 0
+
+
+def test_a_stream_bound_to_a_model_cannot_be_destroyed(bench):
+    """Context::TearDownOwnedStream refuses a bound stream (107005) and the stream stays valid."""
+    st = bench.stream()
+    model = Ref()
+    assert A.aclmdlRIBuildBegin(model, 0) == 0
+    assert A.aclmdlRIBindStream(model.value, st, 0) == 0
+    assert aclrtDestroyStream(st) == 107005
+    assert aclGetRecentErrMsg() == (
+        "EE9999: Internal error!\n"
+        f"EE9999(EE9999):  Failed to tear down stream because stream is bound, stream_id={st.ident}, "
+        f"model_id={model.value.ident}, retCode=0x7030004.[FUNC:TearDownOwnedStream][FILE:context.cc][LINE:1050]\n"
+        "TraceBack (most recent call last):\n"
+        "       rtStreamDestroy execution failed, reason=the relationship between the model and stream is incorrect."
+        "[FUNC:FuncErrorReason][FILE:error_message_manage.cc][LINE:68]\n"
+    )
+    status = Ref()
+    assert aclrtStreamQuery(st, status) == 0  # still a stream
+    assert A.aclmdlRIUnbindStream(model.value, st) == 0
+    assert A.aclmdlRIDestroy(model.value) == 0

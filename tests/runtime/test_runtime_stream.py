@@ -384,19 +384,27 @@ def test_callback_checks(dev0):
     assert aclrtProcessReport(10) == ACL_ERROR_RT_THREAD_SUBSCRIBE  # not subscribed: no report
     assert aclrtSubscribeReport(me, s) == 0
     assert aclrtSubscribeReport(me, s) == ACL_ERROR_RT_STREAM_SUBSCRIBE
+    msg = aclGetRecentErrMsg()
     assert (
         f"Stream already exists in stream map, streamId={s.ident}, devId=0, threadId={me}"
-        "[FUNC:CheckForInsert][FILE:subscribe.cc][LINE:73]" in aclGetRecentErrMsg()
+        "[FUNC:CheckForInsert][FILE:subscribe.cc][LINE:73]" in msg
+    )
+    assert (  # then Runtime::SubscribeReport's own report (runtime.cc)
+        f"Subscribe report failed, streamId={s.ident}, threadId={me}, retCode=0x7160003."
+        "[FUNC:SubscribeReport][FILE:runtime.cc][LINE:4395]" in msg
     )
     assert aclrtProcessReport(10) == ACL_ERROR_RT_REPORT_TIMEOUT  # nothing reached
     seen = []
     assert aclrtLaunchCallback(seen.append, 7, ACL_CALLBACK_NO_BLOCK, s) == 0
     assert aclrtProcessReport(1000) == 0 and seen == [7]  # this thread drives the stream meanwhile
     assert aclrtUnSubscribeReport(me + 1, s) == ACL_ERROR_RT_THREAD_SUBSCRIBE
-    aclGetRecentErrMsg()
+    assert (
+        f"Unsubscribe report failed, streamId={s.ident}, threadId={me + 1}, retCode=0x7160004."
+        "[FUNC:UnSubscribeReport][FILE:runtime.cc][LINE:4384]" in aclGetRecentErrMsg()
+    )
     assert aclrtUnSubscribeReport(me, s) == 0
     assert aclrtUnSubscribeReport(me, s) == ACL_ERROR_RT_STREAM_SUBSCRIBE
-    aclGetRecentErrMsg()
+    assert "retCode=0x7160003.[FUNC:UnSubscribeReport]" in aclGetRecentErrMsg()
     assert aclrtDestroyStream(s) == 0
 
 

@@ -38,6 +38,7 @@ from aclnn_py import (
     ACL_MEMCPY_DEVICE_TO_DEVICE,
     ACL_MEMCPY_HOST_TO_DEVICE,
     ACL_MEMCPY_HOST_TO_HOST,
+    ACL_RT_THREAD_LEVEL,
     ACL_STREAM_DEVICE_USE_ONLY,
     ACL_STREAM_FAST_LAUNCH,
     ACL_STREAM_HUGE,
@@ -58,6 +59,7 @@ from aclnn_py import (
     aclrtFree,
     aclrtFreeHost,
     aclrtGetCurrentContext,
+    aclrtGetLastError,
     aclrtMalloc,
     aclrtMallocHost,
     aclrtMemcpy,
@@ -256,6 +258,8 @@ def test_huge_streams_are_not_supported_on_ascend310p(soc):
         "Not_Supported(EE1006): Checking stream flags failed. Parameter flags value 4 is not supported. Reason: The "
         "current SoC supports only streams with a normal number of tasks and does not support huge streams.\n"
     )
+    # rtStreamCreateWithFlags returns it through COND_RETURN_WITH_NOLOG: not the thread's last error
+    assert aclrtGetLastError(ACL_RT_THREAD_LEVEL) == 0
     assert aclrtResetDevice(0) == 0 and aclFinalize() == 0
 
 
