@@ -16,7 +16,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .._capi import ApiError, c_api, describe
-from ._checks import INTERNAL, PARAM, E, emu, int_arg
+from ._checks import INTERNAL, PARAM, E, acl_inner, emu, int_arg
 from .device import RT
 
 ACL_REG_TYPE_ACL_MODEL, ACL_REG_TYPE_ACL_OP_EXECUTOR, ACL_REG_TYPE_ACL_OP_COMPILER = 0, 1, 3
@@ -102,32 +102,51 @@ def _call(cb: Callable[..., Any], *args: object) -> int:
     return int(result) if isinstance(result, int) else E.ACL_SUCCESS
 
 
-def notify_init(config_text: str, has_config_file: bool) -> int:
-    """Run the init callbacks in aclInit's order (the op-executor ones only with a configuration
-    file); the first failing code is returned and stops the walk."""
+# What aclInit / aclFinalize report when a callback of a type fails (acl.cpp: ACL_LOG_INNER_ERROR,
+# an EH9999 report); ACL_REG_TYPE_OTHER's failure is ACL_LOG_ERROR, a log line only.
+_INIT_FAILED = {
+    ACL_REG_TYPE_ACL_MODEL: "call acl_model init callback failed, ret:{}",
+    ACL_REG_TYPE_ACL_OP_EXECUTOR: "call acl_op_executor init callback failed, ret:{}.",
+    ACL_REG_TYPE_ACL_DVPP: "call acl_dvpp init callback failed, ret:{}",
+}
+_FINALIZE_FAILED = {
+    ACL_REG_TYPE_ACL_OP_COMPILER: "call acl_op_compiler finalize callback failed, ret:{}",
+    ACL_REG_TYPE_ACL_MODEL: "call acl_model finalize callback failed, ret:{}",
+    ACL_REG_TYPE_ACL_DVPP: "call acl_dvpp finalize callback failed, ret:{}",
+}
+
+
+def notify_init(config_text: str, has_config_file: bool, kinds: tuple[int, ...] = INIT_ORDER) -> None:
+    """Run the init callbacks of ``kinds`` in aclInit's order (the op-executor ones only with a
+    configuration file); the first failure stops the walk and raises its code (with aclInit's
+    report for the type)."""
     with _lock:
         size = len(config_text.encode())
-        for kind in INIT_ORDER:
+        for kind in kinds:
             if kind == ACL_REG_TYPE_ACL_OP_EXECUTOR and not has_config_file:
                 continue
             for t, cb, data in list(_init):
                 if t == kind:
                     code = _call(cb, config_text, size, data)
                     if code != E.ACL_SUCCESS:
-                        return code
-    return E.ACL_SUCCESS
+                        raise _failed(_INIT_FAILED, kind, code)
 
 
-def notify_finalize() -> int:
-    """Run the finalize callbacks in aclFinalize's order; the first failing code stops the walk."""
+def notify_finalize() -> None:
+    """Run the finalize callbacks in aclFinalize's order; the first failure stops the walk and
+    raises its code (with aclFinalize's report for the type)."""
     with _lock:
         for kind in FINALIZE_ORDER:
             for t, cb, data in list(_finalize):
                 if t == kind:
                     code = _call(cb, data)
                     if code != E.ACL_SUCCESS:
-                        return code
-    return E.ACL_SUCCESS
+                        raise _failed(_FINALIZE_FAILED, kind, code)
+
+
+def _failed(texts: dict[int, str], kind: int, code: int) -> ApiError:
+    text = texts.get(kind)
+    return ApiError(code) if text is None else ApiError(code, acl_inner(text.format(code)))
 
 
 def reset() -> None:

@@ -197,23 +197,35 @@ def aclInit(configPath: str | None = None) -> int:
             )
         config = _parse_config(path, content) if path else {}
         process_mode = _err_msg_mode(config)
-        default_device = _default_device(path, config) if path else None
         try:
             profile = RT.configure_from_environment()
         except ValueError as e:
             raise ApiError(INTERNAL, emu(f"aclInit: {e}.")) from None
-        if path:  # AclDump::HandleDumpConfig: the file's "dump" section
-            from . import api_dump  # a lazy chapter (runtime.api.LAZY_CHAPTERS): loaded for a config file
-
-            api_dump.configure_from_init(path, content)
-        if RT.first_config is None:
-            RT.first_config, RT.first_config_path = digest, path
-        # the registered init callbacks (aclInitCallbackRegister): a failing one fails aclInit
+        # aclInitImpl's order (acl.cpp): the ACL_MODEL init callbacks; with a file, its dump section,
+        # the ACL_OP_EXECUTOR callbacks and the default device; then the ACL_DVPP and OTHER callbacks.
+        # A failing callback fails aclInit (reported for its type, OTHER only logged).
         callbacks = _loaded("api_init_callback")  # nothing is registered before that chapter loads
         text = content.decode("utf-8", errors="replace")
-        code = E.ACL_SUCCESS if callbacks is None else callbacks.notify_init(text, bool(path))
-        if code != E.ACL_SUCCESS:
-            return code
+        try:
+            if callbacks is not None:
+                callbacks.notify_init(text, bool(path), (callbacks.ACL_REG_TYPE_ACL_MODEL,))
+            default_device = None
+            if path:  # AclDump::HandleDumpConfig: the file's "dump" section
+                from . import api_dump  # a lazy chapter (runtime.api.LAZY_CHAPTERS): loaded for a config file
+
+                api_dump.configure_from_init(path, content)
+                if callbacks is not None:
+                    callbacks.notify_init(text, True, (callbacks.ACL_REG_TYPE_ACL_OP_EXECUTOR,))
+                default_device = _default_device(path, config)
+            if callbacks is not None:
+                kinds = (callbacks.ACL_REG_TYPE_ACL_DVPP, callbacks.ACL_REG_TYPE_OTHER)
+                callbacks.notify_init(text, bool(path), kinds)
+        except ApiError as e:
+            if e.messages:
+                raise
+            return e.code  # ACL_REG_TYPE_OTHER: ACL_LOG_ERROR, a log line only
+        if RT.first_config is None:  # the first successful aclInit's file is the one later ones match
+            RT.first_config, RT.first_config_path = digest, path
         RT.default_device = default_device
         _errmsg.set_process_mode(process_mode)
         _soc.set_active(profile)
@@ -230,10 +242,14 @@ def aclFinalize() -> int:
         if RT.finalized:
             raise ApiError(E.ACL_ERROR_REPEAT_FINALIZE, acl_inner("[Finalize][Acl]repeatedly finalized"))
         # the registered finalize callbacks run first; a failing one leaves the runtime initialised
+        # (aclFinalizeInternal's report for its type, then aclFinalize's own)
         callbacks = _loaded("api_init_callback")
-        code = E.ACL_SUCCESS if callbacks is None else callbacks.notify_finalize()
-        if code != E.ACL_SUCCESS:
-            return code
+        try:
+            if callbacks is not None:
+                callbacks.notify_finalize()
+        except ApiError as e:
+            failed = acl_inner(f"[Finalize][Acl]finalize internal failed, errorCode = {e.code}")
+            raise ApiError(e.code, *e.messages, failed) from None
         leak: ApiError | None = None
         for dev in list(RT.devices.values()):
             if dev.refcount > 0 or dev.contexts:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 
 import numpy as np
+import pytest
 from rt_texts import bad_handle, null
 
 from aclnn_py import (
@@ -24,6 +25,7 @@ from aclnn_py import (
     ACL_MEMCPY_DEVICE_TO_HOST,
     ACL_MEMCPY_HOST_TO_DEVICE,
     Ref,
+    _errmsg,
     aclFinalize,
     aclGetRecentErrMsg,
     aclInit,
@@ -54,6 +56,7 @@ from aclnn_py import (
     aclrtSynchronizeStream,
     aclrtWaitAndResetNotify,
 )
+from aclnn_py._capi import ApiError
 from aclnn_py.runtime import api_init_callback as cbs
 from aclnn_py.runtime.api_cnt_notify import (
     aclrtCntNotifyCreate,
@@ -560,10 +563,11 @@ def test_init_and_finalize_callbacks():
         assert aclInitCallbackRegister(0, None, None) == ACL_ERROR_INVALID_PARAM
         assert aclFinalizeCallbackRegister(6, on_finalize, "dvpp") == 0
         assert aclFinalizeCallbackRegister(3, on_finalize, "compiler") == 0
-        assert cbs.notify_init("{}", False) == 0
+        cbs.notify_init("{}", False)
         assert [c[3] for c in calls] == ["model", "other", "other 2"] and calls[0][1:3] == ("{}", 2)
         calls.clear()
-        assert cbs.notify_finalize() == 0 and calls == [("finalize", "compiler"), ("finalize", "dvpp")]
+        cbs.notify_finalize()
+        assert calls == [("finalize", "compiler"), ("finalize", "dvpp")]
         calls.clear()
         assert aclInit(None) == 0  # aclInit walks them (no configuration file: no op-executor ones)
         assert [c[1:] for c in calls] == [("", 0, "model"), ("", 0, "other"), ("", 0, "other 2")]
@@ -580,11 +584,15 @@ def test_init_and_finalize_callbacks():
         assert aclFinalizeCallbackUnRegister(6, None) == ACL_ERROR_INVALID_PARAM
         failing: list[str] = []
         assert aclFinalizeCallbackRegister(0, lambda data: failing.append("model") or 500001, None) == 0
-        assert cbs.notify_finalize() == 500001 and failing == ["model"]  # compiler ran, model failed: stop
+        with pytest.raises(ApiError) as failure:
+            cbs.notify_finalize()
+        assert failure.value.code == 500001 and failing == ["model"]  # compiler ran, model failed: stop
         cbs.reset()
         # a failing init callback fails aclInit with its code, and the runtime stays uninitialised
         assert aclInitCallbackRegister(0, lambda cfg, size, data: 500002, None) == 0
         assert aclInit(None) == 500002
+        # aclInitImpl's ACL_LOG_INNER_ERROR for the type
+        assert "call acl_model init callback failed, ret:500002[FUNC:ReportInnerError]" in aclGetRecentErrMsg()
         from aclnn_py.runtime.device import RT
 
         assert not RT.initialized
@@ -594,6 +602,9 @@ def test_init_and_finalize_callbacks():
         answer = [500003]
         assert aclFinalizeCallbackRegister(0, lambda data: answer[0], None) == 0
         assert aclFinalize() == 500003
+        msg = aclGetRecentErrMsg()
+        assert "call acl_model finalize callback failed, ret:500003" in msg
+        assert "[Finalize][Acl]finalize internal failed, errorCode = 500003" in msg
         answer[0] = 0
         assert aclFinalize() == 0
     finally:
@@ -726,3 +737,31 @@ def test_device_state_and_task_abort_callbacks(monkeypatch):
         aclFinalize()
     finally:
         api_device_query.reset()
+
+
+def test_init_callbacks_run_in_acl_inits_order_and_a_failed_init_records_no_config(tmp_path):
+    """aclInitImpl: the ACL_MODEL callbacks before the file's dump and default-device sections,
+    the ACL_OP_EXECUTOR ones between them; a failure of an OTHER callback is only logged; the
+    first configuration a later aclInit must match is recorded only when aclInit succeeds."""
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"defaultDevice": {"default_device": "100"}}')
+    good = tmp_path / "good.json"
+    good.write_text("{}")
+    try:
+        assert aclInitCallbackRegister(0, lambda cfg, size, data: 500002, None) == 0
+        assert aclInit(str(bad)) == 500002  # before the default device is looked at
+        assert "call acl_model init callback failed, ret:500002" in aclGetRecentErrMsg()
+        cbs.reset()
+        assert aclInitCallbackRegister(1, lambda cfg, size, data: 500003, None) == 0  # ACL_OP_EXECUTOR
+        assert aclInit(str(bad)) == 500003  # with a file, before the default device too
+        assert "call acl_op_executor init callback failed, ret:500003." in aclGetRecentErrMsg()
+        cbs.reset()
+        assert aclInitCallbackRegister(0xFFFF, lambda cfg, size, data: 500004, None) == 0
+        _errmsg.clear()
+        assert aclInit(str(good)) == 500004
+        assert "500004" not in (aclGetRecentErrMsg() or "")  # ACL_LOG_ERROR: a log line only
+        cbs.reset()
+        assert aclInit(str(good)) == 0  # no failed aclInit fixed the first configuration
+        assert aclFinalize() == 0
+    finally:
+        cbs.reset()
