@@ -118,12 +118,23 @@ def _do_copy_2d(api: str, d: _Side, dp: int, s: _Side, sp: int, w: int, h: int) 
             d.arr[i * dp : i * dp + w] = row
 
 
+# the runtime's MemcpyKindToStr of aclrtMemcpyKind 0-4
+_RT_KIND_DESC = (
+    "MEMCPY_HOST_TO_HOST(0)",
+    "MEMCPY_HOST_TO_DEVICE(1)",
+    "MEMCPY_DEVICE_TO_HOST(2)",
+    "MEMCPY_DEVICE_TO_DEVICE(3)",
+    "MEMCPY_DEFAULT(8)",  # ACL_MEMCPY_DEFAULT is the runtime's RT_MEMCPY_DEFAULT (8)
+)
+
+
 @rt_api
 def aclrtMemcpy2d(dst: object, dpitch: int, src: object, spitch: int, width: int, height: int, kind: int) -> int:
     """Synchronous 2D copy: ``height`` rows of ``width`` bytes, row i from ``src + i*spitch`` to
     ``dst + i*dpitch``. The runtime copies host to device or device to host only (a
-    device-to-device kind is 207000); ACL_MEMCPY_DEFAULT and a kind the addresses contradict are
-    resolved from the addresses, as CANN's ``MemcpyKindAutoCorrect`` does."""
+    device-to-device kind is 207000); ACL_MEMCPY_DEFAULT and a kind pinned or device memory
+    contradicts are resolved from the addresses, as CANN's ``MemcpyKindAutoCorrect`` does; with a
+    pageable buffer (a numpy array) only the matching kind or ACL_MEMCPY_DEFAULT passes (107000)."""
     api, rt_fn = "aclrtMemcpy2d", "rtMemcpy2d"
     args = _copy2d_args(api, dst, dpitch, src, spitch, width, height, kind)
     if args is None:
@@ -140,16 +151,21 @@ def aclrtMemcpy2d(dst: object, dpitch: int, src: object, spitch: int, width: int
         if side.kind == "unknown":
             assert side.ptr is not None
             raise _unknown_address(api, name, side.ptr, _PASS_THE_BUFFER)
+    need_context(rt_fn)  # GetLocationType asks the driver within the current context
     actual = _KIND_OF[(d.is_device, s.is_device)]
-    if actual not in (1, 2):
+    pageable = d.arr is not None or s.arr is not None  # RT_MEMORY_LOC_UNREGISTERED
+    if actual not in (1, 2) or (pageable and k not in (4, actual)):
+        # MemcpyKindAutoCorrect: pinned and device memory force the kind their locations make, pageable
+        # memory only allows the matching kind (or DEFAULT); then only H2D and D2H copy
         raise ApiError(
             RT_PARAM,
-            emu(
-                f"{api}: dst is {d.what} and src is {s.what}: a synchronous 2D copy goes host to device or device to "
-                "host only (Memcpy2dSync supports only H2D or D2H)."
+            (
+                "EE1017",
+                "Synchronous 2D memory copy task failed. Parameter kind or newKind is invalid. Reason: Memcpy2dSync "
+                f"supports only H2D or D2H. Parameter kind is {_RT_KIND_DESC[k]}, and newKind is MEMCPY_KIND_MAX(8).",
             ),
+            fb_invalid(rt_fn),
         )
-    need_context(rt_fn)
     check_capture_mode("Synchronous 2D memory copy")
     _rows_2d(api, d, "dst", dp, w, h, "write")
     _rows_2d(api, s, "src", sp, w, h, "read")

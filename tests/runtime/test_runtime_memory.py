@@ -26,6 +26,7 @@ from aclnn_py import (
     ACL_MEMCPY_DEVICE_TO_DEVICE,
     ACL_MEMCPY_DEVICE_TO_HOST,
     ACL_MEMCPY_HOST_TO_DEVICE,
+    ACL_MEMCPY_HOST_TO_HOST,
     ACL_RT_THREAD_LEVEL,
     ACL_STREAM_WAIT_VALUE_AND,
     ACL_STREAM_WAIT_VALUE_EQ,
@@ -468,6 +469,27 @@ def test_memcpy2d_checks(dev0):
     assert aclrtMemcpy2d(d.value, 16, host, 16, 8, 8, ACL_MEMCPY_HOST_TO_DEVICE) == ACL_ERROR_RT_PARAM_INVALID
     assert "runs" in aclGetRecentErrMsg()  # 8 rows of pitch 16 leave the 64-byte allocation
     aclrtFree(d.value)
+
+
+def test_memcpy2d_kind_against_the_memory_locations(dev0):
+    """MemcpyKindAutoCorrect: pinned host and device memory force the kind their locations make;
+    a pageable buffer (UNREGISTERED) allows only the matching kind or DEFAULT; then Memcpy2dSync
+    takes H2D and D2H only (107000, EE1017 naming the kind given)."""
+    d, h, h2 = Ref(), Ref(), Ref()
+    assert aclrtMalloc(d, 64, 0) == 0 and aclrtMallocHost(h, 64) == 0 and aclrtMallocHost(h2, 64) == 0
+    host = np.arange(64, dtype=np.uint8)
+    assert aclrtMemcpy2d(d.value, 16, host, 16, 8, 4, ACL_MEMCPY_DEVICE_TO_HOST) == ACL_ERROR_RT_PARAM_INVALID
+    assert aclGetRecentErrMsg() == (
+        "Invalid_Argument(EE1017): Synchronous 2D memory copy task failed. Parameter kind or newKind is invalid. "
+        "Reason: Memcpy2dSync supports only H2D or D2H. Parameter kind is MEMCPY_DEVICE_TO_HOST(2), and newKind is "
+        "MEMCPY_KIND_MAX(8).\n" + TRACEBACK + f"{INDENT}The argument is invalid. Reason: rtMemcpy2d execution failed.\n"
+    )
+    assert aclrtMemcpy2d(d.value, 16, host, 16, 8, 4, ACL_MEMCPY_DEFAULT) == 0  # DEFAULT: the locations decide
+    assert aclrtMemcpy(h.value, 64, host, 64, ACL_MEMCPY_HOST_TO_HOST) == 0
+    assert aclrtMemcpy2d(d.value, 16, h.value, 16, 8, 4, ACL_MEMCPY_DEVICE_TO_HOST) == 0  # pinned: corrected
+    assert aclrtMemcpy2d(h2.value, 16, h.value, 16, 8, 4, ACL_MEMCPY_DEFAULT) == ACL_ERROR_RT_PARAM_INVALID
+    assert "Parameter kind is MEMCPY_DEFAULT(8), and newKind is MEMCPY_KIND_MAX(8)." in aclGetRecentErrMsg()
+    assert aclrtFree(d.value) == 0 and aclrtFreeHost(h.value) == 0 and aclrtFreeHost(h2.value) == 0
 
 
 # -- 32-bit fills, pointer attributes, peer access ---------------------------------------------------
