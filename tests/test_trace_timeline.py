@@ -18,6 +18,7 @@ import numpy as np
 import pytest
 
 from aclnn_py import (
+    ACL_ERROR_RT_PARAM_INVALID,
     ACL_FLOAT,
     ACL_FORMAT_ND,
     ACL_MEM_MALLOC_HUGE_FIRST,
@@ -75,7 +76,7 @@ def _tensor(ptr, shape, strides=None, storage=None):
 def two_streams(target: timeline.Recorder | str, *, fail: bool = False) -> None:
     """Stream A runs a phase-2 call's two kernels and records an event; stream B waits for the
     event and copies the result; the default stream gets a fill; a wait for an event never
-    recorded queues nothing; the host synchronizes B, then the device. ``fail``: the kernel
+    recorded is refused and queues nothing; the host synchronizes B, then the device. ``fail``: the kernel
     reads past its allocation (the task fails, the queue behind it is dropped)."""
     assert aclInit(None) == 0 and aclrtSetDevice(0) == 0
     a, b, ev, idle = Ref(), Ref(), Ref(), Ref()
@@ -97,7 +98,8 @@ def two_streams(target: timeline.Recorder | str, *, fail: bool = False) -> None:
         assert aclnnHardswishBackward(workspace, ws.value, ex.value, a.value) == 0
         assert aclrtRecordEvent(ev.value, a.value) == 0
         assert aclrtStreamWaitEvent(b.value, ev.value) == 0
-        assert aclrtStreamWaitEvent(b.value, idle.value) == 0  # never recorded: nothing to wait for
+        # never recorded: Event::Wait refuses it (107000) and nothing is queued
+        assert aclrtStreamWaitEvent(b.value, idle.value) == ACL_ERROR_RT_PARAM_INVALID
         assert aclrtMemcpyAsync(copy, 128, out, 128, ACL_MEMCPY_DEVICE_TO_DEVICE, b.value) == 0
         assert aclrtMemsetAsync(x, 128, 0, 128, None) == 0
         assert aclrtSynchronizeStream(b.value) == 0  # a failure on stream A drops its record: B goes on
