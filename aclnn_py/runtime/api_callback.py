@@ -35,6 +35,7 @@ from ._checks import (
     silent,
     stream_handle,
 )
+from ._model_ri_checks import refused
 from .api_stream import check_stopped
 from .device import RT
 from .stream import FAULT_HOOKS, Stream, Task, wait_until
@@ -77,11 +78,32 @@ def _target(stream: object, rt_fn: str) -> Stream:
     return st if st is not None else need_context(rt_fn).default_stream
 
 
+def subscribed_by_user(st: Stream) -> bool:
+    """Whether aclrtSubscribeReport bound the stream to a thread (SUBSCRIBE_USER)."""
+    return st in _reports().thread_of
+
+
+def _runtime_subscribed(st: Stream | None, desc: str, rt_call: str) -> None:
+    """ApiErrorDecorator::SubscribeReport / CallbackLaunch: a stream aclrtLaunchHostFunc used is
+    subscribed to the runtime's own callback thread (107011, EE1016)."""
+    if st is not None and st.host_funcs:
+        raise refused(
+            E.ACL_ERROR_RT_STREAM_SUBSCRIBE,
+            desc,
+            f"The stream (stream_id={st.ident}) is in the host callback process and cannot call {rt_call}",
+        )
+
+
 @rt_api
 def aclrtSubscribeReport(threadId: int, stream: object) -> int:
     """Bind the stream's callbacks to the thread ``threadId`` (one thread per stream)."""
     rt_fn = "rtSubscribeReport"
     tid = _thread_arg(threadId)
+    _runtime_subscribed(
+        stream_handle(stream, rt_fn),
+        "Specifying the thread for processing the callback function in stream",
+        "rtSubscribeReport",
+    )
     st = _target(stream, rt_fn)
     reports = _reports()
     with reports.lock:
@@ -168,6 +190,7 @@ def aclrtLaunchCallback(fn: Callable[[Any], None] | None, userData: object, bloc
         )
     if not callable(fn):
         raise ApiError(PARAM, emu(f"aclrtLaunchCallback: fn must be callable, got {describe(fn)}."))
+    _runtime_subscribed(st, _CALLBACK_DESC, "rtCallbackLaunch")
     ctx = need_context(rt_fn)
     target = st or ctx.default_stream
     own_stream(target, ctx, _CALLBACK_DESC, rt_fn)

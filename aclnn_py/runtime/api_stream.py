@@ -28,6 +28,7 @@ from ._checks import (
     fb_invalid,
     int_arg,
     is_null_handle,
+    loaded_chapter,
     need_context,
     out_arg,
     own_stream,
@@ -39,7 +40,7 @@ from ._checks import (
     submit,
     unrecorded,
 )
-from ._model_ri_checks import refuse_if_capturing  # a capturing stream refuses synchronize, query, destroy
+from ._model_ri_checks import refuse_if_capturing, refused  # a capturing stream refuses synchronize, query, destroy
 from .api_device_query import stream_state_changed
 from .device import RT, Context
 from .enums import aclrtStreamStatus
@@ -398,10 +399,19 @@ def aclrtLaunchHostFunc(stream: object, fn: Callable[[object], None] | None, arg
         raise ApiError(
             E.ACL_ERROR_RT_PARAM_INVALID, emu(f"aclrtLaunchHostFunc: fn must be callable, got {describe(fn)}.")
         )
+    callbacks = loaded_chapter("aclnn_py.runtime.api_callback")
+    if st is not None and callbacks is not None and callbacks.subscribed_by_user(st):
+        # ApiErrorDecorator::LaunchHostFunc: a stream the user subscribed (aclrtSubscribeReport)
+        raise refused(
+            E.ACL_ERROR_RT_STREAM_SUBSCRIBE,
+            "Adding a host callback function to the stream task queue",
+            f"The stream (stream_id={st.ident}) is in the host callback process and cannot call rtsLaunchHostFunc",
+        )
     ctx = need_context(rt_fn)
     target = st or ctx.default_stream
     own_stream(target, ctx, "Adding a host callback function to the stream task queue", rt_fn)
     check_stopped(ctx)
+    target.host_funcs = True  # the runtime subscribes the stream to its own callback thread
     submit(target, "host function", lambda: fn(args))
     return E.ACL_SUCCESS
 

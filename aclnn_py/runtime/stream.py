@@ -82,7 +82,7 @@ class Stream:
 
     __slots__ = (
         "__weakref__", "capture", "context", "cv", "destroyed", "draining", "error", "failure_mode", "flags",
-        "ident", "is_default", "lock", "origin", "priority", "queue", "reports", "site", "worker",
+        "host_funcs", "ident", "is_default", "lock", "origin", "priority", "queue", "reports", "site", "worker",
     )  # fmt: skip
 
     _ids = itertools.count(1)
@@ -103,6 +103,8 @@ class Stream:
         self.worker: threading.Thread | None = None
         # messages a worker thread's tasks reported (thread policy), handed to the synchronizer
         self.reports: list[Any] = []
+        # aclrtLaunchHostFunc subscribed the stream to the runtime's callback thread (SUBSCRIBE_RUNTIME)
+        self.host_funcs = False
         self.priority = 0  # as stored by aclrtCreateStreamWithConfig: clamped to [0, 7]
         self.failure_mode = 0  # ACL_CONTINUE_ON_FAILURE / ACL_STOP_ON_FAILURE
         # While the stream captures into a model (aclmdlRICaptureBegin) or is bound to one

@@ -459,3 +459,31 @@ def test_exception_callbacks_see_a_failed_task(deferred, dev0, findings):
     assert aclGetRecentErrMsg().startswith(null("aclrtExceptionInfoCallbackRegister", "callback"))
     findings.refresh()
     assert aclrtDestroyStream(s) == 0
+
+
+def test_host_functions_and_user_subscriptions_exclude_each_other(dev0):
+    """aclrtLaunchHostFunc subscribes its stream to the runtime's callback thread
+    (SUBSCRIBE_RUNTIME): aclrtSubscribeReport and aclrtLaunchCallback then refuse it, and
+    aclrtLaunchHostFunc refuses a stream the user subscribed (ApiErrorDecorator, 107011 EE1016)."""
+    me = threading.get_ident()
+    s, u = _stream(), _stream()
+    assert aclrtLaunchHostFunc(s, lambda arg: None, None) == 0
+    assert aclrtSynchronizeStream(s) == 0
+    assert aclrtSubscribeReport(me, s) == ACL_ERROR_RT_STREAM_SUBSCRIBE
+    assert aclGetRecentErrMsg().startswith(
+        "Not_Supported(EE1016): Specifying the thread for processing the callback function in stream failed. "
+        f"Reason: The stream (stream_id={s.ident}) is in the host callback process and cannot call "
+        "rtSubscribeReport."
+    )
+    assert aclrtLaunchCallback(print, None, ACL_CALLBACK_NO_BLOCK, s) == ACL_ERROR_RT_STREAM_SUBSCRIBE
+    assert "cannot call rtCallbackLaunch." in aclGetRecentErrMsg()
+    assert aclrtSubscribeReport(me, u) == 0
+    assert aclrtLaunchHostFunc(u, lambda arg: None, None) == ACL_ERROR_RT_STREAM_SUBSCRIBE
+    assert aclGetRecentErrMsg().startswith(
+        "Not_Supported(EE1016): Adding a host callback function to the stream task queue failed. Reason: The "
+        f"stream (stream_id={u.ident}) is in the host callback process and cannot call rtsLaunchHostFunc."
+    )
+    assert aclrtUnSubscribeReport(me, u) == 0
+    assert aclrtLaunchHostFunc(u, lambda arg: None, None) == 0
+    for st in (s, u):
+        assert aclrtSynchronizeStream(st) == 0 and aclrtDestroyStream(st) == 0
