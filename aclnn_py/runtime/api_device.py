@@ -90,8 +90,7 @@ def aclrtSetDevice(deviceId: int) -> int:
             ),
             fb_inner("rtSetDevice", "device id error"),
         )
-    opening = RT.device(dev_id).primary is None
-    if opening:
+    if _closed(RT.device(dev_id)):  # Runtime's device start: SET_PRE when the device opens
         device_state_changed(dev_id, ACL_RT_DEVICE_STATE_SET_PRE)
     with RT.lock:
         dev = RT.device(dev_id)
@@ -99,9 +98,13 @@ def aclrtSetDevice(deviceId: int) -> int:
         if dev.primary is None:
             dev.primary = Context(dev, True, call_site())
         RT.tls.context = dev.primary
-    if opening:
-        device_state_changed(dev_id, ACL_RT_DEVICE_STATE_SET_POST)
+    device_state_changed(dev_id, ACL_RT_DEVICE_STATE_SET_POST)  # ApiImpl::SetDevice: after every set
     return E.ACL_SUCCESS
+
+
+def _closed(dev: Device) -> bool:
+    """Whether no context holds the device (its next retain starts it)."""
+    return dev.primary is None and not dev.contexts
 
 
 def _release_context(ctx: Context, api: str) -> int:
@@ -231,10 +234,17 @@ def _reset_device_force(deviceId: object) -> int:
                 ),
                 fb_inner("rtDeviceResetForce", "context release error"),
             )
-        if dev.contexts:
+    # the primary context's teardown tells the device-state callbacks, as aclrtResetDevice's does
+    # (Runtime::PrimaryContextCallBack / PrimaryContextCallBackAfterTeardown)
+    device_state_changed(dev_id, ACL_RT_DEVICE_STATE_RESET_PRE)
+    with RT.lock:
+        if dev.refcount == 0:  # another thread released it meanwhile
+            pass
+        elif dev.contexts:
             _release_primary(dev, "aclrtResetDeviceForce")
         else:
             _release_device(dev, "aclrtResetDeviceForce")
+    device_state_changed(dev_id, ACL_RT_DEVICE_STATE_RESET_POST)
     return E.ACL_SUCCESS
 
 
@@ -335,6 +345,8 @@ def aclrtCreateContext(context: object, deviceId: int) -> int:
             rt_value("Context creation", dev_id, "devId", f"[0, {count})"),
             fb_inner("rtCtxCreateEx", "device id error"),
         )
+    if _closed(RT.device(dev_id)):  # NewContext retains the device: it starts here
+        device_state_changed(dev_id, ACL_RT_DEVICE_STATE_SET_PRE)
     with RT.lock:
         dev = RT.device(dev_id)
         ctx = Context(dev, False, call_site())

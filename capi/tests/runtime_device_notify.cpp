@@ -19,11 +19,11 @@
         }                                                                      \
     } while (0)
 
-static int g_states[8];
+static int g_states[16];
 static int g_stateCount = 0;
 static void OnDeviceState(int32_t deviceId, aclrtDeviceState state, void *args) {
     (void)args;
-    if (g_stateCount < 8) {
+    if (g_stateCount < 16) {
         g_states[g_stateCount++] = deviceId * 10 + static_cast<int>(state);
     }
 }
@@ -196,6 +196,8 @@ int main() {
     CHECK_RET(aclrtDestroyContext(own));
     CHECK_RET(aclrtResetDevice(0));
     CHECK_RET(aclFinalize());
+    // SET_PRE when a device opens, SET_POST after every aclrtSetDevice, RESET_PRE/POST around a primary
+    // context's teardown (aclrtResetDeviceForce included)
     INFO_LOG("device state callbacks (device*10 + state):");
     for (int i = 0; i < g_stateCount; ++i) {
         INFO_LOG("  %d", g_states[i]);

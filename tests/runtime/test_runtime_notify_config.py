@@ -716,7 +716,9 @@ def test_device_state_and_task_abort_callbacks(monkeypatch):
     try:
         assert aclrtRegDeviceStateCallback("watch", lambda d, s, a: seen.append((d, s)), None) == 0
         assert aclInit(None) == 0 and aclrtSetDevice(1) == 0 and aclrtSetDevice(1) == 0
-        assert seen == [(1, 0), (1, 1)]  # SET_PRE, SET_POST when the device opens, not on the second set
+        # SET_PRE when the device opens, SET_POST after every set (ApiImpl::SetDevice)
+        assert seen == [(1, 0), (1, 1), (1, 1)]
+        del seen[2]
         aborted: list[tuple[int, int, int]] = []
         assert aclrtSetDeviceTaskAbortCallback("abort", lambda d, st, t, a: aborted.append((d, st, t)) or 0, None) == 0
         (s,) = streams(1)
@@ -732,6 +734,15 @@ def test_device_state_and_task_abort_callbacks(monkeypatch):
         assert aclrtRegDeviceStateCallback("watch", None, None) == 0  # taken back
         assert aclrtSetDevice(1) == 0 and len(seen) == 4
         assert aclrtResetDevice(1) == 0
+        assert aclrtRegDeviceStateCallback("watch", lambda d, s, a: seen.append((d, s)), None) == 0
+        seen.clear()
+        ctx = Ref()
+        assert aclrtCreateContext(ctx, 2) == 0 and seen == [(2, 0)]  # the context opens the device
+        assert aclrtDestroyContext(ctx.value) == 0
+        seen.clear()
+        assert aclrtSetDevice(3) == 0 and aclrtResetDeviceForce(3) == 0
+        assert seen == [(3, 0), (3, 1), (3, 2), (3, 3)]  # a forced reset tears the primary down too
+        assert aclrtRegDeviceStateCallback("watch", None, None) == 0
         assert aclrtRegDeviceStateCallback(None, None, None) == ACL_ERROR_INVALID_PARAM
         aclGetRecentErrMsg()
         aclFinalize()
