@@ -159,6 +159,40 @@ def _default_device(path: str, config: dict[str, Any]) -> int | None:
     return dev
 
 
+_FAILURE, _INVALID = int(E.ACL_ERROR_FAILURE), int(E.ACL_ERROR_INVALID_PARAM)  # as %d prints them
+
+
+def _print_fifo_sizes(config: dict[str, Any]) -> None:
+    """``HandlePrintFifoSizeConfig``: each top-level ``simd_printf_fifo_size_per_core`` /
+    ``simt_printf_fifo_size`` must be a positive integer as the JSON writes it (the regex runs on
+    nlohmann's dump, so a quoted number is refused too); the sizes themselves are the device's
+    printf buffers, which the emulator's kernels do not have."""
+    for key in ("simd_printf_fifo_size_per_core", "simt_printf_fifo_size"):
+        if key in config and not re.fullmatch(r"[1-9]\d*", dumped := _json_dump(config[key])):
+            raise ApiError(
+                E.ACL_ERROR_FAILURE,
+                acl_reason(
+                    "Getting print fifo size", dumped, "fifoSize", "value must be a positive integer in acl.json"
+                ),
+                acl_inner(f"[Process][PrintFifoSize]process HandlePrintFifoSizeConfig failed, ret={_FAILURE}"),
+            )
+
+
+def _event_mode(config: dict[str, Any]) -> None:
+    """``HandleEventModeConfig``: ``acl_graph.event_mode`` must be the string "0" or "1" (the mode
+    itself is the device's event scheduling, not modelled)."""
+    section = config.get("acl_graph")
+    if not isinstance(section, dict) or "event_mode" not in section:
+        return
+    value = section["event_mode"]
+    if isinstance(value, str) and not re.fullmatch(r"0|1", value):
+        raise ApiError(
+            E.ACL_ERROR_INVALID_PARAM,
+            acl_reason("Getting event mode", value, "event_mode", "value must be 0 or 1"),
+            acl_inner(f"[Process][EventMode]process HandleEventModeConfig failed, ret={_INVALID}"),
+        )
+
+
 def _loaded(chapter: str) -> ModuleType | None:
     """A chapter that loads on first use (runtime.api.LAZY_CHAPTERS), if something has loaded it: one
     never loaded has nothing registered, configured or to release, and aclInit/aclFinalize skip it.
@@ -217,6 +251,8 @@ def aclInit(configPath: str | None = None) -> int:
                 if callbacks is not None:
                     callbacks.notify_init(text, True, (callbacks.ACL_REG_TYPE_ACL_OP_EXECUTOR,))
                 default_device = _default_device(path, config)
+                _print_fifo_sizes(config)
+                _event_mode(config)
             if callbacks is not None:
                 kinds = (callbacks.ACL_REG_TYPE_ACL_DVPP, callbacks.ACL_REG_TYPE_OTHER)
                 callbacks.notify_init(text, bool(path), kinds)

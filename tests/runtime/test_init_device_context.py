@@ -611,3 +611,43 @@ def test_no_context_reports_for_each_context_user():
 
 def test_runtime_state_is_reset_between_tests():
     assert RT.thread_context() is None and not RT.initialized
+
+
+@pytest.mark.parametrize(
+    ("content", "code", "report", "inner"),
+    [
+        (
+            '{"simd_printf_fifo_size_per_core": 0}',
+            ACL_ERROR_FAILURE,
+            "Invalid_Argument(EH0009): Getting print fifo size failed. Value 0 for parameter fifoSize is invalid. "
+            "Reason: value must be a positive integer in acl.json.",
+            "[Process][PrintFifoSize]process HandlePrintFifoSizeConfig failed, ret=500001",
+        ),
+        (  # the regex runs on the JSON text: a quoted number is refused too
+            '{"simt_printf_fifo_size": "512"}',
+            ACL_ERROR_FAILURE,
+            'Invalid_Argument(EH0009): Getting print fifo size failed. Value "512" for parameter fifoSize is invalid. '
+            "Reason: value must be a positive integer in acl.json.",
+            "[Process][PrintFifoSize]process HandlePrintFifoSizeConfig failed, ret=500001",
+        ),
+        (
+            '{"acl_graph": {"event_mode": "2"}}',
+            ACL_ERROR_INVALID_PARAM,
+            "Invalid_Argument(EH0009): Getting event mode failed. Value 2 for parameter event_mode is invalid. Reason: "
+            "value must be 0 or 1.",
+            "[Process][EventMode]process HandleEventModeConfig failed, ret=100000",
+        ),
+    ],
+)
+def test_print_fifo_sizes_and_event_mode_are_checked(tmp_path, content, code, report, inner):
+    cfg = tmp_path / "acl.json"
+    cfg.write_text(content)
+    assert aclInit(str(cfg)) == code
+    msg = aclGetRecentErrMsg()
+    assert msg.startswith(report) and f"{inner}{ACL_INNER}" in msg
+
+
+def test_valid_print_fifo_sizes_and_event_mode_are_accepted(tmp_path):
+    cfg = tmp_path / "acl.json"
+    cfg.write_text('{"simd_printf_fifo_size_per_core": 2048, "acl_graph": {"event_mode": "1"}}')
+    assert aclInit(str(cfg)) == 0 and aclFinalize() == 0
