@@ -241,18 +241,27 @@ def _executor_handle(executor: object, fn: str) -> aclOpExecutor:
     return executor
 
 
-def _pooled(executor: Any, fn: str) -> bool:
+def _pooled(executor: Any, fn: str, any_kind: bool = False) -> bool:
     """An individual op's executor that is not ready (consumed by phase 2, destroyed, or handed out
-    by a phase 1 that failed later): nnopbase pools its executors and never changes their magic
-    number, so ``fn`` finds one and returns 0 without effect (NnopbaseSetRepeatable /
-    NnopbaseResetExecutor on an idle executor). The sanitizer names the call."""
-    if not (isinstance(executor, aclOpExecutor) and executor.kind == "individual" and executor.state != "ready"):
+    by a phase 1 that did not set it up): nnopbase pools its executors and never changes their
+    magic number, so ``fn`` finds one and returns 0 without effect (NnopbaseSetRepeatable /
+    NnopbaseResetExecutor on an idle executor). ``any_kind``: a released composite executor too
+    (the tensor-address setters look at no magic number but nnopbase's and return 0 for the
+    rest). The sanitizer names the call."""
+    if not (isinstance(executor, aclOpExecutor) and executor.state != "ready"):
         return False
+    if executor.kind != "individual" and not any_kind:
+        return False
+    pool = (
+        "nnopbase keeps its executors in a pool"
+        if executor.kind == "individual"
+        else f"{fn} only looks for nnopbase's executors"
+    )
     sanitizer.finding(
         "usage",
         f"{fn} at {call_site()}: the executor made by {executor.api}GetWorkspaceSize at {executor.site} is no "
-        f"longer an executor of that call ({_pooled_state(executor)}); nnopbase keeps its executors in a pool, so "
-        "CANN returns 0 and nothing happens (call it between phase 1 and phase 2)",
+        f"longer an executor of that call ({_pooled_state(executor)}); {pool}, so CANN returns 0 and nothing "
+        "happens (call it between phase 1 and phase 2)",
         S.ACLNN_ERR_PARAM_INVALID,
     )
     return True
@@ -261,6 +270,8 @@ def _pooled(executor: Any, fn: str) -> bool:
 def _pooled_state(ex: aclOpExecutor) -> str:
     if ex.state == "released":
         return "destroyed" if ex in _DESTROYED else "phase 2 consumed it"
+    if ex.state == "no-args":
+        return "its phase 1 was given workspaceSize = nullptr and never set up its arguments"
     return "its phase 1 failed after handing it out"
 
 
@@ -321,6 +332,8 @@ def _tensor_addr_setter(fn: str, side: str | None) -> Callable[[Any, int, aclTen
         tensor.storage.addr = p
         if executor is None:
             raise fail(S.ACLNN_ERR_INNER_NULLPTR, "EZ1011", f"{fn} failed because executor cannot be a NULL pointer.")
+        if _pooled(executor, fn, any_kind=True):
+            return S.ACLNN_SUCCESS
         ex = _executor_handle(executor, fn)
         if ex.io_slots is not None:
             return _move_slot(ex, side, idx, tensor)

@@ -130,6 +130,24 @@ def test_a_consumed_executor_is_pooled_not_freed(dev, findings):
     assert aclDestroyAclOpExecutor(ex) == 0  # NnopbaseResetExecutor on an idle executor
     assert aclSetAclOpExecutorRepeatable(ex) == 0
     assert aclDestroyAclOpExecutor(ex) == 0
+    assert aclSetOutputTensorAddr(ex, 0, y, y.storage.addr) == 0  # nothing moves: the executor is idle
     assert "[usage]" in aclGetRecentErrMsg()  # the sanitizer's note; CANN reports nothing
-    assert findings.refresh().checks() == ["usage"] * 3
+    assert findings.refresh().checks() == ["usage"] * 4
     assert "nnopbase keeps its executors in a pool" in findings.text()
+
+
+def test_the_address_setters_on_a_released_composite_executor_answer_0(dev, findings):
+    """acl_op_api.cpp's setters set the tensor's address, then look only for nnopbase's magic
+    number: for any other executor they return OK without reading it."""
+    from aclnn_py import ACL_FLOAT, aclCreateScalar, aclDestroyScalar, aclnnAdd, aclnnAddGetWorkspaceSize
+
+    a = dev.tensor(np.ones(4, np.float32))
+    out = dev.tensor(np.zeros(4, np.float32))
+    alpha = aclCreateScalar(1.0, ACL_FLOAT)
+    ws, ex = Ref(0), Ref()
+    assert aclnnAddGetWorkspaceSize(a, a, alpha, out, ws, ex) == 0
+    assert aclnnAdd(dev.workspace(ws.value), ws.value, ex.value, dev.stream) == 0
+    assert aclSetTensorAddr(ex.value, 0, out, out.storage.addr) == 0
+    assert findings.refresh().checks() == ["usage"]
+    assert "only looks for nnopbase's executors" in findings.text()
+    assert aclDestroyScalar(alpha) == 0
