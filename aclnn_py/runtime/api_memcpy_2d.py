@@ -26,7 +26,7 @@ from ._checks import (
     stream_handle,
 )
 from ._model_ri_checks import check_capture_mode
-from .api_memcpy import _KIND_OF, _PASS_THE_BUFFER, _fault, _is_null, _Side, _side, _unknown_address
+from .api_memcpy import _PASS_THE_BUFFER, _fault, _is_null, _Side, _side, _unknown_address
 from .api_stream import check_stopped
 from .device import RT
 from .memory import SPACE, MemoryFault
@@ -118,6 +118,38 @@ def _do_copy_2d(api: str, d: _Side, dp: int, s: _Side, sp: int, w: int, h: int) 
             d.arr[i * dp : i * dp + w] = row
 
 
+_HOST, _DEVICE, _UNREGISTERED = "host", "device", "unregistered"  # the runtime's memory locations
+# MemcpyKindReviseMap (api_error.cc), by (src, dst) location: a forced kind, or the kinds allowed and
+# the one DEFAULT becomes (kinds as aclrtMemcpyKind: 0 H2H, 1 H2D, 2 D2H, 3 D2D, 4 DEFAULT)
+_FORCED = {(_HOST, _DEVICE): 1, (_DEVICE, _HOST): 2, (_HOST, _HOST): 0, (_DEVICE, _DEVICE): 3}
+_ALLOWED = {
+    (_UNREGISTERED, _DEVICE): ((1, 3), 1),
+    (_DEVICE, _UNREGISTERED): ((2, 3), 2),
+    (_HOST, _UNREGISTERED): ((0, 1), 0),
+    (_UNREGISTERED, _HOST): ((0, 2), 0),
+    (_UNREGISTERED, _UNREGISTERED): ((0, 1, 2, 3), 0),
+}
+
+
+def _location(side: _Side) -> str:
+    """The runtime's location of a copy side: device memory, pinned host memory (aclrtMallocHost),
+    or pageable memory the driver does not know (a host buffer)."""
+    if side.is_device:
+        return _DEVICE
+    return _UNREGISTERED if side.arr is not None else _HOST
+
+
+def _auto_corrected(src: str, dst: str, kind: int) -> int | None:
+    """``MemcpyKindAutoCorrect``: the kind the copy runs with, None when the locations refuse it."""
+    forced = _FORCED.get((src, dst))
+    if forced is not None:
+        return forced
+    allowed, default = _ALLOWED[(src, dst)]
+    if kind == 4:
+        return default
+    return kind if kind in allowed else None
+
+
 # the runtime's MemcpyKindToStr of aclrtMemcpyKind 0-4
 _RT_KIND_DESC = (
     "MEMCPY_HOST_TO_HOST(0)",
@@ -132,9 +164,9 @@ _RT_KIND_DESC = (
 def aclrtMemcpy2d(dst: object, dpitch: int, src: object, spitch: int, width: int, height: int, kind: int) -> int:
     """Synchronous 2D copy: ``height`` rows of ``width`` bytes, row i from ``src + i*spitch`` to
     ``dst + i*dpitch``. The runtime copies host to device or device to host only (a
-    device-to-device kind is 207000); ACL_MEMCPY_DEFAULT and a kind pinned or device memory
-    contradicts are resolved from the addresses, as CANN's ``MemcpyKindAutoCorrect`` does; with a
-    pageable buffer (a numpy array) only the matching kind or ACL_MEMCPY_DEFAULT passes (107000)."""
+    device-to-device kind is 207000); the kind is then CANN's ``MemcpyKindAutoCorrect`` of the two
+    memory locations (pinned and device memory force theirs; a pageable buffer, such as a numpy
+    array, allows some kinds and refuses the others), and must come out H2D or D2H (107000)."""
     api, rt_fn = "aclrtMemcpy2d", "rtMemcpy2d"
     args = _copy2d_args(api, dst, dpitch, src, spitch, width, height, kind)
     if args is None:
@@ -152,11 +184,7 @@ def aclrtMemcpy2d(dst: object, dpitch: int, src: object, spitch: int, width: int
             assert side.ptr is not None
             raise _unknown_address(api, name, side.ptr, _PASS_THE_BUFFER)
     need_context(rt_fn)  # GetLocationType asks the driver within the current context
-    actual = _KIND_OF[(d.is_device, s.is_device)]
-    pageable = d.arr is not None or s.arr is not None  # RT_MEMORY_LOC_UNREGISTERED
-    if actual not in (1, 2) or (pageable and k not in (4, actual)):
-        # MemcpyKindAutoCorrect: pinned and device memory force the kind their locations make, pageable
-        # memory only allows the matching kind (or DEFAULT); then only H2D and D2H copy
+    if _auto_corrected(_location(s), _location(d), k) not in (1, 2):  # then only H2D and D2H copy
         raise ApiError(
             RT_PARAM,
             (

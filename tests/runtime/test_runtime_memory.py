@@ -473,8 +473,8 @@ def test_memcpy2d_checks(dev0):
 
 def test_memcpy2d_kind_against_the_memory_locations(dev0):
     """MemcpyKindAutoCorrect: pinned host and device memory force the kind their locations make;
-    a pageable buffer (UNREGISTERED) allows only the matching kind or DEFAULT; then Memcpy2dSync
-    takes H2D and D2H only (107000, EE1017 naming the kind given)."""
+    a pageable buffer (UNREGISTERED) allows the kinds of MemcpyKindReviseMap and refuses the
+    others; then Memcpy2dSync takes H2D and D2H only (107000, EE1017 naming the kind given)."""
     d, h, h2 = Ref(), Ref(), Ref()
     assert aclrtMalloc(d, 64, 0) == 0 and aclrtMallocHost(h, 64) == 0 and aclrtMallocHost(h2, 64) == 0
     host = np.arange(64, dtype=np.uint8)
@@ -489,6 +489,13 @@ def test_memcpy2d_kind_against_the_memory_locations(dev0):
     assert aclrtMemcpy2d(d.value, 16, h.value, 16, 8, 4, ACL_MEMCPY_DEVICE_TO_HOST) == 0  # pinned: corrected
     assert aclrtMemcpy2d(h2.value, 16, h.value, 16, 8, 4, ACL_MEMCPY_DEFAULT) == ACL_ERROR_RT_PARAM_INVALID
     assert "Parameter kind is MEMCPY_DEFAULT(8), and newKind is MEMCPY_KIND_MAX(8)." in aclGetRecentErrMsg()
+    # pinned -> pageable allows H2H and H2D, pageable -> pageable every kind: H2D copies
+    out, out2 = np.zeros(64, np.uint8), np.zeros(64, np.uint8)
+    assert aclrtMemcpy2d(out, 16, h.value, 16, 8, 4, ACL_MEMCPY_HOST_TO_DEVICE) == 0
+    assert out.reshape(4, 16)[:, :8].tolist() == host.reshape(4, 16)[:, :8].tolist()
+    assert aclrtMemcpy2d(out2, 16, out, 16, 8, 4, ACL_MEMCPY_DEVICE_TO_HOST) == 0 and (out2 == out).all()
+    assert aclrtMemcpy2d(out2, 16, out, 16, 8, 4, ACL_MEMCPY_DEFAULT) == ACL_ERROR_RT_PARAM_INVALID  # H2H
+    aclGetRecentErrMsg()
     assert aclrtFree(d.value) == 0 and aclrtFreeHost(h.value) == 0 and aclrtFreeHost(h2.value) == 0
 
 
