@@ -35,7 +35,7 @@ from .api_stream import check_stopped
 from .device import RT
 from .enums import aclrtEventRecordedStatus, aclrtEventStatus, aclrtEventWaitStatus
 from .memory import call_site
-from .model_ri import TASK_EVENT_RECORD, TASK_EVENT_RESET, TASK_EVENT_WAIT, record_event_op
+from .model_ri import TASK_EVENT_RECORD, TASK_EVENT_RESET, TASK_EVENT_WAIT, capturing, record_event_op
 from .stream import CycleError, Event, Task, TaskFault, now_ns
 
 # ---------------------------------------------------------------------------------------------
@@ -155,7 +155,8 @@ def _record_event(event: object, stream: object, api: str, rt_fn: str) -> int:
 
     check_stopped(ctx)
     ev.ever_recorded = True
-    if record_event_op(target, TASK_EVENT_RECORD, ev):
+    ev.captured = record_event_op(target, TASK_EVENT_RECORD, ev)
+    if ev.captured:
         return E.ACL_SUCCESS  # captured: each replay of the model records the event
     ev.timestamp_ns = None
     ev.stream = target
@@ -273,6 +274,10 @@ def _stream_wait_event(stream: object, event: object, api: str, rt_fn: str) -> i
     target = st or ctx.default_stream
     own_stream(target, ctx, "Triggering stream event waiting", rt_fn)
     check_stopped(ctx)
+    if capturing(target) and not ev.captured and not ev.new_mode and ev.flags != _RT_EVENT_EXTERNAL:
+        # ApiImpl::StreamWaitEvent: on a capturing stream, an event of aclrtCreateEvent(WithFlag) not
+        # recorded in the capture is refused with a WARN, passed on by rtStreamWaitEvent's NOLOG
+        return E.ACL_ERROR_RT_FEATURE_NOT_SUPPORT
     if not ev.ever_recorded and not ev.new_mode and not ev.flags & (_RT_EVENT_SYNC_NS | _RT_EVENT_EXTERNAL):
         _never_recorded(rt_fn)
     if record_event_op(target, TASK_EVENT_WAIT, ev):

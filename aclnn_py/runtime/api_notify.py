@@ -321,6 +321,14 @@ class IpcOpenedEvent(Event):
         self.source.task = value
 
     @property
+    def captured(self) -> bool:
+        return self.source.captured
+
+    @captured.setter
+    def captured(self, value: bool) -> None:
+        self.source.captured = value
+
+    @property
     def ever_recorded(self) -> bool:
         return self.source.ever_recorded
 

@@ -150,6 +150,7 @@ class Event:
 
     __slots__ = (
         "__weakref__",
+        "captured",
         "context",
         "destroyed",
         "ever_recorded",
@@ -177,6 +178,7 @@ class Event:
         self.timestamp_ns: int | None = None
         self.new_mode = False  # made by aclrtCreateEventExWithFlag
         self.ever_recorded = False  # the runtime's hasRecord_: set by the first record, kept by resets
+        self.captured = False  # its latest record went into a capture (the runtime's IsCapturing())
 
     def __repr__(self) -> str:
         return f"<aclrtEvent #{self.ident}>"

@@ -715,3 +715,26 @@ def test_a_stream_bound_to_a_model_cannot_be_destroyed(bench):
     assert aclrtStreamQuery(st, status) == 0  # still a stream
     assert A.aclmdlRIUnbindStream(model.value, st) == 0
     assert A.aclmdlRIDestroy(model.value) == 0
+
+
+def test_a_capturing_stream_waits_only_for_events_recorded_in_the_capture(bench):
+    """ApiImpl::StreamWaitEvent: on a capturing stream, an event of aclrtCreateEvent not recorded
+    in the capture (recorded before it, or never) is refused with a WARN: 207000, no report, no
+    last error; one recorded in the capture becomes a model task."""
+    st, other = bench.stream(), bench.stream()
+    before, never, inside = Ref(), Ref(), Ref()
+    for e in (before, never, inside):
+        assert aclrtCreateEvent(e) == 0
+    assert aclrtRecordEvent(before.value, other) == 0 and aclrtSynchronizeStream(other) == 0
+    assert A.aclmdlRICaptureBegin(st, M.MODE_RELAXED) == 0
+    assert A.aclmdlRICaptureBegin(other, M.MODE_RELAXED) == 0
+    for e in (before, never):
+        assert aclrtStreamWaitEvent(st, e.value) == 207000
+        assert aclGetRecentErrMsg() is None and A.aclrtGetLastError(0) == 0
+    assert aclrtRecordEvent(inside.value, other) == 0
+    assert aclrtStreamWaitEvent(st, inside.value) == 0
+    for s in (st, other):
+        model = Ref()
+        assert A.aclmdlRICaptureEnd(s, model) == 0 and A.aclmdlRIDestroy(model.value) == 0
+    for e in (before, never, inside):
+        assert aclrtDestroyEvent(e.value) == 0
