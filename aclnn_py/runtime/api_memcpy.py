@@ -24,6 +24,7 @@ from ._checks import (
     need_context,
     own_stream,
     rt_api,
+    rt_inner,
     rt_value,
     stream_handle,
 )
@@ -31,7 +32,7 @@ from ._model_ri_checks import check_capture_mode
 from .api_stream import check_stopped
 from .device import RT, RT_MAX_DEV_NUM
 from .memory import DEVICE_BASE, HOST_BASE, REGION_SPAN, SPACE, Allocation, MemoryFault
-from .stream import Task, TaskFault
+from .stream import Stream, Task, TaskFault
 
 # -- the sides of a copy and their checks ------------------------------------------------------
 
@@ -231,6 +232,35 @@ def _check_direction(api: str, k: int, d: _Side, s: _Side) -> int:
     return actual
 
 
+def _location_name(side: _Side) -> str:
+    """The runtime's MemLocationTypeToString of a copy side's real location."""
+    if side.is_device:
+        return "MEMORY_LOC_DEVICE(1)"
+    return "MEMORY_LOC_UNREGISTERED(2)" if side.arr is not None else "MEMORY_LOC_HOST(0)"
+
+
+def _ex_location_refused(d: _Side, s: _Side, stream: Stream) -> ApiError:
+    """``MemcpyAsyncCheckExLocation`` of RT_MEMCPY_HOST_TO_DEVICE_EX (ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE):
+    the source must be host memory and the destination device memory (api_error.cc)."""
+    return ApiError(
+        RT_PARAM,
+        (
+            "EE1011",
+            "Checking the extended location for asynchronous memory copy failed. Value "
+            f"{_location_name(s)}/{_location_name(d)} for parameter src/dst address location is invalid. Reason: "
+            "The src address must be a host address and the dst address must be a device address.",
+        ),
+        rt_inner(
+            f"MemcpyAsync EX check src or dst location failed, stream_id={stream.ident}, "
+            "kind=MEMCPY_HOST_TO_DEVICE_EX(6)",
+            "MemcpyAsync",
+            "api_error.cc",
+            2229,
+        ),
+        fb_invalid("rtMemcpyAsync"),
+    )
+
+
 def _fault(api: str, fault: MemoryFault) -> ApiError:
     """A copy or fill that would reach outside live memory (the emulator's refusal)."""
     text = fault.message if fault.message.startswith(f"{api}:") else f"{api}: {fault.message}"
@@ -314,6 +344,8 @@ def aclrtMemcpyAsync(dst: object, destMax: int, src: object, count: int, kind: i
         )
     d, s = _side(api, dst, "dst", True), _side(api, src, "src", False)
     ctx = need_context("rtMemcpyAsync", implicit_default=False)
+    if k == 5 and (s.is_device or not d.is_device):  # ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE
+        raise _ex_location_refused(d, s, st or ctx.default_stream)
     actual = _check_direction(api, k, d, s)
     if actual == 0:  # HOST_TO_HOST (also ACL_MEMCPY_DEFAULT between host buffers)
         return E.ACL_ERROR_RT_FEATURE_NOT_SUPPORT

@@ -36,6 +36,7 @@ from aclnn_py import (
     ACL_EVENT_TIME_LINE,
     ACL_MEMCPY_DEFAULT,
     ACL_MEMCPY_DEVICE_TO_DEVICE,
+    ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE,
     ACL_MEMCPY_HOST_TO_DEVICE,
     ACL_MEMCPY_HOST_TO_HOST,
     ACL_RT_THREAD_LEVEL,
@@ -380,6 +381,27 @@ def test_memcpy_async_kind_is_checked_against_the_addresses(ctx):
     assert aclrtMemcpyAsync(a, 16, addr, 16, ACL_MEMCPY_HOST_TO_DEVICE, None) == ACL_ERROR_RT_PARAM_INVALID
     assert aclGetRecentErrMsg().startswith(f"aclnn_py: aclrtMemcpyAsync: src 0x{addr:x} is an address aclnn_py does")
     assert aclrtFree(a) == 0
+
+
+def test_memcpy_async_host_to_buf_to_device_checks_the_locations(ctx):
+    """MemcpyAsyncCheckExLocation (RT_MEMCPY_HOST_TO_DEVICE_EX): host source, device destination."""
+    a, b = _alloc(16), _alloc(16)
+    s = _stream()
+    assert aclrtMemcpyAsync(a, 16, b, 16, ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE, s) == ACL_ERROR_RT_PARAM_INVALID
+    assert aclGetRecentErrMsg() == (
+        "Invalid_Argument(EE1011): Checking the extended location for asynchronous memory copy failed. Value "
+        "MEMORY_LOC_DEVICE(1)/MEMORY_LOC_DEVICE(1) for parameter src/dst address location is invalid. Reason: The "
+        "src address must be a host address and the dst address must be a device address.\n"
+        + RANGE_SOLUTION
+        + TRACEBACK
+        + f"{INDENT}MemcpyAsync EX check src or dst location failed, stream_id={s.ident}, "
+        "kind=MEMCPY_HOST_TO_DEVICE_EX(6)[FUNC:MemcpyAsync][FILE:api_error.cc][LINE:2229]\n"
+        + f"{INDENT}The argument is invalid. Reason: rtMemcpyAsync execution failed.\n"
+    )
+    host = np.ones(16, np.uint8)
+    assert aclrtMemcpyAsync(a, 16, host, 16, ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE, s) == 0
+    assert aclrtSynchronizeStream(s) == 0
+    assert aclrtFree(a) == 0 and aclrtFree(b) == 0 and aclrtDestroyStream(s) == 0
 
 
 def test_memcpy_async_on_a_stream_of_another_context(ctx):
