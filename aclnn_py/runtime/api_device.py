@@ -97,6 +97,7 @@ def aclrtSetDevice(deviceId: int) -> int:
         dev.refcount += 1
         if dev.primary is None:
             dev.primary = Context(dev, True, call_site())
+            dev.had_primary = True
         RT.tls.context = dev.primary
     device_state_changed(dev_id, ACL_RT_DEVICE_STATE_SET_POST)  # ApiImpl::SetDevice: after every set
     return E.ACL_SUCCESS
@@ -224,14 +225,16 @@ def _reset_device_force(deviceId: object) -> int:
     with RT.lock:
         dev = RT.devices.get(dev_id)
         if dev is None or dev.refcount == 0:
+            # DecideForcePrimaryReleaseAction: no primary context ever, or one already released (the
+            # slot keeps it, with a retain count of 0)
+            text, line = (
+                ("PrimaryContextRelease failed during force reset, retain count is 0.", 264)
+                if dev is not None and dev.had_primary
+                else ("PrimaryContextRelease failed, total ref count is 0.", 257)
+            )
             raise ApiError(
                 E.ACL_ERROR_RT_CONTEXT_RELEASE_ERROR,
-                rt_inner(
-                    "PrimaryContextRelease failed, total ref count is 0.",
-                    "DecideForcePrimaryReleaseAction",
-                    "runtime.cc",
-                    257,
-                ),
+                rt_inner(text, "DecideForcePrimaryReleaseAction", "runtime.cc", line),
                 fb_inner("rtDeviceResetForce", "context release error"),
             )
     # the primary context's teardown tells the device-state callbacks, as aclrtResetDevice's does

@@ -101,13 +101,15 @@ class Context:
 class Device:
     """One emulated NPU."""
 
-    __slots__ = ("capacity", "contexts", "ident", "primary", "refcount", "res_limits", "used")
+    __slots__ = ("capacity", "contexts", "had_primary", "ident", "primary", "refcount", "res_limits", "used")
 
     def __init__(self, ident: int, capacity: int) -> None:
         self.ident = ident
         self.capacity = capacity
         self.refcount = 0
         self.primary: Context | None = None
+        # the runtime keeps a released primary context in its slot: a later forced reset finds it
+        self.had_primary = False
         self.contexts: list[Context] = []  # explicit contexts
         self.used = 0  # bytes of live device allocations
         self.res_limits: dict[int, int] = {}  # aclrtSetDeviceResLimit: resource type -> cores
@@ -212,6 +214,7 @@ class Runtime:
                 if dev.primary is None:
                     dev.refcount += 1
                     dev.primary = Context(dev, True, "aclInit(defaultDevice)")
+                    dev.had_primary = True
                 self.tls.context = dev.primary
                 return dev.primary
         return None

@@ -449,6 +449,19 @@ def test_force_reset_of_a_device_not_set_has_only_inner_reports():
     assert aclFinalize() == 0
 
 
+def test_a_second_force_reset_finds_the_released_primary_context():
+    """The runtime keeps a released primary context in its slot (TrySetValAndResetRef): a forced
+    reset after a reset reports the drained retain count (runtime.cc:264), not the missing context."""
+    assert aclInit(None) == 0 and aclrtSetDevice(0) == 0
+    assert aclrtResetDeviceForce(0) == 0
+    assert aclrtResetDeviceForce(0) == ACL_ERROR_RT_CONTEXT_RELEASE_ERROR
+    assert (
+        "PrimaryContextRelease failed during force reset, retain count is 0."
+        "[FUNC:DecideForcePrimaryReleaseAction][FILE:runtime.cc][LINE:264]" in aclGetRecentErrMsg()
+    )
+    assert aclFinalize() == 0
+
+
 def test_a_failed_force_reset_is_not_the_threads_last_error():
     """rtDeviceResetForce returns RT_TRANS_EXT_ERRCODE, not GetRtExtErrCodeAndSetGlobalErr: the
     failure is reported, the last error stays."""

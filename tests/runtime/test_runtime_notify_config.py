@@ -636,7 +636,7 @@ def test_reset_device_force_releases_only_the_primary_context():
     host = np.arange(64, dtype=np.uint8)
     assert aclrtMemcpy(buf.value, 64, host, 64, ACL_MEMCPY_HOST_TO_DEVICE) == 0  # the memory survives
     assert aclrtResetDeviceForce(0) == ACL_ERROR_RT_CONTEXT_RELEASE_ERROR  # no primary left
-    assert "PrimaryContextRelease failed, total ref count is 0." in aclGetRecentErrMsg()
+    assert "PrimaryContextRelease failed during force reset, retain count is 0." in aclGetRecentErrMsg()
     assert aclrtFree(buf.value) == 0
     assert aclrtDestroyStream(explicit_stream.value) == 0 and aclrtDestroyContext(explicit.value) == 0
     aclFinalize()
