@@ -30,6 +30,7 @@ from .api_memcpy import _PASS_THE_BUFFER, _fault, _is_null, _Side, _side, _unkno
 from .api_stream import check_stopped
 from .device import RT
 from .memory import SPACE, MemoryFault
+from .model_ri import capturing
 from .stream import Task, TaskFault
 
 _CHECK_2D = "Checking the synchronous memory copy parameter validity"  # both 2D copies say "synchronous"
@@ -234,7 +235,21 @@ def aclrtMemcpy2dAsync(
         )
     ctx = need_context(rt_fn)
     target = st or ctx.default_stream
-    own_stream(target, ctx, "Asynchronous 2D memory copy", rt_fn)
+    if d.arr is not None or s.arr is not None:
+        # pageable memory: CANN turns the copy into a stream synchronize and a synchronous copy
+        # (no stream-context check), which a capture cannot hold (the copy is queued here)
+        if capturing(target):
+            raise ApiError(
+                RT_PARAM,
+                (
+                    "EE1016",
+                    "Asynchronous 2D memory copy task failed. Reason: The pageable memory copy task does not support "
+                    "graph capture.",
+                ),
+                fb_invalid(rt_fn),
+            )
+    else:
+        own_stream(target, ctx, "Asynchronous 2D memory copy", rt_fn)
     check_stopped(ctx)
     _rows_2d(api, d, "dst", dp, w, h, "write")
     _rows_2d(api, s, "src", sp, w, h, "read")

@@ -738,3 +738,24 @@ def test_a_capturing_stream_waits_only_for_events_recorded_in_the_capture(bench)
         assert A.aclmdlRICaptureEnd(s, model) == 0 and A.aclmdlRIDestroy(model.value) == 0
     for e in (before, never, inside):
         assert aclrtDestroyEvent(e.value) == 0
+
+
+def test_a_pageable_2d_copy_cannot_be_captured_but_takes_any_contexts_stream(bench):
+    """ApiErrorDecorator::MemCopy2DAsync: with pageable memory the copy becomes a synchronize and a
+    synchronous copy, which skips the stream-context check and which a capture refuses (EE1016)."""
+    st = bench.stream()
+    dev = bench.buf(np.arange(32, dtype=np.uint8).view(np.float32))
+    host = np.zeros(32, np.uint8)
+    home, other = Ref(), Ref()
+    assert A.aclrtGetCurrentContext(home) == 0 and A.aclrtCreateContext(other, 1) == 0
+    assert A.aclrtMemcpy2dAsync(host, 8, dev, 8, 8, 4, ACL_MEMCPY_DEVICE_TO_HOST, st) == 0
+    assert A.aclrtDestroyContext(other.value) == 0 and A.aclrtSetCurrentContext(home.value) == 0
+    assert aclrtSynchronizeStream(st) == 0 and host.tolist() == list(range(32))
+    assert A.aclmdlRICaptureBegin(st, M.MODE_RELAXED) == 0
+    assert A.aclrtMemcpy2dAsync(host, 8, dev, 8, 8, 4, ACL_MEMCPY_DEVICE_TO_HOST, st) == 107000
+    assert aclGetRecentErrMsg().startswith(
+        "Not_Supported(EE1016): Asynchronous 2D memory copy task failed. Reason: The pageable memory copy task "
+        "does not support graph capture."
+    )
+    model = Ref()
+    assert A.aclmdlRICaptureEnd(st, model) == 0 and A.aclmdlRIDestroy(model.value) == 0
