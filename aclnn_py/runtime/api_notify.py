@@ -295,6 +295,14 @@ _ipc_ids = itertools.count(0x10001)  # the shareable handles the emulated driver
 _ipc_events: dict[int, Event] = {}  # shareable handle -> the exported event
 
 
+def _shared(name: str) -> property:
+    """A property of an opened IPC event that reads and writes the exported event's ``name``."""
+    return property(
+        lambda self: getattr(self.source, name),
+        lambda self, value: setattr(self.source, name, value),
+    )
+
+
 class IpcOpenedEvent(Event):
     """An event opened from an IPC handle: its record is the exported event's (a wait on it waits
     for the exporter's stream; a record on it records the shared event)."""
@@ -312,45 +320,12 @@ class IpcOpenedEvent(Event):
         self.destroyed = False
         self.new_mode = True  # made through the Ex path: aclrtResetEvent refuses it
 
-    @property
-    def task(self) -> Task | None:
-        return self.source.task
-
-    @task.setter
-    def task(self, value: Task | None) -> None:
-        self.source.task = value
-
-    @property
-    def captured(self) -> bool:
-        return self.source.captured
-
-    @captured.setter
-    def captured(self, value: bool) -> None:
-        self.source.captured = value
-
-    @property
-    def ever_recorded(self) -> bool:
-        return self.source.ever_recorded
-
-    @ever_recorded.setter
-    def ever_recorded(self, value: bool) -> None:
-        self.source.ever_recorded = value
-
-    @property
-    def stream(self) -> Stream | None:
-        return self.source.stream
-
-    @stream.setter
-    def stream(self, value: Stream | None) -> None:
-        self.source.stream = value
-
-    @property
-    def timestamp_ns(self) -> int | None:
-        return self.source.timestamp_ns
-
-    @timestamp_ns.setter
-    def timestamp_ns(self, value: int | None) -> None:
-        self.source.timestamp_ns = value
+    # The record state is the exported event's: reads and writes go to it.
+    task: Task | None = _shared("task")  # type: ignore[assignment]
+    captured: bool = _shared("captured")  # type: ignore[assignment]
+    ever_recorded: bool = _shared("ever_recorded")  # type: ignore[assignment]
+    stream: Stream | None = _shared("stream")  # type: ignore[assignment]
+    timestamp_ns: int | None = _shared("timestamp_ns")  # type: ignore[assignment]
 
 
 def _handle_of(ev: Event) -> int:
