@@ -230,6 +230,11 @@ SILENT = {
     # RT_FEATURE_IPC_EVENT chips (api_error.cc EventCreateEx, api_c.cc rtEventCreateExWithFlag)
     ("aclrtQueryEvent", 207000), ("aclrtQueryEventStatus", 207000), ("aclrtQueryEventWaitStatus", 207000),
     ("aclrtEventElapsedTime", 207000), ("aclrtCreateEventExWithFlag", 207000),
+    # Ascend910 has no RT_FEATURE_MODEL_ACL_GRAPH: the capture wrappers' WARN (api_c_standard_soc.cc)
+    *((name, 207000) for name in (
+        "aclmdlRICaptureBegin", "aclmdlRICaptureToModelRIBegin", "aclmdlRICaptureEnd", "aclmdlRICaptureGetInfo",
+        "aclmdlRICaptureThreadExchangeMode",
+    )),
     # the 1 GB huge-page policies on chips without RT_FEATURE_MEM_1G_HUGE_PAGE: the driver's refusal is logged
     # only (npu_driver_mem.cc CheckIfSupport1GHugePage), rtMalloc passes the code on
     *((name, 207000) for name in ("aclrtMalloc", "aclrtMallocAlign32", "aclrtMallocCached", "aclrtMallocWithCfg")),

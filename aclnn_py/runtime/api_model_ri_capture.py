@@ -11,6 +11,7 @@ from __future__ import annotations
 import threading
 from typing import Any
 
+from .. import soc as _soc
 from .._capi import ApiError, describe
 from .._ref import store
 from . import model_ri as M
@@ -30,6 +31,7 @@ from ._checks import (
     own_stream,
     rt_api,
     rt_value,
+    silent,
     stream_handle,
 )
 from ._model_ri_checks import captured, model_arg, refused, rt_null
@@ -47,9 +49,21 @@ _COND_PTR = "Obtaining the device pointer of a conditional handle"
 _COND_TASK = "Adding a conditional task to a stream"
 
 
+# RT_FEATURE_MODEL_ACL_GRAPH: hicann/runtime's config/910_B_93, 950, dc (Ascend310P) and 350
+_NO_ACL_GRAPH = ("Ascend910",)
+
+
+def _acl_graph_supported() -> None:
+    """The capture wrappers' first check (api_c_standard_soc.cc rtStreamBeginCapture, rtStreamEndCapture,
+    rtStreamGetCaptureInfo, rtThreadExchangeCaptureMode): a WARN, and the thread's last error."""
+    if _soc.current().family in _NO_ACL_GRAPH:
+        raise silent(E.ACL_ERROR_RT_FEATURE_NOT_SUPPORT)
+
+
 def _stream_arg(stream: object, api: str, rt_fn: str) -> Stream:
     if is_null_handle(stream):
         raise ApiError(PARAM, acl_null(api, "stream"))
+    _acl_graph_supported()
     st = stream_handle(stream, rt_fn)
     assert st is not None
     return st
@@ -58,7 +72,7 @@ def _stream_arg(stream: object, api: str, rt_fn: str) -> Stream:
 def _mode_arg(mode: object, desc: str, rt_fn: str) -> int:
     m = int_arg(mode, "mode", -(2**31), 2**31 - 1)
     if not 0 <= m < M.MODE_NONE:
-        raise ApiError(RT_PARAM, rt_value(desc, m, "mode", f"[0, {M.MODE_NONE})"), fb_invalid(rt_fn))
+        raise ApiError(RT_PARAM, rt_value(desc, M.mode_desc(m), "mode", f"[0, {M.MODE_NONE})"), fb_invalid(rt_fn))
     return m
 
 
@@ -177,12 +191,15 @@ def aclmdlRICaptureThreadExchangeMode(mode: object) -> int:
     if mode is None:
         raise ApiError(PARAM, acl_null(api, "mode"))
     out = out_arg(mode, api, "mode")
+    _acl_graph_supported()
     value = getattr(out, "value", out)
     m = int_arg(value, "mode", -(2**31), 2**31 - 1)
     if not 0 <= m < M.MODE_NONE:
         raise ApiError(
             RT_PARAM,
-            rt_value("Switching the capture mode of the current thread", m, "mode", f"less than {M.MODE_NONE}"),
+            rt_value(
+                "Switching the capture mode of the current thread", M.mode_desc(m), "mode", f"less than {M.MODE_NONE}"
+            ),
             fb_invalid(rt_fn),
         )
     previous, M.THREAD.exchange = M.THREAD.exchange, m

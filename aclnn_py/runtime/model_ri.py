@@ -37,11 +37,17 @@ MODE_NAMES = {
 }
 # the runtime's own names for the modes in its reports (StreamCaptureModeToString)
 RT_MODE_NAMES = {
-    MODE_GLOBAL: "RT_STREAM_CAPTURE_MODE_GLOBAL",
-    MODE_THREAD_LOCAL: "RT_STREAM_CAPTURE_MODE_THREAD_LOCAL",
-    MODE_RELAXED: "RT_STREAM_CAPTURE_MODE_RELAXED",
-    MODE_NONE: "RT_STREAM_CAPTURE_MODE_MAX",
+    MODE_GLOBAL: "GLOBAL(0)",
+    MODE_THREAD_LOCAL: "THREAD_LOCAL(1)",
+    MODE_RELAXED: "RELAXED(2)",
+    MODE_NONE: "MAX(3)",
 }
+
+
+def mode_desc(mode: int) -> str:
+    """StreamCaptureModeToString of any value (``UNKNOWN(n)`` outside the enum)."""
+    return RT_MODE_NAMES.get(mode, f"UNKNOWN({mode})")
+
 
 # aclmdlRITaskType
 (

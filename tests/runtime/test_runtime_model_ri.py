@@ -17,7 +17,9 @@ from aclnn_py import (
     aclCreateTensor,
     aclDestroyScalar,
     aclDestroyTensor,
+    aclFinalize,
     aclGetRecentErrMsg,
+    aclInit,
     aclnnAdd,
     aclnnAddGetWorkspaceSize,
     aclrtCreateEvent,
@@ -178,7 +180,10 @@ def test_global_capture_refuses_an_unsafe_call_until_the_thread_exchanges_to_rel
             raise RuntimeError(e.code, e.messages[0][1]) from None
     code, text = info.value.args
     assert code == 107030
-    assert "is in the capture state" in text and "RT_STREAM_CAPTURE_MODE_GLOBAL" in text
+    assert (
+        "is in the capture state" in text
+        and "API is GLOBAL(0), and the capture mode of the current thread is GLOBAL(0)" in text
+    )
     mode = Ref(M.MODE_RELAXED)
     assert A.aclmdlRICaptureThreadExchangeMode(mode) == 0 and mode.value == M.MODE_GLOBAL
     C.check_capture_mode("Synchronous memory copy")  # allowed now
@@ -759,3 +764,33 @@ def test_a_pageable_2d_copy_cannot_be_captured_but_takes_any_contexts_stream(ben
     )
     model = Ref()
     assert A.aclmdlRICaptureEnd(st, model) == 0 and A.aclmdlRIDestroy(model.value) == 0
+
+
+def test_capture_mode_values_are_named_as_the_runtime_names_them(bench):
+    """StreamCaptureModeToString: MAX(3), UNKNOWN(n) in the mode checks' EE1003."""
+    st = bench.stream()
+    assert A.aclmdlRICaptureBegin(st, 3) == 107000
+    assert "because value MAX(3) for parameter mode is invalid" in aclGetRecentErrMsg()
+    assert A.aclmdlRICaptureBegin(st, 5) == 107000
+    assert "because value UNKNOWN(5) for parameter mode is invalid" in aclGetRecentErrMsg()
+    assert A.aclmdlRICaptureThreadExchangeMode(Ref(-1)) == 107000
+    assert "because value UNKNOWN(-1) for parameter mode is invalid" in aclGetRecentErrMsg()
+
+
+def test_ascend910_has_no_graph_capture(soc):
+    """RT_FEATURE_MODEL_ACL_GRAPH is not in config/cloud: the capture wrappers return 207000 with a
+    WARN and set the thread's last error."""
+    soc("Ascend910")
+    assert aclInit(None) == 0 and A.aclrtSetDevice(0) == 0
+    s = Ref()
+    assert aclrtCreateStream(s) == 0
+    for call in (
+        lambda: A.aclmdlRICaptureBegin(s.value, M.MODE_RELAXED),
+        lambda: A.aclmdlRICaptureEnd(s.value, Ref()),
+        lambda: A.aclmdlRICaptureGetInfo(s.value, Ref(), None),
+        lambda: A.aclmdlRICaptureThreadExchangeMode(Ref(M.MODE_RELAXED)),
+    ):
+        assert call() == 207000
+        assert aclGetRecentErrMsg() is None and A.aclrtGetLastError(0) == 207000
+    assert aclrtDestroyStream(s.value) == 0
+    assert A.aclrtResetDevice(0) == 0 and aclFinalize() == 0
