@@ -154,6 +154,10 @@ def _record_event(event: object, stream: object, api: str, rt_fn: str) -> int:
         ev.timestamp_ns = now_ns()
 
     check_stopped(ctx)
+    if capturing(target) and not ev.new_mode and ev.flags != _RT_EVENT_EXTERNAL:
+        # ApiImpl::EventRecord: an event of aclrtCreateEvent(WithFlag) cannot be captured (a WARN,
+        # passed on by rtEventRecord's NOLOG: no report, no last error)
+        return E.ACL_ERROR_RT_FEATURE_NOT_SUPPORT
     ev.ever_recorded = True
     ev.captured = record_event_op(target, TASK_EVENT_RECORD, ev)
     if ev.captured:
@@ -395,6 +399,8 @@ def aclrtResetEvent(event: object, stream: object) -> int:
         # no-op (before the stream's context is checked); on a stream bound to a model, 207000
         bound = getattr(target.capture, "bound", False)
         return E.ACL_ERROR_RT_FEATURE_NOT_SUPPORT if bound else E.ACL_SUCCESS
+    if capturing(target) and not ev.captured and ev.flags != _RT_EVENT_EXTERNAL:
+        return E.ACL_ERROR_RT_FEATURE_NOT_SUPPORT  # ApiImpl::EventReset: a WARN, rtEventReset's NOLOG
     own_stream(target, ctx, "Event reset", rt_fn)
     check_stopped(ctx)
 

@@ -32,6 +32,7 @@ from ._model_ri_checks import check_capture_mode
 from .api_stream import check_stopped
 from .device import RT, RT_MAX_DEV_NUM
 from .memory import DEVICE_BASE, HOST_BASE, REGION_SPAN, SPACE, Allocation, MemoryFault
+from .model_ri import capturing
 from .stream import Stream, Task, TaskFault
 
 # -- the sides of a copy and their checks ------------------------------------------------------
@@ -355,6 +356,16 @@ def aclrtMemcpyAsync(dst: object, destMax: int, src: object, count: int, kind: i
     pageable = k != 5 and actual in (1, 2) and (d.arr is not None or s.arr is not None)
     if not pageable:  # (CANN turns a pageable copy into a synchronize and a synchronous copy)
         own_stream(target, ctx, "Asynchronous memory copy", "rtMemcpyAsync")
+    elif st is not None and capturing(st):  # which a capture cannot hold (api_error.cc MemcpyAsync)
+        raise ApiError(
+            RT_PARAM,
+            (
+                "EE1016",
+                "Asynchronous copy task failed. Reason: The pageable memory copy task does not support graph "
+                "capture.",
+            ),
+            fb_invalid("rtMemcpyAsync"),
+        )
     check_stopped(ctx)
     if d.is_device and s.is_device and d.ptr is not None and s.ptr is not None:
         # acl_rt.h: an on-chip device-to-device async copy needs 64-byte aligned addresses

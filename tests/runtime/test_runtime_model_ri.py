@@ -142,8 +142,13 @@ def test_replay_of_an_async_copy_and_two_kernels_in_order(bench):
     a, b, tmp, out = bench.buf(), bench.buf(np.full(N, 2)), bench.buf(), bench.buf()
     ws1, ex1 = bench.add(a, b, tmp, 1.0)
     ws2, ex2 = bench.add(tmp, b, out, 1.0)
+    pinned = Ref()  # a capture cannot hold a copy of pageable memory (a numpy array): 107000
+    assert A.aclrtMallocHost(pinned, NB) == 0
+    assert aclrtMemcpy(pinned.value, NB, host, NB, 0) == 0  # ACL_MEMCPY_HOST_TO_HOST
     assert A.aclmdlRICaptureBegin(st, M.MODE_RELAXED) == 0
-    assert aclrtMemcpyAsync(a, NB, host, NB, ACL_MEMCPY_HOST_TO_DEVICE, st) == 0
+    assert aclrtMemcpyAsync(a, NB, host, NB, ACL_MEMCPY_HOST_TO_DEVICE, st) == 107000
+    assert "The pageable memory copy task does not support graph capture." in aclGetRecentErrMsg()
+    assert aclrtMemcpyAsync(a, NB, pinned.value, NB, ACL_MEMCPY_HOST_TO_DEVICE, st) == 0
     assert aclnnAdd(None, ws1, ex1, st) == 0
     assert aclnnAdd(None, ws2, ex2, st) == 0
     m = Ref()
@@ -165,6 +170,7 @@ def test_replay_of_an_async_copy_and_two_kernels_in_order(bench):
     assert A.aclmdlRIExecute(m.value, -1) == 0
     np.testing.assert_allclose(bench.get(out), host + 4)
     assert A.aclmdlRIDestroy(m.value) == 0
+    assert A.aclrtFreeHost(pinned.value) == 0
 
 
 def test_global_capture_refuses_an_unsafe_call_until_the_thread_exchanges_to_relaxed(bench):
@@ -342,10 +348,14 @@ def test_event_recorded_in_a_model_completes_with_each_replay(bench):
     st, other = bench.stream(), bench.stream()
     a, b, out = bench.buf(np.arange(N)), bench.buf(np.ones(N)), bench.buf(np.zeros(N))
     ws, ex = bench.add(a, b, out, 1.0)
-    ev = Ref()
-    assert aclrtCreateEvent(ev) == 0
+    ev, plain = Ref(), Ref()
+    assert aclrtCreateEventExWithFlag(ev, 0x1) == 0  # a capture takes events of the Ex kind only
+    assert aclrtCreateEvent(plain) == 0
     assert A.aclmdlRICaptureBegin(st, M.MODE_RELAXED) == 0
     assert aclnnAdd(None, ws, ex, st) == 0
+    assert aclrtRecordEvent(plain.value, st) == 207000 and aclGetRecentErrMsg() is None  # ApiImpl::EventRecord
+    assert aclrtResetEvent(plain.value, st) == 207000
+    assert aclrtDestroyEvent(plain.value) == 0
     assert aclrtRecordEvent(ev.value, st) == 0
     m = Ref()
     assert A.aclmdlRICaptureEnd(st, m) == 0
@@ -725,11 +735,12 @@ def test_a_stream_bound_to_a_model_cannot_be_destroyed(bench):
 def test_a_capturing_stream_waits_only_for_events_recorded_in_the_capture(bench):
     """ApiImpl::StreamWaitEvent: on a capturing stream, an event of aclrtCreateEvent not recorded
     in the capture (recorded before it, or never) is refused with a WARN: 207000, no report, no
-    last error; one recorded in the capture becomes a model task."""
+    last error; one recorded in the capture (an Ex event) becomes a model task."""
     st, other = bench.stream(), bench.stream()
     before, never, inside = Ref(), Ref(), Ref()
-    for e in (before, never, inside):
+    for e in (before, never):
         assert aclrtCreateEvent(e) == 0
+    assert aclrtCreateEventExWithFlag(inside, 0x1) == 0  # a capture records only events of the Ex kind
     assert aclrtRecordEvent(before.value, other) == 0 and aclrtSynchronizeStream(other) == 0
     assert A.aclmdlRICaptureBegin(st, M.MODE_RELAXED) == 0
     assert A.aclmdlRICaptureBegin(other, M.MODE_RELAXED) == 0

@@ -11,6 +11,7 @@ from rt_texts import INDENT, RANGE_SOLUTION, TRACEBACK, null
 
 from aclnn_py import (
     ACL_FLOAT,
+    ACL_MEMCPY_DEVICE_TO_DEVICE,
     ACL_MEMCPY_DEVICE_TO_HOST,
     ACL_MEMCPY_HOST_TO_DEVICE,
     ACL_STREAM_PERSISTENT,
@@ -73,10 +74,10 @@ def test_prof_trace_queues_its_trace_point(dev0):
 def test_cache_last_task_op_info_in_a_capture(dev0):
     s = stream()
     buf = Ref()
-    assert aclrtMalloc(buf, 64, 0) == 0
-    host = np.zeros(16, dtype=np.float32)
+    assert aclrtMalloc(buf, 128, 0) == 0
+    assert aclrtMemset(buf.value, 128, 0, 128) == 0
     assert aclmdlRICaptureBegin(s, 0) == 0
-    assert aclrtMemcpyAsync(buf.value, 64, host, 64, ACL_MEMCPY_HOST_TO_DEVICE, s) == 0
+    assert aclrtMemcpyAsync(buf.value, 64, buf.value + 64, 64, ACL_MEMCPY_DEVICE_TO_DEVICE, s) == 0
     assert T.aclrtCacheLastTaskOpInfo(b"shape", 5) == 507000
     assert "The operator information cache function is not enabled." in aclGetRecentErrMsg()
     assert aclrtSetStreamAttribute(s, 4, aclrtStreamAttrValue(1)) == 0
