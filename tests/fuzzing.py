@@ -225,6 +225,9 @@ SILENT = {
     # an event without a wait task (ACL_EVENT_TIME_LINE alone): ApiErrorDecorator::StreamWaitEvent's
     # COND_RETURN_WARN, rtStreamWaitEvent's COND_RETURN_WITH_NOLOG (api_c_stream.cc:140)
     ("aclrtStreamWaitEvent", 207000),
+    # ApiImpl::EventRecord / EventReset on a capturing stream with an event of aclrtCreateEvent(WithFlag), and
+    # EventReset of an event without a wait task, an IPC or an Ex event: WARNs, rtEventRecord/rtEventReset's NOLOG
+    ("aclrtRecordEvent", 207000), ("aclrtResetEvent", 207000),
     # ApiImplEvent's WARN-only refusals of event kinds, passed on by the rt wrappers' NOLOG (api_impl_event_common.cc;
     # api_c.cc rtEventQuery, rtEventQueryStatus, rtEventQueryWaitStatus, rtEventElapsedTime); an IPC event off
     # RT_FEATURE_IPC_EVENT chips (api_error.cc EventCreateEx, api_c.cc rtEventCreateExWithFlag)
