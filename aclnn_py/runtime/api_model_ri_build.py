@@ -43,7 +43,7 @@ from .stream import LIVE_STREAMS, Stream
 ACL_MODEL_STREAM_FLAG_HEAD = 0  # RT_MODEL_HEAD_STREAM (rt_model.h)
 ACL_MODEL_STREAM_FLAG_DEFAULT = 0x7FFFFFFF  # RT_INVALID_FLAG (rt_external_base.h)
 
-_EXEC_ASYNC = "Asynchronously executing the model running instance"
+_EXEC_ASYNC = "Executing the model running instance"  # rtModelExecute: ApiErrorDecorator::ModelExecute
 _EXEC = "Executing the model running instance"
 _BIND = "Binding a model running instance to a stream"
 _UNBIND = "Unbinding a model running instance from a stream"
@@ -381,13 +381,14 @@ def aclmdlRIDestroy(modelRI: object) -> int:
     for st in list(LIVE_STREAMS):
         if isinstance(st.capture, M.Capture) and st.capture.model is mdl and not st.capture.bound:
             raise captured(st, "Destroying a model running instance")
-    _destroy(mdl)
+    destroy_model(mdl)
     return E.ACL_SUCCESS
 
 
-def _destroy(mdl: M.Model) -> None:
+def destroy_model(mdl: M.Model) -> None:
+    """Free a model, its sub-models, condition words and model streams; run its destroy callbacks."""
     for sub in mdl.subs:
-        _destroy(sub)
+        destroy_model(sub)
     for st in list(mdl.streams):
         if isinstance(st.capture, M.Capture) and st.capture.model is mdl:
             st.capture = None

@@ -23,6 +23,7 @@ from ._checks import (
     acl_reason,
     bad_object,
     emu,
+    fb_inner,
     fb_invalid,
     int_arg,
     is_null_handle,
@@ -83,13 +84,22 @@ def _mode_arg(mode: object, desc: str, rt_fn: str) -> int:
 
 def _begin_capture(st: Stream, mode: int, model: M.Model | None, rt_fn: str) -> None:
     ctx = need_context(rt_fn)
-    own_stream(st, ctx, "Stream begin capture", rt_fn)
+    own_stream(st, ctx, "Starting capturing tasks delivered to a stream", rt_fn)
     if st.capture is not None:
         if isinstance(st.capture, M.Capture) and st.capture.bound:
-            raise refused(
-                E.ACL_ERROR_RT_STREAM_MODEL, "Stream begin capture", f"Stream (stream_id={st.ident}) is a model stream"
+            raise ApiError(
+                E.ACL_ERROR_RT_STREAM_MODEL,
+                (
+                    "EE1017",
+                    f"Stream begin capture failed. Parameter stream is invalid. Reason: Stream {st.ident} is already "
+                    f"bound to model {st.capture.model.ident}.",
+                ),
             )
-        raise captured(st, "Stream begin capture")
+        raise refused(  # Context::StreamBeginCapture
+            E.ACL_ERROR_RT_STREAM_CAPTURED,
+            "Stream begin capture",
+            f"Stream is already in capture status, device_id={ctx.device.ident}, stream_id={st.ident}, status=active",
+        )
     if model is None:
         model = M.Model(ctx, "capture")
     target = Stream(ctx, False, 0, call_site())  # the model stream the capture fills
@@ -162,21 +172,39 @@ def aclmdlRICaptureEnd(stream: object, modelRI: object) -> int:
     api, rt_fn = "aclmdlRICaptureEnd", "rtStreamEndCapture"
     st = _stream_arg(stream, api, rt_fn)
     cap = st.capture
-    if not isinstance(cap, M.Capture) or cap.bound or cap.update is not None:
-        raise refused(
+    if modelRI is None and isinstance(cap, M.Capture) and not cap.bound and cap.update is None:
+        raise rt_null(_END, "captureMdl", rt_fn)
+    ctx = need_context(rt_fn)  # ApiImpl::StreamEndCapture
+    own_stream(st, ctx, "Ending the capture of a stream", rt_fn)
+    if isinstance(cap, M.Capture) and cap.bound:
+        raise ApiError(
+            E.ACL_ERROR_RT_STREAM_MODEL,
+            (
+                "EE1017",
+                f"Stream end capture failed. Parameter stream is invalid. Reason: Stream {st.ident} is already bound "
+                f"to model {cap.model.ident}.",
+            ),
+        )
+    if not isinstance(cap, M.Capture) or cap.update is not None:
+        raise ApiError(  # Context::StreamEndCapture
             E.ACL_ERROR_RT_STREAM_NOT_CAPTURED,
-            "Stream end capture",
-            f"Stream (stream_id={st.ident}) is not in the capture stage",
+            (
+                "EE1018",
+                f"Stream end capture failed. Reason: The stream (stream_id={st.ident}) is not in capture status, call "
+                "rtStreamBeginCapture API to capture stream first.",
+            ),
         )
     if modelRI is None:
         raise rt_null(_END, "captureMdl", rt_fn)
     out = out_arg(modelRI, api, "modelRI", numeric=False)
     if cap.mode != M.MODE_RELAXED and cap.thread != threading.get_ident():
-        raise refused(
-            E.ACL_ERROR_RT_STREAM_CAPTURE_WRONG_THREAD,
-            "Stream end capture",
-            "The thread that ends the capture is not the thread that began it",
-        )
+        # Context::StreamEndCapture: logged only, the capture ends and its model is dropped
+        # (CaptureModeExit, ClearCaptureModel); rtStreamEndCapture's FuncErrorReason reports it
+        from .api_model_ri_build import destroy_model  # a sibling chapter, loaded with this one's use
+
+        st.capture = None
+        destroy_model(cap.model)
+        raise ApiError(E.ACL_ERROR_RT_STREAM_CAPTURE_WRONG_THREAD, fb_inner(rt_fn, "end capture in the wrong thread"))
     st.capture = None
     mdl = cap.model
     mdl.state = "ready"
