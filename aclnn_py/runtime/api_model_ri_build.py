@@ -45,6 +45,7 @@ ACL_MODEL_STREAM_FLAG_DEFAULT = 0x7FFFFFFF  # RT_INVALID_FLAG (rt_external_base.
 
 _EXEC_ASYNC = "Executing the model running instance"  # rtModelExecute: ApiErrorDecorator::ModelExecute
 _EXEC = "Executing the model running instance"
+_EXEC_SYNC = "Synchronously executing the model running instance"
 _BIND = "Binding a model running instance to a stream"
 _UNBIND = "Unbinding a model running instance from a stream"
 _END_GRAPH = "Delivering the EndGraph flag to the stream of a model"
@@ -309,10 +310,16 @@ def aclmdlRIExecuteAsync(modelRI: object, stream: object) -> int:
 def aclmdlRIExecute(modelRI: object, timeout: int) -> int:
     """Run the model and wait for it (timeout in ms, -1 for ever; the emulator does not time out)."""
     api, rt_fn = "aclmdlRIExecute", "rtsModelExecute"
+    mdl = model_arg(modelRI, api, rt_fn)  # the ACL layer's null check, then the handle's
     t = int_arg(timeout, "timeout", -(2**31), 2**31 - 1)
-    if t < -1 or t == 0:
-        raise ApiError(RT_PARAM, rt_value(_EXEC, t, "timeout", TIMEOUT_EXPECT), fb_invalid(rt_fn))
-    mdl = model_arg(modelRI, api, rt_fn)
+    if t < -1 or t == 0:  # ApiErrorDecorator::ModelExecuteSync
+        raise ApiError(RT_PARAM, rt_value(_EXEC_SYNC, t, "timeout", TIMEOUT_EXPECT), fb_invalid(rt_fn))
+    if mdl.kind == "capture":
+        raise ApiError(
+            RT_PARAM,
+            ("EE1016", f"{_EXEC_SYNC} failed. Reason: ACL Graph mode is not supported."),
+            fb_invalid(rt_fn),
+        )
     ctx = need_context(rt_fn)
     _runnable(mdl, api)
     st = _exec_stream(mdl, ctx)
