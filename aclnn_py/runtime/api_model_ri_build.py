@@ -24,6 +24,7 @@ from ._checks import (
     acl_reason,
     drain,
     emu,
+    fb_inner,
     fb_invalid,
     int_arg,
     is_null_handle,
@@ -41,6 +42,7 @@ from .memory import SPACE, MemoryFault, call_site
 from .stream import LIVE_STREAMS, Stream
 
 ACL_MODEL_STREAM_FLAG_HEAD = 0  # RT_MODEL_HEAD_STREAM (rt_model.h)
+ACL_STREAM_PERSISTENT = 0x4  # aclrtCreateStreamWithConfig's flag (the runtime's RT_STREAM_PERSISTENT)
 ACL_MODEL_STREAM_FLAG_DEFAULT = 0x7FFFFFFF  # RT_INVALID_FLAG (rt_external_base.h)
 
 _EXEC_ASYNC = "Executing the model running instance"  # rtModelExecute: ApiErrorDecorator::ModelExecute
@@ -66,6 +68,8 @@ def aclmdlRIBuildBegin(modelRI: object, flag: int) -> int:
     if modelRI is None:
         raise ApiError(PARAM, acl_null(api, "modelRI"))
     out = out_arg(modelRI, api, "modelRI", numeric=False)
+    if f != 0:  # rtsModelCreate's COND_RETURN_AND_MSG_OUTER_WITH_PARAM
+        raise ApiError(RT_PARAM, rt_value("rtsModelCreate", f, "flag", "0"))
     ctx = need_context("rtsModelCreate")
     store(out, M.Model(ctx, "build", f))
     return E.ACL_SUCCESS
@@ -83,8 +87,31 @@ def aclmdlRIBindStream(modelRI: object, stream: object, flag: int) -> int:
     api, rt_fn = "aclmdlRIBindStream", "rtsModelBindStream"
     mdl = model_arg(modelRI, api, rt_fn)
     f = int_arg(flag, "flag", 0, 2**32 - 1)
+    if f not in (ACL_MODEL_STREAM_FLAG_HEAD, ACL_MODEL_STREAM_FLAG_DEFAULT):  # rtsModelBindStream
+        raise ApiError(
+            RT_PARAM, rt_value(rt_fn, f, "flag", "RT_MODEL_STREAM_FLAG_HEAD or RT_MODEL_STREAM_FLAG_DEFAULT")
+        )
+    given = stream_handle(stream, rt_fn)
+    if given is not None and not given.flags & ACL_STREAM_PERSISTENT:
+        raise ApiError(
+            RT_PARAM,
+            (
+                "EE1017",
+                f"{rt_fn} failed. Parameter stm is invalid. Reason: Non-persistent stream cannot be bound to a model.",
+            ),
+        )
+    bound_to = M.model_stream(given) if given is not None else None
+    if bound_to is not None and given is not None:
+        raise ApiError(
+            E.ACL_ERROR_RT_STREAM_MODEL,
+            (
+                "EE1007",
+                f"Failed to bind stream (stream_id={given.ident}). Reason: The current stream has been bound to a "
+                f"model (model_id={bound_to.ident}) and cannot be bound to the input model (model_id={mdl.ident}).",
+            ),
+        )
     ctx = need_context(rt_fn)
-    st = stream_handle(stream, rt_fn) or ctx.default_stream
+    st = given or ctx.default_stream
     _built(mdl, _BIND)
     if M.capturing(st):
         raise captured(st, _BIND)
@@ -108,8 +135,16 @@ def aclmdlRIUnbindStream(modelRI: object, stream: object) -> int:
     _built(mdl, _UNBIND)
     if M.capturing(st):
         raise captured(st, _UNBIND)
-    if st not in mdl.streams:
-        raise ApiError(RT_PARAM, emu(f"{api}: {st!r} is not bound to {mdl!r}."))
+    if st not in mdl.streams:  # Model::UnbindStream (feature/model/model.cc)
+        raise ApiError(
+            E.ACL_ERROR_RT_STREAM_MODEL,
+            (
+                "EE4002",
+                "Failed to unbind the stream from the model. The specified stream "
+                f"(stream_id={st.ident}) is not bound to the current model (model_id={mdl.ident}).",
+            ),
+            fb_inner(rt_fn, "the relationship between the model and stream is incorrect."),
+        )
     mdl.remove_stream(st)
     st.capture = None
     return E.ACL_SUCCESS
@@ -136,9 +171,14 @@ def aclmdlRIBuildEnd(modelRI: object, reserve: object) -> int:
     """Finish building: the model can run."""
     api = "aclmdlRIBuildEnd"
     mdl = model_arg(modelRI, api, "rtsModelLoadComplete")
-    if not is_null_handle(reserve):
+    if not is_null_handle(reserve):  # ACL_CHECK_INVALID_PARAM_NO_VALUE: EH0012
         raise ApiError(
-            PARAM, acl_reason(api, "reserve", "reserve", "reserve is a reserved parameter and must be nullptr")
+            PARAM,
+            (
+                "EH0012",
+                f"{api} failed. Parameter reserve is invalid. Reason: reserve is a reserved parameter and must be "
+                "nullptr.",
+            ),
         )
     if mdl.kind == "build":
         mdl.state = "ready"

@@ -8,8 +8,9 @@ import pytest
 from aclnn_py import (
     ACL_MEMCPY_DEVICE_TO_HOST,
     ACL_MEMCPY_HOST_TO_DEVICE,
+    ACL_STREAM_PERSISTENT,
     aclGetRecentErrMsg,
-    aclrtCreateStream,
+    aclrtCreateStreamWithConfig,
     aclrtDestroyStream,
     aclrtFree,
     aclrtMalloc,
@@ -23,8 +24,9 @@ from aclnn_py.runtime import api_model_ri_build as A
 
 
 def _stream() -> object:
+    """A persistent stream: only those can be bound to a model (rtsModelBindStream)."""
     s = Ref()
-    assert aclrtCreateStream(s) == 0
+    assert aclrtCreateStreamWithConfig(s, 0, ACL_STREAM_PERSISTENT) == 0
     return s.value
 
 

@@ -13,6 +13,7 @@ from aclnn_py import (
     ACL_MEMCPY_DEVICE_TO_DEVICE,
     ACL_MEMCPY_DEVICE_TO_HOST,
     ACL_MEMCPY_HOST_TO_DEVICE,
+    ACL_STREAM_PERSISTENT,
     aclCreateScalar,
     aclCreateTensor,
     aclDestroyScalar,
@@ -26,6 +27,7 @@ from aclnn_py import (
     aclrtCreateEventExWithFlag,
     aclrtCreateEventWithFlag,
     aclrtCreateStream,
+    aclrtCreateStreamWithConfig,
     aclrtDestroyEvent,
     aclrtDestroyStream,
     aclrtFree,
@@ -88,9 +90,10 @@ class Bench:
         assert ws.value == 0
         return ws.value, ex.value
 
-    def stream(self) -> object:
+    def stream(self, persistent: bool = False) -> object:
+        """A stream (persistent: one aclmdlRIBindStream accepts)."""
         s = Ref()
-        assert aclrtCreateStream(s) == 0
+        assert (aclrtCreateStreamWithConfig(s, 0, ACL_STREAM_PERSISTENT) if persistent else aclrtCreateStream(s)) == 0
         self.streams.append(s.value)
         return s.value
 
@@ -318,7 +321,7 @@ def test_conditional_if_while_switch_read_the_condition_word_when_they_run(bench
 
 
 def test_built_model_switches_and_activates_streams_on_device_values(bench):
-    s1, s2, s3 = bench.stream(), bench.stream(), bench.stream()
+    s1, s2, s3 = bench.stream(True), bench.stream(True), bench.stream(True)
     a, b, out2, out3 = bench.buf(np.arange(N)), bench.buf(np.ones(N)), bench.buf(np.zeros(N)), bench.buf(np.zeros(N))
     flag, one = bench.buf(np.zeros(N)), bench.buf()
     assert aclrtMemcpy(one, 4, np.array([1], np.int32), 4, ACL_MEMCPY_HOST_TO_DEVICE) == 0
@@ -722,7 +725,7 @@ def test_synchronize_device_refuses_a_capturing_stream_of_the_context(bench):
 
 def test_a_stream_bound_to_a_model_cannot_be_destroyed(bench):
     """Context::TearDownOwnedStream refuses a bound stream (107005) and the stream stays valid."""
-    st = bench.stream()
+    st = bench.stream(persistent=True)
     model = Ref()
     assert A.aclmdlRIBuildBegin(model, 0) == 0
     assert A.aclmdlRIBindStream(model.value, st, 0) == 0
@@ -814,3 +817,44 @@ def test_ascend910_has_no_graph_capture(soc):
         assert aclGetRecentErrMsg() is None and A.aclrtGetLastError(0) == 207000
     assert aclrtDestroyStream(s.value) == 0
     assert A.aclrtResetDevice(0) == 0 and aclFinalize() == 0
+
+
+def test_building_a_model_checks_flags_and_streams(bench):
+    """rtsModelCreate (flag 0), rtsModelBindStream (flag HEAD or DEFAULT, a persistent stream, not one
+    bound already: EE1007), Model::UnbindStream (EE4002), aclmdlRIBuildEnd's reserve (EH0012)."""
+    m, m2 = Ref(), Ref()
+    assert A.aclmdlRIBuildBegin(m, 1) == 107000
+    assert aclGetRecentErrMsg().startswith(
+        "Invalid_Argument(EE1003): rtsModelCreate failed because value 1 for parameter flag is invalid. "
+        "Expected value: 0."
+    )
+    assert A.aclmdlRIBuildBegin(m, 0) == 0 and A.aclmdlRIBuildBegin(m2, 0) == 0
+    plain, st = bench.stream(), bench.stream(persistent=True)
+    assert A.aclmdlRIBindStream(m.value, st, 5) == 107000
+    assert "value 5 for parameter flag is invalid. Expected value: RT_MODEL_STREAM_FLAG_HEAD or " in (
+        aclGetRecentErrMsg()
+    )
+    assert A.aclmdlRIBindStream(m.value, plain, 0) == 107000
+    assert aclGetRecentErrMsg().startswith(
+        "Invalid_Argument(EE1017): rtsModelBindStream failed. Parameter stm is invalid. Reason: Non-persistent "
+        "stream cannot be bound to a model."
+    )
+    assert A.aclmdlRIUnbindStream(m.value, st) == 107005
+    assert (
+        f"Failed to unbind the stream from the model. The specified stream (stream_id={st.ident}) is not bound to "
+        f"the current model (model_id={m.value.ident})."
+    ) in aclGetRecentErrMsg()
+    assert A.aclmdlRIBindStream(m.value, st, 0) == 0
+    assert A.aclmdlRIBindStream(m2.value, st, 0) == 107005
+    assert (
+        f"Failed to bind stream (stream_id={st.ident}). Reason: The current stream has been bound to a model "
+        f"(model_id={m.value.ident}) and cannot be bound to the input model (model_id={m2.value.ident})."
+    ) in aclGetRecentErrMsg()
+    assert A.aclmdlRIBuildEnd(m.value, 1) == 100000
+    assert aclGetRecentErrMsg().startswith(
+        "Invalid_Argument(EH0012): aclmdlRIBuildEnd failed. Parameter reserve is invalid. Reason: reserve is a "
+        "reserved parameter and must be nullptr."
+    )
+    assert A.aclmdlRIUnbindStream(m.value, st) == 0
+    for model in (m, m2):
+        assert A.aclmdlRIDestroy(model.value) == 0

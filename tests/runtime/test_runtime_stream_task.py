@@ -156,7 +156,7 @@ def test_persistent_task_clean_empties_the_bound_stream(dev0):
 
 
 def test_task_update_replaces_a_random_task_of_a_built_model(dev0):
-    s, exe = stream(), stream()
+    s, exe = stream(ACL_STREAM_PERSISTENT), stream()
     out, cnt, src = Ref(), Ref(), Ref()
     for ref, n in ((out, 256), (cnt, 16), (src, 128)):
         assert aclrtMalloc(ref, n, 0) == 0
