@@ -31,6 +31,7 @@ from ._checks import (
     stream_handle,
     submit,
 )
+from ._model_ri_checks import refused
 from .api_stream import check_stopped
 from .device import RT
 from .enums import aclrtEventRecordedStatus, aclrtEventStatus, aclrtEventWaitStatus
@@ -159,8 +160,8 @@ def _record_event(event: object, stream: object, api: str, rt_fn: str) -> int:
         # passed on by rtEventRecord's NOLOG: no report, no last error)
         return E.ACL_ERROR_RT_FEATURE_NOT_SUPPORT
     ev.ever_recorded = True
-    ev.captured = record_event_op(target, TASK_EVENT_RECORD, ev)
-    if ev.captured:
+    ev.captured = target.capture if record_event_op(target, TASK_EVENT_RECORD, ev) else None
+    if ev.captured is not None:
         return E.ACL_SUCCESS  # captured: each replay of the model records the event
     ev.timestamp_ns = None
     ev.stream = target
@@ -175,9 +176,24 @@ def aclrtRecordEvent(event: object, stream: object) -> int:
     return _record_event(event, stream, "aclrtRecordEvent", "rtEventRecord")
 
 
+def in_capture(ev: Event) -> bool:
+    """The runtime's ``IsCapturing()``: the event's latest record went into a capture still going on."""
+    cap = ev.captured
+    return cap is not None and cap.stream.capture is cap
+
+
+def _refuse_captured(ev: Event, desc: str, which: str = "Event (event_id={})") -> None:
+    """ApiErrorDecorator's refusal of an event recorded in an ongoing capture (107028, EE1016)."""
+    if in_capture(ev):
+        raise refused(
+            E.ACL_ERROR_RT_EVENT_CAPTURED, desc, f"{which.format(ev.ident)} during the capture stage is not supported"
+        )
+
+
 def _sync_event(ev: Event) -> int:
     if ev.flags == _RT_EVENT_EXTERNAL:
         return E.ACL_ERROR_RT_FEATURE_NOT_SUPPORT  # "The external event does not support synchronization."
+    _refuse_captured(ev, "Event synchronization")
     if ev.task is not None and ev.stream is not None:
         drain(ev.stream, ev.task)
         sanitizer.ordered(ev.stream, ev.task.seq)  # the work recorded before the event, not after
@@ -215,6 +231,7 @@ def aclrtQueryEventStatus(event: object, status: object) -> int:
     ev = event_handle(event, "rtEventQueryStatus")
     if ev.flags == _RT_EVENT_EXTERNAL:
         return E.ACL_ERROR_RT_FEATURE_NOT_SUPPORT  # ApiImplEvent::EventQueryStatus: a WARN only
+    _refuse_captured(ev, "Event status query")
     if ev.complete or (ev.new_mode and not ev.ever_recorded):  # Event::QueryEventStatus: new mode, no record
         store(out, aclrtEventRecordedStatus.ACL_EVENT_RECORDED_STATUS_COMPLETE)
         if ev.complete:
@@ -237,6 +254,8 @@ def aclrtEventElapsedTime(ms: object, startEvent: object, endEvent: object) -> i
             raise ApiError(PARAM, acl_null("aclrtEventElapsedTime", name))
     start = event_handle(startEvent, rt_fn)
     end = event_handle(endEvent, rt_fn)
+    _refuse_captured(start, "Computing the elapsed time between two events", "StartEvent {}")
+    _refuse_captured(end, "Computing the elapsed time between two events", "EndEvent {}")
     if {start.flags, end.flags} & {_RT_EVENT_EXTERNAL, _RT_EVENT_IPC}:
         return E.ACL_ERROR_RT_FEATURE_NOT_SUPPORT  # ApiImplEvent::EventElapsedTime: WARNs only
     if not (start.recorded and end.recorded):
@@ -278,7 +297,7 @@ def _stream_wait_event(stream: object, event: object, api: str, rt_fn: str) -> i
     target = st or ctx.default_stream
     own_stream(target, ctx, "Triggering stream event waiting", rt_fn)
     check_stopped(ctx)
-    if capturing(target) and not ev.captured and not ev.new_mode and ev.flags != _RT_EVENT_EXTERNAL:
+    if capturing(target) and not in_capture(ev) and not ev.new_mode and ev.flags != _RT_EVENT_EXTERNAL:
         # ApiImpl::StreamWaitEvent: on a capturing stream, an event of aclrtCreateEvent(WithFlag) not
         # recorded in the capture is refused with a WARN, passed on by rtStreamWaitEvent's NOLOG
         return E.ACL_ERROR_RT_FEATURE_NOT_SUPPORT
@@ -365,6 +384,7 @@ def aclrtEventGetTimestamp(event: object, timestamp: object) -> int:
     ev = event_handle(event, rt_fn)
     if ev.flags in (_RT_EVENT_EXTERNAL, _RT_EVENT_IPC):
         return E.ACL_ERROR_RT_FEATURE_NOT_SUPPORT  # refused without a report
+    _refuse_captured(ev, "Obtaining the event execution end time", "Event {}")
     if not ev.recorded:
         raise ApiError(E.ACL_ERROR_RT_INTERNAL_ERROR, fb_inner(rt_fn, "event recorder null"))
     if not ev.complete or ev.timestamp_ns is None:
@@ -399,7 +419,7 @@ def aclrtResetEvent(event: object, stream: object) -> int:
         # no-op (before the stream's context is checked); on a stream bound to a model, 207000
         bound = getattr(target.capture, "bound", False)
         return E.ACL_ERROR_RT_FEATURE_NOT_SUPPORT if bound else E.ACL_SUCCESS
-    if capturing(target) and not ev.captured and ev.flags != _RT_EVENT_EXTERNAL:
+    if capturing(target) and not in_capture(ev) and ev.flags != _RT_EVENT_EXTERNAL:
         return E.ACL_ERROR_RT_FEATURE_NOT_SUPPORT  # ApiImpl::EventReset: a WARN, rtEventReset's NOLOG
     own_stream(target, ctx, "Event reset", rt_fn)
     check_stopped(ctx)
@@ -452,6 +472,7 @@ def aclrtQueryEvent(event: object, status: object) -> int:
     ev = event_handle(event, "rtEventQuery")
     if ev.new_mode or ev.flags in (_RT_EVENT_EXTERNAL, _RT_EVENT_IPC):
         return E.ACL_ERROR_RT_FEATURE_NOT_SUPPORT  # ApiImplEvent::EventQuery: WARNs only
+    _refuse_captured(ev, "Event query")
     done = ev.task is None or ev.complete
     store(out, aclrtEventStatus.ACL_EVENT_STATUS_COMPLETE if done else aclrtEventStatus.ACL_EVENT_STATUS_NOT_READY)
     if not done:

@@ -19,6 +19,7 @@ from __future__ import annotations
 import itertools
 import os
 from collections.abc import Sequence
+from typing import Any
 
 from .. import soc as _soc
 from .._capi import ApiError, describe
@@ -322,7 +323,7 @@ class IpcOpenedEvent(Event):
 
     # The record state is the exported event's: reads and writes go to it.
     task: Task | None = _shared("task")  # type: ignore[assignment]
-    captured: bool = _shared("captured")  # type: ignore[assignment]
+    captured: Any = _shared("captured")
     ever_recorded: bool = _shared("ever_recorded")  # type: ignore[assignment]
     stream: Stream | None = _shared("stream")  # type: ignore[assignment]
     timestamp_ns: int | None = _shared("timestamp_ns")  # type: ignore[assignment]

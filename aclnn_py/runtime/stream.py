@@ -178,7 +178,7 @@ class Event:
         self.timestamp_ns: int | None = None
         self.new_mode = False  # made by aclrtCreateEventExWithFlag
         self.ever_recorded = False  # the runtime's hasRecord_: set by the first record, kept by resets
-        self.captured = False  # its latest record went into a capture (the runtime's IsCapturing())
+        self.captured: Any = None  # the capture its latest record went into (model_ri.Capture), if any
 
     def __repr__(self) -> str:
         return f"<aclrtEvent #{self.ident}>"

@@ -858,3 +858,36 @@ def test_building_a_model_checks_flags_and_streams(bench):
     assert A.aclmdlRIUnbindStream(m.value, st) == 0
     for model in (m, m2):
         assert A.aclmdlRIDestroy(model.value) == 0
+
+
+def test_an_event_recorded_in_an_ongoing_capture_cannot_be_queried_or_synchronized(bench):
+    """ApiErrorDecorator: synchronizing, querying, timing an event whose record went into a capture
+    still going on is 107028 EE1016; after aclmdlRICaptureEnd it is an event like any other."""
+    st = bench.stream()
+    ev = Ref()
+    assert aclrtCreateEventExWithFlag(ev, 0x9) == 0  # ACL_EVENT_SYNC | ACL_EVENT_TIME_LINE
+    assert A.aclmdlRICaptureBegin(st, M.MODE_RELAXED) == 0
+    assert aclrtRecordEvent(ev.value, st) == 0
+    status, ms, ts = Ref(), Ref(), Ref()
+    for call, text in (
+        (
+            lambda: A.aclrtSynchronizeEvent(ev.value),
+            f"Event synchronization failed. Reason: Event (event_id={ev.value.ident})",
+        ),
+        (lambda: A.aclrtQueryEventStatus(ev.value, status), "Event status query failed. Reason: Event (event_id="),
+        (
+            lambda: A.aclrtEventElapsedTime(ms, ev.value, ev.value),
+            "Computing the elapsed time between two events failed. Reason: StartEvent ",
+        ),
+        (
+            lambda: A.aclrtEventGetTimestamp(ev.value, ts),
+            f"Obtaining the event execution end time failed. Reason: Event {ev.value.ident} during",
+        ),
+    ):
+        assert call() == 107028
+        msg = aclGetRecentErrMsg()
+        assert msg.startswith("Not_Supported(EE1016): " + text) and "during the capture stage is not supported." in msg
+    model = Ref()
+    assert A.aclmdlRICaptureEnd(st, model) == 0
+    assert A.aclrtSynchronizeEvent(ev.value) == 0
+    assert A.aclmdlRIDestroy(model.value) == 0 and aclrtDestroyEvent(ev.value) == 0
