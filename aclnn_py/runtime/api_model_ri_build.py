@@ -39,7 +39,7 @@ from ._checks import (
 from ._model_ri_checks import captured, model_arg, refused, rt_null
 from .device import RT
 from .memory import SPACE, MemoryFault, call_site
-from .stream import LIVE_STREAMS, Stream
+from .stream import Stream
 
 ACL_MODEL_STREAM_FLAG_HEAD = 0  # RT_MODEL_HEAD_STREAM (rt_model.h)
 ACL_STREAM_PERSISTENT = 0x4  # aclrtCreateStreamWithConfig's flag (the runtime's RT_STREAM_PERSISTENT)
@@ -309,9 +309,19 @@ def aclrtSwitchStream(
 # ---------------------------------------------------------------------------------------------
 
 
-def _runnable(mdl: M.Model, api: str) -> None:
+def _runnable(mdl: M.Model, api: str, rt_fn: str) -> None:
     if mdl.is_sub:
         raise ApiError(E.ACL_ERROR_RT_FEATURE_NOT_SUPPORT)  # COND_RETURN_WARN: no report
+    if mdl.state == "capturing":  # CaptureModel::CheckExecuteReady
+        raise ApiError(
+            E.ACL_ERROR_RT_MODEL_CAPTURED,
+            (
+                "EE1017",
+                "Checking whether the capture model is ready failed. Parameter modelRI is invalid. Reason: ModelRI "
+                f"(model_id={mdl.ident}) is in capturing state, status=CAPTURING.",
+            ),
+            fb_inner(rt_fn, "model is captured"),
+        )
     if mdl.state != "ready":
         what = (
             "is still being captured (aclmdlRICaptureEnd)"
@@ -341,7 +351,7 @@ def aclmdlRIExecuteAsync(modelRI: object, stream: object) -> int:
     if M.capturing(st):
         raise captured(st, _EXEC_ASYNC)
     own_stream(st, ctx, _EXEC_ASYNC, rt_fn)
-    _runnable(mdl, api)
+    _runnable(mdl, api, rt_fn)
     M.execute(mdl, st, RT.policy)
     return E.ACL_SUCCESS
 
@@ -361,7 +371,7 @@ def aclmdlRIExecute(modelRI: object, timeout: int) -> int:
             fb_invalid(rt_fn),
         )
     ctx = need_context(rt_fn)
-    _runnable(mdl, api)
+    _runnable(mdl, api, rt_fn)
     st = _exec_stream(mdl, ctx)
     M.execute(mdl, st, RT.policy)
     drain(st)
@@ -425,9 +435,8 @@ def aclmdlRIDestroy(modelRI: object) -> int:
     mdl = model_arg(modelRI, api, "rtModelDestroy")
     if mdl.is_sub:
         return E.ACL_ERROR_RT_FEATURE_NOT_SUPPORT
-    for st in list(LIVE_STREAMS):
-        if isinstance(st.capture, M.Capture) and st.capture.model is mdl and not st.capture.bound:
-            raise captured(st, "Destroying a model running instance")
+    if mdl.state == "capturing":  # Context::ModelDestroy: logged only, then FuncErrorReason
+        raise ApiError(E.ACL_ERROR_RT_MODEL_CAPTURED, fb_inner("rtModelDestroy", "model is captured"))
     destroy_model(mdl)
     return E.ACL_SUCCESS
 

@@ -224,7 +224,14 @@ def test_argument_checks_and_state_refusals(bench):
     m = Ref()
     status = Ref()
     assert A.aclmdlRICaptureGetInfo(st, status, m) == 0
-    assert A.aclmdlRIExecuteAsync(m.value, bench.stream()) == 107000  # still capturing
+    aclGetRecentErrMsg()
+    assert A.aclmdlRIExecuteAsync(m.value, bench.stream()) == 107026  # still capturing (CheckExecuteReady)
+    assert aclGetRecentErrMsg().startswith(
+        "Invalid_Argument(EE1017): Checking whether the capture model is ready failed. Parameter modelRI is invalid. "
+        f"Reason: ModelRI (model_id={m.value.ident}) is in capturing state, status=CAPTURING."
+    )
+    assert A.aclmdlRIDestroy(m.value) == 107026  # Context::ModelDestroy: FuncErrorReason only
+    assert "rtModelDestroy execution failed, reason=model is captured" in aclGetRecentErrMsg()
     assert A.aclmdlRIExecuteAsync(m.value, st) == 107027
     assert A.aclmdlRICaptureEnd(st, m) == 0
     assert A.aclmdlRIExecute(m.value, 0) == 107000
