@@ -361,8 +361,7 @@ def aclrtMemcpyAsync(dst: object, destMax: int, src: object, count: int, kind: i
             RT_PARAM,
             (
                 "EE1016",
-                "Asynchronous copy task failed. Reason: The pageable memory copy task does not support graph "
-                "capture.",
+                "Asynchronous copy task failed. Reason: The pageable memory copy task does not support graph capture.",
             ),
             fb_invalid("rtMemcpyAsync"),
         )
