@@ -236,7 +236,7 @@ SILENT = {
     # Ascend910 has no RT_FEATURE_MODEL_ACL_GRAPH: the capture wrappers' WARN (api_c_standard_soc.cc)
     *((name, 207000) for name in (
         "aclmdlRICaptureBegin", "aclmdlRICaptureToModelRIBegin", "aclmdlRICaptureEnd", "aclmdlRICaptureGetInfo",
-        "aclmdlRICaptureThreadExchangeMode",
+        "aclmdlRICaptureThreadExchangeMode", "aclmdlRICaptureTaskGrpBegin", "aclmdlRICaptureTaskUpdateBegin",
     )),
     # the 1 GB huge-page policies on chips without RT_FEATURE_MEM_1G_HUGE_PAGE: the driver's refusal is logged
     # only (npu_driver_mem.cc CheckIfSupport1GHugePage), rtMalloc passes the code on

@@ -55,16 +55,25 @@ _NO_ACL_GRAPH = ("Ascend910",)
 
 
 def _acl_graph_supported() -> None:
-    """The capture wrappers' first check (api_c_standard_soc.cc rtStreamBeginCapture, rtStreamEndCapture,
-    rtStreamGetCaptureInfo, rtThreadExchangeCaptureMode): a WARN, and the thread's last error."""
+    """The capture wrappers' first check (api_c_standard_soc.cc: rtStreamBeginCapture(ToModel),
+    rtStreamEndCapture, rtStreamGetCaptureInfo, rtThreadExchangeCaptureMode, the task-group and
+    task-update begins): a WARN, and the thread's last error."""
     if _soc.current().family in _NO_ACL_GRAPH:
         raise silent(E.ACL_ERROR_RT_FEATURE_NOT_SUPPORT)
+
+
+# the rt functions whose wrapper checks RT_FEATURE_MODEL_ACL_GRAPH first (api_c_standard_soc.cc)
+_GRAPH_FEATURE_FNS = frozenset({
+    "rtStreamBeginCapture", "rtStreamEndCapture", "rtStreamGetCaptureInfo", "rtStreamBeginCaptureToModel",
+    "rtsStreamBeginTaskGrp", "rtsStreamBeginTaskUpdate",
+})  # fmt: skip
 
 
 def _stream_arg(stream: object, api: str, rt_fn: str) -> Stream:
     if is_null_handle(stream):
         raise ApiError(PARAM, acl_null(api, "stream"))
-    _acl_graph_supported()
+    if rt_fn in _GRAPH_FEATURE_FNS:
+        _acl_graph_supported()
     st = stream_handle(stream, rt_fn)
     assert st is not None
     return st
