@@ -237,6 +237,7 @@ SILENT = {
     *((name, 207000) for name in (
         "aclmdlRICaptureBegin", "aclmdlRICaptureToModelRIBegin", "aclmdlRICaptureEnd", "aclmdlRICaptureGetInfo",
         "aclmdlRICaptureThreadExchangeMode", "aclmdlRICaptureTaskGrpBegin", "aclmdlRICaptureTaskUpdateBegin",
+        "aclmdlRIDebugPrint", "aclmdlRIDebugJsonPrint",
     )),
     # the 1 GB huge-page policies on chips without RT_FEATURE_MEM_1G_HUGE_PAGE: the driver's refusal is logged
     # only (npu_driver_mem.cc CheckIfSupport1GHugePage), rtMalloc passes the code on

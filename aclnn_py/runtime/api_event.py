@@ -160,9 +160,11 @@ def _record_event(event: object, stream: object, api: str, rt_fn: str) -> int:
         # passed on by rtEventRecord's NOLOG: no report, no last error)
         return E.ACL_ERROR_RT_FEATURE_NOT_SUPPORT
     ev.ever_recorded = True
-    ev.captured = target.capture if record_event_op(target, TASK_EVENT_RECORD, ev) else None
-    if ev.captured is not None:
-        return E.ACL_SUCCESS  # captured: each replay of the model records the event
+    taken = record_event_op(target, TASK_EVENT_RECORD, ev)
+    # the runtime's IsCapturing(): a record into a capture (not onto a stream bound to a built model)
+    ev.captured = target.capture if taken and capturing(target) else None
+    if taken:
+        return E.ACL_SUCCESS  # recorded into the model: each replay records the event
     ev.timestamp_ns = None
     ev.stream = target
     ev.task = Task(target, "record event", run)
@@ -179,7 +181,8 @@ def aclrtRecordEvent(event: object, stream: object) -> int:
 def in_capture(ev: Event) -> bool:
     """The runtime's ``IsCapturing()``: the event's latest record went into a capture still going on."""
     cap = ev.captured
-    return cap is not None and cap.stream.capture is cap
+    # Event::IsCapturing is false for an EXTERNAL event whatever its records (event_capture.cc)
+    return cap is not None and cap.stream.capture is cap and ev.flags != _RT_EVENT_EXTERNAL
 
 
 def _refuse_captured(ev: Event, desc: str, which: str = "Event (event_id={})") -> None:
@@ -419,9 +422,9 @@ def aclrtResetEvent(event: object, stream: object) -> int:
         # no-op (before the stream's context is checked); on a stream bound to a model, 207000
         bound = getattr(target.capture, "bound", False)
         return E.ACL_ERROR_RT_FEATURE_NOT_SUPPORT if bound else E.ACL_SUCCESS
+    own_stream(target, ctx, "Event reset", rt_fn)
     if capturing(target) and not in_capture(ev) and ev.flags != _RT_EVENT_EXTERNAL:
         return E.ACL_ERROR_RT_FEATURE_NOT_SUPPORT  # ApiImpl::EventReset: a WARN, rtEventReset's NOLOG
-    own_stream(target, ctx, "Event reset", rt_fn)
     check_stopped(ctx)
 
     def run() -> None:

@@ -35,6 +35,7 @@ from ._checks import (
     rt_value,
     stream_error,
     stream_handle,
+    unrecorded,
 )
 from ._model_ri_checks import captured, model_arg, refused, rt_null
 from .device import RT
@@ -68,8 +69,8 @@ def aclmdlRIBuildBegin(modelRI: object, flag: int) -> int:
     if modelRI is None:
         raise ApiError(PARAM, acl_null(api, "modelRI"))
     out = out_arg(modelRI, api, "modelRI", numeric=False)
-    if f != 0:  # rtsModelCreate's COND_RETURN_AND_MSG_OUTER_WITH_PARAM
-        raise ApiError(RT_PARAM, rt_value("rtsModelCreate", f, "flag", "0"))
+    if f != 0:  # rtsModelCreate's COND_RETURN_AND_MSG_OUTER_WITH_PARAM: reported, not the last error
+        raise unrecorded(ApiError(RT_PARAM, rt_value("rtsModelCreate", f, "flag", "0")))
     ctx = need_context("rtsModelCreate")
     store(out, M.Model(ctx, "build", f))
     return E.ACL_SUCCESS
@@ -85,12 +86,14 @@ def aclmdlRIBindStream(modelRI: object, stream: object, flag: int) -> int:
     """Bind a stream to a model being built: the work submitted to it is recorded into the
     model. ACL_MODEL_STREAM_FLAG_HEAD makes it the stream an execution starts with."""
     api, rt_fn = "aclmdlRIBindStream", "rtsModelBindStream"
-    mdl = model_arg(modelRI, api, rt_fn)
+    if is_null_handle(modelRI):
+        raise ApiError(PARAM, acl_null(api, "modelRI"))
     f = int_arg(flag, "flag", 0, 2**32 - 1)
-    if f not in (ACL_MODEL_STREAM_FLAG_HEAD, ACL_MODEL_STREAM_FLAG_DEFAULT):  # rtsModelBindStream
-        raise ApiError(
-            RT_PARAM, rt_value(rt_fn, f, "flag", "RT_MODEL_STREAM_FLAG_HEAD or RT_MODEL_STREAM_FLAG_DEFAULT")
+    if f not in (ACL_MODEL_STREAM_FLAG_HEAD, ACL_MODEL_STREAM_FLAG_DEFAULT):  # rtsModelBindStream, before the handles
+        raise unrecorded(
+            ApiError(RT_PARAM, rt_value(rt_fn, f, "flag", "RT_MODEL_STREAM_FLAG_HEAD or RT_MODEL_STREAM_FLAG_DEFAULT"))
         )
+    mdl = model_arg(modelRI, api, rt_fn)
     given = stream_handle(stream, rt_fn)
     if given is not None and not given.flags & ACL_STREAM_PERSISTENT:
         raise ApiError(

@@ -11,7 +11,6 @@ from __future__ import annotations
 import threading
 from typing import Any
 
-from .. import soc as _soc
 from .._capi import ApiError, describe
 from .._ref import store
 from . import model_ri as M
@@ -32,10 +31,9 @@ from ._checks import (
     own_stream,
     rt_api,
     rt_value,
-    silent,
     stream_handle,
 )
-from ._model_ri_checks import captured, model_arg, refused, rt_null
+from ._model_ri_checks import captured, model_arg, refused, require_acl_graph, rt_null
 from .memory import call_site
 from .stream import Stream, TaskFault
 
@@ -50,30 +48,13 @@ _COND_PTR = "Obtaining the device pointer of a conditional handle"
 _COND_TASK = "Adding a conditional task to a stream"
 
 
-# RT_FEATURE_MODEL_ACL_GRAPH: hicann/runtime's config/910_B_93, 950, dc (Ascend310P) and 350
-_NO_ACL_GRAPH = ("Ascend910",)
-
-
-def _acl_graph_supported() -> None:
-    """The capture wrappers' first check (api_c_standard_soc.cc: rtStreamBeginCapture(ToModel),
-    rtStreamEndCapture, rtStreamGetCaptureInfo, rtThreadExchangeCaptureMode, the task-group and
-    task-update begins): a WARN, and the thread's last error."""
-    if _soc.current().family in _NO_ACL_GRAPH:
-        raise silent(E.ACL_ERROR_RT_FEATURE_NOT_SUPPORT)
-
-
-# the rt functions whose wrapper checks RT_FEATURE_MODEL_ACL_GRAPH first (api_c_standard_soc.cc)
-_GRAPH_FEATURE_FNS = frozenset({
-    "rtStreamBeginCapture", "rtStreamEndCapture", "rtStreamGetCaptureInfo", "rtStreamBeginCaptureToModel",
-    "rtsStreamBeginTaskGrp", "rtsStreamBeginTaskUpdate",
-})  # fmt: skip
-
-
-def _stream_arg(stream: object, api: str, rt_fn: str) -> Stream:
+def _stream_arg(stream: object, api: str, rt_fn: str, gated: bool = False) -> Stream:
+    """The stream argument: the ACL layer's null check, then (``gated``: a wrapper that checks
+    RT_FEATURE_MODEL_ACL_GRAPH first) the chip, then the handle."""
     if is_null_handle(stream):
         raise ApiError(PARAM, acl_null(api, "stream"))
-    if rt_fn in _GRAPH_FEATURE_FNS:
-        _acl_graph_supported()
+    if gated:
+        require_acl_graph()
     st = stream_handle(stream, rt_fn)
     assert st is not None
     return st
@@ -122,7 +103,7 @@ def aclmdlRICaptureBegin(stream: object, mode: int) -> int:
     """Start capturing: the work submitted to ``stream`` is recorded into a new model instead
     of running, until aclmdlRICaptureEnd."""
     api, rt_fn = "aclmdlRICaptureBegin", "rtStreamBeginCapture"
-    st = _stream_arg(stream, api, rt_fn)
+    st = _stream_arg(stream, api, rt_fn, gated=True)
     m = _mode_arg(mode, _BEGIN, rt_fn)
     _begin_capture(st, m, None, rt_fn)
     return E.ACL_SUCCESS
@@ -132,7 +113,9 @@ def aclmdlRICaptureBegin(stream: object, mode: int) -> int:
 def aclmdlRICaptureToModelRIBegin(stream: object, modelRI: object, mode: int) -> int:
     """Capture into an existing, still empty sub-model (a branch of aclmdlRIAddCondTask)."""
     api, rt_fn = "aclmdlRICaptureToModelRIBegin", "rtStreamBeginCaptureToModel"
-    st = _stream_arg(stream, api, rt_fn)
+    if not is_null_handle(stream) and is_null_handle(modelRI):
+        raise ApiError(PARAM, acl_null(api, "modelRI"))
+    st = _stream_arg(stream, api, rt_fn, gated=True)
     mdl = model_arg(modelRI, api, rt_fn)
     m = _mode_arg(mode, _BEGIN, rt_fn)
     if not mdl.is_sub:
@@ -161,11 +144,13 @@ def aclmdlRICaptureToModelRIBegin(stream: object, modelRI: object, mode: int) ->
 def aclmdlRICaptureGetInfo(stream: object, status: object, modelRI: object) -> int:
     """Whether the stream captures (ACL_MODEL_RI_CAPTURE_STATUS_ACTIVE or _NONE) and into which model."""
     api = "aclmdlRICaptureGetInfo"
-    st = _stream_arg(stream, api, "rtStreamGetCaptureInfo")
+    if is_null_handle(stream):
+        raise ApiError(PARAM, acl_null(api, "stream"))
     if status is None and modelRI is None:
         raise ApiError(
             PARAM, acl_reason(api, "nullptr/nullptr", "status/modelRI", "both cannot be nullptr at the same time")
         )
+    st = _stream_arg(stream, api, "rtStreamGetCaptureInfo", gated=True)
     cap = st.capture
     active = isinstance(cap, M.Capture) and not cap.bound and cap.update is None
     if status is not None:
@@ -179,10 +164,10 @@ def aclmdlRICaptureGetInfo(stream: object, status: object, modelRI: object) -> i
 def aclmdlRICaptureEnd(stream: object, modelRI: object) -> int:
     """End the capture and hand out the model (the stream runs its work again)."""
     api, rt_fn = "aclmdlRICaptureEnd", "rtStreamEndCapture"
-    st = _stream_arg(stream, api, rt_fn)
+    st = _stream_arg(stream, api, rt_fn, gated=True)
     cap = st.capture
-    if modelRI is None and isinstance(cap, M.Capture) and not cap.bound and cap.update is None:
-        raise rt_null(_END, "captureMdl", rt_fn)
+    if modelRI is None and isinstance(cap, M.Capture) and not cap.bound and cap.update is None and not cap.model.is_sub:
+        raise rt_null(_END, "captureMdl", rt_fn)  # ApiImpl::StreamEndCapture: a sub-model's capture needs none
     ctx = need_context(rt_fn)  # ApiImpl::StreamEndCapture
     own_stream(st, ctx, "Ending the capture of a stream", rt_fn)
     if isinstance(cap, M.Capture) and cap.bound:
@@ -203,21 +188,17 @@ def aclmdlRICaptureEnd(stream: object, modelRI: object) -> int:
                 "rtStreamBeginCapture API to capture stream first.",
             ),
         )
-    if modelRI is None:
-        raise rt_null(_END, "captureMdl", rt_fn)
-    out = out_arg(modelRI, api, "modelRI", numeric=False)
+    out = None if modelRI is None else out_arg(modelRI, api, "modelRI", numeric=False)
     if cap.mode != M.MODE_RELAXED and cap.thread != threading.get_ident():
-        # Context::StreamEndCapture: logged only, the capture ends and its model is dropped
-        # (CaptureModeExit, ClearCaptureModel); rtStreamEndCapture's FuncErrorReason reports it
-        from .api_model_ri_build import destroy_model  # a sibling chapter, loaded with this one's use
-
+        # Context::StreamEndCapture: logged only; the stream leaves the capture (CaptureModeExit,
+        # ClearCaptureModel without a model: the model is not destroyed); FuncErrorReason reports it
         st.capture = None
-        destroy_model(cap.model)
         raise ApiError(E.ACL_ERROR_RT_STREAM_CAPTURE_WRONG_THREAD, fb_inner(rt_fn, "end capture in the wrong thread"))
     st.capture = None
     mdl = cap.model
     mdl.state = "ready"
-    store(out, mdl)
+    if out is not None:
+        store(out, mdl)
     return E.ACL_SUCCESS
 
 
@@ -228,7 +209,7 @@ def aclmdlRICaptureThreadExchangeMode(mode: object) -> int:
     if mode is None:
         raise ApiError(PARAM, acl_null(api, "mode"))
     out = out_arg(mode, api, "mode")
-    _acl_graph_supported()
+    require_acl_graph()
     value = getattr(out, "value", out)
     m = int_arg(value, "mode", -(2**31), 2**31 - 1)
     if not 0 <= m < M.MODE_NONE:
@@ -253,7 +234,7 @@ def aclmdlRICaptureThreadExchangeMode(mode: object) -> int:
 def aclmdlRICaptureTaskGrpBegin(stream: object) -> int:
     """Open a task group on a capturing stream: the tasks up to TaskGrpEnd can be replaced later."""
     api, rt_fn = "aclmdlRICaptureTaskGrpBegin", "rtsStreamBeginTaskGrp"
-    st = _stream_arg(stream, api, rt_fn)
+    st = _stream_arg(stream, api, rt_fn, gated=True)
     cap = st.capture
     if not isinstance(cap, M.Capture) or cap.bound or cap.update is not None:
         raise refused(
@@ -300,9 +281,9 @@ def aclmdlRICaptureTaskUpdateBegin(stream: object, handle: object) -> int:
     """Start recording the replacement of a task group: the work submitted to ``stream`` (not a
     capturing stream) up to TaskUpdateEnd replaces the group's tasks, one for one."""
     api, rt_fn = "aclmdlRICaptureTaskUpdateBegin", "rtsStreamBeginTaskUpdate"
-    st = _stream_arg(stream, api, rt_fn)
-    if is_null_handle(handle):
+    if not is_null_handle(stream) and is_null_handle(handle):
         raise ApiError(PARAM, acl_null(api, "handle"))
+    st = _stream_arg(stream, api, rt_fn, gated=True)
     if not isinstance(handle, M.TaskGroup) or handle.model.destroyed:
         raise bad_object("taskGrp", rt_fn)
     if M.capturing(st):

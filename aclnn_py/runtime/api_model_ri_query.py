@@ -28,7 +28,7 @@ from ._checks import (
     rt_value,
     stream_handle,
 )
-from ._model_ri_checks import captured, model_arg, rt_null
+from ._model_ri_checks import captured, model_arg, require_acl_graph, rt_null
 
 # ---------------------------------------------------------------------------------------------
 # inspection
@@ -211,6 +211,9 @@ def aclmdlRIKernelTaskGetAttribute(task: object, attrId: int, attrValue: object)
 @rt_api
 def aclmdlRIDebugPrint(modelRI: object) -> int:
     """Print the model's streams and tasks (CANN logs them; the emulator prints to stdout)."""
+    if is_null_handle(modelRI):
+        raise ApiError(PARAM, acl_null("aclmdlRIDebugPrint", "modelRI"))
+    require_acl_graph()
     mdl = model_arg(modelRI, "aclmdlRIDebugPrint", "rtModelDebugDotPrint")
     print("\n".join(M.describe(mdl)), flush=True)
     return E.ACL_SUCCESS
@@ -220,6 +223,9 @@ def aclmdlRIDebugPrint(modelRI: object) -> int:
 def aclmdlRIDebugJsonPrint(modelRI: object, path: object, flags: int) -> int:
     """Write the model's streams and tasks as JSON to ``path``."""
     api = "aclmdlRIDebugJsonPrint"
+    if is_null_handle(modelRI):
+        raise ApiError(PARAM, acl_null(api, "modelRI"))
+    require_acl_graph()
     mdl = model_arg(modelRI, api, "rtModelDebugJsonPrint")
     if path is None:
         raise ApiError(PARAM, acl_null(api, "path"))

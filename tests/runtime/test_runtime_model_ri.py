@@ -898,3 +898,23 @@ def test_an_event_recorded_in_an_ongoing_capture_cannot_be_queried_or_synchroniz
     assert A.aclmdlRICaptureEnd(st, model) == 0
     assert A.aclrtSynchronizeEvent(ev.value) == 0
     assert A.aclmdlRIDestroy(model.value) == 0 and aclrtDestroyEvent(ev.value) == 0
+
+
+def test_events_recorded_on_a_bound_stream_are_not_captured_and_flag_checks_keep_no_last_error(bench):
+    """A record onto a stream bound to a built model is a model task but not a capture
+    (Event::IsCapturing): the event can be synchronized; rtsModelCreate's and rtsModelBindStream's
+    flag checks report without setting the thread's last error."""
+    m = Ref()
+    assert A.aclmdlRIBuildBegin(m, 2) == 107000 and A.aclrtGetLastError(0) == 0
+    aclGetRecentErrMsg()
+    assert A.aclmdlRIBuildBegin(m, 0) == 0
+    st = bench.stream(persistent=True)
+    assert A.aclmdlRIBindStream(m.value, st, 3) == 107000 and A.aclrtGetLastError(0) == 0
+    aclGetRecentErrMsg()
+    assert A.aclmdlRIBindStream(m.value, st, 0) == 0
+    ev = Ref()
+    assert aclrtCreateEventExWithFlag(ev, 0x1) == 0
+    assert aclrtRecordEvent(ev.value, st) == 0
+    assert A.aclrtSynchronizeEvent(ev.value) == 0
+    assert A.aclmdlRIUnbindStream(m.value, st) == 0 and A.aclmdlRIDestroy(m.value) == 0
+    assert aclrtDestroyEvent(ev.value) == 0
