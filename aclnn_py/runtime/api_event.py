@@ -27,17 +27,26 @@ from ._checks import (
     out_arg,
     own_stream,
     rt_api,
+    rt_inner,
     rt_value,
     stream_handle,
     submit,
 )
 from ._model_ri_checks import refused
-from .api_stream import check_stopped
+from .api_stream import check_stopped, rt_flags_of, supports_capture
 from .device import RT
 from .enums import aclrtEventRecordedStatus, aclrtEventStatus, aclrtEventWaitStatus
 from .memory import call_site
-from .model_ri import TASK_EVENT_RECORD, TASK_EVENT_RESET, TASK_EVENT_WAIT, capturing, record_event_op
-from .stream import CycleError, Event, Task, TaskFault, now_ns
+from .model_ri import (
+    TASK_EVENT_RECORD,
+    TASK_EVENT_RESET,
+    TASK_EVENT_WAIT,
+    Capture,
+    capturing,
+    join_capture,
+    record_event_op,
+)
+from .stream import CycleError, Event, Stream, Task, TaskFault, now_ns
 
 # ---------------------------------------------------------------------------------------------
 # events
@@ -286,6 +295,68 @@ def _never_recorded(rt_fn: str) -> None:
     )
 
 
+def _capture_wait(target: Stream, ev: Event, rt_fn: str) -> None:
+    """The checks of a wait on an event recorded in an ongoing capture (ApiImpl::StreamWaitEvent's
+    IsCapturing branch; Ascend950's ApiImplDavid logs inner reports instead), then
+    GetCaptureStream: a stream that does not capture joins the event's capture, one that
+    captures into another model is refused (107032) and both captures are invalidated."""
+    david = _soc.current().is_regbase
+    if not supports_capture(target):
+        flags = rt_flags_of(target.flags)
+        raise ApiError(
+            E.ACL_ERROR_RT_INTERNAL_ERROR,
+            rt_inner(
+                f"stream flag does not support capture to model, flag={flags}, stream_id={target.ident}.",
+                "StreamWaitEvent", "api_impl_david.cc", 656,
+            )
+            if david
+            else (
+                "EE1011",
+                f"Triggering event waiting failed. Value {flags} for parameter stream flag is invalid. Reason: Stream "
+                f"(stream_id={target.ident}) does not support the ACL Graph.",
+            ),
+            fb_inner(rt_fn, "stream invalid"),
+        )  # fmt: skip
+    if target.is_default:
+        raise ApiError(
+            E.ACL_ERROR_RT_STREAM_CAPTURE_IMPLICIT,
+            rt_inner(
+                "A disallowed implicit dependency from default stream.", "StreamWaitEvent", "api_impl_david.cc", 659
+            )
+            if david
+            else (
+                "EE1017",
+                "Triggering event waiting failed. Parameter stream is invalid. Reason: The default stream "
+                f"(stream_id={target.ident}) cannot be used in the ACL Graph.",
+            ),
+            fb_inner(rt_fn, "a disallowed implicit dependency from default stream"),
+        )
+    assert ev.captured is not None
+    model = ev.captured.model
+    cap = target.capture
+    if not capturing(target):
+        join_capture(target, model)
+        return
+    assert isinstance(cap, Capture)
+    if cap.model is not model:
+        model.invalid = cap.model.invalid = True  # TerminateCapture(evt, stm)
+        raise ApiError(
+            E.ACL_ERROR_STREAM_CAPTURE_CONFLICT,
+            (
+                "EE1016",
+                f"Triggering event waiting in capture mode failed. Reason: The model (model_id={model.ident}) where "
+                f"the event record task is located is inconsistent with the model (stream_id={target.ident}, "
+                f"model_id={cap.model.ident}) where the event wait task is located.",
+            ),
+            rt_inner(
+                f"Capture wait event failed, stream_id={target.ident}.", "StreamWaitEvent", "api_impl_david.cc", 668
+            )
+            if david
+            else rt_inner("Capture wait event failed.", "StreamWaitEvent", "api_impl.cc", 1641),
+            fb_inner(rt_fn, "stream begin capture conflict"),
+        )
+
+
 def _stream_wait_event(stream: object, event: object, api: str, rt_fn: str) -> int:
     if is_null_handle(event):
         raise ApiError(PARAM, acl_null(api, "event"))
@@ -300,10 +371,28 @@ def _stream_wait_event(stream: object, event: object, api: str, rt_fn: str) -> i
     target = st or ctx.default_stream
     own_stream(target, ctx, "Triggering stream event waiting", rt_fn)
     check_stopped(ctx)
-    if capturing(target) and not in_capture(ev) and not ev.new_mode and ev.flags != _RT_EVENT_EXTERNAL:
+    if in_capture(ev):
+        _capture_wait(target, ev, rt_fn)  # the stream joins the capture if it does not capture
+    elif capturing(target) and not ev.new_mode and ev.flags != _RT_EVENT_EXTERNAL:
         # ApiImpl::StreamWaitEvent: on a capturing stream, an event of aclrtCreateEvent(WithFlag) not
         # recorded in the capture is refused with a WARN, passed on by rtStreamWaitEvent's NOLOG
         return E.ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+    elif capturing(target) and ev.new_mode and ev.task is not None:
+        # an Ex event recorded outside the capture (HasRecord): the wait would have no record in
+        # the model (RT_ERROR_STREAM_CAPTURE_ISOLATION)
+        raise ApiError(
+            E.ACL_ERROR_RT_CAPTURE_DEPENDENCY,
+            (
+                "EE1016",
+                "Triggering event waiting failed. Reason: The event wait task is not supported during model "
+                "capture because the corresponding event record task is not in the current model. To wait for an "
+                "event outside the model, see the usage of ACL_EVENT_WAIT_EXTERNAL of the "
+                "aclrtStreamWaitEventWithFlag API in the API reference.",
+            ),
+            fb_inner(
+                rt_fn, "in the model capture scenario, the event wait task has no corresponding event record task"
+            ),
+        )
     if not ev.ever_recorded and not ev.new_mode and not ev.flags & (_RT_EVENT_SYNC_NS | _RT_EVENT_EXTERNAL):
         _never_recorded(rt_fn)
     if record_event_op(target, TASK_EVENT_WAIT, ev):

@@ -34,8 +34,11 @@ from ._checks import (
     stream_handle,
 )
 from ._model_ri_checks import captured, model_arg, refused, require_acl_graph, rt_null
+from .api_model_ri_build import destroy_model
 from .memory import call_site
 from .stream import Stream, TaskFault
+
+_RT_EVENT_EXTERNAL = 0x20  # ACL_EVENT_EXTERNAL: a record of it does not join a stream back
 
 _BEGIN = "Starting capturing tasks delivered to a stream"
 _END = "Ending the capture of a stream"
@@ -189,17 +192,57 @@ def aclmdlRICaptureEnd(stream: object, modelRI: object) -> int:
             ),
         )
     out = None if modelRI is None else out_arg(modelRI, api, "modelRI", numeric=False)
-    if cap.mode != M.MODE_RELAXED and cap.thread != threading.get_ident():
-        # Context::StreamEndCapture: logged only; the stream leaves the capture (CaptureModeExit,
-        # ClearCaptureModel without a model: the model is not destroyed); FuncErrorReason reports it
-        st.capture = None
-        raise ApiError(E.ACL_ERROR_RT_STREAM_CAPTURE_WRONG_THREAD, fb_inner(rt_fn, "end capture in the wrong thread"))
-    st.capture = None
     mdl = cap.model
+    if not cap.origin:  # Context::StreamEndCapture: logged only, FuncErrorReason reports it
+        raise ApiError(
+            E.ACL_ERROR_RT_STREAM_CAPTURE_UNMATCHED, fb_inner(rt_fn, "the capture was not initiated in this stream")
+        )
+    if cap.mode != M.MODE_RELAXED and cap.thread != threading.get_ident():
+        # logged only; the streams leave the capture (CaptureModeExit, ClearCaptureModel without
+        # a model: the model is not destroyed); FuncErrorReason reports it
+        M.end_capture(mdl)
+        raise ApiError(E.ACL_ERROR_RT_STREAM_CAPTURE_WRONG_THREAD, fb_inner(rt_fn, "end capture in the wrong thread"))
+    failure = _end_failure(st, cap, rt_fn)
+    if failure is not None:  # ClearCaptureModel(ctx, stm, model): the streams leave it, the model goes
+        M.end_capture(mdl)
+        if not mdl.is_sub:
+            destroy_model(mdl)
+        raise failure
+    M.end_capture(mdl)
     mdl.state = "ready"
     if out is not None:
         store(out, mdl)
     return E.ACL_SUCCESS
+
+
+def _end_failure(st: Stream, cap: M.Capture, rt_fn: str) -> ApiError | None:
+    """Context::StreamEndCapture's checks of the captured model, in order: an error during the
+    capture, a sub-model still capturing, then CheckCaptureModelValidity (a task group left
+    open, a joined stream not joined back)."""
+    mdl = cap.model
+    if mdl.invalid:
+        return refused(
+            E.ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED,
+            "Stream end capture",
+            f"The current model (model_id={mdl.ident}) is invalid because an error occurred during model capture",
+        )
+    if any(sub.state == "capturing" for sub in mdl.subs):
+        return refused(
+            E.ACL_ERROR_RT_SUB_ACLGRAPH_IS_CAPTURING,
+            "Stream end capture",
+            f"Sub ACL Graph is capturing, stream_id={st.ident}, capture stream_id={cap.target.ident}",
+        )
+    others = [s.capture for s in mdl.context.all_streams() if s.capture is not None]
+    if any(isinstance(c, M.Capture) and c.model is mdl and c.group is not None for c in others):
+        return ApiError(E.ACL_ERROR_STREAM_TASK_GROUP_STATUS, fb_inner(rt_fn, "task group status error"))
+    reason = M.unjoined(mdl, cap.target, _RT_EVENT_EXTERNAL)
+    if reason is not None:
+        return ApiError(
+            E.ACL_ERROR_RT_STREAM_UNJOINED,
+            ("EE1017", f"Capture model validity check failed. Parameter capture model is invalid. Reason: {reason}."),
+            fb_inner(rt_fn, "capture model contains a stream that was not joined to the origin stream"),
+        )
+    return None
 
 
 @rt_api

@@ -68,11 +68,23 @@ _RT_STREAM_HUGE, _RT_STREAM_CP_PROCESS_USE, _RT_STREAM_ACSQ_LOCK = 0x04, 0x800, 
 _NO_HUGE_STREAMS = ("Ascend310P",)  # SoC families without RT_FEATURE_STREAM_HUGE_DEPTH
 
 
+def rt_flags_of(flags: int) -> int:
+    """The runtime's flags of a stream created with these ACL flags."""
+    return sum(rt for acl, rt in _STREAM_FLAGS.items() if flags & acl)
+
+
+# StreamFlagIsSupportCapture: RT_STREAM_AICPU (ACL_STREAM_CPU_SCHEDULE) and RT_STREAM_CP_PROCESS_USE
+# (ACL_STREAM_DEVICE_USE_ONLY) streams cannot take part in a capture (capture_adapt_v100.cc)
+NO_CAPTURE_RT_FLAGS = (0x08, 0x800)
+
+
+def supports_capture(st: Stream) -> bool:
+    rt = rt_flags_of(st.flags)
+    return not any(rt & f == f for f in NO_CAPTURE_RT_FLAGS)
+
+
 def _create_stream(out: object, flags: int, priority: int = 0) -> int:
-    rt_flags = 0
-    for acl_flag, rt_flag in _STREAM_FLAGS.items():
-        if flags & acl_flag:
-            rt_flags |= rt_flag
+    rt_flags = rt_flags_of(flags)
     if rt_flags & _RT_STREAM_HUGE and _soc.current().family in _NO_HUGE_STREAMS:
         # FEATURE_NOT_SUPPORT: rtStreamCreateWithFlags' COND_RETURN_WITH_NOLOG adds nothing and keeps no last error
         raise unrecorded(

@@ -92,9 +92,11 @@ class ModelTask:
     """One task of a model stream (an ``aclmdlRITask``)."""
 
     __slots__ = (
-        "__weakref__", "control", "disabled", "event", "fn", "label", "model", "ready", "seq", "stream", "type",
-        "use",
+        "__weakref__", "control", "disabled", "event", "fn", "label", "model", "order", "ready", "seq", "stream",
+        "type", "use",
     )  # fmt: skip
+
+    _orders = itertools.count()
 
     def __init__(
         self,
@@ -117,6 +119,7 @@ class ModelTask:
         self.event: Event | None = None  # the event an EVENT_RECORD task records
         self.disabled = False
         self.seq = len(model.tasks_of(stream))  # aclmdlRITaskGetSeqId: its place on its stream
+        self.order = next(ModelTask._orders)  # when it was captured, across the model's streams
 
     def __repr__(self) -> str:
         return f"<aclmdlRITask {self.seq} of {self.model!r}: {self.label}>"
@@ -195,6 +198,9 @@ class Model:
         self.parent: Model | None = None
         self.destroyed = False
         self.aborted = 0  # bumped by aclmdlRIAbort: executions submitted before it do nothing
+        # CaptureModel::TerminateCapture: an error during the capture (a cross-model event) makes
+        # aclmdlRICaptureEnd fail and destroy the model
+        self.invalid = False
         self.runs = 0
         self.site = call_site()
         LIVE_MODELS.add(self)
@@ -274,12 +280,17 @@ def reset() -> None:
 class Capture(Recorder):
     """The recorder of a stream that captures into ``model`` (or is bound to it)."""
 
-    def __init__(self, model: Model, stream: Stream, target: Stream, mode: int, bound: bool = False) -> None:
+    def __init__(
+        self, model: Model, stream: Stream, target: Stream, mode: int, bound: bool = False, origin: bool = True
+    ) -> None:
         self.model = model
         self.stream = stream  # the user's stream
         self.target = target  # the model stream its tasks go to
         self.mode = mode
         self.bound = bound
+        # False for a stream that joined the capture by waiting on an event recorded in it (the
+        # runtime's IsOrigCaptureStream): it has no capture mode and cannot end the capture
+        self.origin = origin
         self.thread = threading.get_ident()
         self.group: TaskGroup | None = None
         self.update: TaskGroup | None = None  # aclmdlRICaptureTaskUpdateBegin's group
@@ -369,6 +380,72 @@ def capturing(stream: Stream) -> bool:
     return isinstance(cap, Capture) and not cap.bound
 
 
+def join_capture(stream: Stream, model: Model) -> Capture:
+    """``StreamAddToCaptureModelProc`` for a stream that waits on an event recorded in an
+    ongoing capture: it gets a model stream of its own and captures into ``model`` too (no
+    capture mode of its own; the capture's end releases it)."""
+    target = Stream(model.context, False, 0, call_site())
+    model.add_stream(target, head=False)
+    cap = Capture(model, stream, target, MODE_NONE, origin=False)
+    stream.capture = cap
+    return cap
+
+
+def end_capture(model: Model) -> None:
+    """``CaptureModel::ExitCaptureNotify``: every stream capturing into ``model`` (the origin
+    and the streams that joined it) leaves the capture."""
+    for st in model.context.all_streams():
+        cap = st.capture
+        if isinstance(cap, Capture) and cap.model is model and not cap.bound and cap.update is None:
+            st.capture = None
+
+
+def _waiting_streams(model: Model, record: ModelTask) -> set[int]:
+    """The model streams whose waits bind to ``record`` (in the software-event mode each record
+    in a capture makes a new capture event, and a wait binds to the latest one)."""
+    found: set[int] = set()
+    for mt in sorted(model.all_tasks(), key=lambda t: t.order):
+        if mt.order <= record.order or mt.event is not record.event:
+            continue
+        if mt.type == TASK_EVENT_RECORD:
+            break
+        if mt.type == TASK_EVENT_WAIT:
+            found.add(id(mt.stream))
+    return found
+
+
+def unjoined(model: Model, origin: Stream, external_flag: int) -> str | None:
+    """``Context::CheckCaptureModelValidity``: why a capture with several streams cannot end (a
+    stream that joined it must end with an event record a capture stream waits on, and the
+    origin must wait on one of them), or None."""
+    joined_back = False
+    subs = [st for st in model.streams if st is not origin]
+    for st in subs:
+        tasks = model.tasks_of(st)
+        last = tasks[-1]
+        ev = last.event
+        if last.type != TASK_EVENT_RECORD or ev is None or ev.flags == external_flag:
+            return (
+                f"In the cross-stream capture scenario, the last task (task_id={last.seq}) on the sub stream "
+                f"(stream_id={st.ident}) is not an event record task. Call aclrtRecordEvent on the sub stream to "
+                "deliver an event record task"
+            )
+        waiters = _waiting_streams(model, last)
+        if not waiters:
+            return (
+                f"In the cross-stream capture scenario, the last task (task_id={last.seq}, event_id={ev.ident}) on "
+                f"the sub stream (stream_id={st.ident}) lacks the corresponding event wait task"
+            )
+        if id(origin) in waiters - {id(st)}:
+            joined_back = True
+    if subs and not joined_back:
+        return (
+            f"In the cross-stream capture scenario, the origin stream (stream_id={origin.ident}) has no event wait "
+            "task, indicating that the sub stream is not joined back to the origin stream"
+        )
+    return None
+
+
 def record_event_op(stream: Stream, kind: int, event: Event) -> bool:
     """The hook api_event calls before queueing an event record, wait or reset: on a capturing
     stream the operation becomes a model task bound to the event (a wait then waits, at replay,
@@ -418,6 +495,63 @@ def _reset_body(event: Event) -> Callable[[], None]:
 # ---------------------------------------------------------------------------------------------
 
 
+class Schedule:
+    """The order one execution runs a model's tasks in. A built model runs its head stream (the
+    others when a control task activates them); a captured model runs all its streams (each a
+    head stream: StreamAddToCaptureModelProc binds them so), one after another as their event
+    waits allow: a wait on a record of the model first runs the recording stream up to that
+    record. ``ordered`` holds the waits this order satisfies, ``stuck`` those that wait on a
+    record coming after them (on hardware the streams hang)."""
+
+    def __init__(self, model: Model) -> None:
+        self.tasks: list[ModelTask] = []
+        self.ordered: set[int] = set()
+        self.stuck: set[int] = set()
+        if model.head is None:
+            return
+        if model.kind != "capture" or len(model.streams) < 2:
+            self.tasks = list(model.tasks_of(model.head))
+            return
+        self._model = model
+        self._records = sorted(
+            (t for t in model.all_tasks() if t.type == TASK_EVENT_RECORD and t.event is not None),
+            key=lambda t: t.order,
+        )
+        self._next = {id(st): 0 for st in model.streams}
+        self._running: set[int] = set()
+        self._done: set[int] = set()
+        for st in [model.head] + [st for st in model.streams if st is not model.head]:
+            self._advance(st, len(model.tasks_of(st)) - 1)
+
+    def _record_for(self, wait: ModelTask) -> ModelTask | None:
+        """The record of this model a captured wait binds to: the event's latest before it."""
+        found = None
+        for rec in self._records:
+            if rec.order > wait.order:
+                break
+            if rec.event is wait.event:
+                found = rec
+        return found
+
+    def _advance(self, stream: Stream, last: int) -> None:
+        tasks = self._model.tasks_of(stream)
+        self._running.add(id(stream))
+        while self._next[id(stream)] <= last:
+            mt = tasks[self._next[id(stream)]]
+            rec = self._record_for(mt) if mt.type == TASK_EVENT_WAIT and mt.event is not None else None
+            if rec is not None and id(rec) not in self._done:
+                if id(rec.stream) in self._running:
+                    self.stuck.add(id(mt))
+                else:
+                    self._advance(rec.stream, rec.seq)
+            if rec is not None and id(mt) not in self.stuck:
+                self.ordered.add(id(mt))
+            self._next[id(stream)] += 1
+            self.tasks.append(mt)
+            self._done.add(id(mt))
+        self._running.discard(id(stream))
+
+
 class Runner:
     """One execution of a model on a stream: runs model tasks inline for the control tasks."""
 
@@ -430,6 +564,17 @@ class Runner:
         # (aclrtSwitchLabelByIndex) jumped away from them
         self.halted: set[int] = set()
         self.current: Task | None = None  # the queued task of this execution now running
+        self.schedule = Schedule(model)
+
+    def _satisfied(self, mt: ModelTask) -> bool:
+        """A wait the execution's order already satisfies (its record ran before it)."""
+        if id(mt) in self.schedule.stuck:
+            raise TaskFault(
+                107020,
+                f"{self.model!r}: {mt.label} on model stream #{mt.stream.ident} waits for a record that comes after "
+                "it on a stream that waits for this one: on hardware the streams hang",
+            )
+        return id(mt) in self.schedule.ordered
 
     def aborted(self) -> bool:
         return self.model.aborted != self.epoch or self.model.destroyed
@@ -437,7 +582,7 @@ class Runner:
     def run_task(self, mt: ModelTask) -> None:
         if mt.disabled or self.aborted() or id(mt.stream) in self.halted:
             return
-        if mt.ready is not None and not mt.ready():
+        if mt.ready is not None and not self._satisfied(mt) and not mt.ready():
             wait_until(mt.ready, self.policy, self.stream, f"{self.model!r}: {mt.label}", 107020)
         if mt.type == TASK_EVENT_WAIT and mt.event is not None:
             self._note_wait(mt.event)
@@ -470,7 +615,12 @@ class Runner:
 
     def run_model(self, model: Model) -> None:
         """Run a sub-model inline (a branch or loop body of a conditional task)."""
-        if model.head is not None:
+        if model.kind == "capture" and len(model.streams) > 1:
+            sub = Runner(model, self.stream, self.policy, model.aborted)
+            sub.current = self.current
+            for mt in sub.schedule.tasks:
+                sub.run_task(mt)
+        elif model.head is not None:
             self.run_stream(model, model.head)
 
 
@@ -489,7 +639,7 @@ def execute(model: Model, stream: Stream, policy: Policy) -> list[Task]:
     model.runs += 1
     runner = Runner(model, stream, policy, model.aborted)
     submitted: list[Task] = []
-    heads = [] if model.head is None else list(model.tasks_of(model.head))
+    heads = runner.schedule.tasks
     if any(h.assign_default for h in model.cond_handles):
 
         def assign() -> None:
@@ -529,8 +679,11 @@ def _ready(runner: Runner, mt: ModelTask) -> Callable[[], bool] | None:
         return None
     cond = mt.ready
 
+    # a wait the schedule orders (or finds stuck) is decided when its body runs
+    decided = id(mt) in runner.schedule.ordered or id(mt) in runner.schedule.stuck
+
     def ready() -> bool:
-        return mt.disabled or runner.aborted() or cond()
+        return mt.disabled or runner.aborted() or decided or cond()
 
     return ready
 

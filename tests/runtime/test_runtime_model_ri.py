@@ -13,6 +13,7 @@ from aclnn_py import (
     ACL_MEMCPY_DEVICE_TO_DEVICE,
     ACL_MEMCPY_DEVICE_TO_HOST,
     ACL_MEMCPY_HOST_TO_DEVICE,
+    ACL_STREAM_CPU_SCHEDULE,
     ACL_STREAM_PERSISTENT,
     aclCreateScalar,
     aclCreateTensor,
@@ -43,6 +44,7 @@ from aclnn_py import (
     aclrtSynchronizeStream,
 )
 from aclnn_py._ref import Ref
+from aclnn_py._status import aclError as E
 from aclnn_py.runtime import _model_ri_checks as C
 from aclnn_py.runtime import api as A
 from aclnn_py.runtime import model_ri as M
@@ -766,7 +768,7 @@ def test_a_capturing_stream_waits_only_for_events_recorded_in_the_capture(bench)
     for e in (before, never):
         assert aclrtStreamWaitEvent(st, e.value) == 207000
         assert aclGetRecentErrMsg() is None and A.aclrtGetLastError(0) == 0
-    assert aclrtRecordEvent(inside.value, other) == 0
+    assert aclrtRecordEvent(inside.value, st) == 0
     assert aclrtStreamWaitEvent(st, inside.value) == 0
     for s in (st, other):
         model = Ref()
@@ -918,3 +920,201 @@ def test_events_recorded_on_a_bound_stream_are_not_captured_and_flag_checks_keep
     assert A.aclrtSynchronizeEvent(ev.value) == 0
     assert A.aclmdlRIUnbindStream(m.value, st) == 0 and A.aclmdlRIDestroy(m.value) == 0
     assert aclrtDestroyEvent(ev.value) == 0
+
+
+def _ex_event() -> object:
+    e = Ref()
+    assert aclrtCreateEventExWithFlag(e, 0x1) == 0  # ACL_EVENT_SYNC: a capture records Ex events
+    return e.value
+
+
+def _fork_join(bench: Bench, origin: object, side: object, join_back: bool = True) -> tuple[object, object]:
+    """Begin a capture on ``origin`` and fork ``side`` off it (an event recorded in the capture,
+    waited on by ``side``); with ``join_back``, join it back (a record on ``side`` the origin
+    waits on). Returns the two events."""
+    fork, join = _ex_event(), _ex_event()
+    assert A.aclmdlRICaptureBegin(origin, M.MODE_GLOBAL) == 0
+    assert aclrtRecordEvent(fork, origin) == 0
+    assert aclrtStreamWaitEvent(side, fork) == 0, aclGetRecentErrMsg()
+    if join_back:
+        assert aclrtRecordEvent(join, side) == 0
+        assert aclrtStreamWaitEvent(origin, join) == 0
+    return fork, join
+
+
+def _capture_info(st: object) -> tuple[int, object]:
+    status, model = Ref(), Ref()
+    assert A.aclmdlRICaptureGetInfo(st, status, model) == 0
+    return status.value, model.value
+
+
+def test_a_stream_waiting_on_a_captured_event_joins_the_capture_and_replays_with_it(bench):
+    """GetCaptureStream/StreamAddToCaptureModelProc: a stream that waits on an event recorded in an
+    ongoing capture captures into the same model, on a model stream of its own (fork); its work
+    runs at each replay, ordered by the captured events (join), not at capture time."""
+    origin, side = bench.stream(), bench.stream()
+    a, b = bench.buf(np.arange(N)), bench.buf(np.full(N, 2))
+    out1, out2 = bench.buf(np.zeros(N)), bench.buf(np.zeros(N))
+    ws1, ex1 = bench.add(a, b, out1, 1.0)
+    ws2, ex2 = bench.add(out1, b, out2, 2.0)  # reads what the origin's kernel writes
+    fork, join = _ex_event(), _ex_event()
+    assert A.aclmdlRICaptureBegin(origin, M.MODE_GLOBAL) == 0
+    assert aclnnAdd(None, ws1, ex1, origin) == 0
+    assert aclrtRecordEvent(fork, origin) == 0
+    assert _capture_info(side)[0] == 0
+    assert aclrtStreamWaitEvent(side, fork) == 0
+    assert _capture_info(side) == (1, _capture_info(origin)[1])  # ACTIVE, the origin's model
+    assert aclnnAdd(None, ws2, ex2, side) == 0
+    assert aclrtRecordEvent(join, side) == 0
+    assert aclrtStreamWaitEvent(origin, join) == 0
+    m = Ref()
+    assert A.aclmdlRICaptureEnd(origin, m) == 0, aclGetRecentErrMsg()
+    assert _capture_info(side) == (0, None)  # the end releases the joined stream too
+    streams, num = [None] * 4, Ref(4)
+    assert A.aclmdlRIGetStreams(m.value, streams, num) == 0 and num.value == 2
+    kinds = []
+    for st in streams[:2]:
+        tasks, k = [None] * 4, Ref(4)
+        assert A.aclmdlRIGetTasksByStream(st, tasks, k) == 0
+        kinds.append([M.TASK_TYPE_NAMES[t.type] for t in tasks[: k.value]])
+    assert kinds == [["KERNEL", "EVENT_RECORD", "EVENT_WAIT"], ["EVENT_WAIT", "KERNEL", "EVENT_RECORD"]]
+    assert aclrtSynchronizeStream(side) == 0
+    np.testing.assert_array_equal(bench.get(out2), np.zeros(N))  # captured, not run
+    for base in (0.0, 10.0):
+        bench.put(a, np.arange(N) + base)
+        assert A.aclmdlRIExecuteAsync(m.value, bench.stream()) == 0
+        assert A.aclrtSynchronizeDevice() == 0
+        np.testing.assert_array_equal(bench.get(out1), np.arange(N) + base + 2)
+        np.testing.assert_array_equal(bench.get(out2), np.arange(N) + base + 6)
+    assert A.aclmdlRIDestroy(m.value) == 0
+    for e in (fork, join):
+        assert aclrtDestroyEvent(e) == 0
+
+
+def test_the_schedule_runs_a_joined_stream_up_to_the_record_a_wait_needs():
+    """Schedule: a wait on a record of another model stream first runs that stream up to it;
+    a wait whose record comes after a wait on the waiting stream is stuck (a hang)."""
+    ctx = type("Ctx", (), {"device": type("D", (), {"ident": 0})()})()
+    model = M.Model(ctx, "capture")
+    s0, s1 = M.Stream(ctx, False, 0, "t"), M.Stream(ctx, False, 0, "t")
+    model.add_stream(s0, head=True)
+    model.add_stream(s1, head=False)
+    e1, e2 = object(), object()
+
+    def task(st: object, kind: int, label: str, ev: object = None) -> M.ModelTask:
+        mt = M.ModelTask(model, st, kind, label, None, ready=(lambda: False) if kind == M.TASK_EVENT_WAIT else None)
+        mt.event = ev  # type: ignore[assignment]
+        model.tasks_of(st).append(mt)
+        return mt
+
+    task(s0, M.TASK_KERNEL, "k0")
+    task(s0, M.TASK_EVENT_RECORD, "r1", e1)
+    task(s1, M.TASK_EVENT_WAIT, "w1", e1)
+    task(s1, M.TASK_KERNEL, "k1")
+    task(s1, M.TASK_EVENT_RECORD, "r2", e2)
+    task(s0, M.TASK_KERNEL, "k2")
+    w2 = task(s0, M.TASK_EVENT_WAIT, "w2", e2)
+    task(s0, M.TASK_KERNEL, "k3")
+    sched = M.Schedule(model)
+    assert [t.label for t in sched.tasks] == ["k0", "r1", "k2", "w1", "k1", "r2", "w2", "k3"]
+    assert id(w2) in sched.ordered and not sched.stuck
+    # a wait on a record captured after it binds to no record of the model (the event's last
+    # record before it); one on a stream that is itself waited on before the record is stuck
+    model2 = M.Model(ctx, "capture")
+    model = model2
+    model2.add_stream(s0, head=True)
+    model2.add_stream(s1, head=False)
+    task(s1, M.TASK_EVENT_RECORD, "rb", e1)
+    task(s0, M.TASK_EVENT_WAIT, "wa", e1)
+    task(s0, M.TASK_EVENT_RECORD, "ra", e2)
+    task(s1, M.TASK_EVENT_WAIT, "wb", e2)
+    stuck = M.Schedule(model2)
+    assert [t.label for t in stuck.tasks] == ["rb", "wa", "ra", "wb"] and not stuck.stuck
+
+
+def test_ending_a_capture_checks_the_joined_streams(bench):
+    """Context::StreamEndCapture on a joined stream is 107036 (logged; FuncErrorReason); on the
+    origin, CheckCaptureModelValidity refuses a capture whose joined stream ends with anything but
+    an event record a later wait of the capture binds to (107025, EE1017): every stream leaves the
+    capture and the model is destroyed. (Its third reason, no record waited on by the origin,
+    needs streams this emulator does not model: a joined stream's last record waited on only by
+    other joined streams leaves one of them ending with a wait.)"""
+    origin, side = bench.stream(), bench.stream()
+    m = Ref()
+    fork, join = _fork_join(bench, origin, side)
+    assert A.aclmdlRICaptureEnd(side, m) == E.ACL_ERROR_RT_STREAM_CAPTURE_UNMATCHED
+    msg = aclGetRecentErrMsg()
+    assert "rtStreamEndCapture execution failed, reason=the capture was not initiated in this stream" in msg
+    assert "EE1017" not in msg and "EE1016" not in msg  # logged only, then FuncErrorReason
+    assert A.aclmdlRICaptureEnd(origin, m) == 0
+    assert A.aclmdlRIDestroy(m.value) == 0
+    for e in (fork, join):
+        assert aclrtDestroyEvent(e) == 0
+    reasons = {
+        "only the fork": "the last task (task_id=0) on the sub stream (stream_id={s}) is not an event record task. "
+        "Call aclrtRecordEvent on the sub stream to deliver an event record task",
+        "last not a record": "the last task (task_id=2) on the sub stream (stream_id={s}) is not an event record task. "
+        "Call aclrtRecordEvent on the sub stream to deliver an event record task",
+        "record not waited": "the last task (task_id=1, event_id={e}) on the sub stream (stream_id={s}) lacks the "
+        "corresponding event wait task",
+    }
+    for case, reason in reasons.items():
+        fork, join = _fork_join(bench, origin, side, join_back=case == "last not a record")
+        if case == "record not waited":
+            assert aclrtRecordEvent(join, side) == 0
+        if case == "last not a record":
+            assert A.aclrtMemsetAsync(bench.buf(), NB, 0, NB, side) == 0
+        model = _capture_info(origin)[1]
+        head, target = model.head, next(st for st in model.streams if st is not model.head)
+        assert A.aclmdlRICaptureEnd(origin, m) == E.ACL_ERROR_RT_STREAM_UNJOINED, case
+        text = reason.format(o=head.ident, s=target.ident, e=join.ident)
+        msg = aclGetRecentErrMsg()
+        assert msg.startswith(
+            "Invalid_Argument(EE1017): Capture model validity check failed. Parameter capture model is invalid. "
+            f"Reason: In the cross-stream capture scenario, {text}.\n"
+        ), (case, msg)
+        assert "rtStreamEndCapture execution failed, reason=capture model contains a stream that was not joined" in msg
+        assert _capture_info(origin) == (0, None) and _capture_info(side) == (0, None)
+        assert model.destroyed
+        for e in (fork, join):
+            assert aclrtDestroyEvent(e) == 0
+
+
+def test_joining_a_capture_is_refused_for_the_default_stream_cpu_streams_and_another_model(bench):
+    """ApiImpl::StreamWaitEvent's IsCapturing branch: a stream flag the capture does not support
+    (ACL_STREAM_CPU_SCHEDULE: 507000, EE1011), the default stream (107031, EE1017), a stream
+    capturing into another model (107032, EE1016; both captures are invalidated and their ends
+    fail with 507903); an Ex event recorded outside the capture: 107024 (EE1016)."""
+    origin, other = bench.stream(), bench.stream()
+    cpu = Ref()
+    assert aclrtCreateStreamWithConfig(cpu, 0, ACL_STREAM_CPU_SCHEDULE) == 0
+    bench.streams.append(cpu.value)
+    fork = _ex_event()
+    assert A.aclmdlRICaptureBegin(origin, M.MODE_RELAXED) == 0
+    assert aclrtRecordEvent(fork, origin) == 0
+    assert aclrtStreamWaitEvent(cpu.value, fork) == E.ACL_ERROR_RT_INTERNAL_ERROR
+    assert f"Value 8 for parameter stream flag is invalid. Reason: Stream (stream_id={cpu.value.ident}) does not " \
+        "support the ACL Graph." in aclGetRecentErrMsg()
+    assert aclrtStreamWaitEvent(None, fork) == E.ACL_ERROR_RT_STREAM_CAPTURE_IMPLICIT
+    assert "cannot be used in the ACL Graph" in aclGetRecentErrMsg()
+    outside = _ex_event()
+    assert aclrtRecordEvent(outside, other) == 0
+    assert aclrtStreamWaitEvent(origin, outside) == E.ACL_ERROR_RT_CAPTURE_DEPENDENCY
+    assert "the corresponding event record task is not in the current model" in aclGetRecentErrMsg()
+    assert A.aclmdlRICaptureBegin(other, M.MODE_RELAXED) == 0
+    m1, m2 = _capture_info(origin)[1], _capture_info(other)[1]
+    assert aclrtStreamWaitEvent(other, fork) == E.ACL_ERROR_STREAM_CAPTURE_CONFLICT
+    msg = aclGetRecentErrMsg()
+    assert msg.startswith(
+        "Not_Supported(EE1016): Triggering event waiting in capture mode failed. Reason: The model "
+        f"(model_id={m1.ident}) where the event record task is located is inconsistent with the model "
+        f"(stream_id={other.ident}, model_id={m2.ident}) where the event wait task is located.\n"
+    ), msg
+    assert "Capture wait event failed.[FUNC:StreamWaitEvent][FILE:api_impl.cc][LINE:1641]" in msg
+    assert "rtStreamWaitEvent execution failed, reason=stream begin capture conflict" in msg
+    for st, mdl in ((origin, m1), (other, m2)):
+        assert A.aclmdlRICaptureEnd(st, Ref()) == E.ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED
+        assert f"The current model (model_id={mdl.ident}) is invalid because an error occurred" in aclGetRecentErrMsg()
+        assert mdl.destroyed and _capture_info(st) == (0, None)
+    for e in (fork, outside):
+        assert aclrtDestroyEvent(e) == 0
