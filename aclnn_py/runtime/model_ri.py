@@ -500,13 +500,12 @@ class Schedule:
     others when a control task activates them); a captured model runs all its streams (each a
     head stream: StreamAddToCaptureModelProc binds them so), one after another as their event
     waits allow: a wait on a record of the model first runs the recording stream up to that
-    record. ``ordered`` holds the waits this order satisfies, ``stuck`` those that wait on a
-    record coming after them (on hardware the streams hang)."""
+    record. ``ordered`` holds the waits this order satisfies. (A wait binds to a record captured
+    before it, and each stream's tasks are in capture order, so the order always exists.)"""
 
     def __init__(self, model: Model) -> None:
         self.tasks: list[ModelTask] = []
         self.ordered: set[int] = set()
-        self.stuck: set[int] = set()
         if model.head is None:
             return
         if model.kind != "capture" or len(model.streams) < 2:
@@ -539,12 +538,10 @@ class Schedule:
         while self._next[id(stream)] <= last:
             mt = tasks[self._next[id(stream)]]
             rec = self._record_for(mt) if mt.type == TASK_EVENT_WAIT and mt.event is not None else None
-            if rec is not None and id(rec) not in self._done:
-                if id(rec.stream) in self._running:
-                    self.stuck.add(id(mt))
-                else:
+            if rec is not None:
+                if id(rec) not in self._done:
+                    assert id(rec.stream) not in self._running  # captured earlier: never a cycle
                     self._advance(rec.stream, rec.seq)
-            if rec is not None and id(mt) not in self.stuck:
                 self.ordered.add(id(mt))
             self._next[id(stream)] += 1
             self.tasks.append(mt)
@@ -568,12 +565,6 @@ class Runner:
 
     def _satisfied(self, mt: ModelTask) -> bool:
         """A wait the execution's order already satisfies (its record ran before it)."""
-        if id(mt) in self.schedule.stuck:
-            raise TaskFault(
-                107020,
-                f"{self.model!r}: {mt.label} on model stream #{mt.stream.ident} waits for a record that comes after "
-                "it on a stream that waits for this one: on hardware the streams hang",
-            )
         return id(mt) in self.schedule.ordered
 
     def aborted(self) -> bool:
@@ -679,8 +670,7 @@ def _ready(runner: Runner, mt: ModelTask) -> Callable[[], bool] | None:
         return None
     cond = mt.ready
 
-    # a wait the schedule orders (or finds stuck) is decided when its body runs
-    decided = id(mt) in runner.schedule.ordered or id(mt) in runner.schedule.stuck
+    decided = id(mt) in runner.schedule.ordered  # its record runs before it in this execution
 
     def ready() -> bool:
         return mt.disabled or runner.aborted() or decided or cond()
