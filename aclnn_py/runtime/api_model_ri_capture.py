@@ -35,6 +35,7 @@ from ._checks import (
 )
 from ._model_ri_checks import captured, model_arg, refused, require_acl_graph, rt_null
 from .api_model_ri_build import destroy_model
+from .api_stream import rt_flags_of, supports_capture
 from .memory import call_site
 from .stream import Stream, TaskFault
 
@@ -61,6 +62,20 @@ def _stream_arg(stream: object, api: str, rt_fn: str, gated: bool = False) -> St
     st = stream_handle(stream, rt_fn)
     assert st is not None
     return st
+
+
+def _capture_flags(st: Stream, desc: str, rt_fn: str) -> None:
+    """ApiErrorDecorator::StreamBeginCapture/StreamEndCapture: StreamFlagIsSupportCapture (507000)."""
+    if not supports_capture(st):
+        raise ApiError(
+            E.ACL_ERROR_RT_INTERNAL_ERROR,
+            (
+                "EE1011",
+                f"{desc} failed. Value {rt_flags_of(st.flags)} for parameter stream flag is invalid. Reason: Stream "
+                f"(stream_id={st.ident}) does not support the ACL Graph.",
+            ),
+            fb_inner(rt_fn, "stream invalid"),
+        )
 
 
 def _mode_arg(mode: object, desc: str, rt_fn: str) -> int:
@@ -108,6 +123,7 @@ def aclmdlRICaptureBegin(stream: object, mode: int) -> int:
     api, rt_fn = "aclmdlRICaptureBegin", "rtStreamBeginCapture"
     st = _stream_arg(stream, api, rt_fn, gated=True)
     m = _mode_arg(mode, _BEGIN, rt_fn)
+    _capture_flags(st, "Stream begin capture", rt_fn)
     _begin_capture(st, m, None, rt_fn)
     return E.ACL_SUCCESS
 
@@ -121,6 +137,7 @@ def aclmdlRICaptureToModelRIBegin(stream: object, modelRI: object, mode: int) ->
     st = _stream_arg(stream, api, rt_fn, gated=True)
     mdl = model_arg(modelRI, api, rt_fn)
     m = _mode_arg(mode, _BEGIN, rt_fn)
+    _capture_flags(st, "Stream begin capture", rt_fn)
     if not mdl.is_sub:
         raise ApiError(
             RT_PARAM,
@@ -168,6 +185,7 @@ def aclmdlRICaptureEnd(stream: object, modelRI: object) -> int:
     """End the capture and hand out the model (the stream runs its work again)."""
     api, rt_fn = "aclmdlRICaptureEnd", "rtStreamEndCapture"
     st = _stream_arg(stream, api, rt_fn, gated=True)
+    _capture_flags(st, "Stream end capture", rt_fn)
     cap = st.capture
     if modelRI is None and isinstance(cap, M.Capture) and not cap.bound and cap.update is None and not cap.model.is_sub:
         raise rt_null(_END, "captureMdl", rt_fn)  # ApiImpl::StreamEndCapture: a sub-model's capture needs none

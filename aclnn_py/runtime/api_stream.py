@@ -74,13 +74,17 @@ def rt_flags_of(flags: int) -> int:
 
 
 # StreamFlagIsSupportCapture: RT_STREAM_AICPU (ACL_STREAM_CPU_SCHEDULE) and RT_STREAM_CP_PROCESS_USE
-# (ACL_STREAM_DEVICE_USE_ONLY) streams cannot take part in a capture (capture_adapt_v100.cc)
+# (ACL_STREAM_DEVICE_USE_ONLY) streams cannot take part in a capture (capture_adapt_v100.cc);
+# Ascend950's (capture_adapt_v200.cc) refuses RT_STREAM_PERSISTENT ones too
 NO_CAPTURE_RT_FLAGS = (0x08, 0x800)
+_RT_STREAM_PERSISTENT = 0x01
 
 
 def supports_capture(st: Stream) -> bool:
+    """Whether a stream's flags let it capture (or join a capture)."""
     rt = rt_flags_of(st.flags)
-    return not any(rt & f == f for f in NO_CAPTURE_RT_FLAGS)
+    refused = NO_CAPTURE_RT_FLAGS + ((_RT_STREAM_PERSISTENT,) if _soc.current().is_regbase else ())
+    return not any(rt & f == f for f in refused)
 
 
 def _create_stream(out: object, flags: int, priority: int = 0) -> int:

@@ -1117,3 +1117,34 @@ def test_joining_a_capture_is_refused_for_the_default_stream_cpu_streams_and_ano
         assert mdl.destroyed and _capture_info(st) == (0, None)
     for e in (fork, outside):
         assert aclrtDestroyEvent(e) == 0
+
+
+@pytest.mark.parametrize("chip", ["Ascend910B", "Ascend950"])
+def test_capture_begin_and_end_refuse_streams_whose_flags_the_capture_does_not_support(soc, chip):
+    """ApiErrorDecorator::StreamBeginCapture/StreamEndCapture: StreamFlagIsSupportCapture refuses
+    an ACL_STREAM_CPU_SCHEDULE stream (RT_STREAM_AICPU) with 507000 (EE1011); Ascend950's
+    (capture_adapt_v200.cc) also a persistent one, which the other chips capture."""
+    soc(chip)
+    assert aclInit(None) == 0 and A.aclrtSetDevice(0) == 0
+    cpu, persistent = Ref(), Ref()
+    assert aclrtCreateStreamWithConfig(cpu, 0, ACL_STREAM_CPU_SCHEDULE) == 0
+    assert aclrtCreateStreamWithConfig(persistent, 0, ACL_STREAM_PERSISTENT) == 0
+    for verb, call in (
+        ("begin", lambda s: A.aclmdlRICaptureBegin(s, M.MODE_RELAXED)),
+        ("end", lambda s: A.aclmdlRICaptureEnd(s, None)),
+    ):
+        assert call(cpu.value) == E.ACL_ERROR_RT_INTERNAL_ERROR
+        assert aclGetRecentErrMsg().startswith(
+            f"Invalid_Argument(EE1011): Stream {verb} capture failed. Value 8 for parameter stream flag is invalid. "
+            f"Reason: Stream (stream_id={cpu.value.ident}) does not support the ACL Graph.\n"
+        )
+    if chip == "Ascend950":
+        assert A.aclmdlRICaptureBegin(persistent.value, M.MODE_RELAXED) == E.ACL_ERROR_RT_INTERNAL_ERROR
+        assert "Value 1 for parameter stream flag is invalid" in aclGetRecentErrMsg()
+    else:
+        m = Ref()
+        assert A.aclmdlRICaptureBegin(persistent.value, M.MODE_RELAXED) == 0
+        assert A.aclmdlRICaptureEnd(persistent.value, m) == 0 and A.aclmdlRIDestroy(m.value) == 0
+    for s in (cpu, persistent):
+        assert aclrtDestroyStream(s.value) == 0
+    assert A.aclrtResetDevice(0) == 0 and aclFinalize() == 0
