@@ -20,8 +20,10 @@ from ._checks import (
     E,
     acl_null,
     bad_object,
+    fb_inner,
     fb_invalid,
     is_null_handle,
+    need_context,
     silent,
 )
 from .device import RT
@@ -55,6 +57,22 @@ def model_arg(obj: object, api: str, rt_fn: str, param: str = "modelRI", acl_che
     if not isinstance(obj, M.Model) or obj.destroyed:
         raise bad_object("model", rt_fn)
     return obj
+
+
+def own_model(mdl: M.Model, desc: str, rt_fn: str) -> None:
+    """ApiImpl's CHECK_CONTEXT_VALID_WITH_RETURN, then COND_RETURN_AND_MSG_INVALID_CONTEXT_MODEL:
+    a current context (107002) that the model was made in (107004, EE1010)."""
+    ctx = need_context(rt_fn)
+    if mdl.context is not ctx:
+        raise ApiError(
+            E.ACL_ERROR_RT_MODEL_CONTEXT,
+            (
+                "EE1010",
+                f"{desc} execution failed because model does not belong to the current context. Extended "
+                f"information: model_id={mdl.ident}, model_ctx={mdl.context.pointer}, cur_ctx={ctx.pointer}.",
+            ),
+            fb_inner(rt_fn, "model not in current ctx"),
+        )
 
 
 def check_capture_mode(desc: str) -> None:

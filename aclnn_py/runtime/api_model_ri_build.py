@@ -37,7 +37,7 @@ from ._checks import (
     stream_handle,
     unrecorded,
 )
-from ._model_ri_checks import captured, model_arg, refused, rt_null
+from ._model_ri_checks import captured, model_arg, own_model, refused, rt_null
 from .device import RT
 from .memory import SPACE, MemoryFault, call_site
 from .stream import Stream
@@ -118,6 +118,7 @@ def aclmdlRIBindStream(modelRI: object, stream: object, flag: int) -> int:
     _built(mdl, _BIND)
     if M.capturing(st):
         raise captured(st, _BIND)
+    own_model(mdl, _BIND, rt_fn)  # ApiImpl::ModelBindStream
     own_stream(st, ctx, _BIND, rt_fn)
     if st.capture is not None or M.model_stream(st) is not None:
         raise ApiError(RT_PARAM, emu(f"{api}: {st!r} is already bound to a model."))
@@ -138,6 +139,7 @@ def aclmdlRIUnbindStream(modelRI: object, stream: object) -> int:
     _built(mdl, _UNBIND)
     if M.capturing(st):
         raise captured(st, _UNBIND)
+    own_model(mdl, _UNBIND, rt_fn)  # ApiImpl::ModelUnbindStream
     if st not in mdl.streams:  # Model::UnbindStream (feature/model/model.cc)
         raise ApiError(
             E.ACL_ERROR_RT_STREAM_MODEL,
@@ -183,6 +185,7 @@ def aclmdlRIBuildEnd(modelRI: object, reserve: object) -> int:
                 "nullptr.",
             ),
         )
+    own_model(mdl, "Ending the build of a model running instance", "rtsModelLoadComplete")  # ModelLoadComplete
     if mdl.kind == "build":
         mdl.state = "ready"
     return E.ACL_SUCCESS
@@ -353,6 +356,7 @@ def aclmdlRIExecuteAsync(modelRI: object, stream: object) -> int:
         )
     if M.capturing(st):
         raise captured(st, _EXEC_ASYNC)
+    own_model(mdl, _EXEC, rt_fn)  # ApiImpl::ModelExecute
     own_stream(st, ctx, _EXEC_ASYNC, rt_fn)
     _runnable(mdl, api, rt_fn)
     M.execute(mdl, st, RT.policy)
@@ -374,6 +378,7 @@ def aclmdlRIExecute(modelRI: object, timeout: int) -> int:
             fb_invalid(rt_fn),
         )
     ctx = need_context(rt_fn)
+    own_model(mdl, _EXEC_SYNC, rt_fn)  # ApiImpl::ModelExecuteSync
     _runnable(mdl, api, rt_fn)
     st = _exec_stream(mdl, ctx)
     M.execute(mdl, st, RT.policy)
@@ -400,6 +405,7 @@ def aclmdlRIAbort(modelRI: object) -> int:
     mdl = model_arg(modelRI, "Aborting the model running instance", "rtsModelAbort", acl_check=False)
     if mdl.is_sub:
         return E.ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+    own_model(mdl, "Aborting the model running instance", "rtsModelAbort")  # ApiImpl::ModelAbort
     mdl.aborted += 1
     return E.ACL_SUCCESS
 
@@ -438,6 +444,7 @@ def aclmdlRIDestroy(modelRI: object) -> int:
     mdl = model_arg(modelRI, api, "rtModelDestroy")
     if mdl.is_sub:
         return E.ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+    own_model(mdl, "Destroying a model running instance", "rtModelDestroy")  # ApiImpl::ModelDestroy
     if mdl.state == "capturing":  # Context::ModelDestroy: logged only, then FuncErrorReason
         raise ApiError(E.ACL_ERROR_RT_MODEL_CAPTURED, fb_inner("rtModelDestroy", "model is captured"))
     destroy_model(mdl)

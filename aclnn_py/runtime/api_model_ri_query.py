@@ -28,7 +28,7 @@ from ._checks import (
     rt_value,
     stream_handle,
 )
-from ._model_ri_checks import captured, model_arg, require_acl_graph, rt_null
+from ._model_ri_checks import captured, model_arg, own_model, require_acl_graph, rt_null
 
 # ---------------------------------------------------------------------------------------------
 # inspection
@@ -55,6 +55,7 @@ def aclmdlRISetName(modelRI: object, name: object) -> int:
         raise ApiError(PARAM, acl_null(api, "name"))
     if not isinstance(name, str):
         raise ApiError(PARAM, emu(f"{api}: name must be a str, got {describe(name)}."))
+    own_model(mdl, "Setting the name of a model running instance", "rtsModelSetName")  # ApiImpl::ModelNameSet
     mdl.name = name
     return E.ACL_SUCCESS
 
@@ -67,6 +68,8 @@ def aclmdlRIGetName(modelRI: object, maxLen: int, name: object) -> int:
     if name is None:
         raise ApiError(PARAM, acl_null(api, "name"))
     n = int_arg(maxLen, "maxLen", 0, 2**32 - 1)
+    if n != 0:  # (0 is the decorator's refusal) ApiImpl::ModelGetName
+        own_model(mdl, "Obtaining the name of a model running instance", rt_fn)
     if n == 0 or len(mdl.name.encode()) + 1 > n:
         raise ApiError(
             RT_PARAM,
@@ -101,6 +104,8 @@ def _fill(array: object, items: Sequence[Any], count: object, api: str, what: st
 def aclmdlRIGetStreams(modelRI: object, streams: object, numStreams: object) -> int:
     """The model's streams (a capture's model streams, or the streams bound to a built model)."""
     mdl = model_arg(modelRI, "Obtaining the streams of a model", "rtModelGetStreams", acl_check=False)
+    if numStreams is not None:  # ApiImpl::ModelGetStreams
+        own_model(mdl, "Obtaining the stream associated with a model running instance", "rtModelGetStreams")
     return _fill(streams, mdl.streams, numStreams, "aclmdlRIGetStreams", "Streams")
 
 

@@ -1148,3 +1148,44 @@ def test_capture_begin_and_end_refuse_streams_whose_flags_the_capture_does_not_s
     for s in (cpu, persistent):
         assert aclrtDestroyStream(s.value) == 0
     assert A.aclrtResetDevice(0) == 0 and aclFinalize() == 0
+
+
+def test_a_model_is_refused_outside_its_context_and_without_one(bench):
+    """ApiImpl's model calls (ModelDestroy, ModelExecute(Sync/Async), ModelBindStream, ModelUnbindStream,
+    ModelLoadComplete, ModelAbort, ModelNameSet, ModelGetName, ModelGetStreams) check a current
+    context (107002), then that the model was made in it (107004: EE1010 and FuncErrorReason)."""
+    st = bench.stream()
+    a, b, out = bench.buf(np.arange(N)), bench.buf(np.full(N, 2)), bench.buf(np.zeros(N))
+    model = _capture_add(bench, st, a, b, out, 1.0)
+    home, other = Ref(), Ref()
+    assert A.aclrtGetCurrentContext(home) == 0
+    assert A.aclrtCreateContext(other, 0) == 0  # and makes it current
+    calls = {
+        "Destroying a model running instance": ("rtModelDestroy", lambda: A.aclmdlRIDestroy(model)),
+        "Aborting the model running instance": ("rtsModelAbort", lambda: A.aclmdlRIAbort(model)),
+        "Setting the name of a model running instance": ("rtsModelSetName", lambda: A.aclmdlRISetName(model, "m")),
+        "Obtaining the name of a model running instance": (
+            "rtsModelGetName",
+            lambda: A.aclmdlRIGetName(model, 8, Ref()),
+        ),
+        "Obtaining the stream associated with a model running instance": (
+            "rtModelGetStreams",
+            lambda: A.aclmdlRIGetStreams(model, None, Ref(0)),
+        ),
+        "Ending the build of a model running instance": (
+            "rtsModelLoadComplete",
+            lambda: A.aclmdlRIBuildEnd(model, None),
+        ),
+    }
+    for desc, (rt_fn, call) in calls.items():
+        assert call() == E.ACL_ERROR_RT_MODEL_CONTEXT, desc
+        msg = aclGetRecentErrMsg()
+        assert msg.startswith(
+            f"Execution_Error_Invalid_Context(EE1010): {desc} execution failed because model does not belong to the current context. "
+            f"Extended information: model_id={model.ident}, "
+        ), msg
+        assert f"{rt_fn} execution failed, reason=model not in current ctx" in msg
+    assert A.aclrtDestroyContext(other.value) == 0  # no context is current now
+    assert A.aclmdlRIDestroy(model) == E.ACL_ERROR_RT_CONTEXT_NULL
+    assert A.aclrtSetCurrentContext(home.value) == 0
+    assert A.aclmdlRIDestroy(model) == 0
