@@ -6,7 +6,8 @@ git repository, default /work/.mirror/hicann+runtime/repo); without it the modul
 that need a second process (the IPC and virtual-memory sharing examples: aclnn_py's simulated
 memory is the process's own) are not in the list. Of the examples that launch custom AscendC kernels, the one
 whose host program loads its kernel binary at run time (kernel/0_launch_kernel) is compiled and run:
-it stops at the load with 207000 and the emulator's reason; the others (0_quickstart/
+it stops at the load: with CANN's 107000 (EE1012) as it is, its kernel file never built, and with
+207000 and the emulator's reason once a file is there; the others (0_quickstart/
 4_custom_kernel_launch, kernel/1_launch_kernel_with_reslimit) call their kernels with ``<<<>>>``
 from sources only Huawei's kernel compiler builds (kernel_operator.h), so no host compiler can.
 """
@@ -317,10 +318,11 @@ def test_cann_runtime_example_compiles_unmodified_and_runs(tmp_path, capi_flags,
 
 KERNEL_EXAMPLE = "2_advanced_features/kernel/0_launch_kernel"
 # what its CHECK_ERROR prints when aclrtBinaryLoadFromFile fails, and CANN's "not supported"
-LOAD_REFUSED = (
+LOAD_FAILED = (
     "[ERROR]  Operation failed: aclrtBinaryLoadFromFile(filePath, nullptr, &runtime->binHandle) returned error code "
-    "207000"
+    "{code}"
 )
+LOAD_REFUSED = LOAD_FAILED.format(code=207000)
 NO_DEVICE_CODE = (
     "aclnn_py cannot run device code: custom AscendC kernels need Huawei's kernel compiler and an NPU, which the "
     "emulator does not have. Compute with the aclnn operators instead."
@@ -357,23 +359,37 @@ def _run_kernel_example(exe: Path, cwd: Path, mode: str, **env: str) -> subproce
 
 
 @pytest.mark.parametrize("mode", ["simple", "placeholder"])
-def test_the_kernel_launch_example_compiles_and_stops_at_the_load_with_207000(
+def test_the_kernel_launch_example_compiles_and_stops_at_the_load_of_its_missing_kernel_file(
     tmp_path, kernel_example: Path, mode: str
 ) -> None:
-    done = _run_kernel_example(kernel_example, tmp_path, mode)
-    # main returns -1: the load's 207000 is the one failure, and everything made is released after
-    assert (done.returncode, done.stdout, done.stderr) == (255, LOAD_REFUSED + "\n", "")
+    """Its ./out/fatbin/... is never built: CANN's BinaryLoader reads the file first (107000, EE1012)."""
+    done = _run_kernel_example(kernel_example, tmp_path, mode, ACLNN_PY_TRACE="1")
+    # main returns -1: the load's failure is the one failure, and everything made is released after
+    assert (done.returncode, done.stdout) == (255, LOAD_FAILED.format(code=107000) + "\n")
     assert not (tmp_path / "output" / "output_z.bin").exists()
+    binary = f"./out/fatbin/ascendc_kernels_{mode}/ascendc_kernels_{mode}.o"
+    load = next(line for line in done.stderr.splitlines() if "] aclrtBinaryLoadFromFile(" in line)
+    assert load.endswith(
+        f"-> ACL_ERROR_RT_PARAM_INVALID binHandle=None | Read binary file failed. Value {binary} for binPath is "
+        f"invalid. Reason: Path {binary} cannot be accessed. / Check param failed, program can not be null."
+        "[FUNC:LoadNonCpu][FILE:binary_loader.cc][LINE:480] / The argument is invalid. Reason: rtsBinaryLoadFromFile "
+        "execution failed."
+    )
 
 
 @pytest.mark.parametrize("mode", ["simple", "placeholder"])
-def test_the_kernel_launch_example_is_told_why_the_load_fails(tmp_path, kernel_example: Path, mode: str) -> None:
+def test_the_kernel_launch_example_is_told_why_the_load_of_a_kernel_file_fails(
+    tmp_path, kernel_example: Path, mode: str
+) -> None:
+    """With a kernel file in place the load is refused with 207000: no device code runs here."""
+    binary = f"./out/fatbin/ascendc_kernels_{mode}/ascendc_kernels_{mode}.o"
+    (tmp_path / binary).parent.mkdir(parents=True)
+    (tmp_path / binary).write_bytes(b"\x7fELF" + bytes(60))
     done = _run_kernel_example(kernel_example, tmp_path, mode, ACLNN_PY_TRACE="1")
     assert (done.returncode, done.stdout) == (255, LOAD_REFUSED + "\n")
     calls = [line.split("] ", 1)[1] for line in done.stderr.splitlines() if line.startswith("[aclnn_py #")]
     names = [call.split("(", 1)[0] for call in calls]
     load = names.index("aclrtBinaryLoadFromFile")
-    binary = f"./out/fatbin/ascendc_kernels_{mode}/ascendc_kernels_{mode}.o"
     assert calls[load].endswith(
         f"-> ACL_ERROR_RT_FEATURE_NOT_SUPPORT binHandle=None | aclrtBinaryLoadFromFile: loading the kernel binary "
         f"{binary}: {NO_DEVICE_CODE}"

@@ -1,32 +1,38 @@
 """Kernel binaries and launches of ``acl_rt.h``: the calls a program makes to run its own AscendC
 kernels. The emulator cannot run device code (that needs Huawei's kernel compiler and the NPU),
-so every call that would load a kernel binary fails after CANN's own argument checks with
-207000 (ACL_ERROR_RT_FEATURE_NOT_SUPPORT, the runtime's "not supported") and a message that says
-so; no handle for a binary or a function is ever issued, so the calls that take one fail as
-CANN fails for a handle it never issued (107017). The operators of the package (aclnn*) are the
-way to run computations.
+so every call that would load a kernel binary fails after CANN's own checks (a file that cannot
+be accessed is CANN's 107000) with 207000 (ACL_ERROR_RT_FEATURE_NOT_SUPPORT, the runtime's "not
+supported") and a message that says so (aclrtBinaryLoad: CANN's own silent 207000 on every chip
+emulated); no handle for a binary or a function is ever issued, so the calls that take one fail
+as CANN fails for a handle it never issued (107017). The operators of the package (aclnn*) are
+the way to run computations.
 """
 
 from __future__ import annotations
 
+import os
+
+from .. import soc as _soc
 from .._capi import ApiError, as_pointer, c_api, describe
 from ._checks import (
     INTERNAL,
     PARAM,
     RT_PARAM,
     E,
+    Message,
     acl_null,
     acl_value,
     bad_object,
     emu,
-    fb_handle,
     fb_inner,
     fb_invalid,
     int_arg,
     is_null_handle,
     need_context,
     rt_api,
+    rt_inner,
     rt_value,
+    silent,
     stream_handle,
 )
 
@@ -45,6 +51,19 @@ def _require(api: str, **args: object) -> None:
     for name, value in args.items():
         if is_null_handle(value) or value is None:
             raise ApiError(PARAM, acl_null(api, name))
+
+
+def _rt_null(desc: str, param: str) -> Message:
+    """``NULL_PTR_RETURN_MSG_OUTER_WITH_FUNC_DESC`` of the runtime's decorators: EE1004."""
+    return ("EE1004", f"{desc} failed because {param} cannot be a NULL pointer.")
+
+
+# RT_FEATURE_MODEL_ACL_GRAPH: hicann/runtime's config/910_B_93, 950, dc (Ascend310P) and 350 (as
+# _model_ri_checks._NO_ACL_GRAPH; not imported, so that this chapter does not load the model runtime)
+_NO_ACL_GRAPH = ("Ascend910",)
+# RT_FEATURE_KERNEL_INTER_CORE_SYNC_ADDR: config/910_B_93 only
+_INTER_CORE_SYNC_ADDR = ("Ascend910B", "Ascend910_93")
+_PATH_MAX = 4096  # Linux's PATH_MAX: RealPath refuses a path of that length or more
 
 
 class aclrtBinary:
@@ -81,15 +100,48 @@ def aclrtDestroyBinary(binary: object) -> int:
 
 @rt_api
 def aclrtBinaryLoad(binary: object, binHandle: object) -> int:
-    """Load a binary onto the device: refused (207000)."""
+    """Load a binary onto the device: 207000 without a report, as CANN answers on every chip the
+    emulator has."""
     _require("aclrtBinaryLoad", binary=binary, binHandle=binHandle)
-    raise _refuse("aclrtBinaryLoad", "loading a kernel binary")
+    # rtBinaryLoadWithoutTilingKey (api_c_standard_soc.cc:2019-2022): only config/350 has
+    # RT_FEATURE_KERNEL_BINARY_LOAD_DOT_WITHOUT_TILING, so a WARN and the last error come before
+    # ApiErrorDecorator's checks (length 0) and ApiImpl's context check
+    raise silent(E.ACL_ERROR_RT_FEATURE_NOT_SUPPORT)
+
+
+def _accessible(path: str) -> bool:
+    """RealPath (core/src/common/utils.cc:70-90): a non-empty path shorter than PATH_MAX that
+    realpath() resolves."""
+    if not path or len(path.encode("utf-8", "surrogateescape")) >= _PATH_MAX:
+        return False
+    try:
+        os.path.realpath(path, strict=True)
+    except (OSError, ValueError):
+        return False
+    return True
 
 
 @rt_api
 def aclrtBinaryLoadFromFile(binPath: object, options: object, binHandle: object) -> int:
-    """Load a kernel binary file onto the device: refused (207000)."""
+    """Load a kernel binary file onto the device: a path that cannot be accessed is CANN's 107000;
+    an existing file is refused (207000)."""
     _require("aclrtBinaryLoadFromFile", binPath=binPath, binHandle=binHandle)
+    path = os.fsdecode(binPath) if isinstance(binPath, (str, bytes, os.PathLike)) else None
+    # BinaryLoader::Load parses the options first (their CPU-kernel mode changes the file read);
+    # they are not read here, so only a load without options reaches ReadBinaryFile as CANN's does
+    if path is not None and as_pointer(options) is None and not _accessible(path):
+        # ReadBinaryFile (binary_loader.cc:221-229), then LoadNonCpu's NULL_PTR_RETURN_MSG(program)
+        # and rtsBinaryLoadFromFile's ERROR_RETURN_WITH_EXT_ERRCODE (api_c_kernel.cc:391)
+        raise ApiError(
+            RT_PARAM,
+            (
+                "EE1012",
+                f"Read binary file failed. Value {path} for binPath is invalid. Reason: Path {path} cannot be "
+                "accessed.",
+            ),
+            rt_inner("Check param failed, program can not be null.", "LoadNonCpu", "binary_loader.cc", 480),
+            fb_invalid("rtsBinaryLoadFromFile"),
+        )
     raise _refuse("aclrtBinaryLoadFromFile", f"loading the kernel binary {binPath!s}")
 
 
@@ -289,7 +341,15 @@ def aclrtKernelArgsFinalize(argsHandle: object) -> int:
 
 @rt_api
 def aclrtGetHardwareSyncAddr(addr: object) -> int:
-    """Asked for by the AscendC host runtime when it registers kernels: refused (207000)."""
+    """Asked for by the AscendC host runtime when it registers kernels: rtsGetHardwareSyncAddr's
+    checks (api_c_kernel.cc:497-511), then refused (207000) where the chip has the address."""
+    if is_null_handle(addr):
+        raise ApiError(RT_PARAM, ("EE1004", "rtsGetHardwareSyncAddr failed because addr cannot be a NULL pointer."))
+    if _soc.current().family not in _INTER_CORE_SYNC_ADDR:
+        raise ApiError(
+            E.ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+            ("EE1005", "The current system or device does not support rtsGetHardwareSyncAddr."),
+        )
     raise _refuse("aclrtGetHardwareSyncAddr", "the hardware synchronisation address serves device code")
 
 
@@ -300,24 +360,20 @@ def aclrtGetHardwareSyncAddr(addr: object) -> int:
 # ---------------------------------------------------------------------------------------------
 
 _COPY_DESC = "Checking the synchronous memory copy parameter"
-_KIND_NAMES = {
-    0: "ACL_MEMCPY_HOST_TO_HOST",
-    1: "ACL_MEMCPY_HOST_TO_DEVICE",
-    2: "ACL_MEMCPY_DEVICE_TO_HOST",
-    3: "ACL_MEMCPY_DEVICE_TO_DEVICE",
-    4: "ACL_MEMCPY_DEFAULT",
-    5: "ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE",
-    6: "ACL_MEMCPY_INNER_DEVICE_TO_DEVICE",
-    7: "ACL_MEMCPY_INTER_DEVICE_TO_DEVICE",
-}
+# acl::GetMemcpyKindDesc (src/acl/utils/cann_info_utils.cpp:343-368), as api_memcpy_batch's table
+_KIND_DESCS = ("MEMCPY_HOST_TO_HOST(0)", "MEMCPY_HOST_TO_DEVICE(1)", "MEMCPY_DEVICE_TO_HOST(2)",
+               "MEMCPY_DEVICE_TO_DEVICE(3)", "MEMCPY_DEFAULT(4)", "MEMCPY_HOST_TO_BUF_TO_DEVICE(5)",
+               "MEMCPY_INNER_DEVICE_TO_DEVICE(6)", "MEMCPY_INTER_DEVICE_TO_DEVICE(7)")  # fmt: skip
+_EXPECTED_KIND = {1: "ACL_MEMCPY_HOST_TO_DEVICE", 2: "ACL_MEMCPY_DEVICE_TO_HOST"}
 
 
 def _func_not_found(rt_fn: str) -> ApiError:
-    """ConvertFuncToKernel: ``func`` is no registered kernel symbol, so the runtime takes it for a
-    function handle, which its guard refuses (FuncErrorReason's EE1017 only). The lookup needs a
-    current context first (107002, EE1018)."""
+    """ConvertFuncToKernel (api_c_standard_soc.cc:60-77): ``func`` is no registered kernel symbol,
+    so the runtime takes it for a function handle, which ValidateKernelHandleForApi refuses (the
+    guard's EE1017 naming funcHandle, then FuncErrorReason's). The lookup needs a current context
+    first (107002, EE1018)."""
     need_context()
-    return ApiError(E.ACL_ERROR_RT_INVALID_HANDLE, fb_handle(rt_fn))
+    return bad_object("funcHandle", rt_fn)
 
 
 def _symbol_lookup(rt_fn: str = "rtSymbolLookup") -> ApiError:
@@ -335,8 +391,8 @@ def _symbol_lookup(rt_fn: str = "rtSymbolLookup") -> ApiError:
     )
 
 
-def _kind_name(kind: int) -> str:
-    return _KIND_NAMES.get(kind, "unknown")
+def _kind_desc(kind: int) -> str:
+    return _KIND_DESCS[kind] if 0 <= kind < len(_KIND_DESCS) else f"UNKNOWN({kind})"
 
 
 @rt_api
@@ -362,7 +418,8 @@ def aclrtLaunchSIMTKernelWithArgsArray(
     """A SIMT launch (grid and block dimensions) with an argument array: 107017 after CANN's check."""
     _require("aclrtLaunchSIMTKernelWithArgsArray", func=func)
     int_arg(dynUbufSize, "dynUbufSize", 0, 2**64 - 1)
-    stream_handle(stream, "rtLaunchSIMTKernelWithArgsArray")
+    # unlike the other two launches by symbol, rtLaunchSIMTKernelWithArgsArray converts ``func``
+    # before its stream guard (api_c_standard_soc.cc:2060, 2064), so the stream is never looked at
     raise _func_not_found("rtLaunchSIMTKernelWithArgsArray")
 
 
@@ -413,15 +470,28 @@ def aclrtGetFunctionAddr(funcHandle: object, aicAddr: object, aivAddr: object) -
 
 @rt_api
 def aclrtGetFunctionName(funcHandle: object, maxLen: int, name: object) -> int:
-    """No function handle is ever issued: 107017 (CANN checks only ``name`` first)."""
+    """No function handle is ever issued: 107017 (CANN checks only ``name`` first; the handle
+    guard lets NULL through to ApiErrorDecorator::FuncGetName: 107000, EE1004)."""
     _require("aclrtGetFunctionName", name=name)
     int_arg(maxLen, "maxLen", 0, 2**32 - 1)
+    if is_null_handle(funcHandle):
+        raise ApiError(RT_PARAM, _rt_null("Obtaining the kernel function name", "kernel"), fb_invalid("rtsFuncGetName"))
     raise bad_object("funcHandle", "rtsFuncGetName")
 
 
 @rt_api
 def aclrtGetFunctionSize(funcHandle: object, aicSize: object, aivSize: object) -> int:
-    """No function handle is ever issued: 107017 (no ACL-layer check)."""
+    """No function handle is ever issued: 107017 (no ACL-layer check; NULL: ApiErrorDecorator::
+    FuncGetSize's EE1004, 107000)."""
+    if _soc.current().family in _NO_ACL_GRAPH:
+        # rtFuncGetSize (api_c_standard_soc.cc:1680-1683): COND_RETURN_WARN, no report, no last error
+        return E.ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+    if is_null_handle(funcHandle):
+        raise ApiError(
+            RT_PARAM,
+            _rt_null("Obtaining the size of the kernel function code segment", "funcHandle"),
+            fb_invalid("rtFuncGetSize"),
+        )
     raise bad_object("funcHandle", "rtFuncGetSize")
 
 
@@ -435,7 +505,14 @@ def aclrtGetFunctionAttribute(funcHandle: object, attrType: int, attrValue: obje
 
 @rt_api
 def aclrtFunctionGetBinary(funcHandle: object, binHandle: object) -> int:
-    """No function handle is ever issued: 107017 (no ACL-layer check)."""
+    """No function handle is ever issued: 107017 (no ACL-layer check; NULL: ApiErrorDecorator::
+    FunctionGetBinary's EE1004, 107000)."""
+    if is_null_handle(funcHandle):
+        raise ApiError(
+            RT_PARAM,
+            _rt_null("Obtaining the binary handle of an operator", "funcHandle"),
+            fb_invalid("rtFunctionGetBinary"),
+        )
     raise bad_object("funcHandle", "rtFunctionGetBinary")
 
 
@@ -443,7 +520,7 @@ def aclrtFunctionGetBinary(funcHandle: object, binHandle: object) -> int:
 def aclrtFunctionGetParamCount(func: object, paramCount: object) -> int:
     """No function handle is ever issued: 107017 after the not-null checks."""
     _require("aclrtFunctionGetParamCount", func=func, paramCount=paramCount)
-    raise bad_object("func", "rtFunctionGetParamCount")
+    raise bad_object("funcHandle", "rtFunctionGetParamCount")
 
 
 @rt_api
@@ -457,7 +534,7 @@ def aclrtFunctionGetParamInfo(func: object, paramIndex: int, paramOffset: object
             PARAM,
             ("EH0014", f"{api} failed because paramOffset and paramSize cannot be NULL pointers at the same time."),
         )
-    raise bad_object("func", "rtFunctionGetParamInfo")
+    raise bad_object("funcHandle", "rtFunctionGetParamInfo")
 
 
 @rt_api
@@ -468,7 +545,7 @@ def aclrtFunctionGetAvailDynUbufPerBlock(func: object, flags: int, dynamicUbufSi
     value = int_arg(flags, "flags", 0, 2**32 - 1)
     if value != 0:
         raise ApiError(PARAM, acl_value(api, value, "flags", "0U"))
-    raise bad_object("func", "rtFunctionGetAvailDynUbufPerBlock")
+    raise bad_object("funcHandle", "rtFunctionGetAvailDynUbufPerBlock")
 
 
 @rt_api
@@ -528,7 +605,7 @@ def _kind_check(kind: object, allowed: int) -> None:
     k = int_arg(kind, "kind", -(2**31), 2**31 - 1)
     if k not in (allowed, 4):
         raise ApiError(
-            PARAM, acl_value(_COPY_DESC, _kind_name(k), "kind", f"{_KIND_NAMES[allowed]} or ACL_MEMCPY_DEFAULT")
+            PARAM, acl_value(_COPY_DESC, _kind_desc(k), "kind", f"{_EXPECTED_KIND[allowed]} or ACL_MEMCPY_DEFAULT")
         )
 
 
