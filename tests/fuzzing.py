@@ -137,6 +137,20 @@ SILENT = {
     ("aclprofMark", -1),
     ("aclprofMarkEx", -1),
     ("aclprofPush", -1),
+    # aclprofInit of a path with a control or shell character: Utils::CheckPathWithInvalidChar, MSPROF_LOGE
+    # only (src/dfx/msprof/collector/dvvp/msprof/engine/src/prof_acl_mgr.cpp:862, common/utils/utils.cpp:1625-1638);
+    # the profiler API while a model subscription runs: ProfInitPrecheck / ProfStartPrecheck, MSPROF_LOGE only
+    # (prof_acl_mgr.cpp:525-566)
+    ("aclprofInit", 100003),
+    ("aclprofInit", 148047),
+    ("aclprofStart", 148047),
+    ("aclprofFinalize", 148047),
+    # aclrtBinaryLoad: rtBinaryLoadWithoutTilingKey's feature gate (only config/350 has
+    # RT_FEATURE_KERNEL_BINARY_LOAD_DOT_WITHOUT_TILING; src/runtime/api/api_c_standard_soc.cc:2019-2022): a WARN
+    # and the last error; aclrtGetFunctionSize on Ascend910: rtFuncGetSize's COND_RETURN_WARN(!RT_FEATURE_MODEL_
+    # ACL_GRAPH) (api_c_standard_soc.cc:1680-1683)
+    ("aclrtBinaryLoad", 207000),
+    ("aclrtGetFunctionSize", 207000),
     ("aclprofPop", -1),
     ("aclprofSetStampTraceMessage", -1),
     # a step tagged twice: MSPROF_LOGE only (src/dfx/msprof/collector/dvvp/msprofiler/prof_acl_core.cpp)

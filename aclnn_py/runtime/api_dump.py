@@ -41,30 +41,81 @@ AIC_ERR_BRIEF_DUMP, AIC_ERR_NORM_DUMP, AIC_ERR_DETAIL_DUMP, DATA_DUMP, OVERFLOW_
 ACL_OP_DUMP_OP_AICORE_ARGS = 0x00000001
 
 _ADUMP_INPUT_FAILED = -2  # adump_pub.h
+_MAX_CONFIG_FILE_BYTE = 10 * 1024 * 1024  # json_parser.cpp MAX_CONFIG_FILE_BYTE
+_MAX_CONFIG_DEPTH = 10  # MAX_CONFIG_OBJ_DEPTH, MAX_CONFIG_ARRAY_DEPTH
+
+
+def _depths(content: bytes) -> tuple[int, int]:
+    """JsonParser::GetMaxNestedLayers: the deepest ``{`` and ``[`` nesting, counted character by
+    character up to the first NUL (strings included, as CANN's count does)."""
+    obj = arr = max_obj = max_arr = 0
+    for ch in content.split(b"\0", 1)[0]:
+        if ch == 0x7B:  # {
+            obj += 1
+            max_obj = max(max_obj, obj)
+        elif ch == 0x7D:  # }
+            obj = max(obj - 1, 0)
+        elif ch == 0x5B:  # [
+            arr += 1
+            max_arr = max(max_arr, arr)
+        elif ch == 0x5D:  # ]
+            arr = max(arr - 1, 0)
+    return max_obj, max_arr
 
 
 def _read_file(path: str, api: str) -> bytes:
-    """JsonParser::GetConfigStrFromFile: the file's bytes (100003 when it cannot be read)."""
-    failed = acl_inner(f"Get config string from file[{path}] failed, errorCode = 100003")
+    """JsonParser::GetConfigStrFromFile (src/acl/common/json_parser.cpp): the file's bytes; 100003
+    when it cannot be read, is not a regular file or is over 10 MB, 100006 when it nests deeper
+    than 10 objects or arrays."""
+
+    def failed(code: int) -> Message:
+        return acl_inner(f"Get config string from file[{path}] failed, errorCode = {code}")
+
+    invalid = int(E.ACL_ERROR_INVALID_FILE)
     try:
         real = os.path.realpath(path, strict=True)
+        size = os.stat(real).st_size
     except OSError as e:
         raise ApiError(
-            E.ACL_ERROR_INVALID_FILE, ("EH0003", f"Path {path} is invalid. Reason: {e.strerror or e}."), failed
+            E.ACL_ERROR_INVALID_FILE, ("EH0003", f"Path {path} is invalid. Reason: {e.strerror or e}."), failed(invalid)
         ) from None
-    if not os.path.isfile(real):
+    if not os.path.isfile(real):  # IsValidFileName reports the real path (json_parser.cpp:96-104)
         raise ApiError(
-            E.ACL_ERROR_INVALID_FILE, ("EH0004", f"File {path} is invalid. Reason: not a regular file."), failed
+            E.ACL_ERROR_INVALID_FILE,
+            ("EH0004", f"File {real} is invalid. Reason: config file is not a regular file."),
+            failed(invalid),
+        )
+    if size > _MAX_CONFIG_FILE_BYTE:  # json_parser.cpp:106-117
+        raise ApiError(
+            E.ACL_ERROR_INVALID_FILE,
+            (
+                "EH0004",
+                f"File {real} is invalid. Reason: file size {size} exceeds maximum allowed size "
+                f"{_MAX_CONFIG_FILE_BYTE}.",
+            ),
+            failed(invalid),
         )
     try:
         with open(real, "rb") as f:
-            return f.read()
+            content = f.read()
     except OSError:
         raise ApiError(
             E.ACL_ERROR_INVALID_FILE,
             ("EH0004", f"File {path} is invalid. Reason: File cannot be opened for reading."),
-            failed,
+            failed(invalid),
         ) from None
+    max_obj, max_arr = _depths(content)
+    if max_obj > _MAX_CONFIG_DEPTH or max_arr > _MAX_CONFIG_DEPTH:  # json_parser.cpp:202-219
+        raise ApiError(
+            E.ACL_ERROR_PARSE_FILE,
+            (
+                "EH0004",
+                f"File {path} is invalid. Reason: object depth {max_obj} exceeds max {_MAX_CONFIG_DEPTH} or array "
+                f"depth {max_arr} exceeds max {_MAX_CONFIG_DEPTH}.",
+            ),
+            failed(int(E.ACL_ERROR_PARSE_FILE)),
+        )
+    return content
 
 
 def _set_config(content: bytes, path: str, extra: tuple[Message, ...] = ()) -> None:
@@ -96,10 +147,11 @@ def configure_from_init(path: str, content: bytes) -> None:
 
 
 def finalize() -> None:
-    """aclFinalize: the dump ends (the dump server stops with the runtime)."""
+    """aclFinalize: the dump ends (the dump server stops with the runtime). aclmdlInitDump's flag
+    stays: dump.cpp's file-static aclmdlInitDumpFlag is cleared only by aclmdlFinalizeDump
+    (dump.cpp:30, :236), so after aclFinalize and aclInit a second aclmdlInitDump is 100002."""
     with _S.lock:
         _apply(None)
-        _S.init_dump = False
 
 
 def _need_init(api: str, impl: str) -> None:

@@ -72,6 +72,20 @@ from .prof_state import (
 # ---------------------------------------------------------------------------------------------
 
 
+def _subscribing() -> bool:
+    """ProfAclMgr's WORK_MODE_SUBSCRIBE: a model subscription began while the profiler was off
+    (and lasts until the last one ends, prof_acl_mgr.cpp:1747-1749, :3458-3461); aclprofInit,
+    aclprofStart and aclprofFinalize then conflict (148047, prof_acl_mgr.cpp:525-566)."""
+    if _S.mode != "off":
+        return False
+    sub = sys.modules.get(f"{__package__}.api_prof_sub")
+    return sub is not None and bool(sub._SUB.subs)
+
+
+# Utils::CheckPathWithInvalidChar's INVALID_CHAR (src/dfx/msprof/collector/dvvp/common/utils/utils.cpp)
+_INVALID_PATH_CHARS = "\n\f\r\b\t\v\x7f\"'\\%><|&$;`"
+
+
 def _init(path: str) -> None:
     """ProfAclMgr::ProfAclInit: record the absolute result path (made at the first stop)."""
     _S.result_path = os.path.abspath(path)
@@ -106,6 +120,12 @@ def aclprofInit(profilerResultPath: str | bytes | None, length: int) -> int:
     with _S.lock:
         if _S.mode == "api":  # ProfInitPrecheck
             raise ApiError(E.ACL_ERROR_REPEAT_INITIALIZE, _ek_order("aclprofInit", "aclprofStart"))
+        if _subscribing():  # ProfInitPrecheck: "conflict with other api mode", a log line only
+            return E.ACL_ERROR_PROF_API_CONFLICT
+        if any(ch in os.path.abspath(path) for ch in _INVALID_PATH_CHARS):
+            # ProfAclMgr::ProfAclInit -> Utils::CheckPathWithInvalidChar on the absolute path
+            # (prof_acl_mgr.cpp:862, common/utils/utils.cpp:1625-1638): MSPROF_LOGE only
+            return E.ACL_ERROR_INVALID_FILE
         _init(path)
     return E.ACL_SUCCESS
 
@@ -115,6 +135,8 @@ def aclprofFinalize() -> int:
     """End the profiler's API mode: a running session is stopped (its data written), the stamps
     are released. Without aclprofInit it is a no-op that succeeds, as CANN's."""
     with _S.lock:
+        if _subscribing():  # IsInited, then ProfFinalizePrecheck: a log line only
+            return E.ACL_ERROR_PROF_API_CONFLICT
         if _S.mode == "off":
             return E.ACL_SUCCESS
         if _S.session is not None:
@@ -291,6 +313,8 @@ def aclprofStart(profilerConfig: object) -> int:
     config = _default_config() if profilerConfig is None else _config(profilerConfig, "aclprofStart")
     _precheck(config)
     with _S.lock:
+        if _subscribing():  # AutoInitForStartIfNeeded does nothing, ProfStartPrecheck: a log line only
+            return E.ACL_ERROR_PROF_API_CONFLICT
         if _S.mode == "off":  # AutoInitForStartIfNeeded
             _init(_S.configured_path or "./")
         if _S.session is not None:  # g_isRepeatInvoking: CheckConfigConsistency

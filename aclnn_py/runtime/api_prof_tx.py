@@ -143,11 +143,12 @@ def aclprofMarkEx(msg: str | bytes | None, msgLen: int, stream: object) -> int:
 @c_api(INTERNAL)
 def aclprofPush(stamp: object) -> int:
     """Open a slice with the stamp's message (closed by aclprofPop)."""
+    if stamp is None or as_pointer(stamp) in (None, 0):
+        # ProfAclPush checks the stamp before the manager's init (msproftx_adaptor.cpp:116-125)
+        raise ApiError(E.ACL_ERROR_INVALID_PARAM, _ek_null("aclprofPush", "stamp"))
     with _S.lock:
         if not _S.tx_ready:
             return PROFILING_FAILED
-        if stamp is None or as_pointer(stamp) in (None, 0):
-            raise ApiError(PROFILING_FAILED, _ek_null("aclprofPush", "stamp"))
         found = _require_stamp(stamp, "aclprofPush")
         _S.stack.append(found)
         _record("push", found.message)
@@ -170,14 +171,14 @@ def aclprofPop() -> int:
 @c_api(INTERNAL)
 def aclprofRangeStart(stamp: object, rangeId: object) -> int:
     """Open a range with the stamp's message; ``*rangeId`` names it for aclprofRangeStop."""
-    with _S.lock:
-        if not _S.tx_ready:
-            raise ApiError(PROFILING_FAILED, _ek_order("aclprofStart", "aclprofRangeStart"))
+    # ProfAclRangeStart checks both pointers before the manager's init (msproftx_adaptor.cpp:138-150)
     if stamp is None or as_pointer(stamp) in (None, 0):
         raise ApiError(E.ACL_ERROR_INVALID_PARAM, _ek_null("aclprofRangeStart", "stamp"))
     if rangeId is None:
         raise ApiError(E.ACL_ERROR_INVALID_PARAM, _ek_null("aclprofRangeStart", "rangeId"))
     with _S.lock:
+        if not _S.tx_ready:
+            raise ApiError(PROFILING_FAILED, _ek_order("aclprofStart", "aclprofRangeStart"))
         found = _require_stamp(stamp, "aclprofRangeStart")
         found.enabled = True
         _store(rangeId, found.ident)

@@ -18,6 +18,7 @@ from ._checks import (
     acl_null,
     emu,
     fb_invalid,
+    fb_unsupported,
     int_arg,
     need_context,
     own_stream,
@@ -25,14 +26,15 @@ from ._checks import (
     rt_value,
     stream_handle,
 )
-from .api_stream import clamp_priority, set_failure_mode
-from .api_stream_res import _OVERFLOW_CHECK_CHIPS, _overflow
+from .api_stream import clamp_priority, rt_flags_of, set_failure_mode
+from .api_stream_res import _OVERFLOW_CHECK_CHIPS, _overflow, refuse_capturing
 from .device import RT
 from .stream import Stream
 
 ACL_STREAM_ATTR_FAILURE_MODE, ACL_STREAM_ATTR_FLOAT_OVERFLOW_CHECK = 1, 2
 ACL_STREAM_ATTR_USER_CUSTOM_TAG, ACL_STREAM_ATTR_CACHE_OP_INFO, ACL_STREAM_ATTR_PRIORITY = 3, 4, 5
 _RT_STREAM_ATTR_MAX = 6
+_RT_STREAM_AICPU = 0x08
 _TAG_CHIPS = ("Ascend910B", "Ascend910_93", "Ascend950")  # RT_FEATURE_STREAM_ATTR_USER_CUSTOM_TAG
 _NO_CTRL_SQ = ("Ascend910", "Ascend310P")  # GetCurStream leaves a NULL stream NULL there
 _tags: weakref.WeakKeyDictionary[Stream, int] = weakref.WeakKeyDictionary()
@@ -105,6 +107,22 @@ def _null_stm(desc: str, rt_fn: str) -> ApiError:
     return ApiError(RT_PARAM, ("EE1004", f"{desc} failed because stm cannot be a NULL pointer."), fb_invalid(rt_fn))
 
 
+def _no_aicpu_priority(st: Stream, desc: str, verb: str, rt_fn: str) -> None:
+    """ApiErrorDecorator::Set/GetStreamPriorityValue (api_error.cc:6043-6046, 6071-6074): a stream
+    of AI CPU scheduling tasks (RT_STREAM_AICPU, ACL_STREAM_CPU_SCHEDULE) has no priority."""
+    flags = rt_flags_of(st.flags)
+    if flags & _RT_STREAM_AICPU:
+        raise ApiError(
+            E.ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+            (
+                "EE1006",
+                f"{desc} failed. Parameter stm->Flags() value {flags} is not supported. Reason: The current stream "
+                f"is used to carry AI CPU scheduling tasks and does not support priority {verb}.",
+            ),
+            fb_unsupported(rt_fn),
+        )
+
+
 @rt_api
 def aclrtSetStreamAttribute(stream: object, stmAttrType: int, value: object) -> int:
     """Set one attribute of the stream: ACL_STREAM_ATTR_FAILURE_MODE (as aclrtSetStreamFailureMode),
@@ -124,11 +142,13 @@ def aclrtSetStreamAttribute(stream: object, stmAttrType: int, value: object) -> 
         desc = "Setting the stream overflow/underflow detection switch"
         if v.overflowSwitch >= 2:
             raise ApiError(RT_PARAM, rt_value(desc, v.overflowSwitch, "flags", "[0, 2)"), fb_invalid(rt_fn))
+        refuse_capturing(st, desc, rt_fn)
         _overflow[_context_stream(st, desc, rt_fn)] = v.overflowSwitch
         return E.ACL_SUCCESS
     if attr == ACL_STREAM_ATTR_USER_CUSTOM_TAG:
         if family not in _TAG_CHIPS:
             return E.ACL_SUCCESS
+        refuse_capturing(st, "Setting the stream tag", rt_fn)
         _tags[_context_stream(st, "Setting the stream tag", rt_fn)] = v.userCustomTag
         return E.ACL_SUCCESS
     if attr == ACL_STREAM_ATTR_CACHE_OP_INFO:
@@ -140,6 +160,7 @@ def aclrtSetStreamAttribute(stream: object, stmAttrType: int, value: object) -> 
     if attr == ACL_STREAM_ATTR_PRIORITY:
         if st is None:
             raise _null_stm("Setting the stream priority", rt_fn)
+        _no_aicpu_priority(st, "Setting the stream priority", "setting", rt_fn)
         need_context(rt_fn)
         st.priority = clamp_priority(v.streamPriority)
         return E.ACL_SUCCESS
@@ -169,6 +190,7 @@ def aclrtGetStreamAttribute(stream: object, stmAttrType: int, value: object) -> 
     elif attr == ACL_STREAM_ATTR_PRIORITY:
         if st is None:
             raise _null_stm("Obtaining the stream priority", rt_fn)
+        _no_aicpu_priority(st, "Obtaining the stream priority", "getting", rt_fn)
         need_context(rt_fn)
         v.streamPriority = st.priority
     else:

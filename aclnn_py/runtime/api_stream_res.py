@@ -14,12 +14,14 @@ import weakref
 from .. import soc as _soc
 from .._capi import ApiError
 from .._ref import store
+from . import model_ri as M
 from ._checks import (
     PARAM,
     RT_PARAM,
     E,
     acl_null,
     acl_value,
+    fb_inner,
     fb_invalid,
     int_arg,
     need_context,
@@ -29,6 +31,7 @@ from ._checks import (
     rt_value,
     stream_handle,
 )
+from ._model_ri_checks import captured
 from .device import RT
 from .stream import Stream
 
@@ -141,6 +144,15 @@ def thread_limit(t: int) -> int | None:
     return stream_limit(st, t)
 
 
+def refuse_capturing(st: Stream | None, desc: str, rt_fn: str) -> None:
+    """ApiErrorDecorator::SetStreamOverflowSwitch / SetStreamTag (api_error.cc:6024-6027, 6121-6123):
+    a capturing stream is refused (107027, EE1016), and the rt wrapper's ERROR_RETURN_WITH_EXT_ERRCODE
+    adds FuncErrorReason's inner report."""
+    if st is not None and st.capture is not None and M.capturing(st):
+        refusal = captured(st, desc)
+        raise ApiError(refusal.code, *refusal.messages, fb_inner(rt_fn, "stream is captured"))
+
+
 @rt_api
 def aclrtSetStreamOverflowSwitch(stream: object, flag: int) -> int:
     """Turn overflow detection on (1) or off (0) for the stream's tasks. Chips without the
@@ -152,6 +164,7 @@ def aclrtSetStreamOverflowSwitch(stream: object, flag: int) -> int:
     if _soc.current().family not in _OVERFLOW_CHECK_CHIPS:
         return E.ACL_SUCCESS
     st = stream_handle(stream, rt_fn)
+    refuse_capturing(st, "Setting the stream overflow/underflow detection switch", rt_fn)
     ctx = need_context(rt_fn)
     target = st if st is not None else ctx.default_stream
     own_stream(target, ctx, "Setting the stream overflow/underflow detection switch", rt_fn)

@@ -30,7 +30,20 @@ import numpy as np
 from .. import dtypes
 from .._capi import ApiError, as_pointer, c_api, describe
 from .._ref import Ref
-from ._checks import INTERNAL, PARAM, E, acl_null, acl_reason, acl_value, emu, int_arg
+from ._checks import (
+    INTERNAL,
+    PARAM,
+    RT_PARAM,
+    E,
+    acl_inner,
+    acl_null,
+    acl_reason,
+    acl_value,
+    emu,
+    fb_invalid,
+    int_arg,
+    rt_value,
+)
 from .device import RT
 from .memory import SPACE, MemoryFault
 
@@ -45,6 +58,17 @@ ACL_TENSOR_DATA_END_TENSOR = 4
 _MAX_DIM_CNT = 128
 _RT_MQ_MAX_NAME_LEN = 128
 _MEM_NAMES = {0: "MEM_UNKNOWN(0)", 1: "MEM_HOST(1)", 2: "MEM_DEVICE(2)"}
+RT_MQ_DEPTH_MIN = 2
+# acl::GetTensorTypeDesc (src/acl/utils/data_type_utils.h)
+_TENSOR_TYPE_DESC = {
+    ACL_TENSOR_DATA_UNDEFINED: "TENSOR_DATA_UNDEFINED(-1)",
+    ACL_TENSOR_DATA_TENSOR: "TENSOR_DATA_TENSOR(0)",
+    ACL_TENSOR_DATA_END_OF_SEQUENCE: "TENSOR_DATA_END_OF_SEQUENCE(1)",
+    ACL_TENSOR_DATA_ABNORMAL: "TENSOR_DATA_ABNORMAL(2)",
+    ACL_TENSOR_DATA_SLICE_TENSOR: "TENSOR_DATA_SLICE_TENSOR(3)",
+    ACL_TENSOR_DATA_END_TENSOR: "TENSOR_DATA_END_TENSOR(4)",
+}
+_SENDABLE = (ACL_TENSOR_DATA_END_OF_SEQUENCE, ACL_TENSOR_DATA_TENSOR, ACL_TENSOR_DATA_ABNORMAL)
 
 
 class acltdtDataItem:
@@ -428,8 +452,15 @@ def acltdtCreateChannelWithCapacity(deviceId: int, name: object, capacity: int) 
             E.ACL_ERROR_RT_INVALID_DEVICEID,
             emu(f"{api}: device {device} does not exist ({RT.device_count} device(s)); no queue was made."),
         )
-    if depth == 0:
-        raise ApiError(PARAM, emu(f"{api}: a queue of capacity 0 could hold nothing; no queue was made."))
+    # CANN passes static_cast<uint32_t>(capacity) as the queue depth (tensor_data_transfer.cpp:1072);
+    # NpuDriver::MemQueueCreate refuses a depth under RT_MQ_DEPTH_MIN (npu_driver_queue.cc:368-371)
+    depth &= 0xFFFFFFFF
+    if depth < RT_MQ_DEPTH_MIN:
+        raise ApiError(
+            RT_PARAM,
+            rt_value("Memory queue creation", depth, "queAttr->depth", str(RT_MQ_DEPTH_MIN)),
+            fb_invalid("rtMemQueueCreate"),
+        )
     return acltdtChannelHandle(device, text, depth)
 
 
@@ -512,6 +543,25 @@ def acltdtSendTensor(handle: object, dataset: object, timeout: int) -> int:
     _live(dataset, acltdtDataset, api, "dataset")
     assert isinstance(dataset, acltdtDataset)
     wait = int_arg(timeout, "timeout", -(2**31), 2**31 - 1)
+    for it in dataset.items:
+        if it.tdt_type not in _SENDABLE:
+            # TensorDatasetSerializesV2 -> GetTdtDataTypeByAclDataTypeV2 (tensor_data_transfer.cpp:179-201,
+            # :296-309), then acltdtSendTensorV2's own log (:624-625); nothing is enqueued
+            desc = _TENSOR_TYPE_DESC.get(it.tdt_type, f"UNKNOWN({it.tdt_type})")
+            raise ApiError(
+                PARAM,
+                acl_value(
+                    "Obtaining the tdt data type",
+                    desc,
+                    "aclType",
+                    "ACL_TENSOR_DATA_END_OF_SEQUENCE or ACL_TENSOR_DATA_TENSOR or ACL_TENSOR_DATA_ABNORMAL",
+                ),
+                acl_inner(f"[Check][Dataset]TensorDatasetSerializes failed, invalid tdt type {it.tdt_type}"),
+                acl_inner(
+                    f"[Serialize][Dataset]Failed to TensorDatasetSerializesV2, device is {ch.device}, "
+                    f"name is {ch.name}."
+                ),
+            )
     entry = _Entry([(it.tdt_type, list(it.dims), it.data_type, _item_bytes(it, api)) for it in dataset.items])
     with ch.cv:
         if not _wait(ch, lambda: len(ch.queue) < ch.capacity, wait):
@@ -545,6 +595,10 @@ def acltdtReceiveTensor(handle: object, dataset: object, timeout: int) -> int:
                 len(dataset.items),
                 "dataset->blobs.size",
                 "dataset must be empty or freeSelf must be true before deserialization",
+            ),
+            # acltdtReceiveTensorV2's log after TensorDatasetDeserializesV2 fails (:755-758)
+            acl_inner(
+                f"[Deserialize][Dataset]Failed to deserialize tensor dataset, device is {ch.device}, name is {ch.name}."
             ),
         )
     dataset.items = [

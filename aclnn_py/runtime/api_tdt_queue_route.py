@@ -8,8 +8,9 @@ Binding follows hicann/runtime's queue scheduler (``src/queue_schedule/server/ro
 bound binds again without change, and routes do not chain (a destination cannot be a source, nor a
 source a destination: code 1); ids from 8192 on fail. Each route's status becomes 1 when bound, 0
 when not; any failure makes the call return ACL_ERROR_FAILURE (500001) with CANN's inner report
-"send connect qs failed, ret code is <code>", the other routes staying bound. Unbinding sets 0 (a
-route not bound unbinds too). A query lists bound routes with status ACL_TDT_QUEUE_ROUTE_BIND. The
+"send connect qs failed, ret code is <code>", the other routes staying bound and every status left
+as it was (CANN copies the statuses back only on success). Unbinding sets 0 (a route not bound
+unbinds too). A query lists bound routes with status ACL_TDT_QUEUE_ROUTE_BIND. The
 ACL layer's checks are ``src/acl/acl_tdt_queue/queue.cpp``'s and ``queue_process_host.cpp``'s.
 A bound route moves data at once: see :mod:`.api_tdt_queue`.
 """
@@ -187,13 +188,18 @@ def acltdtBindQueueRoutes(qRouteList: object) -> int:
     device = _device()
     failed = 0
     with _CV:
+        statuses = []
         for route in routes.routes:
             code = _bind_one(device, route)
-            route.status = 1 if code == 0 else 0
+            statuses.append(1 if code == 0 else 0)
             failed = code or failed
         _pump(device)
     if failed:
+        # SendBindUnbindMsg returns on the scheduler's retCode before it copies the statuses back
+        # (queue_process_host.cpp:204-210): the caller's statuses stay as they were
         raise ApiError(E.ACL_ERROR_FAILURE, acl_inner(f"send connect qs failed, ret code is {failed}"))
+    for route, status in zip(routes.routes, statuses, strict=True):
+        route.status = status
     return E.ACL_SUCCESS
 
 
@@ -208,12 +214,14 @@ def acltdtUnbindQueueRoutes(qRouteList: object) -> int:
         bound = _ROUTES.setdefault(device, {})
         for route in routes.routes:
             if route.src >= MAX_QUEUE_ID_NUM or route.dst >= MAX_QUEUE_ID_NUM:
-                route.status, failed = 1, _BQS_QUEUE_ID_ERROR
+                failed = _BQS_QUEUE_ID_ERROR
                 continue
             bound.pop((route.src, route.dst), None)
-            route.status = 0
     if failed:
+        # as for a bind: no status is copied back after a failure (queue_process_host.cpp:204-210)
         raise ApiError(E.ACL_ERROR_FAILURE, acl_inner(f"send connect qs failed, ret code is {failed}"))
+    for route in routes.routes:
+        route.status = 0
     return E.ACL_SUCCESS
 
 

@@ -221,3 +221,56 @@ def test_an_aclnn_call_is_dumped(dump, dev):
     aclDestroyScalar(alpha)
     doc = DF.read_dump_file(DF.dumped_files()[-1])
     assert np.frombuffer(doc["output"][0]["data"], np.float32).tolist() == [0.0, 2.0, 4.0, 6.0]
+
+
+def test_init_dump_stays_initialised_across_acl_finalize(tmp_path):
+    # dump.cpp's file-static aclmdlInitDumpFlag (:30) is cleared only by aclmdlFinalizeDumpImpl (:236)
+    assert aclInit(None) == 0
+    try:
+        assert D.aclmdlInitDump() == 0
+        assert aclFinalize() == 0
+        assert aclInit(None) == 0
+        assert D.aclmdlInitDump() == 100002
+        assert aclGetRecentErrMsg().startswith(
+            "Invalid_Argument_API_Call_Sequence(EP0008): aclmdlInitDump failed. Reason: This API cannot be called "
+            "repeatedly."
+        )
+        (tmp_path / "empty.json").write_text("")
+        assert D.aclmdlSetDump(str(tmp_path / "empty.json")) == 0  # still initialised
+        assert D.aclmdlFinalizeDump() == 0
+        assert D.aclmdlInitDump() == 0
+    finally:
+        D.aclmdlFinalizeDump()
+        aclFinalize()
+        aclGetRecentErrMsg()
+
+
+def test_set_dump_refuses_a_directory_and_a_config_nested_too_deep(dev, tmp_path):
+    # JsonParser::GetConfigStrFromFile (src/acl/common/json_parser.cpp): IsValidFileName's regular-file
+    # check reports the real path (:96-104); the nesting check (:202-219) is ACL_ERROR_PARSE_FILE
+    link = tmp_path / "cfg-link"
+    link.symlink_to(tmp_path)
+    assert D.aclmdlSetDump(str(link)) == 100003
+    assert aclGetRecentErrMsg() == (
+        f"File_Operation_Error(EH0004): File {tmp_path} is invalid. Reason: config file is not a regular file.\n"
+        + TRACEBACK
+        + f"        Get config string from file[{link}] failed, errorCode = 100003{INNER}\n"
+    )
+    deep = tmp_path / "deep.json"
+    deep.write_text('{"dump": ' + "[" * 11 + "]" * 11 + "}")
+    assert D.aclmdlSetDump(str(deep)) == 100006
+    msg = aclGetRecentErrMsg()
+    assert (
+        f"File {deep} is invalid. Reason: object depth 1 exceeds max 10 or array depth 11 exceeds max 10.\n" in msg
+    ), msg
+    assert f"Get config string from file[{deep}] failed, errorCode = 100006{INNER}" in msg
+    deep.write_text("{" * 10 + "}" * 10)  # 10 levels: read, then refused by the dump configuration
+    assert D.aclmdlSetDump(str(deep)) != 100006
+    aclGetRecentErrMsg()
+    big = tmp_path / "big.json"
+    with open(big, "wb") as f:
+        f.truncate(10 * 1024 * 1024 + 1)
+    assert D.aclmdlSetDump(str(big)) == 100003
+    assert f"File {big} is invalid. Reason: file size 10485761 exceeds maximum allowed size 10485760." in (
+        aclGetRecentErrMsg()
+    )

@@ -315,3 +315,40 @@ def test_a_result_directory_that_cannot_be_made_is_refused_at_start(prof) -> Non
         f"directory {path} is abnormal. [Error 20] Not a directory.",
     )
     assert P.aclprofDestroyConfig(config) == 0
+
+
+def test_push_and_range_start_refuse_a_null_stamp_before_the_init_check(prof) -> None:
+    # ProfAclPush / ProfAclRangeStart check their pointers (ReportNullParam: EK0006, 100000) before
+    # MsprofTxManager's init check (msproftx_adaptor.cpp:116-125, 138-150)
+    for call, args, param in (
+        (TX.aclprofPush, (None,), "stamp"),
+        (TX.aclprofRangeStart, (None, Ref()), "stamp"),
+        (TX.aclprofRangeStart, (0, None), "stamp"),
+    ):
+        assert call(*args) == 100000
+        name = call.__name__
+        assert aclGetRecentErrMsg() == ek(
+            "EK0006",
+            "Invalid_Argument_Null_Pointer",
+            f"{name} failed because parameter {param} cannot be a null pointer.",
+        )
+    config = _start(prof)
+    stamp = TX.aclprofCreateStamp()
+    assert TX.aclprofPush(None) == 100000
+    assert "aclprofPush failed because parameter stamp cannot be a null pointer." in aclGetRecentErrMsg()
+    TX.aclprofDestroyStamp(stamp)
+    _stop(config)
+    assert P.aclprofFinalize() == 0  # MsprofTxUnInit
+    assert TX.aclprofRangeStart(stamp, None) == 100000  # rangeId too, before the init check
+    assert "aclprofRangeStart failed because parameter rangeId cannot be a null pointer." in aclGetRecentErrMsg()
+    assert TX.aclprofPush(stamp) == -1 and aclGetRecentErrMsg() is None  # a stamp, not inited: a log line only
+
+
+def test_init_refuses_a_path_with_a_shell_or_control_character_without_a_report(prof) -> None:
+    # ProfAclMgr::ProfAclInit -> Utils::CheckPathWithInvalidChar (prof_acl_mgr.cpp:862,
+    # common/utils/utils.cpp:1625-1638): 100003 ACL_ERROR_INVALID_FILE and a log line only
+    for ch in "\n\f\r\b\t\v\x7f\"'\\%><|&$;`":
+        text = f"{prof}/out{ch}dir"
+        assert P.aclprofInit(text, len(text.encode())) == 100003, repr(ch)
+        assert aclGetRecentErrMsg() is None
+    _init(prof)  # not initialised by the refused calls

@@ -257,3 +257,22 @@ def test_kernels_outside_the_model_and_a_shared_fd(bench, pipe):
     assert P.aclprofModelUnSubscribe(mid_b) == 0 and fd.value == -1
     data = _drain(r)
     assert len(data) == 80 and P.aclprofGetModelId(data, 80, 0) == mid_b
+
+
+def test_the_profiler_api_conflicts_with_a_running_subscription(bench, pipe, tmp_path):
+    # WORK_MODE_SUBSCRIBE (prof_acl_mgr.cpp:1747-1749) until the last unsubscription (:3458-3461):
+    # ProfInitPrecheck / ProfStartPrecheck / ProfFinalizePrecheck return 148047 with a log line only
+    from aclnn_py.runtime import api_prof as AP
+
+    _r, fd = pipe
+    _, mid, _ = _model(bench)
+    config = P.aclprofCreateSubscribeConfig(1, P.ACL_AICORE_NONE, fd)
+    assert P.aclprofModelSubscribe(mid, config) == 0
+    path = str(tmp_path)
+    assert aclprofInit(path, len(path)) == 148047 and aclGetRecentErrMsg() is None
+    assert AP.aclprofStart(None) == 148047 and aclGetRecentErrMsg() is None
+    assert aclprofFinalize() == 148047 and aclGetRecentErrMsg() is None
+    assert P.aclprofModelUnSubscribe(mid) == 0  # the profiler is off again
+    assert aclprofFinalize() == 0
+    assert aclprofInit(path, len(path)) == 0 and aclprofFinalize() == 0
+    assert P.aclprofDestroySubscribeConfig(config) == 0

@@ -233,3 +233,61 @@ def test_stream_attributes(dev0):
     assert aclrtSetStreamAttribute(s.value, 1, None) == ACL_ERROR_INVALID_PARAM
     assert aclGetRecentErrMsg().startswith(null("aclrtSetStreamAttribute", "value"))
     assert aclrtDestroyStream(s.value) == 0
+
+
+def test_overflow_switch_and_tag_are_refused_on_a_capturing_stream(dev0):
+    # ApiErrorDecorator::SetStreamOverflowSwitch (api_error.cc:6018-6028, after the flags range check)
+    # and SetStreamTag (:6119-6123): 107027 EE1016, then the rt wrapper's FuncErrorReason
+    from aclnn_py import aclmdlRICaptureBegin, aclmdlRICaptureEnd, aclmdlRIDestroy
+    from aclnn_py.runtime.api_stream_attr import aclrtSetStreamAttribute, aclrtStreamAttrValue
+
+    s = Ref()
+    assert aclrtCreateStream(s) == 0
+    st = s.value
+    assert aclmdlRICaptureBegin(st, 0) == 0
+    refusal = f"failed. Reason: Stream (stream_id={st.ident}) during the capture stage is not supported."
+    assert aclrtSetStreamOverflowSwitch(st, 1) == 107027
+    msg = aclGetRecentErrMsg()
+    assert msg.startswith(f"Not_Supported(EE1016): Setting the stream overflow/underflow detection switch {refusal}")
+    assert "rtSetStreamOverflowSwitch execution failed, reason=stream is captured" in msg
+    for attr, desc in ((2, "Setting the stream overflow/underflow detection switch"), (3, "Setting the stream tag")):
+        assert aclrtSetStreamAttribute(st, attr, aclrtStreamAttrValue(1)) == 107027
+        msg = aclGetRecentErrMsg()
+        assert msg.startswith(f"Not_Supported(EE1016): {desc} {refusal}"), msg
+        assert "rtsStreamSetAttribute execution failed, reason=stream is captured" in msg
+    # the decorator's flags range check comes first
+    assert aclrtSetStreamAttribute(st, 2, aclrtStreamAttrValue(2)) == ACL_ERROR_RT_PARAM_INVALID
+    assert "for parameter flags is invalid" in aclGetRecentErrMsg()
+    model = Ref()
+    assert aclmdlRICaptureEnd(st, model) == 0 and aclmdlRIDestroy(model.value) == 0
+    assert aclrtSetStreamOverflowSwitch(st, 1) == 0  # no longer capturing
+    assert aclrtSetStreamAttribute(st, 3, aclrtStreamAttrValue(5)) == 0
+    assert aclrtDestroyStream(st) == 0
+
+
+def test_an_ai_cpu_scheduling_stream_has_no_priority(dev0):
+    # ApiErrorDecorator::Set/GetStreamPriorityValue (api_error.cc:6043-6046, 6071-6074): RT_STREAM_AICPU
+    # (ACL_STREAM_CPU_SCHEDULE) -> 207000 EE1006, before the impl's context check
+    from aclnn_py import aclrtCreateStreamWithConfig
+    from aclnn_py.runtime.api_stream_attr import aclrtGetStreamAttribute, aclrtSetStreamAttribute, aclrtStreamAttrValue
+    from aclnn_py.runtime.enums import ACL_STREAM_CPU_SCHEDULE
+
+    s = Ref()
+    assert aclrtCreateStreamWithConfig(s, 0, ACL_STREAM_CPU_SCHEDULE) == 0
+    v = aclrtStreamAttrValue(3)
+    assert aclrtSetStreamAttribute(s.value, 5, v) == 207000
+    msg = aclGetRecentErrMsg()
+    assert msg.startswith(
+        "Not_Supported(EE1006): Setting the stream priority failed. Parameter stm->Flags() value 8 is not supported. "
+        "Reason: The current stream is used to carry AI CPU scheduling tasks and does not support priority setting."
+    ), msg
+    assert "rtsStreamSetAttribute execution failed, the feature is not supported." in msg
+    assert aclrtGetStreamAttribute(s.value, 5, v) == 207000 and v.raw == 3
+    msg = aclGetRecentErrMsg()
+    assert msg.startswith(
+        "Not_Supported(EE1006): Obtaining the stream priority failed. Parameter stm->Flags() value 8 is not "
+        "supported. Reason: The current stream is used to carry AI CPU scheduling tasks and does not support "
+        "priority getting."
+    ), msg
+    assert aclrtSetStreamAttribute(s.value, 4, aclrtStreamAttrValue(1)) == 0  # the other attributes are unaffected
+    assert aclrtDestroyStream(s.value) == 0

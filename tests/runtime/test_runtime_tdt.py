@@ -129,7 +129,7 @@ def test_a_queue_channel_carries_datasets(dev0) -> None:
 
 
 def test_a_blocked_receive_is_woken_by_a_send(dev0) -> None:
-    ch = T.acltdtCreateChannelWithCapacity(0, "wake", 1)
+    ch = T.acltdtCreateChannelWithCapacity(0, "wake", 2)
     got = T.acltdtCreateDataset()
     results: list[int] = []
     waiter = threading.Thread(target=lambda: results.append(int(T.acltdtReceiveTensor(ch, got, -1))))
@@ -156,9 +156,70 @@ def test_channel_checks(dev0) -> None:
     assert "aclnn_py runs no daemon and loads no models" in aclGetRecentErrMsg()
     assert T.acltdtSendTensor(None, None, 0) == 100000
     assert aclGetRecentErrMsg().startswith(null("acltdtSendTensor", "handle"))
-    ch = T.acltdtCreateChannelWithCapacity(0, "x", 1)
+    ch = T.acltdtCreateChannelWithCapacity(0, "x", 2)
     assert T.acltdtReceiveTensor(ch, None, 0) == 100000
     assert aclGetRecentErrMsg().startswith(null("acltdtReceiveTensor", "dataset"))
     assert T.acltdtQueryChannelSize(ch, None) == 100000
     aclGetRecentErrMsg()
+    assert T.acltdtDestroyChannel(ch) == 0
+
+
+def test_a_channel_capacity_under_two_is_refused_by_the_queue_driver(dev0) -> None:
+    # attr.depth = static_cast<uint32_t>(capacity) (tensor_data_transfer.cpp:1072), and
+    # NpuDriver::MemQueueCreate refuses a depth under 2 (npu_driver_queue.cc:368-371)
+    for capacity, depth in ((0, 0), (1, 1), (2**32 + 1, 1)):
+        assert T.acltdtCreateChannelWithCapacity(0, "small", capacity) is None
+        msg = aclGetRecentErrMsg()
+        assert msg.startswith(
+            f"Invalid_Argument(EE1003): Memory queue creation failed because value {depth} for parameter queAttr->depth is invalid. "
+            "Expected value: 2."
+        ), msg
+        assert "The argument is invalid. Reason: rtMemQueueCreate execution failed." in msg
+    ch = T.acltdtCreateChannelWithCapacity(0, "wrapped", 2**32 + 2)  # depth 2 after the cast
+    assert isinstance(ch, T.acltdtChannelHandle) and ch.capacity == 2
+    assert T.acltdtDestroyChannel(ch) == 0
+
+
+def test_send_refuses_an_item_type_the_queue_cannot_carry(dev0) -> None:
+    # TensorDatasetSerializesV2 -> GetTdtDataTypeByAclDataTypeV2 accepts END_OF_SEQUENCE, TENSOR
+    # and ABNORMAL only (tensor_data_transfer.cpp:179-201, :296-309, :621-626)
+    ch = T.acltdtCreateChannelWithCapacity(0, "q1", 2)
+    ds = T.acltdtCreateDataset()
+    assert T.acltdtAddDataItem(ds, _tensor(np.array([1.0], np.float32), ACL_FLOAT)) == 0
+    slice_item = T.acltdtCreateDataItem(T.ACL_TENSOR_DATA_SLICE_TENSOR, None, 0, ACL_FLOAT, None, 0)
+    assert T.acltdtAddDataItem(ds, slice_item) == 0
+    assert T.acltdtSendTensor(ch, ds, 0) == 100000
+    msg = aclGetRecentErrMsg()
+    assert msg.startswith(
+        "Invalid_Argument(EH0007): Obtaining the tdt data type failed because value TENSOR_DATA_SLICE_TENSOR(3) for parameter "
+        "aclType is invalid. Expected value: ACL_TENSOR_DATA_END_OF_SEQUENCE or ACL_TENSOR_DATA_TENSOR or "
+        "ACL_TENSOR_DATA_ABNORMAL."
+    ), msg
+    assert "[Check][Dataset]TensorDatasetSerializes failed, invalid tdt type 3" in msg
+    assert "[Serialize][Dataset]Failed to TensorDatasetSerializesV2, device is 0, name is q1." in msg
+    size = Ref()
+    assert T.acltdtQueryChannelSize(ch, size) == 0 and size.value == 0  # nothing was enqueued
+    odd = T.acltdtCreateDataset()
+    assert T.acltdtAddDataItem(odd, T.acltdtCreateDataItem(7, None, 0, ACL_FLOAT, None, 0)) == 0
+    assert T.acltdtSendTensor(ch, odd, 0) == 100000
+    assert "value UNKNOWN(7) for parameter aclType" in aclGetRecentErrMsg()
+    end = T.acltdtCreateDataset()
+    assert T.acltdtAddDataItem(end, T.acltdtCreateDataItem(T.ACL_TENSOR_DATA_END_OF_SEQUENCE, None, 0, 0, None, 0)) == 0
+    assert T.acltdtSendTensor(ch, end, 0) == 0
+    assert T.acltdtDestroyChannel(ch) == 0
+
+
+def test_receive_into_a_callers_dataset_adds_the_deserialize_report(dev0) -> None:
+    # acltdtReceiveTensorV2 logs its own inner error after TensorDatasetDeserializesV2's EH0009 (:755-758)
+    ch = T.acltdtCreateChannelWithCapacity(0, "q2", 2)
+    ds = T.acltdtCreateDataset()
+    assert T.acltdtAddDataItem(ds, _tensor(np.array([1.0], np.float32), ACL_FLOAT)) == 0
+    assert T.acltdtSendTensor(ch, ds, 0) == 0
+    assert T.acltdtReceiveTensor(ch, ds, 0) == 100000
+    msg = aclGetRecentErrMsg()
+    assert msg.startswith(
+        "Invalid_Argument(EH0009): tdt data deserialization failed. Value 1 for parameter dataset->blobs.size is invalid. Reason: "
+        "dataset must be empty or freeSelf must be true before deserialization."
+    ), msg
+    assert "[Deserialize][Dataset]Failed to deserialize tensor dataset, device is 0, name is q2." in msg
     assert T.acltdtDestroyChannel(ch) == 0

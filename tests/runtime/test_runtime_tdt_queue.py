@@ -315,13 +315,15 @@ def test_bind_refuses_what_the_queue_scheduler_refuses(queues) -> None:
     assert R.acltdtBindQueueRoutes(routes((a, b))) == 0
     chain = routes((b, c), (a, a), (a, c), (a, 9000), (c, 4321))
     assert R.acltdtBindQueueRoutes(chain) == 500001
-    assert [r.status for r in chain.routes] == [0, 0, 1, 0, 0]  # only a->c bound
+    # only a->c bound, but no status is copied back after a failure (SendBindUnbindMsg)
+    assert [r.status for r in chain.routes] == [0, 0, 0, 0, 0]
     msg = aclGetRecentErrMsg()
     assert msg.startswith("EH9999: Internal error!") and "send connect qs failed, ret code is 7" in msg
     assert R.acltdtBindQueueRoutes(routes((a, b))) == 0  # already bound: bound again, no change
     assert sorted(Q._ROUTES[0]) == [(a, b), (a, c)]
     bad = routes((9000, a))
-    assert R.acltdtUnbindQueueRoutes(bad) == 500001 and bad.routes[0].status == 1
+    bad.routes[0].status = 5
+    assert R.acltdtUnbindQueueRoutes(bad) == 500001 and bad.routes[0].status == 5  # left as it was
     assert "ret code is 8" in aclGetRecentErrMsg()
     assert R.acltdtBindQueueRoutes(None) == 100000
     assert aclGetRecentErrMsg().startswith(null("acltdtBindQueueRoutes", "qRouteList"))
@@ -381,3 +383,23 @@ def test_a_reset_forgets_queues_routes_and_wakes_waiters(dev0) -> None:
     finally:
         Q.acltdtDestroyQueue(again)
         aclGetRecentErrMsg()
+
+
+def test_a_failed_bind_or_unbind_leaves_the_callers_statuses_unchanged(queues) -> None:
+    # QueueProcessorHost::SendBindUnbindMsg returns ACL_ERROR_FAILURE on the scheduler's retCode
+    # before it copies the route statuses back (queue_process_host.cpp:204-210)
+    a, b = make(queues), make(queues)
+    rl = routes((a, b), (a, a))
+    for route in rl.routes:
+        route.status = 7
+    assert R.acltdtBindQueueRoutes(rl) == 500001
+    assert [r.status for r in rl.routes] == [7, 7]
+    assert "send connect qs failed, ret code is 1" in aclGetRecentErrMsg()
+    assert sorted(Q._ROUTES[0]) == [(a, b)]  # the scheduler bound the good route all the same
+    good = routes((a, b))
+    assert R.acltdtBindQueueRoutes(good) == 0 and good.routes[0].status == 1  # copied back on success
+    mixed = routes((a, b), (a, 9000))
+    mixed.routes[0].status = 3
+    assert R.acltdtUnbindQueueRoutes(mixed) == 500001 and [r.status for r in mixed.routes] == [3, 0]
+    assert "ret code is 8" in aclGetRecentErrMsg()
+    assert R.acltdtUnbindQueueRoutes(good) == 0 and good.routes[0].status == 0
