@@ -40,10 +40,13 @@ def refused(code: int, desc: str, reason: str) -> ApiError:
     return ApiError(code, ("EE1016", f"{desc} failed. Reason: {reason}."))
 
 
-def captured(st: Stream, desc: str) -> ApiError:
-    """The refusal of a call on a capturing stream (107027, EE1016)."""
-    return refused(
-        E.ACL_ERROR_RT_STREAM_CAPTURED, desc, f"Stream (stream_id={st.ident}) during the capture stage is not supported"
+def captured(st: Stream, desc: str, rt_fn: str) -> ApiError:
+    """The refusal of a call on a capturing stream (107027, EE1016), and the rt wrapper's
+    ERROR_RETURN_WITH_EXT_ERRCODE (FuncErrorReason: ``stream is captured``)."""
+    return ApiError(
+        E.ACL_ERROR_RT_STREAM_CAPTURED,
+        ("EE1016", f"{desc} failed. Reason: Stream (stream_id={st.ident}) during the capture stage is not supported."),
+        fb_inner(rt_fn, "stream is captured"),
     )
 
 
@@ -86,12 +89,12 @@ def check_capture_mode(desc: str) -> None:
         raise ApiError(E.ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT, ("EE1016", f"{desc} failed. Reason: {why}."))
 
 
-def refuse_if_capturing(stream: Stream | None, desc: str) -> None:
+def refuse_if_capturing(stream: Stream | None, desc: str, rt_fn: str) -> None:
     """The refusal of an operation on a capturing stream (a synchronize, a query, a destroy:
     107027, EE1016 ``<desc> failed. Reason: Stream (stream_id=N) during the capture stage is not
     supported.``), for the stream chapter to call first (see docs/runtime.md)."""
     if stream is not None and stream.capture is not None and M.capturing(stream):  # no call when idle
-        raise captured(stream, desc)
+        raise captured(stream, desc, rt_fn)
 
 
 # RT_FEATURE_MODEL_ACL_GRAPH: hicann/runtime's config/910_B_93, 950, dc (Ascend310P) and 350

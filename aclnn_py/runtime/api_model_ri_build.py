@@ -117,7 +117,7 @@ def aclmdlRIBindStream(modelRI: object, stream: object, flag: int) -> int:
     st = given or ctx.default_stream
     _built(mdl, _BIND)
     if M.capturing(st):
-        raise captured(st, _BIND)
+        raise captured(st, _BIND, rt_fn)
     own_model(mdl, _BIND, rt_fn)  # ApiImpl::ModelBindStream
     own_stream(st, ctx, _BIND, rt_fn)
     if st.capture is not None or M.model_stream(st) is not None:
@@ -138,7 +138,7 @@ def aclmdlRIUnbindStream(modelRI: object, stream: object) -> int:
     st = stream_handle(stream, rt_fn) or ctx.default_stream
     _built(mdl, _UNBIND)
     if M.capturing(st):
-        raise captured(st, _UNBIND)
+        raise captured(st, _UNBIND, rt_fn)
     own_model(mdl, _UNBIND, rt_fn)  # ApiImpl::ModelUnbindStream
     if st not in mdl.streams:  # Model::UnbindStream (feature/model/model.cc)
         raise ApiError(
@@ -164,7 +164,7 @@ def aclmdlRIEndTask(modelRI: object, stream: object) -> int:
     st = stream_handle(stream, rt_fn) or ctx.default_stream
     _built(mdl, _END_GRAPH)
     if M.capturing(st):
-        raise captured(st, _END_GRAPH)
+        raise captured(st, _END_GRAPH, rt_fn)
     if st not in mdl.streams:
         raise ApiError(RT_PARAM, emu(f"{api}: {st!r} is not a stream of {mdl!r} (aclmdlRIBindStream binds it)."))
     mdl.tasks_of(st).append(M.ModelTask(mdl, st, M.TASK_DEFAULT, "end graph", None))
@@ -355,7 +355,7 @@ def aclmdlRIExecuteAsync(modelRI: object, stream: object) -> int:
             ),
         )
     if M.capturing(st):
-        raise captured(st, _EXEC_ASYNC)
+        raise captured(st, _EXEC_ASYNC, rt_fn)
     own_model(mdl, _EXEC, rt_fn)  # ApiImpl::ModelExecute
     own_stream(st, ctx, _EXEC_ASYNC, rt_fn)
     _runnable(mdl, api, rt_fn)

@@ -348,7 +348,7 @@ def aclmdlRICaptureTaskUpdateBegin(stream: object, handle: object) -> int:
     if not isinstance(handle, M.TaskGroup) or handle.model.destroyed:
         raise bad_object("taskGrp", rt_fn)
     if M.capturing(st):
-        raise captured(st, _UPD_BEGIN)
+        raise captured(st, _UPD_BEGIN, rt_fn)
     if M.model_stream(st) is not None or st.capture is not None:
         raise refused(E.ACL_ERROR_RT_STREAM_MODEL, _UPD_BEGIN, "Only single operator stream is supported")
     ctx = need_context(rt_fn)
@@ -368,7 +368,7 @@ def aclmdlRICaptureTaskUpdateEnd(stream: object) -> int:
     cap = st.capture
     if not isinstance(cap, M.Capture) or cap.update is None:
         if M.capturing(st):
-            raise captured(st, _UPD_END)
+            raise captured(st, _UPD_END, rt_fn)
         raise ApiError(
             E.ACL_ERROR_STREAM_TASK_GROUP_STATUS,
             emu(f"{api}: {st!r} is not updating a task group (aclmdlRICaptureTaskUpdateBegin starts that)."),

@@ -156,7 +156,7 @@ def aclmdlRITaskDisable(task: object) -> int:
     """Skip the task in later executions (aclmdlRIUpdate commits it on CANN)."""
     t = _task(task, "rtModelTaskDisable")
     if t.model.state == "capturing":
-        raise captured(t.stream, "Disabling a model task")
+        raise captured(t.stream, "Disabling a model task", "rtModelTaskDisable")
     t.disabled = True
     return E.ACL_SUCCESS
 

@@ -160,7 +160,7 @@ def _destroy_stream(stream: object, api: str, rt_fn: str, force: bool) -> int:
         raise ApiError(E.ACL_ERROR_INVALID_PARAM, acl_null(api, "stream"))
     st = stream_handle(stream, rt_fn)
     assert st is not None
-    refuse_if_capturing(st, "Stream destruction")  # ApiErrorDecorator::StreamDestroy, before the impl's context
+    refuse_if_capturing(st, "Stream destruction", rt_fn)  # ApiErrorDecorator::StreamDestroy, before the impl's context
     ctx = need_context(rt_fn)
     own_stream(st, ctx, "Stream destruction", rt_fn)
     if st.is_default:
@@ -227,11 +227,11 @@ def _sync_stream(stream: object, rt_fn: str, timeout: int = -1) -> int:
             rt_value("Synchronizing a stream", timeout, "timeout", TIMEOUT_EXPECT),
             fb_invalid(rt_fn),
         )
-    refuse_if_capturing(st, "Synchronizing a stream")  # the decorator's check, before the impl's context
+    refuse_if_capturing(st, "Synchronizing a stream", rt_fn)  # the decorator's check, before the impl's context
     ctx = need_context(rt_fn)
     s = st or ctx.default_stream  # a stream of another context is synchronized too
     if st is None:
-        refuse_if_capturing(s, "Synchronizing a stream")
+        refuse_if_capturing(s, "Synchronizing a stream", rt_fn)
     drain(s)
     sanitizer.ordered(s)
     return stream_error(s)
@@ -262,11 +262,11 @@ def aclrtStreamQuery(stream: object, status: object) -> int:
     polling loop sees COMPLETE on a later query."""
     out = out_arg(status, "aclrtStreamQuery", "status")
     st = stream_handle(stream, "rtStreamQuery")
-    refuse_if_capturing(st, "Querying a stream")  # the decorator's check, before the impl's context
+    refuse_if_capturing(st, "Querying a stream", "rtStreamQuery")  # the decorator's check, before the impl's context
     ctx = need_context("rtStreamQuery")
     s = st or ctx.default_stream  # a stream of another context is queried too
     if st is None:
-        refuse_if_capturing(s, "Querying a stream")
+        refuse_if_capturing(s, "Querying a stream", "rtStreamQuery")
     if s.pending:
         store(out, aclrtStreamStatus.ACL_STREAM_STATUS_NOT_READY)
         if RT.policy.name != "thread":

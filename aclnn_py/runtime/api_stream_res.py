@@ -21,7 +21,6 @@ from ._checks import (
     E,
     acl_null,
     acl_value,
-    fb_inner,
     fb_invalid,
     int_arg,
     need_context,
@@ -149,8 +148,7 @@ def refuse_capturing(st: Stream | None, desc: str, rt_fn: str) -> None:
     a capturing stream is refused (107027, EE1016), and the rt wrapper's ERROR_RETURN_WITH_EXT_ERRCODE
     adds FuncErrorReason's inner report."""
     if st is not None and st.capture is not None and M.capturing(st):
-        refusal = captured(st, desc)
-        raise ApiError(refusal.code, *refusal.messages, fb_inner(rt_fn, "stream is captured"))
+        raise captured(st, desc, rt_fn)
 
 
 @rt_api

@@ -502,14 +502,16 @@ def test_refusals_the_stream_and_copy_chapters_call(bench):
     from aclnn_py._capi import ApiError
 
     st = bench.stream()
-    C.refuse_if_capturing(st, "Synchronizing a stream")  # not capturing: nothing
+    C.refuse_if_capturing(st, "Synchronizing a stream", "rtStreamSynchronize")  # not capturing: nothing
     assert A.aclmdlRICaptureBegin(st, M.MODE_THREAD_LOCAL) == 0
     with pytest.raises(ApiError) as info:
-        C.refuse_if_capturing(st, "Synchronizing a stream")
+        C.refuse_if_capturing(st, "Synchronizing a stream", "rtStreamSynchronize")
     assert info.value.code == 107027
     assert info.value.messages[0][1] == (
         f"Synchronizing a stream failed. Reason: Stream (stream_id={st.ident}) during the capture stage is not supported."
     )
+    # the rt wrapper's ERROR_RETURN_WITH_EXT_ERRCODE adds FuncErrorReason's report
+    assert info.value.messages[1][1].startswith("rtStreamSynchronize execution failed, reason=stream is captured")
     with pytest.raises(ApiError) as info:
         C.check_capture_mode("Synchronous memory copy")
     assert info.value.code == 107030  # a THREAD_LOCAL capture of this thread refuses unsafe calls here
