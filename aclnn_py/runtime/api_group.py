@@ -30,6 +30,7 @@ from ._checks import (
     rt_api,
     rt_inner,
     rt_value,
+    set_last_error,
 )
 
 _GROUP_CHIPS = ("Ascend310P",)  # RT_FEATURE_DEVICE_GROUP (config/dc/dev_info_reg.cc)
@@ -100,11 +101,13 @@ def aclrtGetGroupCount(count: object) -> int:
 @c_api(INTERNAL, handle=True)
 def aclrtCreateGroupInfo() -> aclrtGroupInfo | None:
     """Room for every group's information; NULL when the device has no group (CANN warns only)
-    or does not support groups (the runtime's report stays)."""
+    or does not support groups, or has no context (rtGetGroupCount's report stays, and its
+    ERROR_RETURN_WITH_EXT_ERRCODE (api_c.cc:2411) sets the thread's last error)."""
     try:
         n = _group_count()
     except ApiError as e:
         e.report()
+        set_last_error(e.code)
         return None
     return aclrtGroupInfo(n) if n else None
 

@@ -22,7 +22,21 @@ from dataclasses import dataclass, field
 
 from .._capi import UINT64_MAX, ApiError, as_pointer, describe
 from .._ref import Ref, store
-from ._checks import PARAM, RT_PARAM, E, acl_null, emu, fb_invalid, int_arg, need_context, out_arg, rt_api, rt_value
+from ._checks import (
+    ACL_CALL,
+    PARAM,
+    RT_PARAM,
+    E,
+    acl_inner,
+    acl_null,
+    emu,
+    fb_invalid,
+    int_arg,
+    need_context,
+    out_arg,
+    rt_api,
+    rt_value,
+)
 from ._structs import array_in
 from .memory import SPACE, Allocation, MappedAllocation, MemoryFault, call_site, on_reset
 
@@ -80,6 +94,14 @@ def release_device(dev: int, api: str) -> None:
 
 def _rt_null(desc: str, name: str, rt_fn: str) -> ApiError:
     return ApiError(RT_PARAM, ("EE1004", f"{desc} failed because {name} cannot be a NULL pointer."), fb_invalid(rt_fn))
+
+
+def _acl_call_error(e: ApiError, text: str, quiet: tuple[int, ...]) -> ApiError:
+    """The ACL layer's ``ACL_LOG_CALL_ERROR`` after a failed runtime call (EH9999 with the runtime's
+    code), except for the codes it only warns about (``quiet``)."""
+    if e.code >= E.ACL_ERROR_RT_PARAM_INVALID and e.code not in quiet:
+        e.messages = (*e.messages, acl_inner(text.format(int(e.code)), ACL_CALL))
+    return e
 
 
 def _key_text(key: object) -> str | None:
@@ -155,7 +177,7 @@ def _pid_list(api: str, pid: object, num: int) -> list[int]:
 @rt_api
 def aclrtIpcMemSetImportPid(key: object, pid: object, num: int) -> int:
     """Let the processes ``pid[0..num)`` import the key."""
-    api, rt_fn = "aclrtIpcMemSetImportPid", "rtsIpcMemSetImportPid"
+    api, rt_fn = "aclrtIpcMemSetImportPid", "rtSetIpcMemPid"  # rtsIpcMemSetImportPid calls rtSetIpcMemPid
     if key is None:
         raise ApiError(PARAM, acl_null(api, "key"))
     if pid is None:
@@ -164,6 +186,7 @@ def aclrtIpcMemSetImportPid(key: object, pid: object, num: int) -> int:
     as_int32 = k & 0xFFFFFFFF if k & 0x80000000 == 0 else (k & 0xFFFFFFFF) - 2**32  # passed on as an int
     if as_int32 <= 0:
         raise ApiError(RT_PARAM, rt_value(_PIDS, as_int32, "num", f"(0, {_MAX_INT32}]"), fb_invalid(rt_fn))
+    need_context(rt_fn)  # ApiImpl::SetIpcMemPid (api_impl.cc:4777-4778)
     exp = _exported(api, key)
     exp.pids.update(_pid_list(api, pid, as_int32))
     return E.ACL_SUCCESS
@@ -203,15 +226,22 @@ def aclrtIpcMemSetAttr(key: object, type: int, attr: int) -> int:
     """Choose the link (ACL_RT_IPC_MEM_ATTR_ACCESS_LINK: SIO, HCCS, UB ...) imports of the key use;
     the emulator records it (its memory has no links)."""
     rt_fn = "rtIpcSetMemoryAttr"
-    if key is None:
-        raise _rt_null(_ATTR, "name", rt_fn)
     t = int_arg(type, "type", -(2**31), 2**31 - 1) & 0xFFFFFFFF
     a = int_arg(attr, "attr", 0, UINT64_MAX)
-    if t >= 1:
-        raise ApiError(RT_PARAM, rt_value(_ATTR, t, "type", "[0, 1)"), fb_invalid(rt_fn))
-    if a >= 4:
-        raise ApiError(RT_PARAM, rt_value(_ATTR, a, "attr", "[0, 4)"), fb_invalid(rt_fn))
-    _exported("aclrtIpcMemSetAttr", key).link = a
+    try:
+        if key is None:
+            raise _rt_null(_ATTR, "name", rt_fn)
+        if t >= 1:
+            raise ApiError(RT_PARAM, rt_value(_ATTR, t, "type", "[0, 1)"), fb_invalid(rt_fn))
+        if a >= 4:
+            raise ApiError(RT_PARAM, rt_value(_ATTR, a, "attr", "[0, 4)"), fb_invalid(rt_fn))
+        _exported("aclrtIpcMemSetAttr", key).link = a
+    except ApiError as e:  # aclrtIpcMemSetAttrImpl (acl/memory.cpp:1879-1885)
+        raise _acl_call_error(
+            e,
+            "call rtIpcSetMemoryAttr failed, runtime result = {}.",
+            (E.ACL_ERROR_RT_FEATURE_NOT_SUPPORT, E.ACL_ERROR_RT_LINK_TYPE_NOT_SUPPORTED),
+        ) from None
     return E.ACL_SUCCESS
 
 
@@ -224,6 +254,18 @@ def aclrtIpcMemImportByKey(devPtr: object, key: object, flags: int) -> int:
     if key is None:
         raise ApiError(PARAM, acl_null(api, "key"))
     f = int_arg(flags, "flags", 0, UINT64_MAX)
+    try:
+        start = _import(api, rt_fn, key, f)
+    except ApiError as e:  # aclrtIpcMemImportByKeyImpl (acl/memory.cpp:1804-1810)
+        raise _acl_call_error(
+            e, "call rtsIpcMemImportByKey failed, runtime result = {}", (E.ACL_ERROR_RT_FEATURE_NOT_SUPPORT,)
+        ) from None
+    store(out, start)
+    return E.ACL_SUCCESS
+
+
+def _import(api: str, rt_fn: str, key: object, f: int) -> int:
+    """rtsIpcMemImportByKey: the mapped address of the key's memory on the current device."""
     if f > 1:
         raise ApiError(RT_PARAM, rt_value(_OPEN, f, "flags", "[0, 1]"), fb_invalid(rt_fn))
     ctx = need_context(rt_fn)
@@ -248,8 +290,7 @@ def aclrtIpcMemImportByKey(devPtr: object, key: object, flags: int) -> int:
     except MemoryFault as fault:
         raise ApiError(E.ACL_ERROR_RT_MEMORY_ALLOCATION, emu(f"{api}: {fault.message}.")) from None
     exp.imports.append(start)
-    store(out, start)
-    return E.ACL_SUCCESS
+    return start
 
 
 @rt_api

@@ -53,6 +53,7 @@ from .memory import call_site
 from .stream import Event, Stream, Task, wait_until
 
 _RT_EVENT_IPC = 0x40
+_NOTIFY_RESET_CHIPS = ("Ascend910B", "Ascend910_93", "Ascend950")  # RT_FEATURE_NOTIFY_RESET (config 910_B_93, 950)
 ACL_IPC_EVENT_HANDLE_SIZE = 64
 
 
@@ -230,10 +231,11 @@ def aclrtGetNotifyId(notify: object, notifyId: object) -> int:
 
 @rt_api
 def aclrtNotifyBatchReset(notifies: Sequence[object] | None, num: int) -> int:
-    """Clear the first ``num`` notifies at once (from the host), stopping at the first bad one."""
+    """Clear the first ``num`` notifies at once (from the host), stopping at the first bad one:
+    rtsNotifyBatchReset (api_c_event.cc:161-177) calls rtNotifyReset for each in turn."""
     if notifies is None:
         raise ApiError(PARAM, acl_null("aclrtNotifyBatchReset", "notifies"))
-    k = int_arg(num, "num", 0, 2**64 - 1)
+    k = int_arg(num, "num", 0, 2**64 - 1) & 0xFFFF_FFFF  # static_cast<uint32_t>(num) (acl/notify.cpp:88)
     if k == 0:
         raise ApiError(
             RT_PARAM,
@@ -255,8 +257,17 @@ def aclrtNotifyBatchReset(notifies: Sequence[object] | None, num: int) -> int:
             PARAM,
             emu(f"aclrtNotifyBatchReset: num is {k} but notifies holds {len(items)}; pass num <= len(notifies)."),
         )
+    rt_fn = "rtNotifyReset"
     for item in items[:k]:
-        _notify_handle(item, "rtNotifyReset").is_set = False
+        # rtNotifyReset (api_c_standard_soc.cc:1952-1968): off RT_FEATURE_NOTIFY_RESET a WARN and the
+        # bare code (no report, no last error)
+        if _soc.current().family not in _NOTIFY_RESET_CHIPS:
+            return E.ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+        if is_null_handle(item):  # passes the handle guard; ApiErrorDecorator::NotifyReset (api_error.cc:4398)
+            raise null_param("Notify resetting", "inNotify", rt_fn)
+        n = _notify_handle(item, rt_fn)
+        need_context(rt_fn)  # ApiImpl::NotifyReset (ApiImplDavid's on Ascend950)
+        n.is_set = False
     return E.ACL_SUCCESS
 
 

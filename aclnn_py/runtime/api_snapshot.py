@@ -31,7 +31,21 @@ import numpy as np
 from .. import soc as _soc
 from .._capi import ApiError, as_pointer, describe
 from . import _checks
-from ._checks import PARAM, RT_PARAM, E, acl_reason, drain, emu, fb_invalid, int_arg, rt_api, rt_value, silent
+from ._checks import (
+    PARAM,
+    RT_PARAM,
+    E,
+    acl_reason,
+    drain,
+    emu,
+    fb_inner,
+    fb_invalid,
+    int_arg,
+    rt_api,
+    rt_inner,
+    rt_value,
+    silent,
+)
 from .device import RT
 from .memory import SPACE, called_from_c, on_reset
 from .stream import running_task
@@ -144,8 +158,10 @@ def _feature() -> None:
         raise silent(E.ACL_ERROR_RT_FEATURE_NOT_SUPPORT)
 
 
-def _invoke(stage: int) -> None:
-    """SnapshotCallbackManager::InvokeCallbacks: each callback of the stage, for each open device."""
+def _invoke(stage: int, rt_fn: str) -> None:
+    """SnapshotCallbackManager::InvokeCallbacks: each callback of the stage, for each open device.
+    A failing one: the lambda's inner report (snapshot_callback_manager.cc:118), then the rt
+    wrapper's (``rt_fn``'s ERROR_RETURN_WITH_EXT_ERRCODE)."""
     devices = _open_devices()
     for _, func, args in list(STATE.callbacks.get(stage, [])):
         for dev in devices:
@@ -153,11 +169,23 @@ def _invoke(stage: int) -> None:
             if ret != 0:
                 raise ApiError(
                     E.ACL_ERROR_RT_SNAPSHOT_CALLBACK_FAILED,
-                    emu(
+                    rt_inner(
                         f"snapshot call back func execution failed, drv devId={dev}, user devId={dev}, "
-                        f"stage:{STAGE_NAMES[stage]}, error={ret:#x}"
+                        f"stage:{STAGE_NAMES[stage]}, error={ret:#x}",
+                        "operator()",
+                        "snapshot_callback_manager.cc",
+                        118,
                     ),
+                    fb_inner(rt_fn, "snapshot callback function execution failed"),
                 )
+
+
+def _out_of_order(code: int, rt_fn: str, reason: str) -> ApiError:
+    """A step from the wrong state: CANN only logs the state (GlobalStateManager::Locked/Unlocked,
+    ApiErrorDecorator::SnapShotProcessBackup/Restore), and the rt wrapper's
+    ERROR_RETURN_WITH_EXT_ERRCODE (api_c_snapshot.cc) reports FuncErrorReason's default: EE9999
+    "<rtFn> execution failed, reason=<errcode_manage.cc's text>", and sets the last error."""
+    return ApiError(code, fb_inner(rt_fn, reason))
 
 
 def _open_devices() -> list[int]:
@@ -186,10 +214,10 @@ def aclrtSnapShotProcessLock(pid: int, reserve: object) -> int:
     _must_be_null(api, reserve, "reserve")
     _feature()
     with STATE.step:
-        _invoke(LOCK_PRE)
+        _invoke(LOCK_PRE, "rtSnapShotProcessLock")
         with STATE.lock:
-            if STATE.state != RUNNING:
-                raise silent(E.ACL_ERROR_SNAPSHOT_LOCK_FAILED)  # "current state is not the running state": a log
+            if STATE.state != RUNNING:  # "current state is not the running state"
+                raise _out_of_order(E.ACL_ERROR_SNAPSHOT_LOCK_FAILED, "rtSnapShotProcessLock", "snapshot lock failed")
             STATE.state = LOCKED
             STATE.owner = threading.get_ident()
     return E.ACL_SUCCESS
@@ -205,11 +233,13 @@ def aclrtSnapShotProcessUnlock(pid: int, reserve: object) -> int:
     with STATE.step:
         with STATE.lock:
             if STATE.state not in (LOCKED, BACKED_UP):
-                raise silent(E.ACL_ERROR_SNAPSHOT_UNLOCK_FAILED)
+                raise _out_of_order(
+                    E.ACL_ERROR_SNAPSHOT_UNLOCK_FAILED, "rtSnapShotProcessUnlock", "snapshot unlock failed"
+                )
             STATE.state = RUNNING
             STATE.owner = None
             STATE.unlocked.notify_all()
-        _invoke(UNLOCK_POST)
+        _invoke(UNLOCK_POST, "rtSnapShotProcessUnlock")
     return E.ACL_SUCCESS
 
 
@@ -222,9 +252,9 @@ def aclrtSnapShotProcessBackup(pid: int, args: object) -> int:
     _must_be_null(api, args, "args")
     _feature()
     with STATE.step:
-        if STATE.state != LOCKED:
-            raise silent(E.ACL_ERROR_SNAPSHOT_BACKUP_FAILED)  # "current state is not the locked state": a log
-        _invoke(BACKUP_PRE)
+        if STATE.state != LOCKED:  # "current state is not the locked state"
+            raise _out_of_order(E.ACL_ERROR_SNAPSHOT_BACKUP_FAILED, "rtSnapShotProcessBackup", "snapshot backup failed")
+        _invoke(BACKUP_PRE, "rtSnapShotProcessBackup")
         with STATE.unlocked:
             STATE.draining = True
             STATE.unlocked.notify_all()  # a stream's task waiting for the unlock is refused now
@@ -235,10 +265,12 @@ def aclrtSnapShotProcessBackup(pid: int, args: object) -> int:
         finally:
             STATE.draining = False
         STATE.saved = [(a.start, a.size, a.buf.tobytes()) for a in _device_memory()]
-        _invoke(BACKUP_POST)
+        _invoke(BACKUP_POST, "rtSnapShotProcessBackup")
         with STATE.lock:
             if STATE.state != LOCKED:  # a stage callback unlocked the process
-                raise silent(E.ACL_ERROR_SNAPSHOT_BACKUP_FAILED)
+                raise _out_of_order(
+                    E.ACL_ERROR_SNAPSHOT_BACKUP_FAILED, "rtSnapShotProcessBackup", "snapshot backup failed"
+                )
             STATE.state = BACKED_UP
     return E.ACL_SUCCESS
 
@@ -254,16 +286,20 @@ def aclrtSnapShotProcessRestore(pid: int, args: object) -> int:
     _feature()
     with STATE.step:
         if STATE.state != BACKED_UP:
-            raise silent(E.ACL_ERROR_SNAPSHOT_RESTORE_FAILED)
-        _invoke(RESTORE_PRE)
+            raise _out_of_order(
+                E.ACL_ERROR_SNAPSHOT_RESTORE_FAILED, "rtSnapShotProcessRestore", "snapshot restore failed"
+            )
+        _invoke(RESTORE_PRE, "rtSnapShotProcessRestore")
         for start, size, data in STATE.saved:
             alloc = SPACE.find(start)
             if alloc is not None and alloc.start == start and alloc.size == size:
                 alloc.buf[:] = np.frombuffer(data, dtype=np.uint8)
-        _invoke(RESTORE_POST)
+        _invoke(RESTORE_POST, "rtSnapShotProcessRestore")
         with STATE.lock:
             if STATE.state != BACKED_UP:  # a stage callback unlocked the process
-                raise silent(E.ACL_ERROR_SNAPSHOT_RESTORE_FAILED)
+                raise _out_of_order(
+                    E.ACL_ERROR_SNAPSHOT_RESTORE_FAILED, "rtSnapShotProcessRestore", "snapshot restore failed"
+                )
             STATE.state = LOCKED
     return E.ACL_SUCCESS
 

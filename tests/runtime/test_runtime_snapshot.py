@@ -11,7 +11,7 @@ import time
 
 import numpy as np
 import pytest
-from rt_texts import INDENT, RANGE_SOLUTION, TRACEBACK
+from rt_texts import FUNC_ERROR_REASON, INDENT, RANGE_SOLUTION, TRACEBACK
 
 from aclnn_py import (
     ACL_MEMCPY_DEVICE_TO_HOST,
@@ -65,6 +65,45 @@ def test_states_out_of_order_fail_with_the_step_codes(dev0):
     assert S.aclrtSnapShotProcessRestore(PID, None) == 507909  # locked, not backed up
     assert S.aclrtSnapShotProcessBackup(PID, None) == 0
     assert S.aclrtSnapShotProcessUnlock(PID, None) == 0  # from BACKED_UP too
+
+
+def _step_failed(rt_fn: str, reason: str) -> str:
+    return (
+        "EE9999: Internal error!\n"
+        f"EE9999(EE9999):  {rt_fn} execution failed, reason={reason}{FUNC_ERROR_REASON}\n" + TRACEBACK
+    )
+
+
+def test_steps_out_of_order_report_the_rt_wrappers_func_error_reason(dev0):
+    # api_c_snapshot.cc: ERROR_RETURN_WITH_EXT_ERRCODE -> FuncErrorReason's default (EE9999) + last error
+    assert S.aclrtSnapShotProcessUnlock(PID, None) == 507907
+    assert aclGetRecentErrMsg() == _step_failed("rtSnapShotProcessUnlock", "snapshot unlock failed")
+    assert aclrtGetLastError(0) == 507907
+    assert S.aclrtSnapShotProcessBackup(PID, None) == 507908
+    assert aclGetRecentErrMsg() == _step_failed("rtSnapShotProcessBackup", "snapshot backup failed")
+    assert S.aclrtSnapShotProcessRestore(PID, None) == 507909
+    assert aclGetRecentErrMsg() == _step_failed("rtSnapShotProcessRestore", "snapshot restore failed")
+    assert aclrtGetLastError(0) == 507909
+    assert S.aclrtSnapShotProcessLock(PID, None) == 0
+    assert S.aclrtSnapShotProcessLock(PID, None) == 507906
+    assert S.aclrtSnapShotProcessUnlock(PID, None) == 0  # (the locking thread's other calls would wait)
+    assert aclrtGetLastError(0) == 507906
+    assert aclGetRecentErrMsg() == _step_failed("rtSnapShotProcessLock", "snapshot lock failed")
+
+
+def test_a_failing_callback_reports_the_inner_error_and_the_wrappers(dev0):
+    assert S.aclrtSnapShotCallbackRegister(S.LOCK_PRE, lambda dev, args: 3, None) == 0
+    assert S.aclrtSnapShotProcessLock(PID, None) == 507912
+    assert aclGetRecentErrMsg() == (
+        "EE9999: Internal error!\n"
+        "EE9999(EE9999):  snapshot call back func execution failed, drv devId=0, user devId=0, "
+        "stage:RT_SNAPSHOT_LOCK_PRE, error=0x3[FUNC:operator()][FILE:snapshot_callback_manager.cc][LINE:118]\n"
+        + TRACEBACK
+        + "       rtSnapShotProcessLock execution failed, reason=snapshot callback function execution failed"
+        f"{FUNC_ERROR_REASON}\n"
+    )
+    assert aclrtGetLastError(0) == 507912
+    assert S.state() == S.RUNNING
 
 
 def test_callbacks_run_per_open_device_in_order_and_a_failure_fails_the_step(dev0):
