@@ -159,12 +159,10 @@ SILENT = {
     # (src/acl/aclrt_impl/acl.cpp aclsysGetCANNVersionImpl, GetCANNVersionInternal)
     ("aclsysGetCANNVersion", 100003),
     ("aclsysGetCANNVersion", 100000),
-    # a host-register type with other bits: api_error.cc's RT_LOG_WARNING and RT_ERROR_FEATURE_NOT_SUPPORT
-    # (src/runtime/api/impl/api_error.cc:1997-2003); no STARS or a kind other than INNER_DEVICE_TO_DEVICE:
+    # no STARS or a kind other than INNER_DEVICE_TO_DEVICE:
     # rtsGetMemcpyDescSize / rtsSetMemcpyDesc / rtsMemcpyAsyncWithDesc's RT_LOG_WARNING (src/runtime/api/
     # api_c_memory.cc:347-358, 372-377, 395-400); a batch copy on a SoC without it (ACL_REQUIRES_RTS_OK_WARN_
     # NOT_SUPPORT, src/acl/aclrt_impl/memory.cpp:1756-1770); aclrtCmoAsync likewise (memory.cpp:1370)
-    ("aclrtHostRegister", 207000),
     ("aclrtGetMemcpyDescSize", 207000),
     ("aclrtSetMemcpyDesc", 207000),
     ("aclrtMemcpyAsyncWithDesc", 207000),
@@ -266,12 +264,9 @@ SILENT = {
     )),
     ("acltdtEnqueueData", 207014),
     ("acltdtDequeueData", 207013),
-    # a snapshot step out of order: RT_LOG_ERROR only (src/runtime/core/src/common/global_state_manager.cc
-    # Locked, Unlocked; src/runtime/api/impl/api_error.cc SnapShotProcessBackup, SnapShotProcessRestore)
-    ("aclrtSnapShotProcessLock", 507906),
-    ("aclrtSnapShotProcessUnlock", 507907),
-    ("aclrtSnapShotProcessBackup", 507908),
-    ("aclrtSnapShotProcessRestore", 507909),
+    # aclrtNotifyBatchReset off RT_FEATURE_NOTIFY_RESET (not Ascend910B/910_93/950): rtNotifyReset's WARN and
+    # the bare code (src/runtime/api/api_c_standard_soc.cc:1960-1966)
+    ("aclrtNotifyBatchReset", 207000),
 } | {
     # An operator's phase 1 returns ACLNN_ERR_INNER_NULLPTR through CHECK_RET(x != nullptr,
     # ACLNN_ERR_INNER_NULLPTR), which logs nothing, after an l0 op that fails without a report:

@@ -103,24 +103,38 @@ def aclrtCmoSetDesc(cmoDesc: object, src: object, size: int) -> int:
     return E.ACL_SUCCESS
 
 
+_CMO_ADDR = "Using the memory descriptor to operate the cache memory on the device"
+_CMO_OP_NAMES = {6: "CMO_PREFETCH(6)", 7: "CMO_WRITEBACK(7)", 8: "CMO_INVALID(8)", 9: "CMO_FLUSH(9)",
+                 10: "CMO_RESERVED(10)"}  # fmt: skip  # CmoOpCodeToString (api_enum_desc.cc)
+
+
 @rt_api
 def aclrtCmoAsyncWithDesc(cmoDesc: object, cmoType: int, stream: object, reserve: object) -> int:
     """Queue the operation a descriptor describes; its task reads the descriptor when it runs and
     checks the range it names."""
-    api, rt_fn = "aclrtCmoAsyncWithDesc", "rtsLaunchCmoAddrTask"
+    api = "aclrtCmoAsyncWithDesc"
+    # rtsLaunchCmoAddrTask checks reserve, then calls rtCmoAddrTaskLaunch (api_c_standard_soc.cc),
+    # whose handle guard and FuncErrorReason the later reports come from
+    rt_fn = "rtCmoAddrTaskLaunch"
     t = int_arg(cmoType, "cmoType", -(2**31), 2**31 - 1)
     if reserve is not None and as_pointer(reserve) is not None:
-        raise ApiError(RT_PARAM, rt_value(rt_fn, f"{as_pointer(reserve):#x}", "reserve", "nullptr"))
+        raise ApiError(RT_PARAM, rt_value("rtsLaunchCmoAddrTask", f"{as_pointer(reserve):#x}", "reserve", "nullptr"))
     _need_task_cmo()
-    d = as_pointer(cmoDesc)
-    if d is None or d < 0:
-        raise ApiError(RT_PARAM, emu(f"{api}: cmoDesc {describe(cmoDesc)} is not a descriptor (device memory)."))
-    if not 0 <= t <= 3:
-        raise ApiError(RT_PARAM, emu(f"{api}: cmoType {t} is not an aclrtCmoType (0 to 3)."))
     st = stream_handle(stream, rt_fn)
-    ctx = need_context(rt_fn)
+    d = as_pointer(cmoDesc)
+    if d is None or d == 0:  # ApiErrorDecorator::CmoAddrTaskLaunch
+        raise ApiError(
+            RT_PARAM, ("EE1004", f"{_CMO_ADDR} failed because cmoAddrInfo cannot be a NULL pointer."), fb_invalid(rt_fn)
+        )
+    op = (t + 6 + 2**31) % 2**32 - 2**31  # ConvertCmoType: cmoType + RT_CMO_PREFETCH, an int32 for the text
+    if not 6 <= op < 10:
+        name = _CMO_OP_NAMES.get(op, f"UNKNOWN({op})")
+        raise ApiError(RT_PARAM, rt_value(_CMO_ADDR, name, "cmoOpCode", "[6, 10)"), fb_invalid(rt_fn))
+    if d < 0:
+        raise ApiError(RT_PARAM, emu(f"{api}: cmoDesc {describe(cmoDesc)} is not a descriptor (device memory)."))
+    ctx = need_context(rt_fn)  # ApiImpl::CmoAddrTaskLaunch
     target = st or ctx.default_stream
-    own_stream(target, ctx, "Cache memory operation", rt_fn)
+    own_stream(target, ctx, _CMO_ADDR, rt_fn)
     check_stopped(ctx)
     total, src_off, len_off = _desc_layout()
     try:

@@ -66,10 +66,11 @@ def aclrtRepairError(deviceId: int, errorInfo: object) -> int:
         raise silent(E.ACL_ERROR_RT_FEATURE_NOT_SUPPORT)
     if int(errorInfo.tryRepair) == 0:  # "Repair flag is invalid [0], should be 1." (logged only)
         raise ApiError(RT_PARAM, fb_invalid(rt_fn))
-    if not 0 <= dev < RT.device_count:  # ChgUserDevIdToDeviceId reads the id as uint32_t
+    count = RT.device_count
+    if not 0 <= dev < count:  # ApiErrorDecorator::RepairError: realDeviceId is a uint32_t
         raise ApiError(
             E.ACL_ERROR_RT_INVALID_DEVICEID,
-            emu(f"{rt_fn}: device {dev} does not exist; the emulator offers devices 0 to {RT.device_count - 1}."),
+            rt_value(_DESC, dev % 2**32, "realDeviceId", f"[0,{count})"),
             fb_inner(rt_fn, "device id error"),
         )
     device = RT.devices.get(dev)

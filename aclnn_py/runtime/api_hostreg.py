@@ -26,14 +26,18 @@ from ._checks import (
     acl_reason,
     acl_value,
     emu,
+    fb_inner,
     fb_invalid,
+    fb_no_context,
+    fb_unsupported,
     int_arg,
     need_context,
     out_arg,
     rt_api,
-    silent,
+    rt_inner,
+    rt_value,
 )
-from .device import RT
+from .device import RT, Context
 from .memory import SPACE, MappedAllocation, MemoryFault, call_site, called_from_c, on_reset
 
 # ACL_HOST_REG_* (aclrtHostRegisterV2) and aclrtHostRegisterType (aclrtHostRegister)
@@ -42,6 +46,23 @@ _V2_FLAGS = REG_MAPPED | REG_IOMEMORY | REG_READONLY | REG_PINNED
 _REGISTER = "Registering the host memory as device-accessible memory"
 _REGISTER_V2 = "Host memory address registration"
 _GET_PTR = "Obtaining the on-device memory pointer based on the on-host virtual address"
+_MAP_CAPS = "Querying the host memory mapping capability on a specified device"
+_HAC_TYPE_MAX = 10  # RT_HAC_TYPE_MAX
+_MAP_CAPS_FN = "HostMemMapCapabilities"
+
+
+def _impl_context(func: str, line: int, rt_fn: str) -> Context:
+    """``ApiImpl::<func>``'s ``NULL_PTR_RETURN_MSG(curCtx, RT_ERROR_CONTEXT_NULL)`` (api_impl.cc):
+    without a current context, the inner EE9999 of the macro (not the EE1018 of the context
+    validation), then the wrapper's EE1001."""
+    ctx = RT.current_context()
+    if ctx is None:
+        raise ApiError(
+            E.ACL_ERROR_RT_CONTEXT_NULL,
+            rt_inner("Check param failed, curCtx can not be null.", func, "api_impl.cc", line),
+            fb_no_context(rt_fn),
+        )
+    return ctx
 
 
 @dataclass(eq=False)
@@ -156,8 +177,10 @@ def aclrtHostRegister(ptr: object, size: int, type: int, devPtr: object) -> int:
         raise ApiError(PARAM, acl_value(api, 0, "size", "must be greater than 0"))
     t = int_arg(type, "type", -(2**31), 2**31 - 1) & 0xFFFFFFFF
     if t & ~(REG_IOMEMORY | REG_READONLY):
-        raise silent(E.ACL_ERROR_RT_FEATURE_NOT_SUPPORT)  # api_error.cc: a WARN only
-    need_context(rt_fn)
+        # ApiErrorDecorator::HostRegister logs a WARN only, but rtsHostRegister has no NOLOG path for
+        # RT_ERROR_FEATURE_NOT_SUPPORT: its ERROR_RETURN_WITH_EXT_ERRCODE adds the FuncErrorReason
+        raise ApiError(E.ACL_ERROR_RT_FEATURE_NOT_SUPPORT, fb_unsupported(rt_fn))
+    _impl_context("HostRegister", 2561, rt_fn)
     if t:
         raise ApiError(
             E.ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
@@ -199,7 +222,7 @@ def aclrtHostRegisterV2(ptr: object, size: int, flag: int) -> int:
             ),
             fb_invalid(rt_fn),
         )
-    need_context(rt_fn)
+    _impl_context("HostRegisterV2", 2578, rt_fn)
     if f & (REG_IOMEMORY | REG_READONLY):
         raise ApiError(
             E.ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
@@ -266,7 +289,7 @@ def aclrtHostUnregister(ptr: object) -> int:
     api, rt_fn = "aclrtHostUnregister", "rtsHostUnregister"
     if ptr is None or (as_pointer(ptr) is None and not isinstance(ptr, (np.ndarray, bytearray, memoryview))):
         raise ApiError(PARAM, acl_null(api, "ptr"))
-    need_context(rt_fn)
+    _impl_context("HostUnregister", 2617, rt_fn)
     key = _key(ptr)
     reg = REGISTERED.pop(key, None) if key is not None else None
     if reg is None:
@@ -288,15 +311,24 @@ def aclrtHostUnregister(ptr: object) -> int:
 def aclrtHostMemMapCapabilities(deviceId: int, hacType: int, capabilities: object) -> int:
     """Whether an accelerator of the device can reach registered host memory: every engine of the
     emulated device can (ACL_RT_HOST_MEM_MAP_SUPPORTED)."""
-    api = "aclrtHostMemMapCapabilities"
+    api, rt_fn = "aclrtHostMemMapCapabilities", "rtHostMemMapCapabilities"
     out = out_arg(capabilities, api, "capabilities")
     dev = int_arg(deviceId, "deviceId", 0, 2**32 - 1)
-    hac = int_arg(hacType, "hacType", -(2**31), 2**31 - 1)
-    need_context("rtHostMemMapCapabilities")
-    if dev >= RT.device_count:
-        raise ApiError(E.ACL_ERROR_RT_INVALID_DEVICEID, emu(f"{api}: deviceId {dev} does not exist."))
-    if not 0 <= hac <= 9:  # ACL_RT_HAC_TYPE_STARS .. ACL_RT_HAC_TYPE_CCU
-        raise ApiError(RT_PARAM, emu(f"{api}: hacType {hac} is not an aclrtHacType (0 to 9)."))
+    hac = int_arg(hacType, "hacType", -(2**31), 2**31 - 1) & 0xFFFFFFFF  # rtHacType: an unsigned enum
+    # ApiErrorDecorator::HostMemMapCapabilities: the device id (CheckDeviceIdIsValid), the hacType,
+    # then ApiImpl's context
+    count = RT.device_count
+    if dev >= count:
+        as_int32 = dev - 2**32 if dev >= 2**31 else dev  # CheckDeviceIdIsValid(static_cast<int32_t>(...))
+        raise ApiError(
+            E.ACL_ERROR_RT_INVALID_DEVICEID,
+            rt_value("Verifying the device ID validity", as_int32, "devId", f"[0, {count})"),
+            rt_inner(f"Device ID is invalid, drv devId={dev}, retCode=0x7010003", _MAP_CAPS_FN, "api_error.cc", 2070),
+            fb_inner(rt_fn, "device id error"),
+        )
+    if hac >= _HAC_TYPE_MAX:
+        raise ApiError(RT_PARAM, rt_value(_MAP_CAPS, hac, "hacType", f"[0, {_HAC_TYPE_MAX})"), fb_invalid(rt_fn))
+    _impl_context("HostMemMapCapabilities", 2674, rt_fn)
     store(out, 1)
     return E.ACL_SUCCESS
 

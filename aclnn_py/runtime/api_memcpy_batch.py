@@ -20,6 +20,7 @@ from ._checks import (
     PARAM,
     RT_PARAM,
     E,
+    Message,
     acl_null,
     acl_reason,
     acl_value,
@@ -30,12 +31,13 @@ from ._checks import (
     out_arg,
     own_stream,
     rt_api,
+    rt_inner,
     rt_value,
     silent,
     stream_handle,
 )
 from ._structs import aclrtMemcpyBatchAttr, batch_attrs
-from .api_memcpy import _do_copy, _fault, _memcpy_kind, _Side, _side
+from .api_memcpy import _do_copy, _fault, _is_null, _memcpy_kind, _Side, _side
 from .api_stream import check_stopped
 from .device import RT
 from .memory import SPACE, MemoryFault
@@ -146,62 +148,133 @@ def _validate_rt(desc: str, rt_fn: str, n: int, numAttrs: int, idx: list[int], s
 
 
 def _location(side: _Side) -> tuple[int, int]:
-    """``rtPtrAttributes``' location of one side: (type, device id); unregistered memory is host."""
+    """``rtPtrAttributes``' location of one side: (type, device id); pinned memory
+    (aclrtMallocHost) is MEMORY_LOC_HOST, pageable host memory (a buffer object, a C program's
+    own memory) MEMORY_LOC_UNREGISTERED."""
     if side.alloc is not None and side.is_device:
         return 1, side.alloc.device
-    return 0, 0
+    return (0 if side.alloc is not None else 2), 0
 
 
-def _check_pair(
-    desc: str, rt_fn: str, i: int, d: _Side, s: _Side, attr: aclrtMemcpyBatchAttr, failIndex: object
-) -> None:
-    """``CheckMemCpyAttr`` and the direction check of ``ApiImpl::MemcpyBatch``: the attribute must
-    name where each side really is, and the pair must go host to device or device to host."""
+def _real(t: int) -> int:
+    """``realDstLoc`` / ``realSrcLoc``: unregistered memory counts as host."""
+    return 0 if t == 2 else t
+
+
+_INVALID_VALUE = 0x7110001  # RT_ERROR_INVALID_VALUE
+
+
+def _check_attr(
+    i: int, d: _Side, s: _Side, attr: aclrtMemcpyBatchAttr, failIndex: object
+) -> tuple[Message, str] | None:
+    """``ApiImpl::CheckMemCpyAttr``: the attribute must name where each side really is; its EE1017
+    and the side it refused ("dst" or "src"), or None."""
     for side, loc, name in ((d, attr.dstLoc, "dst"), (s, attr.srcLoc, "src")):
         actual_t, actual_id = _location(side)
         want = 0 if int(loc.type) == 4 else int(loc.type)
-        if actual_t != want or (actual_t == 1 and actual_id != int(loc.id)):
+        if _real(actual_t) != want or (actual_t == 1 and actual_id != int(loc.id)):
             _set_fail(failIndex, i)
-            raise ApiError(
-                RT_PARAM,
-                (
-                    "EE1017",
-                    f"Checking memory copy attributes failed. Parameter {name} is invalid. Reason: The input memory "
-                    f"type {_loc_str(int(loc.type))} and the actual memory type {_loc_str(actual_t)} do not match, or "
-                    f"the input device ID (device_id={int(loc.id)}) and the actual device ID "
-                    f"(device_id={actual_id}) do not match.",
-                ),
-                fb_invalid(rt_fn),
-            )
-    dt, st = _location(d)[0], _location(s)[0]
+            return (
+                "EE1017",
+                f"Checking memory copy attributes failed. Parameter {name} is invalid. Reason: The input memory "
+                f"type {_loc_str(int(loc.type))} and the actual memory type {_loc_str(actual_t)} do not match, or "
+                f"the input device ID (device_id={int(loc.id)}) and the actual device ID "
+                f"(device_id={actual_id}) do not match.",
+            ), name
+    return None
+
+
+def _direction(desc: str, dt: int, st: int) -> Message:
+    return (
+        "EE1016",
+        f"{desc} failed. Reason: Only H2D and D2H copy directions are supported. The destination location type is "
+        f"{_loc_str(dt)}, and the source location type is {_loc_str(st)}.",
+    )
+
+
+def _check_pair_sync(i: int, d: _Side, s: _Side, attr: aclrtMemcpyBatchAttr, failIndex: object) -> None:
+    """The loop of ``ApiImpl::MemcpyBatch``: CheckMemCpyAttr and the inner report after it
+    (api_impl.cc:8780), then the direction (EE1016)."""
+    rt_fn = "rtsMemcpyBatch"
+    refused = _check_attr(i, d, s, attr, failIndex)
+    if refused is not None:
+        inner = f"Failed to verify {i}th memory pair attributes. retCode={_INVALID_VALUE:#x}."
+        raise ApiError(RT_PARAM, refused[0], rt_inner(inner, "MemcpyBatch", "api_impl.cc", 8780), fb_invalid(rt_fn))
+    dt, st = _real(_location(d)[0]), _real(_location(s)[0])
     if dt == st:
         _set_fail(failIndex, i)
+        raise ApiError(RT_PARAM, _direction("Batch synchronous memory copy", dt, st), fb_invalid(rt_fn))
+
+
+_PARAMS = "Checking memory copy params"
+
+
+def _check_pair_async(i: int, d: _Side, s: _Side, attr: aclrtMemcpyBatchAttr, prev_src: int, failIndex: object) -> None:
+    """The attribute and direction checks of ``ApiImpl::ValidateMemCpyParamsAndAttributes``
+    (LoopMemcpyAsync sets failIdx to the pair). ``prev_src``: the source type CANN's reused
+    ``srcAttr`` still holds when the destination is refused first (the previous pair's source,
+    MEMORY_LOC_HOST before the first pair)."""
+    rt_fn = "rtsMemcpyBatchAsync"
+    refused = _check_attr(i, d, s, attr, failIndex)
+    if refused is not None:
+        src_t = prev_src if refused[1] == "dst" else _location(s)[0]
+        inner = (
+            f"check attributes failed, attributes of src locationType={_loc_str(int(attr.srcLoc.type))}, dst "
+            f"locationType={_loc_str(int(attr.dstLoc.type))}, actually dst locationType="
+            f"{_loc_str(_real(_location(d)[0]))}, src locationType={_loc_str(_real(src_t))}."
+        )
         raise ApiError(
             RT_PARAM,
-            (
-                "EE1016",
-                f"{desc} failed. Reason: Only H2D and D2H copy directions are supported. The destination location "
-                f"type is {_loc_str(dt)}, and the source location type is {_loc_str(st)}.",
-            ),
+            refused[0],
+            rt_inner(inner, "ValidateMemCpyParamsAndAttributes", "api_impl.cc", 8852),
             fb_invalid(rt_fn),
         )
+    dt, st = _real(_location(d)[0]), _real(_location(s)[0])
+    if dt == st:
+        _set_fail(failIndex, i)
+        raise ApiError(RT_PARAM, _direction(_PARAMS, dt, st), fb_invalid(rt_fn))
 
 
 def _pairs(
-    api: str, desc: str, rt_fn: str, dsts: list[object], srcs: list[object], sizes: list[int],
-    attrs: list[aclrtMemcpyBatchAttr], idx: list[int], failIndex: object,
+    api: str, rt_fn: str, dsts: list[object], srcs: list[object], sizes: list[int], maxes: list[int],
+    attrs: list[aclrtMemcpyBatchAttr], idx: list[int], failIndex: object, is_async: bool,
 ) -> list[tuple[_Side, _Side, int]]:  # fmt: skip
     out: list[tuple[_Side, _Side, int]] = []
     a = 0
+    prev_src = 0  # srcAttr = {}: MEMORY_LOC_HOST
     for i, (dst, src, n) in enumerate(zip(dsts, srcs, sizes, strict=True)):
         while a + 1 < len(attrs) and i >= idx[a + 1]:
             a += 1
+        if is_async:
+            if n == 0 or n > maxes[i]:
+                _set_fail(failIndex, i)
+                raise ApiError(
+                    RT_PARAM,
+                    (
+                        "EE1017",
+                        f"{_PARAMS} failed. Parameter size is invalid. Reason: Parameter size {n} should be greater "
+                        f"than 0 and less than or equal to parameter destMax {maxes[i]}.",
+                    ),
+                    fb_invalid(rt_fn),
+                )
+            for obj, name in ((src, "src"), (dst, "dst")):
+                if _is_null(obj) or as_pointer(obj) == 0:
+                    _set_fail(failIndex, i)
+                    raise ApiError(
+                        RT_PARAM,
+                        ("EE1004", f"{_PARAMS} failed because {name} cannot be a NULL pointer."),
+                        fb_invalid(rt_fn),
+                    )
         d, s = _side(api, dst, f"dsts[{i}]", True), _side(api, src, f"srcs[{i}]", False)
         for side, name in ((d, f"dsts[{i}]"), (s, f"srcs[{i}]")):
             if side.kind == "unknown":
                 _set_fail(failIndex, i)
                 raise ApiError(RT_PARAM, emu(f"{api}: {name} is an address aclnn_py does not know."))
-        _check_pair(desc, rt_fn, i, d, s, attrs[a], failIndex)
+        if is_async:
+            _check_pair_async(i, d, s, attrs[a], prev_src, failIndex)
+        else:
+            _check_pair_sync(i, d, s, attrs[a], failIndex)
+        prev_src = _location(s)[0]
         for side in (d, s):
             try:
                 if side.ptr is not None:
@@ -213,6 +286,9 @@ def _pairs(
                 raise _fault(api, fault) from None
         out.append((d, s, n))
     return out
+
+
+_BATCH_COPY_CHIPS = ("Ascend910B", "Ascend910_93", "Ascend950")  # RT_FEATURE_TASK_MEMORY_BATCH_COPY
 
 
 def _batch(
@@ -230,25 +306,28 @@ def _batch(
         _set_fail(failIndex, SIZE_MAX)
         return E.ACL_SUCCESS
     na = int_arg(numAttrs, "numAttrs", 0, UINT64_MAX)
-    _, attr_list = _validate_acl(dsts, destMaxs, srcs, size_list, n, attrs, attrsIndexes, na, api)
+    maxes, attr_list = _validate_acl(dsts, destMaxs, srcs, size_list, n, attrs, attrsIndexes, na, api)
     desc, rt_fn = ("Batch asynchronous memory copy", "rtsMemcpyBatchAsync") if is_async else (
         "Batch synchronous memory copy", "rtsMemcpyBatch")  # fmt: skip
+    # rtsMemcpyBatch(Async) (api_c_memory.cc): the chip's feature before the decorator, which is
+    # the first to set failIdx (a refusal here leaves it as it was)
+    if _soc.current().family not in _BATCH_COPY_CHIPS:
+        raise silent(E.ACL_ERROR_RT_FEATURE_NOT_SUPPORT)  # a WARN, GetRtExtErrCodeAndSetGlobalErr
+    st = stream_handle(stream, rt_fn) if is_async else None  # RT_VALIDATE_AND_UNWRAP_OBJECT, then the decorator
     _set_fail(failIndex, SIZE_MAX)
     idx = _ints(api, "attrsIndexes", attrsIndexes, max(na, 1)) if na else [0]
     _validate_rt(desc, rt_fn, n, na, idx, sync=not is_async)
-    st = stream_handle(stream, rt_fn) if is_async else None
-    if _soc.current().family not in ("Ascend910B", "Ascend910_93", "Ascend950"):
-        raise silent(E.ACL_ERROR_RT_FEATURE_NOT_SUPPORT)  # docs: A2, A3 and 950 only
-    ctx = need_context(rt_fn)
-    pairs = _pairs(api, desc, rt_fn, _objs(api, "dsts", dsts, n), _objs(api, "srcs", srcs, n), size_list,
-                   attr_list, idx, failIndex)  # fmt: skip
+    dst_list, src_list = _objs(api, "dsts", dsts, n), _objs(api, "srcs", srcs, n)
     if not is_async:
-        for d, s, k in pairs:
+        # ApiImpl::MemcpyBatch needs no context: the driver copies (NpuDriver::MemcpyBatch)
+        for d, s, k in _pairs(api, rt_fn, dst_list, src_list, size_list, maxes, attr_list, idx, failIndex, False):
             try:
                 _do_copy(api, d, s, k)
             except MemoryFault as fault:
                 raise _fault(api, fault) from None
         return E.ACL_SUCCESS
+    ctx = need_context(rt_fn)  # ApiImpl::MemcpyBatchAsync: CHECK_CONTEXT_VALID_WITH_RETURN
+    pairs = _pairs(api, rt_fn, dst_list, src_list, size_list, maxes, attr_list, idx, failIndex, True)
     target = st or ctx.default_stream
     own_stream(target, ctx, desc, rt_fn)
     check_stopped(ctx)

@@ -12,7 +12,20 @@ import ctypes
 from .. import soc as _soc
 from .._capi import UINT64_MAX, ApiError, as_pointer, describe
 from .._ref import Ref, store
-from ._checks import PARAM, E, acl_null, acl_reason, emu, int_arg, out_arg, rt_api, silent
+from ._checks import (
+    PARAM,
+    E,
+    acl_null,
+    acl_reason,
+    emu,
+    fb_inner,
+    int_arg,
+    out_arg,
+    rt_api,
+    rt_value,
+    silent,
+    unrecorded,
+)
 from .device import RT
 from .memory import called_from_c
 
@@ -36,13 +49,20 @@ class _CUceInfo(ctypes.Structure):
     _fields_ = [("addr", ctypes.c_uint64), ("len", ctypes.c_uint64), ("reserved", ctypes.c_uint64 * _RESERVED)]
 
 
-def _device(api: str, deviceId: object) -> None:
+def _device(rt_fn: str, desc: str, deviceId: object) -> None:
     """The runtime's feature and device checks (``ApiErrorDecorator::GetMemUceInfo`` / ``MemUceRepair``)."""
     if _soc.current().family not in _FAST_RECOVER:
-        raise silent(E.ACL_ERROR_RT_FEATURE_NOT_SUPPORT)  # returned without a report
-    dev = int_arg(deviceId, "deviceId", -(2**31), 2**31 - 1)
-    if not 0 <= dev < RT.device_count:
-        raise ApiError(E.ACL_ERROR_RT_INVALID_DEVICEID, emu(f"{api}: deviceId {dev} does not exist."))
+        # RT_ERROR_FEATURE_NOT_SUPPORT: rtGetMemUceInfo / rtMemUceRepair return it through
+        # COND_RETURN_WITH_NOLOG (api_c.cc): no report, no last error
+        raise unrecorded(silent(E.ACL_ERROR_RT_FEATURE_NOT_SUPPORT))
+    dev = int_arg(deviceId, "deviceId", -(2**31), 2**31 - 1)  # realDeviceId: an int32_t
+    count = RT.device_count
+    if not 0 <= dev < count:
+        raise ApiError(
+            E.ACL_ERROR_RT_INVALID_DEVICEID,
+            rt_value(desc, dev, "realDeviceId", f"[0, {count})"),
+            fb_inner(rt_fn, "device id error"),
+        )
 
 
 def _is_array(obj: object) -> bool:
@@ -61,7 +81,7 @@ def aclrtGetMemUceInfo(deviceId: int, memUceInfoArray: object, arraySize: int, r
     if not _is_array(memUceInfoArray):
         raise ApiError(PARAM, emu(f"{api}: memUceInfoArray must be a list to fill, got {describe(memUceInfoArray)}."))
     int_arg(arraySize, "arraySize", 0, UINT64_MAX)
-    _device(api, deviceId)
+    _device("rtGetMemUceInfo", "Obtaining the virtual address of the memory Uncorrectable Error (UCE)", deviceId)
     store(out, 0)  # count 0: arraySize is never too small, nothing is written to the array
     return E.ACL_SUCCESS
 
@@ -94,7 +114,7 @@ def aclrtMemUceRepair(deviceId: int, memUceInfoArray: object, arraySize: int) ->
                 "reserved parameter and must be 0.",
             ),
         )
-    _device(api, deviceId)
+    _device("rtMemUceRepair", "Rectifying the memory Uncorrectable Error (UCE)", deviceId)
     return E.ACL_SUCCESS
 
 

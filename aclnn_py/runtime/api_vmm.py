@@ -18,6 +18,7 @@ import ctypes
 import itertools
 from dataclasses import dataclass, field
 
+from .. import soc as _soc
 from .._capi import UINT64_MAX, ApiError, as_pointer, describe
 from .._ref import store
 from . import sanitizer
@@ -33,12 +34,16 @@ from ._checks import (
     int_arg,
     out_arg,
     rt_api,
+    rt_inner,
+    rt_value,
+    unrecorded,
 )
 from ._structs import (
     aclrtMemLocation,
     aclrtPhysicalMemProp,
     prop_in,
 )
+from .api_memory import _HUGE1G_FAMILIES
 from .device import RT
 from .memory import SPACE, Allocation, MappedAllocation, MemoryFault, call_site, called_from_c, on_reset
 
@@ -387,12 +392,46 @@ def aclrtMallocPhysical(handle: object, size: int, prop: object, flags: int) -> 
         )
     if t not in (LOC_HOST, LOC_DEVICE):
         raise ApiError(RT_PARAM, emu(f"{api}: prop->location.type {loc_desc(t)} is not a place memory can live."))
-    dev = device_of(p.location, api) if t == LOC_DEVICE else 0
+    dev = _malloc_device_id(int(p.location.id)) if t == LOC_DEVICE else 0
+    if page == _HUGE1G and _soc.current().family not in _HUGE1G_FAMILIES:
+        # ApiErrorDecorator::MallocPhysical: NpuDriver::CheckIfSupport1GHugePage (RT_FEATURE_MEM_1G_HUGE_PAGE)
+        # fails with RT_ERROR_FEATURE_NOT_SUPPORT, reported inner; rtMallocPhysical returns it through
+        # COND_RETURN_WITH_NOLOG (no wrapper report, no last error)
+        raise unrecorded(
+            ApiError(
+                E.ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+                rt_inner(
+                    f"pageType does not support, pageType[{page}], retCode=0x711000d",
+                    "MallocPhysical",
+                    "api_error.cc",
+                    6364,
+                ),
+            )
+        )
     rounded = -(-n // page_bytes(page)) * page_bytes(page)
     backing = _allocate_backing(api, t, dev, rounded, n)
     phys = Physical(backing, n, aclrtMemLocation(int(p.location.id), t), page, mem_type, int(p.reserve))
     store(out, new_handle(phys))
     return E.ACL_SUCCESS
+
+
+def _malloc_device_id(dev: int) -> int:
+    """``ApiErrorDecorator::MallocPhysical``'s CheckDeviceIdIsValid of a device location: EE1003
+    and the inner report; rtMallocPhysical adds no FuncErrorReason (GetRtExtErrCodeAndSetGlobalErr)."""
+    count = RT.device_count
+    if not 0 <= dev < count:
+        signed = dev - 2**32 if dev >= 2**31 else dev  # CheckDeviceIdIsValid(static_cast<int32_t>(prop->devid))
+        raise ApiError(
+            E.ACL_ERROR_RT_INVALID_DEVICEID,
+            rt_value("Verifying the device ID validity", signed, "devId", f"[0, {count})"),
+            rt_inner(
+                f"drv devId is invalid, drv devId={dev % 2**32}, retCode=0x7010003",
+                "MallocPhysical",
+                "api_error.cc",
+                6347,
+            ),
+        )
+    return dev
 
 
 def _allocate_backing(api: str, t: int, dev: int, rounded: int, n: int) -> Allocation:

@@ -19,7 +19,6 @@ from ._checks import (
     int_arg,
     out_arg,
     rt_api,
-    rt_value,
 )
 from ._structs import (
     access_descs,
@@ -109,13 +108,21 @@ def aclrtMemSetAccess(virPtr: object, size: int, desc: object, count: int) -> in
         raise ApiError(
             RT_PARAM, emu(f"{api}: [0x{max(p, 0):x}, +{n}) is not a range aclrtMapMem mapped (start and size).")
         )
+    # count and the flags are the driver's checks (halMemSetAccess; ApiErrorDecorator::MemSetAccess
+    # checks only the pointers): the emulator's own refusals, with CANN's code
     if c == 0:
-        raise ApiError(RT_PARAM, rt_value(_SET_ACCESS, 0, "count", "not equal to 0"), fb_invalid(rt_fn))
+        raise ApiError(RT_PARAM, emu(f"{api}: count must be greater than 0 (desc holds the access rights to set)."))
     descs = access_descs(api, desc, c)
     rights = found[0].access.setdefault(p, {})
     for d in descs:
         if int(d.flags) not in (ACCESS_NONE, ACCESS_READ, ACCESS_READWRITE):
-            raise ApiError(RT_PARAM, rt_value(_SET_ACCESS, d.flags, "desc.flags", "[0x0, 0x1, 0x3]"), fb_invalid(rt_fn))
+            raise ApiError(
+                RT_PARAM,
+                emu(
+                    f"{api}: desc.flags {int(d.flags):#x} is not an aclrtMemAccessFlags (ACL_RT_MEM_ACCESS_FLAGS_NONE "
+                    "0x0, _READ 0x1 or _READWRITE 0x3)."
+                ),
+            )
         if int(d.location.type) == LOC_DEVICE:
             device_of(d.location, api)
         rights[(int(d.location.type), int(d.location.id))] = int(d.flags)

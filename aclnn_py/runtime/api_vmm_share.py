@@ -20,15 +20,17 @@ from ._checks import (
     acl_reason,
     acl_value,
     emu,
+    fb_inner,
     fb_invalid,
     int_arg,
     out_arg,
     rt_api,
+    rt_inner,
     rt_value,
 )
 from ._structs import array_in
 from .api_vmm import SHARED, Physical, Shareable, handle_out, new_handle, new_key, physical
-from .device import RT, RT_MAX_DEV_NUM
+from .device import RT
 from .memory import called_from_c
 
 # ---------------------------------------------------------------------------------------------
@@ -62,8 +64,9 @@ def aclrtMemExportToShareableHandle(handle: object, handleType: int, flags: int,
     out = out_arg(shareableHandle, api, "shareableHandle")
     f = int_arg(flags, "flags", 0, UINT64_MAX)
     if f > 1:
+        # rtsMemExportToShareableHandle calls rtMemExportToShareableHandle, whose FuncErrorReason names itself
         raise ApiError(
-            RT_PARAM, rt_value(_EXPORT_DESC, f, "flags", "[0, 1]"), fb_invalid("rtsMemExportToShareableHandle")
+            RT_PARAM, rt_value(_EXPORT_DESC, f, "flags", "[0, 1]"), fb_invalid("rtMemExportToShareableHandle")
         )
     _, phys = physical(api, handle)
     store(out, _export(phys, f))
@@ -146,8 +149,19 @@ def aclrtMemImportFromShareableHandle(shareableHandle: int, deviceId: int, handl
     out = handle_out(api, "handle", handle)
     key = int_arg(shareableHandle, "shareableHandle", 0, UINT64_MAX)
     dev = int_arg(deviceId, "deviceId", -(2**31), 2**31 - 1)
-    if not 0 <= dev < min(RT.device_count, RT_MAX_DEV_NUM):
-        raise ApiError(E.ACL_ERROR_RT_INVALID_DEVICEID, emu(f"{api}: deviceId {dev} does not exist."))
+    count = RT.device_count
+    if not 0 <= dev < count:  # ApiErrorDecorator::ImportFromShareableHandle: CheckDeviceIdIsValid
+        raise ApiError(
+            E.ACL_ERROR_RT_INVALID_DEVICEID,
+            rt_value("Verifying the device ID validity", dev, "devId", f"[0, {count})"),
+            rt_inner(
+                f"drv devId is invalid, drv devId={dev}, retCode=0x7010003",
+                "ImportFromShareableHandle",
+                "api_error.cc",
+                6446,
+            ),
+            fb_inner("rtMemImportFromShareableHandle", "device id error"),
+        )
     return _import(api, key, out)
 
 
@@ -211,7 +225,7 @@ def aclrtMemSetPidToShareableHandleV2(shareableHandle: object, shareType: int, p
     if n == 0:
         raise ApiError(PARAM, acl_value(api, 0, "pidNum", "must be greater than 0"))
     t = int_arg(shareType, "shareType", -(2**31), 2**31 - 1)
-    _share_type(t, "Setting the process whitelist of the shared handle", "rtMemSetPidToShareableHandleV2")
+    _share_type(t, "Setting the trustlist of processes that can share memory", "rtMemSetPidToShareableHandleV2")
     return _set_pids(api, _read_share(api, shareableHandle, t), _pids(api, pid, n))
 
 
