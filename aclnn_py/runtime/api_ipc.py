@@ -295,16 +295,20 @@ def _import(api: str, rt_fn: str, key: object, f: int) -> int:
 
 @rt_api
 def aclrtIpcMemClose(key: object) -> int:
-    """Close a key: this process's imports of it are unmapped and the key is forgotten."""
+    """Close a key: while this process has imports of it, the first import is unmapped and the
+    export stays; with no import left, the export is destroyed (ApiImpl::IpcCloseMemoryByName,
+    api_impl_standard_soc.cc:748-806: the process's name map holds its imports)."""
     api, rt_fn = "aclrtIpcMemClose", "rtsIpcMemClose"
     if key is None:
         raise ApiError(PARAM, acl_null(api, "key"))
     need_context(rt_fn)
     exp = _exported(api, key)
-    for start in exp.imports:
+    if exp.imports:
+        start = exp.imports.pop(0)
         if SPACE.find(start) is not None:
             SPACE.free(start, api, call_site())
         SPACE.unreserve(start)
+        return E.ACL_SUCCESS
     del KEYS[exp.key]
     return E.ACL_SUCCESS
 

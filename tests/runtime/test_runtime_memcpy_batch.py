@@ -123,9 +123,14 @@ def test_an_ipc_key_imports_the_same_memory_in_this_process(dev0):
     put(imported.value, np.full(2, -1.0, np.float32))  # and writes land in the exporter's memory
     assert get(src + 64, np.zeros(3, np.float32)).tolist() == [-1.0, -1.0, 18.0]
     assert aclrtIpcMemSetAttr(key.value, 0, 1) == 0
-    assert aclrtIpcMemClose(key.value) == 0
+    assert aclrtIpcMemClose(key.value) == 0  # closes the import (IpcCloseMemoryByName); the export stays
     assert aclrtMemcpy(np.zeros(1, np.float32), 4, imported.value, 4, ACL_MEMCPY_DEVICE_TO_HOST) != 0
     assert "freed by aclrtIpcMemClose" in headline()
+    again = Ref()
+    assert aclrtIpcMemImportByKey(again, key.value, 0) == 0
+    assert get(again.value, np.zeros(1, np.float32)).tolist() == [-1.0]
+    assert aclrtIpcMemClose(key.value) == 0  # the import
+    assert aclrtIpcMemClose(key.value) == 0  # no import left: the export is destroyed
     assert aclrtIpcMemImportByKey(imported, key.value, 0) == ACL_ERROR_RT_PARAM_INVALID
     assert "keys of another process cannot be opened" in headline()
 
