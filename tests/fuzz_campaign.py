@@ -22,6 +22,7 @@ import argparse
 import os
 import random
 import sys
+import tempfile
 import time
 import traceback
 import warnings
@@ -69,6 +70,8 @@ def main() -> int:
     ap.add_argument("--triage", action="store_true", help="go on after a failure; list every distinct one")
     ap.add_argument("--example", type=int, default=None, help="replay this example only, printing its calls")
     opts = ap.parse_args()
+    # what the calls make under ./ (dump and profiling folders) goes to a scratch folder
+    os.chdir(tempfile.mkdtemp(prefix="aclnn_py_fuzz_"))
     sanitizer.set_mode(opts.sanitizer)  # error: a finding fails its call, with a code and message
     warnings.simplefilter("error")  # as in the test suite (pyproject's filterwarnings): a warning escapes
     names = sorted(FUNCTIONS)

@@ -36,11 +36,12 @@ def _examples(seed: int, count: int) -> Stats:
     return stats
 
 
-def test_calls_return_codes_and_never_damage_memory(findings, monkeypatch):
+def test_calls_return_codes_and_never_damage_memory(findings, monkeypatch, tmp_path):
     """Under the deferred policy (pinned, as tests/fuzz_campaign.py pins it): the memory guard
     checks a call's writes against what it declares, and a kernel that runs at its launch
     (eager, or thread by timing) writes its output during the launch call."""
     monkeypatch.setenv("ACLNN_PY_STREAM", "deferred")  # read by each example's aclInit
+    monkeypatch.chdir(tmp_path)  # what the calls make under ./ (dump and profiling folders) goes there
     stats = _examples(20261122, 160)
     # The arguments drawn from the registry are good enough, often enough, for the operators to
     # pass phase 1, run phase 2 and be answered by the op cache.
@@ -49,11 +50,12 @@ def test_calls_return_codes_and_never_damage_memory(findings, monkeypatch):
     assert phase1 > 100 and phase2 > 50 and stats.cache_hits > 0, (phase1, phase2, stats.cache_hits)
 
 
-def test_the_same_promises_hold_when_findings_fail_their_calls(findings, monkeypatch):
+def test_the_same_promises_hold_when_findings_fail_their_calls(findings, monkeypatch, tmp_path):
     """ACLNN_PY_SANITIZER=error: a finding turns into a failing status with its message, never
     into an exception or a half-done write (``make fuzz`` runs it long). Deferred policy pinned,
     as above."""
     monkeypatch.setenv("ACLNN_PY_STREAM", "deferred")
+    monkeypatch.chdir(tmp_path)
     from aclnn_py.runtime import sanitizer
 
     sanitizer.set_mode("error")

@@ -31,6 +31,8 @@ from collections.abc import Callable
 
 from .._capi import ApiError, c_api, describe
 from ._checks import INTERNAL, E, Message, acl_inner, acl_null, emu, int_arg
+from .api_dump_exception import EXTRA_DUMP_DIR
+from .api_dump_exception import enabled as exception_enabled
 from .device import RT
 from .dump_config import _ep, _Refused, parse_config
 from .dump_file import _S, _apply, acldumpChunk
@@ -257,11 +259,22 @@ def acldumpUnregCallback() -> int:
 @c_api(INTERNAL, handle=True)
 def acldumpGetPath(dumpType: int) -> str | None:
     """The data-dump directory (DATA_DUMP, OVERFLOW_DUMP) of the current configuration, NULL when
-    none is set; the exception dumps have none here (aclnn_py writes no exception dump)."""
+    none is set; for the exception dumps (AIC_ERR_*) the extra-info directory, made on the spot:
+    ``<dump_path>/extra-info/data-dump`` of an exception configuration, else under ``./``, as a
+    real path (DumpManager::GetExtraExceptionDumpPath → ExceptionDumper::CreateExtraDumpPath;
+    NULL if it cannot be made)."""
     kind = int_arg(dumpType, "dumpType", -(2**31), 2**31 - 1)
     with _S.lock:
         if kind in (DATA_DUMP, OVERFLOW_DUMP) and _S.setting is not None:
             return _S.setting.path
+        if kind in (AIC_ERR_BRIEF_DUMP, AIC_ERR_NORM_DUMP, AIC_ERR_DETAIL_DUMP):
+            base = _S.setting.base if exception_enabled() and _S.setting is not None else "./"
+            folder = os.path.join(base, EXTRA_DUMP_DIR)
+            try:
+                os.makedirs(folder, exist_ok=True)
+            except OSError:
+                return None
+            return os.path.realpath(folder)
     return None
 
 

@@ -43,7 +43,7 @@ ACL_DUMP_ADDR_PTR, ACL_DUMP_ADDR_PTR_PTR, ACL_DUMP_ADDR_RAW = 0, 1, 2
 ACL_DUMP_PLACEMENT_DEVICE, ACL_DUMP_PLACEMENT_HOST, ACL_DUMP_PLACEMENT_END = 0, 1, 2
 
 _EXCEPTION_SCENES = ("aic_err_brief_dump", "lite_exception", "aic_err_norm_dump", "aic_err_detail_dump")
-_EXTRA = "extra-info/data-dump"
+EXTRA_DUMP_DIR = "extra-info/data-dump"  # ExceptionDumper's EXTRA_DUMP_PATH
 _SAVE = "acldumpSaveExceptionInfo"
 _PATH = "acldumpGetExceptionInfoPath"
 _INPUT_TENSOR = 2  # DfxTensorType::INPUT_TENSOR, OpInput.input_type
@@ -127,7 +127,7 @@ def _root(func: str, device: int) -> str:
     """CreateDeviceDumpPath: ``<dump_path>/extra-info/data-dump/<device>``, made, as a real path."""
     setting = _S.setting
     assert setting is not None
-    folder = Path(setting.base) / _EXTRA / str(device)
+    folder = Path(setting.base) / EXTRA_DUMP_DIR / str(device)
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as e:

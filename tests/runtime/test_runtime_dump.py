@@ -123,7 +123,6 @@ def test_configuration_checks(dump):
     assert DF.ACTIVE
     path = D.acldumpGetPath(D.DATA_DUMP)
     assert path is not None and Path(path).parent == dump and len(Path(path).name) == 14
-    assert D.acldumpGetPath(D.AIC_ERR_BRIEF_DUMP) is None
     assert _set(dump, {"other": 1}) == 0 and DF.ACTIVE  # no "dump" section: nothing changes
 
 

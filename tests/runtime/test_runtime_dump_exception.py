@@ -178,3 +178,18 @@ def test_a_faulting_kernel_leaves_an_exception_dump(dev, tmp_path):
     assert names == [b"aclnnAdd: kernel #0 Add"]
     assert message.startswith("[Dump][Exception] aclnnAdd: kernel #0 Add failed with error code 507015:")
     assert "freed by aclrtFree" in message  # the simulated memory's own account of the fault
+
+
+@pytest.mark.parametrize("kind", [D.AIC_ERR_BRIEF_DUMP, D.AIC_ERR_NORM_DUMP, D.AIC_ERR_DETAIL_DUMP])
+def test_the_exception_dump_path_is_made_under_the_dump_path_or_here(dev, tmp_path, monkeypatch, kind):
+    """DumpManager::GetExtraExceptionDumpPath: ExceptionDumper::CreateExtraDumpPath makes
+    ``<dump_path or ./>/extra-info/data-dump/`` and returns its real path, configured or not."""
+    monkeypatch.chdir(tmp_path)
+    here = D.acldumpGetPath(kind)
+    assert here == str((tmp_path / "extra-info" / "data-dump").resolve()) and Path(here).is_dir()
+    root = tmp_path / "root"
+    root.mkdir()
+    _scene(root)
+    assert D.acldumpGetPath(kind) == str((root / "extra-info" / "data-dump").resolve())
+    assert D.acldumpGetPath(0) is None
+
