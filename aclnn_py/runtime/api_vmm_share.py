@@ -20,15 +20,14 @@ from ._checks import (
     acl_reason,
     acl_value,
     emu,
-    fb_inner,
     fb_invalid,
     int_arg,
     out_arg,
     rt_api,
-    rt_inner,
     rt_value,
 )
 from ._structs import array_in
+from .api_device import check_device_id
 from .api_vmm import SHARED, Physical, Shareable, handle_out, new_handle, new_key, physical
 from .device import RT
 from .memory import called_from_c
@@ -149,19 +148,8 @@ def aclrtMemImportFromShareableHandle(shareableHandle: int, deviceId: int, handl
     out = handle_out(api, "handle", handle)
     key = int_arg(shareableHandle, "shareableHandle", 0, UINT64_MAX)
     dev = int_arg(deviceId, "deviceId", -(2**31), 2**31 - 1)
-    count = RT.device_count
-    if not 0 <= dev < count:  # ApiErrorDecorator::ImportFromShareableHandle: CheckDeviceIdIsValid
-        raise ApiError(
-            E.ACL_ERROR_RT_INVALID_DEVICEID,
-            rt_value("Verifying the device ID validity", dev, "devId", f"[0, {count})"),
-            rt_inner(
-                f"drv devId is invalid, drv devId={dev}, retCode=0x7010003",
-                "ImportFromShareableHandle",
-                "api_error.cc",
-                6446,
-            ),
-            fb_inner("rtMemImportFromShareableHandle", "device id error"),
-        )
+    # ApiErrorDecorator::ImportFromShareableHandle: CheckDeviceIdIsValid
+    check_device_id(dev, "rtMemImportFromShareableHandle", "ImportFromShareableHandle", 6446)
     return _import(api, key, out)
 
 
