@@ -15,6 +15,7 @@ from ._checks import (
     RT_PARAM,
     TIMEOUT_EXPECT,
     E,
+    Message,
     acl_null,
     acl_value,
     drain,
@@ -54,6 +55,7 @@ from .stream import CycleError, Event, Stream, Task, TaskFault, now_ns
 
 RT_EVENT_DEFAULT = 0x0E  # RT_EVENT_DDSYNC | RT_EVENT_TIME_LINE | RT_EVENT_STREAM_MARK: aclrtCreateEvent's flag
 _RT_EVENT_FLAG_MAX = 0x3F
+_RT_ERROR_MODEL_CAPTURE_STATUS = 0x07040011  # internal_error_define.hpp, printed as %d
 _RT_EVENT_MC2, _RT_EVENT_EXTERNAL = 0x10, 0x20  # ACL_EVENT_DEVICE_USE_ONLY, ACL_EVENT_EXTERNAL
 _EVENT_FLAG_EXPECT = (
     "an OR combination of RT_EVENT_DDSYNC_NS(0x1U), RT_EVENT_STREAM_MARK(0x2U), RT_EVENT_DDSYNC(0x4U), and "
@@ -168,10 +170,15 @@ def _record_event(event: object, stream: object, api: str, rt_fn: str) -> int:
         # ApiImpl::EventRecord: an event of aclrtCreateEvent(WithFlag) cannot be captured (a WARN,
         # passed on by rtEventRecord's NOLOG: no report, no last error)
         return E.ACL_ERROR_RT_FEATURE_NOT_SUPPORT
-    ev.ever_recorded = True
+    cap = target.capture
+    into_capture = isinstance(cap, Capture) and capturing(target) and cap.update is None
+    if not into_capture:
+        # hasRecord_: a record into a capture records the capture's own event (CaptureEventRecord)
+        ev.ever_recorded = True
     taken = record_event_op(target, TASK_EVENT_RECORD, ev)
-    # the runtime's IsCapturing(): a record into a capture (not onto a stream bound to a built model)
-    ev.captured = target.capture if taken and capturing(target) else None
+    if into_capture and taken:
+        # the runtime's captureEvent_: it stays (a later plain record keeps it) until the capture ends
+        ev.captured = cap
     if taken:
         return E.ACL_SUCCESS  # recorded into the model: each replay records the event
     ev.timestamp_ns = None
@@ -190,8 +197,14 @@ def aclrtRecordEvent(event: object, stream: object) -> int:
 def in_capture(ev: Event) -> bool:
     """The runtime's ``IsCapturing()``: the event's latest record went into a capture still going on."""
     cap = ev.captured
-    # Event::IsCapturing is false for an EXTERNAL event whatever its records (event_capture.cc)
-    return cap is not None and cap.stream.capture is cap and ev.flags != _RT_EVENT_EXTERNAL
+    # Event::IsCapturing is false for an EXTERNAL event whatever its records (event_capture.cc),
+    # and once the capture's model is no longer capturing (ExitCaptureNotify)
+    return (
+        cap is not None
+        and cap.stream.capture is cap
+        and cap.model.state == "capturing"
+        and ev.flags != _RT_EVENT_EXTERNAL
+    )
 
 
 def _refuse_captured(ev: Event, desc: str, which: str = "Event (event_id={})") -> None:
@@ -244,7 +257,8 @@ def aclrtQueryEventStatus(event: object, status: object) -> int:
     if ev.flags == _RT_EVENT_EXTERNAL:
         return E.ACL_ERROR_RT_FEATURE_NOT_SUPPORT  # ApiImplEvent::EventQueryStatus: a WARN only
     _refuse_captured(ev, "Event status query")
-    if ev.complete or (ev.new_mode and not ev.ever_recorded):  # Event::QueryEventStatus: new mode, no record
+    # Event::QueryEventStatus: a new-mode event no record (nor replay) has reached is complete
+    if ev.complete or (ev.new_mode and not ev.ever_recorded and ev.task is None):
         store(out, aclrtEventRecordedStatus.ACL_EVENT_RECORDED_STATUS_COMPLETE)
         if ev.complete:
             _seen_complete(ev)
@@ -295,6 +309,16 @@ def _never_recorded(rt_fn: str) -> None:
     )
 
 
+def _wait_failed(target: Stream, david: bool) -> Message:
+    """StreamWaitEvent's ERROR_PROC_RETURN_MSG_INNER after a failed capture wait (api_impl.cc:1641,
+    Ascend950's api_impl_david.cc:668)."""
+    if david:
+        return rt_inner(
+            f"Capture wait event failed, stream_id={target.ident}.", "StreamWaitEvent", "api_impl_david.cc", 668
+        )
+    return rt_inner("Capture wait event failed.", "StreamWaitEvent", "api_impl.cc", 1641)
+
+
 def _capture_wait(target: Stream, ev: Event, rt_fn: str) -> None:
     """The checks of a wait on an event recorded in an ongoing capture (ApiImpl::StreamWaitEvent's
     IsCapturing branch; Ascend950's ApiImplDavid logs inner reports instead), then
@@ -335,6 +359,25 @@ def _capture_wait(target: Stream, ev: Event, rt_fn: str) -> None:
     model = ev.captured.model
     cap = target.capture
     if not capturing(target):
+        if model.invalid:
+            # StreamAddToCaptureModelProc: IsCaptureInvalid → RT_ERROR_MODEL_CAPTURE_STATUS (logged),
+            # then GetCaptureStream's and CaptureEventWait's inner reports, the wait's, the wrapper's
+            raise ApiError(
+                E.ACL_ERROR_RT_INTERNAL_ERROR,
+                rt_inner(
+                    f"New capture stream failed, stream_id={target.ident}, event_id=[{ev.ident}->{ev.ident}].",
+                    "GetCaptureStream", "capture_model_utils.cc", 166,
+                ),
+                rt_inner(
+                    f"Create capture stream failed, stream_id={target.ident}, event_id={ev.ident}, "
+                    f"error={_RT_ERROR_MODEL_CAPTURE_STATUS}.",
+                    "CaptureWaitEvent" if david else "CaptureEventWait",
+                    "api_impl_david_capture_event.cc" if david else "api_impl_capture_event.cc",
+                    160 if david else 85,
+                ),
+                _wait_failed(target, david),
+                fb_inner(rt_fn, "model status error"),
+            )  # fmt: skip
         join_capture(target, model)
         return
     assert isinstance(cap, Capture)
@@ -348,11 +391,7 @@ def _capture_wait(target: Stream, ev: Event, rt_fn: str) -> None:
                 f"the event record task is located is inconsistent with the model (stream_id={target.ident}, "
                 f"model_id={cap.model.ident}) where the event wait task is located.",
             ),
-            rt_inner(
-                f"Capture wait event failed, stream_id={target.ident}.", "StreamWaitEvent", "api_impl_david.cc", 668
-            )
-            if david
-            else rt_inner("Capture wait event failed.", "StreamWaitEvent", "api_impl.cc", 1641),
+            _wait_failed(target, david),
             fb_inner(rt_fn, "stream begin capture conflict"),
         )
 
@@ -377,9 +416,9 @@ def _stream_wait_event(stream: object, event: object, api: str, rt_fn: str) -> i
         # ApiImpl::StreamWaitEvent: on a capturing stream, an event of aclrtCreateEvent(WithFlag) not
         # recorded in the capture is refused with a WARN, passed on by rtStreamWaitEvent's NOLOG
         return E.ACL_ERROR_RT_FEATURE_NOT_SUPPORT
-    elif capturing(target) and ev.new_mode and ev.task is not None:
-        # an Ex event recorded outside the capture (HasRecord): the wait would have no record in
-        # the model (RT_ERROR_STREAM_CAPTURE_ISOLATION)
+    elif capturing(target) and ev.new_mode and ev.ever_recorded:
+        # an Ex event recorded outside a capture (HasRecord; replays record the capture's own
+        # event): the wait would have no record in the model (RT_ERROR_STREAM_CAPTURE_ISOLATION)
         raise ApiError(
             E.ACL_ERROR_RT_CAPTURE_DEPENDENCY,
             (

@@ -211,21 +211,30 @@ def aclmdlRICaptureEnd(stream: object, modelRI: object) -> int:
         )
     out = None if modelRI is None else out_arg(modelRI, api, "modelRI", numeric=False)
     mdl = cap.model
-    if not cap.origin:  # Context::StreamEndCapture: logged only, FuncErrorReason reports it
-        raise ApiError(
-            E.ACL_ERROR_RT_STREAM_CAPTURE_UNMATCHED, fb_inner(rt_fn, "the capture was not initiated in this stream")
-        )
-    if cap.mode != M.MODE_RELAXED and cap.thread != threading.get_ident():
-        # logged only; the streams leave the capture (CaptureModeExit, ClearCaptureModel without
-        # a model: the model is not destroyed); FuncErrorReason reports it
-        M.end_capture(mdl)
-        raise ApiError(E.ACL_ERROR_RT_STREAM_CAPTURE_WRONG_THREAD, fb_inner(rt_fn, "end capture in the wrong thread"))
-    failure = _end_failure(st, cap, rt_fn)
-    if failure is not None:  # ClearCaptureModel(ctx, stm, model): the streams leave it, the model goes
-        M.end_capture(mdl)
-        if not mdl.is_sub:
-            destroy_model(mdl)
-        raise failure
+    try:
+        if not cap.origin:  # Context::StreamEndCapture: logged only, FuncErrorReason reports it
+            raise ApiError(
+                E.ACL_ERROR_RT_STREAM_CAPTURE_UNMATCHED,
+                fb_inner(rt_fn, "the capture was not initiated in this stream"),
+            )
+        if cap.mode != M.MODE_RELAXED and cap.thread != threading.get_ident():
+            # logged only; the streams leave the capture and the model is READY (CaptureModeExit,
+            # ClearCaptureModel without a model: ExitCaptureNotify; not destroyed); FuncErrorReason
+            M.end_capture(mdl)
+            mdl.state = "ready"
+            raise ApiError(
+                E.ACL_ERROR_RT_STREAM_CAPTURE_WRONG_THREAD, fb_inner(rt_fn, "end capture in the wrong thread")
+            )
+        failure = _end_failure(st, cap, rt_fn)
+        if failure is not None:  # ClearCaptureModel(ctx, stm, model): the streams leave it, the model goes
+            M.end_capture(mdl)
+            if not mdl.is_sub:
+                destroy_model(mdl)
+            raise failure
+    except ApiError:
+        if out is not None and not mdl.is_sub:  # ApiImpl::StreamEndCapture: *captureMdl = nullptr
+            store(out, None)
+        raise
     M.end_capture(mdl)
     mdl.state = "ready"
     if out is not None:

@@ -552,11 +552,14 @@ class Schedule:
 class Runner:
     """One execution of a model on a stream: runs model tasks inline for the control tasks."""
 
-    def __init__(self, model: Model, stream: Stream, policy: Policy, epoch: int) -> None:
+    def __init__(
+        self, model: Model, stream: Stream, policy: Policy, epoch: int, parent: Runner | None = None
+    ) -> None:
         self.model = model
         self.stream = stream
         self.policy = policy
         self.epoch = epoch
+        self.parent = parent  # the execution a sub-model's runs inside (its abort stops this one)
         # model streams whose remaining tasks no longer run in this execution: a label switch
         # (aclrtSwitchLabelByIndex) jumped away from them
         self.halted: set[int] = set()
@@ -568,6 +571,8 @@ class Runner:
         return id(mt) in self.schedule.ordered
 
     def aborted(self) -> bool:
+        if self.parent is not None:
+            return self.parent.aborted()
         return self.model.aborted != self.epoch or self.model.destroyed
 
     def run_task(self, mt: ModelTask) -> None:
@@ -607,7 +612,7 @@ class Runner:
     def run_model(self, model: Model) -> None:
         """Run a sub-model inline (a branch or loop body of a conditional task)."""
         if model.kind == "capture" and len(model.streams) > 1:
-            sub = Runner(model, self.stream, self.policy, model.aborted)
+            sub = Runner(model, self.stream, self.policy, model.aborted, parent=self)
             sub.current = self.current
             for mt in sub.schedule.tasks:
                 sub.run_task(mt)

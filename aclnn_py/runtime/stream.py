@@ -177,7 +177,8 @@ class Event:
         self.task: Task | None = None
         self.timestamp_ns: int | None = None
         self.new_mode = False  # made by aclrtCreateEventExWithFlag
-        self.ever_recorded = False  # the runtime's hasRecord_: set by the first record, kept by resets
+        # the runtime's hasRecord_: set by the first record (not one into a capture), kept by resets
+        self.ever_recorded = False
         self.captured: Any = None  # the capture its latest record went into (model_ri.Capture), if any
 
     def __repr__(self) -> str:

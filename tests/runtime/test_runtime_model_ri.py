@@ -437,7 +437,8 @@ def test_names_ids_listing_json_disable_abort_and_destroy_callbacks(bench, tmp_p
 
 def test_capture_end_from_another_thread_is_refused_unless_relaxed(bench):
     """Context::StreamEndCapture: a GLOBAL capture ended by another thread fails with 107038 and
-    only rtStreamEndCapture's FuncErrorReason report; the capture ends and its model is dropped."""
+    only rtStreamEndCapture's FuncErrorReason report; the capture ends and its model is READY (not
+    destroyed)."""
     st = bench.stream()
     assert A.aclmdlRICaptureBegin(st, M.MODE_GLOBAL) == 0
     codes: list[int] = []
@@ -453,10 +454,13 @@ def test_capture_end_from_another_thread_is_refused_unless_relaxed(bench):
     t.start()
     t.join()
     assert codes == [107038]
-    status = Ref()
-    assert A.aclmdlRICaptureGetInfo(st, status, None) == 0 and status.value == 0  # no longer capturing
+    status, model = Ref(), Ref()
+    assert A.aclmdlRICaptureGetInfo(st, status, model) == 0 and status.value == 0  # no longer capturing
     assert A.aclmdlRICaptureEnd(st, Ref()) == 107029
     aclGetRecentErrMsg()
+    # ExitCaptureNotify made the model READY: a program holding it can destroy it
+    (mdl,) = M.LIVE_MODELS  # the capture's model, which the program could have had from GetInfo
+    assert mdl.state == "ready" and A.aclmdlRIDestroy(mdl) == 0
 
 
 def test_the_event_hook_records_waits_and_resets_that_replays_honour(bench):
@@ -1191,3 +1195,63 @@ def test_a_model_is_refused_outside_its_context_and_without_one(bench):
     assert A.aclmdlRIDestroy(model) == E.ACL_ERROR_RT_CONTEXT_NULL
     assert A.aclrtSetCurrentContext(home.value) == 0
     assert A.aclmdlRIDestroy(model) == 0
+
+
+def test_only_an_ongoing_capture_makes_an_event_capturing(bench):
+    """Event::IsCapturing: an event recorded in an ongoing capture stays capturing when a plain
+    record follows (captureEvent_ lasts until ExitCaptureNotify: 107028, and a wait joins), but
+    not once the capture ended, nor for a record on a stream updating a task group (no capture
+    stream); a capturing stream's wait on an Ex event is 107024 only after a plain record of it
+    (HasRecord), not after replays (they record the capture's own event)."""
+    origin, idle, side, upd = bench.stream(), bench.stream(), bench.stream(), bench.stream()
+    e = _ex_event()
+    assert A.aclmdlRICaptureBegin(origin, M.MODE_RELAXED) == 0
+    assert A.aclmdlRICaptureTaskGrpBegin(origin) == 0
+    assert aclrtRecordEvent(e, origin) == 0
+    grp = Ref()
+    assert A.aclmdlRICaptureTaskGrpEnd(origin, grp) == 0
+    assert aclrtRecordEvent(e, idle) == 0  # a plain record: the link to the capture stays
+    assert A.aclrtSynchronizeEvent(e) == E.ACL_ERROR_RT_EVENT_CAPTURED
+    assert aclrtStreamWaitEvent(side, e) == 0 and _capture_info(side)[0] == 1  # joins
+    assert aclrtRecordEvent(e, side) == 0 and aclrtStreamWaitEvent(origin, e) == 0
+    m = Ref()
+    assert A.aclmdlRICaptureEnd(origin, m) == 0, aclGetRecentErrMsg()
+    for _ in range(2):  # replays record the capture's event, not e's HasRecord
+        assert A.aclmdlRIExecuteAsync(m.value, idle) == 0
+    assert aclrtSynchronizeStream(idle) == 0
+    assert A.aclmdlRICaptureTaskUpdateBegin(upd, grp.value) == 0
+    assert aclrtRecordEvent(e, upd) == 0
+    other = bench.stream()
+    assert aclrtStreamWaitEvent(other, e) == 0 and _capture_info(other) == (0, None)  # a plain wait
+    assert A.aclmdlRICaptureTaskUpdateEnd(upd) == 0
+    fresh = _ex_event()
+    assert aclrtRecordEvent(fresh, idle) == 0 and aclrtSynchronizeStream(idle) == 0
+    m2 = Ref()
+    assert A.aclmdlRICaptureBegin(origin, M.MODE_RELAXED) == 0
+    assert aclrtStreamWaitEvent(origin, fresh) == E.ACL_ERROR_RT_CAPTURE_DEPENDENCY  # HasRecord: refused
+    assert A.aclmdlRICaptureEnd(origin, m2) == 0 and A.aclmdlRIDestroy(m2.value) == 0
+    assert A.aclmdlRIDestroy(m.value) == 0
+    for ev in (e, fresh):
+        assert aclrtDestroyEvent(ev) == 0
+
+
+def test_joining_an_invalidated_capture_is_refused_and_failed_ends_clear_the_model_out(bench):
+    """StreamAddToCaptureModelProc refuses a capture an error invalidated (RT_ERROR_MODEL_CAPTURE_STATUS:
+    507000 and the inner reports of the calls above it); ApiImpl::StreamEndCapture writes NULL to
+    *modelRI when the end of a (non-sub) capture fails."""
+    a, b, c = bench.stream(), bench.stream(), bench.stream()
+    fork = _ex_event()
+    assert A.aclmdlRICaptureBegin(a, M.MODE_RELAXED) == 0 and aclrtRecordEvent(fork, a) == 0
+    assert A.aclmdlRICaptureBegin(b, M.MODE_RELAXED) == 0
+    assert aclrtStreamWaitEvent(b, fork) == E.ACL_ERROR_STREAM_CAPTURE_CONFLICT  # invalidates both
+    assert aclrtStreamWaitEvent(c, fork) == E.ACL_ERROR_RT_INTERNAL_ERROR
+    msg = aclGetRecentErrMsg()
+    assert f"New capture stream failed, stream_id={c.ident}, event_id=[{fork.ident}->{fork.ident}]." in msg
+    assert "error=117702673.[FUNC:CaptureEventWait][FILE:api_impl_capture_event.cc][LINE:85]" in msg
+    assert "rtStreamWaitEvent execution failed, reason=model status error" in msg
+    assert _capture_info(c) == (0, None)
+    for st in (a, b):
+        out = Ref("sentinel")
+        assert A.aclmdlRICaptureEnd(st, out) == E.ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED
+        assert out.value is None
+    assert aclrtDestroyEvent(fork) == 0
