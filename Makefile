@@ -56,8 +56,8 @@ pictures: $(RUN_STAMP)
 
 ## lint: ruff (lint + format check) and mypy on the package
 lint: $(DEV_STAMP)
-	$(PY) -m ruff check aclnn_py tests samples bench capi
-	$(PY) -m ruff format --check aclnn_py capi tests bench samples
+	$(PY) -m ruff check aclnn_py tests samples bench capi tools
+	$(PY) -m ruff format --check aclnn_py capi tests bench samples tools
 	$(PY) -m mypy
 
 clean:

@@ -29,6 +29,7 @@ from typing import Any, TypeVar
 from .._capi import ApiError, as_int, binding_error, c_api, describe, fail
 from .._ref import is_out_param
 from .._status import aclError
+from ._lock_gated import NOT_GATED
 from .device import RT, Context
 from .stream import CycleError, Event, Stream, Task, finish_unrun
 
@@ -323,19 +324,27 @@ def loaded_chapter(name: str) -> ModuleType | None:
     return module
 
 
-# Set by the snapshot chapter when it loads (api_snapshot.wait_if_locked): CANN's rt functions
-# first wait while the process is locked for a snapshot. None until then: no cost for programs
-# that never take a snapshot.
+# Set by the snapshot chapter when it loads (api_snapshot.wait_if_locked): while the process is
+# locked for a snapshot, CANN's rt functions that modify device resources wait
+# (GLOBAL_STATE_WAIT_IF_LOCKED); the functions that reach only the others (the queries, the
+# synchronizes, the snapshot calls) run on. None until then: no cost for programs that never take
+# a snapshot.
 SNAPSHOT_GATE: Callable[[str], None] | None = None
+
+#: The name of every function made with :func:`rt_api` (of the chapters loaded so far).
+RT_API_NAMES: set[str] = set()
 
 
 def rt_api(fn: F) -> F:
     """``c_api`` for a runtime function that returns a code, recording the runtime failures it
     raises as the thread's last error. A code a function *returns* (CANN's silent ``NOLOG``
     paths) is not recorded, as in CANN. While the process is locked for a snapshot, the call
-    first waits (the snapshot calls themselves excepted)."""
+    first waits if CANN's does: unless :mod:`._lock_gated` (generated from CANN's source) lists it
+    in NOT_GATED, i.e. a function it does not know waits. (On CANN the wait comes when the ACL
+    layer reaches the rt function that waits, after its own checks: here before them.)"""
     name = fn.__name__
-    gated = not name.startswith("aclrtSnapShot")
+    RT_API_NAMES.add(name)
+    gated = name not in NOT_GATED
 
     @functools.wraps(fn)
     def recording(*args: Any, **kwargs: Any) -> Any:

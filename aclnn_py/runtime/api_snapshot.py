@@ -8,14 +8,19 @@ The checks and the state machine are CANN's (``src/acl/aclrt_impl/snapshot.cpp``
 BACKED_UP back to LOCKED; Unlock from LOCKED or BACKED_UP to RUNNING. The callbacks of a stage run
 in their order of registration, once per open device, before (``*_PRE``) or after (``*_POST``) the
 step; one returning non-zero fails the step with 507912. While the process is locked, CANN's rt
-functions wait (``GLOBAL_STATE_WAIT_IF_LOCKED``): :func:`wait_if_locked` is that wait.
+functions that modify device resources wait (``GLOBAL_STATE_WAIT_IF_LOCKED``, global_state_manager.hpp:
+about a third of them); the queries, the synchronizes and the snapshot calls do not.
+:func:`wait_if_locked` is that wait; :mod:`._lock_gated` (generated from CANN's source by
+``tools/gen_lock_gated.py``) says which ACL functions reach it.
 
 What is emulated in one process: Backup saves the contents of every live device allocation and
 mapped range of the simulated memory (the driver's ProcessResBackup of device memory); Restore
 writes them back into the allocations that still exist at the same addresses (in one process the
-device memory cannot change between the two, every runtime call being held; the restore matters
-to a process image restored elsewhere). Every other runtime call waits in :func:`wait_if_locked`
-while the process is locked (installed as ``_checks.SNAPSHOT_GATE`` when this chapter loads).
+device memory hardly changes between the two, the copies, sets and launches being held; the restore
+matters to a process image restored elsewhere). Each runtime call that waits on CANN waits in
+:func:`wait_if_locked` while the process is locked (installed as ``_checks.SNAPSHOT_GATE`` when
+this chapter loads, called by ``_checks.rt_api`` for the functions ``_lock_gated`` does not list
+in NOT_GATED); the others run on.
 """
 
 from __future__ import annotations
@@ -101,10 +106,11 @@ def state() -> int:
 
 
 def wait_if_locked(api: str) -> None:
-    """``GLOBAL_STATE_WAIT_IF_LOCKED``, which CANN's rt functions call first: while the process is
-    locked for a snapshot, a runtime call waits until it is unlocked. Another thread's call waits
-    here; the locking thread's own call would wait forever on CANN, so it is refused instead, as the
-    emulator refuses a synchronize that can never return (the snapshot calls themselves never wait)."""
+    """``GLOBAL_STATE_WAIT_IF_LOCKED``, which CANN's rt functions that modify device resources call
+    first: while the process is locked for a snapshot, such a call waits until it is unlocked.
+    Another thread's call waits here; the locking thread's own call would wait forever on CANN, so
+    it is refused instead, as the emulator refuses a synchronize that can never return (the calls
+    that do not wait on CANN, the snapshot calls among them, never come here: _lock_gated)."""
     if STATE.state == RUNNING:
         return
     in_task = running_task()
@@ -116,8 +122,8 @@ def wait_if_locked(api: str) -> None:
                 E.ACL_ERROR_RT_STREAM_SYNC_TIMEOUT,
                 emu(
                     f"{api} would never return: the calling thread locked the process for a snapshot "
-                    "(aclrtSnapShotProcessLock), and CANN holds every runtime call until "
-                    "aclrtSnapShotProcessUnlock. Unlock first."
+                    "(aclrtSnapShotProcessLock), and CANN holds this call (its rt function waits: "
+                    "GLOBAL_STATE_WAIT_IF_LOCKED) until aclrtSnapShotProcessUnlock. Unlock first."
                 ),
             )
         # a stream's task (a host function) waiting here while a Backup waits for that stream
@@ -128,13 +134,15 @@ def wait_if_locked(api: str) -> None:
                 E.ACL_ERROR_RT_STREAM_SYNC_TIMEOUT,
                 emu(
                     f"{api} would never return: it runs in a stream's task while "
-                    "aclrtSnapShotProcessBackup waits for that stream's work, and CANN holds every "
-                    "runtime call until aclrtSnapShotProcessUnlock."
+                    "aclrtSnapShotProcessBackup waits for that stream's work, and CANN holds this "
+                    "call (its rt function waits: GLOBAL_STATE_WAIT_IF_LOCKED) until "
+                    "aclrtSnapShotProcessUnlock."
                 ),
             )
 
 
-_checks.SNAPSHOT_GATE = wait_if_locked  # every rt function waits first while the process is locked
+# the rt functions that modify device resources wait first while the process is locked (_lock_gated)
+_checks.SNAPSHOT_GATE = wait_if_locked
 
 
 def _check_pid(api: str, pid: object) -> None:

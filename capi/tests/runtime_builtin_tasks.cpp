@@ -97,7 +97,7 @@ int main()
     printf("aclrtMemMapSetLink on Ascend910B: %d\n",
            static_cast<int>(aclrtMemMapSetLink(handle, ACL_RT_MEM_ACCESS_LINK_HCCS)));
 
-    // a snapshot: lock, back up, restore, unlock (no other runtime call while locked: CANN holds them)
+    // a snapshot: lock, back up, restore, unlock (no call that changes device resources while locked: CANN holds those)
     char name[] = "ckpt";
     CHECK(aclrtSnapShotCallbackRegister(ACL_RT_SNAPSHOT_BACKUP_PRE, OnBackup, name));
     printf("register twice: %d\n",

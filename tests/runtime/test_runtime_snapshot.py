@@ -207,17 +207,24 @@ def test_runtime_calls_wait_while_the_process_is_locked(dev0):
     S.wait_if_locked("aclrtMemset")  # running again: no wait
 
 
-def test_every_runtime_call_waits_for_the_unlock(dev0):
-    """The gate sits in the common path of the rt functions: another thread's aclrtGetDeviceCount
-    returns only after the unlock; the locking thread's own call is refused (it would wait forever)
-    and recorded; the snapshot calls themselves pass."""
-    from aclnn_py import Ref, aclGetRecentErrMsg, aclrtGetDeviceCount
+def test_a_call_cann_holds_waits_for_the_unlock(dev0):
+    """The gate sits in the common path of the rt functions that wait on CANN (rtSetDevice,
+    rtMalloc: GLOBAL_STATE_WAIT_IF_LOCKED): another thread's aclrtSetDevice returns only after the
+    unlock; the locking thread's own aclrtMalloc is refused (it would wait forever) and recorded;
+    the snapshot calls themselves pass."""
+    from aclnn_py import Ref, aclGetRecentErrMsg
 
     assert S.aclrtSnapShotProcessLock(PID, None) == 0
-    assert aclrtGetDeviceCount(Ref(0)) == 507046
-    assert "aclrtGetDeviceCount would never return" in aclGetRecentErrMsg()
+    assert aclrtMalloc(Ref(), 64, 0) == 507046
+    assert "aclrtMalloc would never return" in aclGetRecentErrMsg()
+    assert aclrtGetLastError(0) == 507046
     done: list[tuple[int, float]] = []
-    other = threading.Thread(target=lambda: done.append((aclrtGetDeviceCount(Ref(0)), time.monotonic())))
+
+    def other_thread() -> None:
+        done.append((aclrtSetDevice(0), time.monotonic()))
+        aclrtResetDevice(0)
+
+    other = threading.Thread(target=other_thread)
     other.start()
     other.join(0.2)
     assert other.is_alive() and not done
@@ -225,8 +232,9 @@ def test_every_runtime_call_waits_for_the_unlock(dev0):
     assert S.aclrtSnapShotProcessUnlock(PID, None) == 0
     other.join(5)
     assert done and done[0][0] == 0 and done[0][1] >= unlocked
-    count = Ref(0)
-    assert aclrtGetDeviceCount(count) == 0 and count.value >= 1
+    p = Ref()
+    assert aclrtMalloc(p, 64, 0) == 0
+    aclrtFree(p.value)
 
 
 def test_an_unlock_from_another_thread_waits_for_a_backup_in_progress(dev0):
@@ -263,7 +271,7 @@ def test_a_host_function_calling_the_runtime_does_not_deadlock_a_backup(monkeypa
         gate = threading.Event()
         seen: list[int] = []
         assert aclrtLaunchHostFunc(st.value, lambda _: gate.wait(5), None) == 0
-        assert aclrtLaunchHostFunc(st.value, lambda _: seen.append(int(aclrtGetDeviceCount(Ref(0)))), None) == 0
+        assert aclrtLaunchHostFunc(st.value, lambda _: seen.append(int(aclrtMalloc(Ref(), 64, 0))), None) == 0
         assert S.aclrtSnapShotProcessLock(PID, None) == 0
         gate.set()
         done: list[int] = []
@@ -285,7 +293,7 @@ def test_a_reset_releases_the_calls_waiting_for_the_unlock(dev0):
 
     assert S.aclrtSnapShotProcessLock(PID, None) == 0
     done: list[int] = []
-    waiter = threading.Thread(target=lambda: done.append(aclrtGetDeviceCount(Ref(0))), daemon=True)
+    waiter = threading.Thread(target=lambda: done.append(aclrtCreateStream(Ref())), daemon=True)
     waiter.start()
     waiter.join(0.2)
     assert waiter.is_alive()
