@@ -123,6 +123,19 @@ def fb_inner(rt_fn: str, reason: str) -> Message:
     return ("EE9999", f"{rt_fn} execution failed, reason={reason}{FUNC_ERROR_REASON}", None)
 
 
+# acl::GetMemcpyKindDesc (src/acl/utils/cann_info_utils.cpp): how the ACL layer prints an aclrtMemcpyKind
+_MEMCPY_KIND_DESCS = (
+    "MEMCPY_HOST_TO_HOST(0)", "MEMCPY_HOST_TO_DEVICE(1)", "MEMCPY_DEVICE_TO_HOST(2)", "MEMCPY_DEVICE_TO_DEVICE(3)",
+    "MEMCPY_DEFAULT(4)", "MEMCPY_HOST_TO_BUF_TO_DEVICE(5)", "MEMCPY_INNER_DEVICE_TO_DEVICE(6)",
+    "MEMCPY_INTER_DEVICE_TO_DEVICE(7)",
+)  # fmt: skip
+
+
+def memcpy_kind_desc(kind: int) -> str:
+    """acl::GetMemcpyKindDesc: ``MEMCPY_DEVICE_TO_DEVICE(3)``, ``UNKNOWN(<k>)`` out of range."""
+    return _MEMCPY_KIND_DESCS[kind] if 0 <= kind < len(_MEMCPY_KIND_DESCS) else f"UNKNOWN({kind})"
+
+
 def emu(text: str) -> Message:
     """A report of the emulator's own (not CANN's): id ``aclnn_py``, no title."""
     return (EMU, text, None)

@@ -20,6 +20,7 @@ import itertools
 import os
 from dataclasses import dataclass, field
 
+from .. import soc as _soc
 from .._capi import UINT64_MAX, ApiError, as_pointer, describe
 from .._ref import Ref, store
 from ._checks import (
@@ -58,6 +59,8 @@ class Exported:
     pids: set[int] = field(default_factory=set)
     link: int | None = None  # aclrtIpcMemSetAttr(ACL_RT_IPC_MEM_ATTR_ACCESS_LINK)
     imports: list[int] = field(default_factory=list)  # device addresses of this process's imports
+    # Ascend950's IpcSetMemoryAttr puts the name in the process's name map with no import
+    attr_entry: bool = False
 
 
 KEYS: dict[str, Exported] = {}
@@ -235,7 +238,10 @@ def aclrtIpcMemSetAttr(key: object, type: int, attr: int) -> int:
             raise ApiError(RT_PARAM, rt_value(_ATTR, t, "type", "[0, 1)"), fb_invalid(rt_fn))
         if a >= 4:
             raise ApiError(RT_PARAM, rt_value(_ATTR, a, "attr", "[0, 4)"), fb_invalid(rt_fn))
-        _exported("aclrtIpcMemSetAttr", key).link = a
+        exp = _exported("aclrtIpcMemSetAttr", key)
+        exp.link = a
+        if _soc.current().is_regbase and not exp.imports:  # ApiImplDavid::IpcSetMemoryAttr
+            exp.attr_entry = True
     except ApiError as e:  # aclrtIpcMemSetAttrImpl (acl/memory.cpp:1879-1885)
         raise _acl_call_error(
             e,
@@ -308,6 +314,10 @@ def aclrtIpcMemClose(key: object) -> int:
         if SPACE.find(start) is not None:
             SPACE.free(start, api, call_site())
         SPACE.unreserve(start)
+        exp.attr_entry = False  # the name's entry goes with its last import
+        return E.ACL_SUCCESS
+    if exp.attr_entry:  # "just set attr but not open": the entry goes, the export stays
+        exp.attr_entry = False
         return E.ACL_SUCCESS
     del KEYS[exp.key]
     return E.ACL_SUCCESS

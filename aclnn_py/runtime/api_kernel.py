@@ -2,10 +2,9 @@
 kernels. The emulator cannot run device code (that needs Huawei's kernel compiler and the NPU),
 so every call that would load a kernel binary fails after CANN's own checks (a file that cannot
 be accessed is CANN's 107000) with 207000 (ACL_ERROR_RT_FEATURE_NOT_SUPPORT, the runtime's "not
-supported") and a message that says so (aclrtBinaryLoad: CANN's own silent 207000 on every chip
-emulated); no handle for a binary or a function is ever issued, so the calls that take one fail
-as CANN fails for a handle it never issued (107017). The operators of the package (aclnn*) are
-the way to run computations.
+supported") and a message that says so; no handle for a binary or a function is ever issued,
+so the calls that take one fail as CANN fails for a handle it never issued (107017). The
+operators of the package (aclnn*) are the way to run computations.
 """
 
 from __future__ import annotations
@@ -28,11 +27,11 @@ from ._checks import (
     fb_invalid,
     int_arg,
     is_null_handle,
+    memcpy_kind_desc,
     need_context,
     rt_api,
     rt_inner,
     rt_value,
-    silent,
     stream_handle,
 )
 
@@ -100,13 +99,17 @@ def aclrtDestroyBinary(binary: object) -> int:
 
 @rt_api
 def aclrtBinaryLoad(binary: object, binHandle: object) -> int:
-    """Load a binary onto the device: 207000 without a report, as CANN answers on every chip the
-    emulator has."""
-    _require("aclrtBinaryLoad", binary=binary, binHandle=binHandle)
-    # rtBinaryLoadWithoutTilingKey (api_c_standard_soc.cc:2019-2022): only config/350 has
-    # RT_FEATURE_KERNEL_BINARY_LOAD_DOT_WITHOUT_TILING, so a WARN and the last error come before
-    # ApiErrorDecorator's checks (length 0) and ApiImpl's context check
-    raise silent(E.ACL_ERROR_RT_FEATURE_NOT_SUPPORT)
+    """Load a binary onto the device: rtBinaryLoadWithoutTilingKey's checks (every emulated chip has
+    RT_FEATURE_KERNEL_BINARY_LOAD_DOT_WITHOUT_TILING), then refused (207000)."""
+    api, rt_fn = "aclrtBinaryLoad", "rtBinaryLoadWithoutTilingKey"
+    _require(api, binary=binary, binHandle=binHandle)
+    if not isinstance(binary, aclrtBinary) or binary.destroyed:
+        raise ApiError(PARAM, emu(f"{api}: binary is {describe(binary)}, not a live aclrtBinary."))
+    desc = "Loading the operator binary data without the tiling key"  # ApiErrorDecorator's checks
+    if binary.length == 0:
+        raise ApiError(RT_PARAM, rt_value(desc, 0, "length", "not equal to 0"), fb_invalid(rt_fn))
+    need_context(rt_fn)  # ApiImpl::BinaryLoadWithoutTilingKey
+    raise _refuse(api, f"loading a kernel binary of {binary.length} bytes")
 
 
 def _accessible(path: str) -> bool:
@@ -361,9 +364,6 @@ def aclrtGetHardwareSyncAddr(addr: object) -> int:
 
 _COPY_DESC = "Checking the synchronous memory copy parameter"
 # acl::GetMemcpyKindDesc (src/acl/utils/cann_info_utils.cpp:343-368), as api_memcpy_batch's table
-_KIND_DESCS = ("MEMCPY_HOST_TO_HOST(0)", "MEMCPY_HOST_TO_DEVICE(1)", "MEMCPY_DEVICE_TO_HOST(2)",
-               "MEMCPY_DEVICE_TO_DEVICE(3)", "MEMCPY_DEFAULT(4)", "MEMCPY_HOST_TO_BUF_TO_DEVICE(5)",
-               "MEMCPY_INNER_DEVICE_TO_DEVICE(6)", "MEMCPY_INTER_DEVICE_TO_DEVICE(7)")  # fmt: skip
 _EXPECTED_KIND = {1: "ACL_MEMCPY_HOST_TO_DEVICE", 2: "ACL_MEMCPY_DEVICE_TO_HOST"}
 
 
@@ -389,10 +389,6 @@ def _symbol_lookup(rt_fn: str = "rtSymbolLookup") -> ApiError:
         ),
         fb_inner(rt_fn, "invalid device symbol"),
     )
-
-
-def _kind_desc(kind: int) -> str:
-    return _KIND_DESCS[kind] if 0 <= kind < len(_KIND_DESCS) else f"UNKNOWN({kind})"
 
 
 @rt_api
@@ -605,7 +601,8 @@ def _kind_check(kind: object, allowed: int) -> None:
     k = int_arg(kind, "kind", -(2**31), 2**31 - 1)
     if k not in (allowed, 4):
         raise ApiError(
-            PARAM, acl_value(_COPY_DESC, _kind_desc(k), "kind", f"{_EXPECTED_KIND[allowed]} or ACL_MEMCPY_DEFAULT")
+            PARAM,
+            acl_value(_COPY_DESC, memcpy_kind_desc(k), "kind", f"{_EXPECTED_KIND[allowed]} or ACL_MEMCPY_DEFAULT"),
         )
 
 

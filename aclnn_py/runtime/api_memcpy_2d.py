@@ -18,6 +18,7 @@ from ._checks import (
     emu,
     fb_invalid,
     int_arg,
+    memcpy_kind_desc,
     need_context,
     own_stream,
     rt_api,
@@ -35,12 +36,6 @@ from .stream import Task, TaskFault
 
 _CHECK_2D = "Checking the synchronous memory copy parameter validity"  # both 2D copies say "synchronous"
 _RT_CHECK_2D = "Checking the validity of 2D memory copy parameters"
-_KIND_2D_DESC = {
-    0: "MEMCPY_HOST_TO_HOST(0)",
-    5: "MEMCPY_HOST_TO_BUF_TO_DEVICE(5)",
-    6: "MEMCPY_INNER_DEVICE_TO_DEVICE(6)",
-    7: "MEMCPY_INTER_DEVICE_TO_DEVICE(7)",
-}
 _KIND_2D_EXPECT = (
     "ACL_MEMCPY_HOST_TO_DEVICE or ACL_MEMCPY_DEVICE_TO_HOST or ACL_MEMCPY_DEVICE_TO_DEVICE or ACL_MEMCPY_DEFAULT"
 )
@@ -68,7 +63,7 @@ def _copy2d_args(
         )
     k = int_arg(kind, "kind", -(2**31), 2**31 - 1)
     if k not in (1, 2, 3, 4):
-        raise ApiError(PARAM, acl_value(_CHECK_2D, _KIND_2D_DESC.get(k, f"UNKNOWN({k})"), "kind", _KIND_2D_EXPECT))
+        raise ApiError(PARAM, acl_value(_CHECK_2D, memcpy_kind_desc(k), "kind", _KIND_2D_EXPECT))
     return dp, sp, w, h, k
 
 

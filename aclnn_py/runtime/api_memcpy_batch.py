@@ -27,6 +27,7 @@ from ._checks import (
     emu,
     fb_invalid,
     int_arg,
+    memcpy_kind_desc,
     need_context,
     out_arg,
     own_stream,
@@ -401,21 +402,14 @@ def aclrtMemcpyBatchAsyncV2(
 # ---------------------------------------------------------------------------------------------
 
 _STARS = ("Ascend910B", "Ascend910_93", "Ascend950")
-_KIND_DESCS = ("MEMCPY_HOST_TO_HOST(0)", "MEMCPY_HOST_TO_DEVICE(1)", "MEMCPY_DEVICE_TO_HOST(2)",
-               "MEMCPY_DEVICE_TO_DEVICE(3)", "MEMCPY_DEFAULT(4)", "MEMCPY_HOST_TO_BUF_TO_DEVICE(5)",
-               "MEMCPY_INNER_DEVICE_TO_DEVICE(6)", "MEMCPY_INTER_DEVICE_TO_DEVICE(7)")  # fmt: skip
 _KIND_RANGE = "[RT_MEMCPY_KIND_HOST_TO_HOST, RT_MEMCPY_KIND_MAX)"
 _DESC_MAGIC = 0x61636C6E6E5F7079  # "aclnn_py": a descriptor aclrtSetMemcpyDesc wrote
-
-
-def _kind_desc(k: int) -> str:
-    return _KIND_DESCS[k] if 0 <= k < len(_KIND_DESCS) else f"UNKNOWN({k})"
 
 
 def _desc_kind(api: str, kind: object) -> int:
     k = int_arg(kind, "kind", -(2**31), 2**31 - 1)
     if not 0 <= k < 8:
-        raise ApiError(PARAM, acl_value(api, _kind_desc(k), "kind", _KIND_RANGE))
+        raise ApiError(PARAM, acl_value(api, memcpy_kind_desc(k), "kind", _KIND_RANGE))
     return k
 
 
@@ -465,7 +459,8 @@ def aclrtSetMemcpyDesc(desc: object, kind: int, srcAddr: object, dstAddr: object
         raise silent(E.ACL_ERROR_RT_FEATURE_NOT_SUPPORT)
     if k != 6:
         raise ApiError(
-            RT_PARAM, emu(f"{api}: kind {_kind_desc(k)} is not supported; only MEMCPY_INNER_DEVICE_TO_DEVICE(6) is.")
+            RT_PARAM,
+            emu(f"{api}: kind {memcpy_kind_desc(k)} is not supported; only MEMCPY_INNER_DEVICE_TO_DEVICE(6) is."),
         )
     for p, name in ((d, "desc"), (src, "srcAddr"), (dst, "dstAddr")):
         alloc = SPACE.find(p) if p > 0 else None
@@ -551,7 +546,7 @@ def aclrtMemcpyAsyncWithOffset(
         raise ApiError(
             RT_PARAM,
             emu(
-                f"{api}: kind {_kind_desc(k)} is not supported; the copy goes device to device "
+                f"{api}: kind {memcpy_kind_desc(k)} is not supported; the copy goes device to device "
                 "(ACL_MEMCPY_DEVICE_TO_DEVICE)."
             ),
         )

@@ -17,7 +17,6 @@ from aclnn_py import (
     aclGetRecentErrMsg,
     aclInit,
     aclrtGetLastError,
-    aclrtPeekAtLastError,
     aclrtResetDevice,
     aclrtSetDevice,
 )
@@ -75,21 +74,25 @@ def test_a_binary_file_is_read_without_a_context() -> None:
         aclFinalize()
 
 
-@pytest.mark.parametrize("length", [0, 4])
-def test_binary_load_is_the_feature_gates_silent_207000_before_any_check(length: int) -> None:
-    # rtBinaryLoadWithoutTilingKey: no emulated chip has RT_FEATURE_KERNEL_BINARY_LOAD_DOT_WITHOUT_TILING,
-    # so neither the length-0 check nor the context check is reached
+def test_binary_load_checks_the_length_then_the_context_then_is_refused() -> None:
+    """rtBinaryLoadWithoutTilingKey: every emulated chip has its feature; ApiErrorDecorator refuses a
+    length of 0 (EE1003, 107000), ApiImpl a thread without a context (107002); then aclnn_py's 207000."""
     assert aclInit(None) == 0
     try:
-        binary = K.aclrtCreateBinary(b"\x7fELF", length)
-        assert K.aclrtBinaryLoad(binary, Ref()) == 207000
-        assert aclrtPeekAtLastError(ACL_RT_THREAD_LEVEL) == 207000  # the last error is set ...
-        aclrtGetLastError(ACL_RT_THREAD_LEVEL)
+        empty, binary = K.aclrtCreateBinary(b"\x7fELF", 0), K.aclrtCreateBinary(b"\x7fELF", 4)
+        assert K.aclrtBinaryLoad(empty, Ref()) == 107000
+        assert aclGetRecentErrMsg().startswith(
+            "Invalid_Argument(EE1003): Loading the operator binary data without the tiling key failed because "
+            "value 0 for parameter length is invalid. Expected value: not equal to 0."
+        )
+        assert K.aclrtBinaryLoad(binary, Ref()) == 107002  # no context yet
+        aclGetRecentErrMsg()
         assert aclrtSetDevice(0) == 0
         assert K.aclrtBinaryLoad(binary, Ref()) == 207000
-        assert aclGetRecentErrMsg() is None  # ... but nothing is reported
+        assert "aclnn_py cannot run device code" in aclGetRecentErrMsg()
         assert K.aclrtBinaryLoad(binary, None) == 100000  # the ACL layer's checks come first
-        assert K.aclrtDestroyBinary(binary) == 0
+        for b in (empty, binary):
+            assert K.aclrtDestroyBinary(b) == 0
         aclrtResetDevice(0)
     finally:
         aclFinalize()

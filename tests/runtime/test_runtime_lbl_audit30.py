@@ -155,3 +155,27 @@ def test_ipc_set_import_pid_needs_a_context_and_names_rt_set_ipc_mem_pid(dev0):
     assert aclrtIpcMemSetImportPid(key, [os.getpid()], 1) == 0
     assert aclrtIpcMemClose(key) == 0
     assert aclrtFree(p) == 0
+
+
+def test_ascend950_keeps_an_export_whose_attribute_was_set_through_the_first_close(soc):
+    """ApiImplDavid::IpcSetMemoryAttr puts the key in the process's name map without an import;
+    IpcCloseMemoryByName then only drops that entry ("just set attr but not open") and keeps
+    the export; the next close destroys it. Other chips: the first close destroys it."""
+    for chip, closes_to_destroy in (("Ascend950", 2), ("Ascend910B", 1)):
+        soc(chip)
+        assert aclInit(None) == 0 and aclrtSetDevice(0) == 0
+        p, key = Ref(), Ref()
+        assert aclrtMalloc(p, 256, 0) == 0
+        assert aclrtIpcMemGetExportKey(p.value, 256, key, 65, 0) == 0
+        assert aclrtIpcMemSetImportPid(key.value, [os.getpid()], 1) == 0
+        assert aclrtIpcMemSetAttr(key.value, 0, 1) == 0
+        for _ in range(closes_to_destroy - 1):
+            assert aclrtIpcMemClose(key.value) == 0
+            imported = Ref()
+            assert aclrtIpcMemImportByKey(imported, key.value, 0) == 0  # still exported
+            assert aclrtIpcMemClose(key.value) == 0  # closes that import
+        assert aclrtIpcMemClose(key.value) == 0  # destroys the export
+        assert aclrtIpcMemImportByKey(Ref(), key.value, 0) != 0
+        aclGetRecentErrMsg()
+        assert aclrtFree(p.value) == 0
+        assert aclrtResetDevice(0) == 0 and aclFinalize() == 0
