@@ -145,16 +145,26 @@ SILENT = {
     ("aclprofInit", 148047),
     ("aclprofStart", 148047),
     ("aclprofFinalize", 148047),
-    # aclrtBinaryLoad: rtBinaryLoadWithoutTilingKey's feature gate (only config/350 has
-    # RT_FEATURE_KERNEL_BINARY_LOAD_DOT_WITHOUT_TILING; src/runtime/api/api_c_standard_soc.cc:2019-2022): a WARN
-    # and the last error; aclrtGetFunctionSize on Ascend910: rtFuncGetSize's COND_RETURN_WARN(!RT_FEATURE_MODEL_
-    # ACL_GRAPH) (api_c_standard_soc.cc:1680-1683)
-    ("aclrtBinaryLoad", 207000),
+    # aclrtGetFunctionSize on Ascend910: rtFuncGetSize's COND_RETURN_WARN(!RT_FEATURE_MODEL_ACL_GRAPH)
+    # (src/runtime/api/api_c_standard_soc.cc:1680-1683)
     ("aclrtGetFunctionSize", 207000),
     ("aclprofPop", -1),
     ("aclprofSetStampTraceMessage", -1),
     # a step tagged twice: MSPROF_LOGE only (src/dfx/msprof/collector/dvvp/msprofiler/prof_acl_core.cpp)
     ("aclprofGetStepTimestamp", 100000),
+    # the subscription's readers and the tensor-info range: MSPROF_LOGE only (src/dfx/msprof/collector/dvvp/
+    # analyze/src/op_desc_parser.cpp, profapi/src/prof_api_common.cpp:56-70, profapi/src/prof_tx_plugin.cpp:
+    # 170-186)
+    ("aclprofDestroySubscribeConfig", 100000),
+    ("aclprofGetOpDescSize", 100000),
+    ("aclprofGetOpNum", 100000),
+    ("aclprofGetOpTypeLen", 100000),
+    ("aclprofGetOpType", 100000),
+    ("aclprofGetOpNameLen", 100000),
+    ("aclprofGetOpName", 100000),
+    ("aclprofRangePushEx", 100000),
+    ("aclprofRangePushEx", -1),
+    ("aclprofRangePop", 100000),
     # a package not installed or not split, an unknown package: ACL_LOG_WARN / ACL_LOG_ERROR only
     # (src/acl/aclrt_impl/acl.cpp aclsysGetCANNVersionImpl, GetCANNVersionInternal)
     ("aclsysGetCANNVersion", 100003),

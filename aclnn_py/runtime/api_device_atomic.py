@@ -169,11 +169,11 @@ def aclrtDeviceGetP2PAtomicCapabilities(
         raise ApiError(RT_PARAM, rt_value(_P2P_DESC, 0, "count", "not equal to 0"), fb_invalid(rt_fn))
     src = int_arg(srcDeviceId, "srcDeviceId", -(2**31), 2**31 - 1)
     dst = int_arg(dstDeviceId, "dstDeviceId", -(2**31), 2**31 - 1)
-    if src == dst:
+    if src == dst:  # RT_ERROR_DEVICE_ID (api_error.cc:7874-7877): 107001, FuncErrorReason's default
         raise ApiError(
-            RT_PARAM,
+            E.ACL_ERROR_RT_INVALID_DEVICEID,
             rt_value(_P2P_DESC, src, "srcDeviceId", "srcDeviceId must be different from dstDeviceId"),
-            fb_invalid(rt_fn),
+            fb_inner(rt_fn, "device id error"),
         )
     _user_device(src, "srcDeviceId", rt_fn)
     _user_device(dst, "dstDeviceId", rt_fn)

@@ -46,9 +46,10 @@ _INSTALL_INFO = "/etc/ascend_install.info"
 _INSTALL_KEYS = {"driver": "Driver_Install_Path_Param=", "firmware": "Firmware_Install_Path_Param="}
 
 
-def _version_file(path: str) -> str | None:
-    """The trimmed value of the first line holding ``Version=``; None if the file cannot be read.
-    A file without it is 100003 with EH0004."""
+def _version_file(path: str, raw: bool = False) -> str | None:
+    """The trimmed value (``raw``: untrimmed, as aclsysGetCANNVersion's ParseVersionInfo takes it)
+    of the first line holding ``Version=``; None if the file cannot be read. A file without it
+    is 100003 with EH0004."""
     try:
         with open(path, encoding="utf-8", errors="replace") as f:
             lines = f.read().splitlines()
@@ -57,7 +58,8 @@ def _version_file(path: str) -> str | None:
     for line in lines:
         pos = line.find("Version=")
         if pos >= 0:
-            value = line[pos + len("Version=") :].strip()
+            value = line[pos + len("Version=") :]
+            value = value if raw else value.strip()
             if value:
                 return value
             break
@@ -91,8 +93,9 @@ def _install_root(pkg: str) -> str | None:
     return os.path.join(os.path.realpath(home), "share", "info", pkg)
 
 
-def package_version(pkg: str) -> str | None:
-    """``GetPkgVersionContent``: the package's version, trying the ``-``/``_`` spelling too."""
+def package_version(pkg: str, raw: bool = False) -> str | None:
+    """``GetPkgVersionContent``: the package's version, trying the ``-``/``_`` spelling too
+    (``raw``: the value untrimmed)."""
     names = [pkg]
     if "-" in pkg:
         names.append(pkg.replace("-", "_"))
@@ -104,7 +107,7 @@ def package_version(pkg: str) -> str | None:
         if root is None:
             continue
         try:
-            value = _version_file(os.path.join(root, "version.info"))
+            value = _version_file(os.path.join(root, "version.info"), raw)
         except ApiError as e:
             failure = failure or e
             continue
@@ -446,7 +449,12 @@ def aclsysGetCANNVersion(name: int, version: object) -> int:
     pkg = _CANN_PACKAGES.get(which)
     if pkg is None:
         return E.ACL_ERROR_INVALID_PARAM
-    text = package_version(pkg)
+    try:
+        text = package_version(pkg, raw=True)
+    except ApiError:
+        # GetCANNVersionInternal: a version.info without a usable Version= line is ACL_LOG_ERROR
+        # and 100003 (acl.cpp ParseVersionInfo), no report (aclsysGetVersionStr reports EH0004)
+        return E.ACL_ERROR_INVALID_FILE
     if text is None:
         return E.ACL_ERROR_INVALID_FILE
     filled = _fill_version(text)

@@ -19,6 +19,7 @@ drops data it has no session for). The C ABI reads the program's attributes at a
 from __future__ import annotations
 
 import json
+import struct
 import threading
 from dataclasses import dataclass, field
 from typing import Any
@@ -82,16 +83,14 @@ _SLOT = _Slot()
 @c_api(INTERNAL)
 def aclprofRangePushEx(attr: object) -> int:
     """Keep ``attr`` (an :class:`aclprofEventAttributes`) and the time for the next aclprofRangePop."""
-    if attr is None:
-        raise ApiError(E.ACL_ERROR_INVALID_PARAM, emu("aclprofRangePushEx: Param attr is nullptr."))
+    if attr is None:  # ProfTxPlugin::ProftxRangePushEx: MSPROF_LOGE only
+        return E.ACL_ERROR_INVALID_PARAM
     if not isinstance(attr, aclprofEventAttributes):
         raise ApiError(
             E.ACL_ERROR_INVALID_PARAM, emu(f"aclprofRangePushEx: attr is {describe(attr)}, not aclprofEventAttributes.")
         )
-    if attr.messageType != ACL_PROF_MESSAGE_TYPE_TENSOR_INFO:
-        raise ApiError(
-            PROFILING_FAILED, emu(f"aclprofRangePushEx: Invalid message type, messageType={attr.messageType}.")
-        )
+    if attr.messageType != ACL_PROF_MESSAGE_TYPE_TENSOR_INFO:  # MSPROF_LOGE only
+        return PROFILING_FAILED
     with _SLOT.lock:
         _SLOT.attr, _SLOT.pushed_ns = attr, now_ns()
     with _S.lock:
@@ -128,10 +127,8 @@ def aclprofRangePop() -> int:
 
     with _SLOT.lock:
         attr = _SLOT.attr
-    if attr is None:
-        raise ApiError(
-            E.ACL_ERROR_INVALID_PARAM, emu("aclprofRangePop: Param attr is nullptr, Please call ProftxRangePushEx.")
-        )
+    if attr is None:  # ProftxRangePop: "Param attr is nullptr, Please call ProftxRangePushEx", a log only
+        return E.ACL_ERROR_INVALID_PARAM
     info = attr.tensorInfo
     if info is None:  # CANN reads through the NULL union member
         raise ApiError(E.ACL_ERROR_INVALID_PARAM, emu("aclprofRangePop: the pushed attributes hold no tensor info."))
@@ -141,9 +138,34 @@ def aclprofRangePop() -> int:
         return PROFILING_FAILED
     text = _report(info)
     if value.cacheOpInfoSwitch:
-        return E.ACL_SUCCESS  # ReportCacheOpInfo2RT: kept by the runtime for its next task, not in the profile
+        return _cache_op_info(info)
+
     with _S.lock:
         _record("pop-ex", text)
+    return E.ACL_SUCCESS
+
+
+# ProfTxPlugin::ReportCacheOpInfo2RT's buffer: CacheOpInfoBasic (taskType, blockdim, nodeId, opType,
+# attrId, reserve2, opFlag, tensorNum), then one MsrofTensorData (type, format, dataType, shape[8]) a tensor
+_CACHE_OP_INFO_BASIC = struct.Struct("<IIQQQQII")
+_TENSOR_DATA = struct.Struct(f"<III{ACL_PROF_TENSOR_DATA_SHAPE_LEN}I")
+
+
+def _cache_op_info(info: aclprofTensorInfo) -> int:
+    """ReportCacheOpInfo2RT: the op info to rtCacheLastTaskOpInfo, whose failure (it reports why)
+    the profiler answers with its own PROFILING_FAILED."""
+    from .api_stream_task import aclrtCacheLastTaskOpInfo
+
+    u32, u64 = 0xFFFF_FFFF, 0xFFFF_FFFF_FFFF_FFFF  # the C fields' widths
+    count = int(info.tensorNum)
+    basic = (int(info.kernelType) & u32, int(info.blockNums) & u32, int(info.opNameId) & u64)
+    raw = bytearray(_CACHE_OP_INFO_BASIC.pack(*basic, int(info.opTypeId) & u64, 0, 0, 0, count & u32))
+    for t in info.tensors[:count]:
+        dims = [int(d) & u32 for d in t.shape[: min(int(t.shapeDim), ACL_PROF_TENSOR_DATA_SHAPE_LEN)]]
+        dims += [0] * (ACL_PROF_TENSOR_DATA_SHAPE_LEN - len(dims))
+        raw += _TENSOR_DATA.pack(int(t.type) & u32, int(t.format) & u32, int(t.dataType) & u32, *dims)
+    if aclrtCacheLastTaskOpInfo(bytes(raw), len(raw)) != E.ACL_SUCCESS:
+        return PROFILING_FAILED
     return E.ACL_SUCCESS
 
 

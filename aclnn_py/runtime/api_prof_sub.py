@@ -288,11 +288,8 @@ def aclprofCreateSubscribeConfig(timeInfoSwitch: int, aicoreMetrics: int, fd: ob
     if fd is None:
         raise ApiError(E.ACL_ERROR_INVALID_PARAM, _ek_null("aclprofCreateSubscribeConfig", "fd"))
     switch = int_arg(timeInfoSwitch, "timeInfoSwitch", -128, 127)
-    if switch not in (0, 1):
-        raise ApiError(
-            E.ACL_ERROR_INVALID_PARAM,
-            emu(f"aclprofCreateSubscribeConfig: opTimeSwitch {switch} out of switch's range [0, 1]."),
-        )
+    if switch not in (0, 1):  # prof_api_common.cpp: MSPROF_LOGE only, NULL
+        return None
     metrics = int_arg(aicoreMetrics, "aicoreMetrics", -(2**31), 2**31 - 1)
     if _fd_value(fd) is None:
         raise ApiError(
@@ -312,10 +309,19 @@ def _live_config(obj: object, api: str) -> aclprofSubscribeConfig:
 @c_api(INTERNAL)
 def aclprofDestroySubscribeConfig(profSubscribeConfig: object) -> int:
     """Free a subscription configuration (a subscription made with it goes on: CANN copied what it needs)."""
-    if profSubscribeConfig is None:
-        raise ApiError(E.ACL_ERROR_INVALID_PARAM, emu("aclprofDestroySubscribeConfig: profSubscribeConfig is nullptr."))
+    if profSubscribeConfig is None:  # prof_api_common.cpp: MSPROF_LOGE only
+        return E.ACL_ERROR_INVALID_PARAM
     _live_config(profSubscribeConfig, "aclprofDestroySubscribeConfig").destroyed = True
     return E.ACL_SUCCESS
+
+
+def _subscribe_precheck() -> None:
+    """ProfAclMgr::ProfSubscribePrecheck: the profiler must not be in aclprofInit's API mode."""
+    if _S.mode == "api":
+        raise ApiError(
+            E.ACL_ERROR_PROF_API_CONFLICT,
+            ("EK0007", "Failed to start Profiling in subscribe mode because it is already in aclapi mode."),
+        )
 
 
 @c_api(INTERNAL)
@@ -329,11 +335,7 @@ def aclprofModelSubscribe(modelId: int, profSubscribeConfig: object) -> int:
         if profSubscribeConfig is None:
             raise ApiError(E.ACL_ERROR_INVALID_PARAM, _ek_null("aclprofModelSubscribe", "profSubscribeConfig"))
         config = _live_config(profSubscribeConfig, "aclprofModelSubscribe")
-        if _S.mode == "api":  # ProfSubscribePrecheck
-            raise ApiError(
-                E.ACL_ERROR_PROF_API_CONFLICT,
-                ("EK0007", "Failed to start Profiling in subscribe mode because it is already in aclapi mode."),
-            )
+        _subscribe_precheck()
         if not config.time_info and config.metrics == ACL_AICORE_NONE:  # CheckSubscribeConfig
             raise ApiError(
                 E.ACL_ERROR_INVALID_PARAM,
@@ -362,6 +364,7 @@ def aclprofModelUnSubscribe(modelId: int) -> int:
     writes to the same fd) and the program's fd set to -1, as CANN's CloseSubscribeFd does."""
     with _SUB.lock:
         mid, _device = _model_id(modelId)
+        _subscribe_precheck()  # PrepareStopAclSubscribe: before the subscription is looked up
         sub = _SUB.subs.pop(mid, None)
         if sub is None:
             raise ApiError(E.ACL_ERROR_INVALID_MODEL_ID, _ek_order("aclprofModelSubscribe", "aclprofModelUnSubscribe"))
@@ -422,14 +425,15 @@ def _desc(data: bytes, index: object, api: str) -> tuple[int, ...]:
 
 
 def _log(api_error: _Bad) -> ApiError:
-    return ApiError(E.ACL_ERROR_INVALID_PARAM, emu(str(api_error)))
+    """OpDescParser's refusals are MSPROF_LOGE lines (the _Bad's text): 100000 without a report."""
+    return ApiError(E.ACL_ERROR_INVALID_PARAM)
 
 
 @c_api(INTERNAL)
 def aclprofGetOpDescSize(opDescSize: object) -> int:
     """The size of one op record (80)."""
-    if opDescSize is None:
-        raise ApiError(E.ACL_ERROR_INVALID_PARAM, emu("aclprofGetOpDescSize: Invalid param of ProfGetOpDescSize."))
+    if opDescSize is None:  # prof_api_common.cpp: "Invalid param of ProfGetOpDescSize", a log only
+        return E.ACL_ERROR_INVALID_PARAM
     store(opDescSize, OP_DESC_SIZE)
     return E.ACL_SUCCESS
 
@@ -454,11 +458,8 @@ def _string_len(table: dict[int, str], what: str, api: str, opInfo: object, opIn
         raise _log(bad) from None
     with _SUB.lock:
         text = table.get(desc[4])
-    if text is None:
-        raise ApiError(
-            E.ACL_ERROR_INVALID_PARAM,
-            emu(f"{api}: Failed to get op {what} len of {desc[4]}, maybe it has been got already."),
-        )
+    if text is None:  # "Failed to get op <what> len of <id>, maybe it has been got already.": a log only
+        raise ApiError(E.ACL_ERROR_INVALID_PARAM)
     return len(text.encode()) + 1
 
 
@@ -474,20 +475,26 @@ def _string(
         raise _log(bad) from None
     with _SUB.lock:
         text = table.get(desc[4])
-        if text is None:
-            raise ApiError(
-                E.ACL_ERROR_INVALID_PARAM,
-                emu(f"{api}: Failed to get op {what} of {desc[4]}, maybe it has been got already."),
-            )
+        if text is None:  # "Failed to get op <what> of <id>, maybe it has been got already.": a log only
+            raise ApiError(E.ACL_ERROR_INVALID_PARAM)
         raw = text.encode()
-        if len(raw) > size:  # memcpy_s refuses: the buffer is left as it was
-            raise ApiError(
-                E.ACL_ERROR_INVALID_PARAM,
-                emu(f"{api}: the op {what} needs {len(raw)} bytes, op{what.title()}Len is {size}."),
-            )
+        if len(raw) > size:
+            # memcpy_s refuses a copy longer than destMax and zeroes the destMax bytes (securec's
+            # ERANGE_AND_RESET); the op's text stays in the table; a log at most
+            _zero(out, size)
+            raise ApiError(E.ACL_ERROR_INVALID_PARAM)
         _put(out, raw, size)
         del table[desc[4]]  # handed out once (OpDescParser erases it)
     return E.ACL_SUCCESS
+
+
+def _zero(out: object, size: int) -> None:
+    """memset(out, 0, size) of a buffer (a Ref gets the empty string C would read)."""
+    if isinstance(out, (bytearray, ctypes.Array)):
+        buf = memoryview(out).cast("B")
+        buf[: min(size, len(buf))] = bytes(min(size, len(buf)))
+    else:
+        store(out, "")
 
 
 def _put(out: object, raw: bytes, size: int) -> None:
@@ -507,8 +514,8 @@ def _put(out: object, raw: bytes, size: int) -> None:
 @c_api(INTERNAL)
 def aclprofGetOpTypeLen(opInfo: object, opInfoLen: int, index: int, opTypeLen: object) -> int:
     """The length of record ``index``'s op type, its NUL included."""
-    if opTypeLen is None:
-        raise ApiError(E.ACL_ERROR_INVALID_PARAM, emu("aclprofGetOpTypeLen: Invalid param of GetOpTypeLen."))
+    if opTypeLen is None:  # "Invalid param of GetOpTypeLen": a log only
+        return E.ACL_ERROR_INVALID_PARAM
     store(opTypeLen, _string_len(_SUB.types, "type", "aclprofGetOpTypeLen", opInfo, opInfoLen, index))
     return E.ACL_SUCCESS
 
@@ -523,8 +530,8 @@ def aclprofGetOpType(opInfo: object, opInfoLen: int, index: int, opType: object,
 @c_api(INTERNAL)
 def aclprofGetOpNameLen(opInfo: object, opInfoLen: int, index: int, opNameLen: object) -> int:
     """The length of record ``index``'s op name, its NUL included."""
-    if opNameLen is None:
-        raise ApiError(E.ACL_ERROR_INVALID_PARAM, emu("aclprofGetOpNameLen: Invalid param of GetOpNameLen."))
+    if opNameLen is None:  # "Invalid param of GetOpNameLen": a log only
+        return E.ACL_ERROR_INVALID_PARAM
     store(opNameLen, _string_len(_SUB.names, "name", "aclprofGetOpNameLen", opInfo, opInfoLen, index))
     return E.ACL_SUCCESS
 
@@ -539,9 +546,8 @@ def _field(api: str, opInfo: object, opInfoLen: object, index: object, at: int, 
     """One number of record ``index``; ``failed`` when a check fails (CANN logs only)."""
     try:
         return int(_desc(_data(opInfo, opInfoLen, api), index, api)[at])
-    except _Bad as bad:
-        _log(bad).report()
-        return failed
+    except _Bad:
+        return failed  # MSPROF_LOGE only
 
 
 @c_api(INTERNAL)

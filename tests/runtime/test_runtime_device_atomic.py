@@ -72,12 +72,14 @@ def test_checks_in_cann_order():
         "Reason: the operation must be in [0, 44]." in aclGetRecentErrMsg()
     )
     assert caps == [5, 5]  # the check comes before the zeroing
-    # p2p: equal ids before either is converted
-    assert aclrtDeviceGetP2PAtomicCapabilities([0], [0], 1, 99, 99) == ACL_ERROR_RT_PARAM_INVALID
+    # p2p: equal ids before either is converted: RT_ERROR_DEVICE_ID, so 107001 and FuncErrorReason's reason
+    assert aclrtDeviceGetP2PAtomicCapabilities([0], [0], 1, 99, 99) == ACL_ERROR_RT_INVALID_DEVICEID
+    msg = aclGetRecentErrMsg()
     assert (
         f"{p2p} failed because value 99 for parameter srcDeviceId is invalid. Expected value: srcDeviceId must "
-        "be different from dstDeviceId." in aclGetRecentErrMsg()
+        "be different from dstDeviceId." in msg
     )
+    assert "rtDeviceGetP2PAtomicCapabilities execution failed, reason=device id error" in msg
     assert aclrtDeviceGetP2PAtomicCapabilities([0], [-1], 1, 0, 99) == ACL_ERROR_RT_INVALID_DEVICEID
     assert aclrtDeviceGetP2PAtomicCapabilities([0], [-1], 1, 0, 1) == ACL_ERROR_RT_PARAM_INVALID
     assert "UNKNOWN(-1) for parameter operations[0]" in aclGetRecentErrMsg()

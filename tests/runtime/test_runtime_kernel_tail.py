@@ -178,3 +178,8 @@ def test_cann_version(dev0, monkeypatch, tmp_path) -> None:
     assert "version must be an aclCANNPackageVersion or a Ref()" in aclGetRecentErrMsg()
     assert I.aclsysGetCANNVersion(3, version) == 0  # the struct itself (as the C ABI's adaptor passes it)
     assert (version.version, version.releaseVersion, version.patchVersion) == (b"8.5.0.beta1", b"0", b"beta1")
+    # ParseVersionInfo takes the value as it is (no trimming); a file without Version= is 100003, logged only
+    (info / "version.info").write_text("Version=8.5.0 \n")
+    assert I.aclsysGetCANNVersion(3, version) == 0 and version.releaseVersion == b"0 "
+    (info / "version.info").write_text("Name=hccl\n")
+    assert I.aclsysGetCANNVersion(3, version) == 100003 and aclGetRecentErrMsg() is None

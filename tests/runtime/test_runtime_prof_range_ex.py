@@ -8,6 +8,7 @@ import pytest
 from test_runtime_prof import _start, _stop
 
 from aclnn_py import Ref, aclGetRecentErrMsg, aclrtCreateStream, aclrtDestroyStream
+from aclnn_py.runtime import api as A
 from aclnn_py.runtime import api_prof as P
 from aclnn_py.runtime import api_prof_range_ex as X
 from aclnn_py.runtime import api_stream_attr as SA
@@ -39,11 +40,13 @@ def _attr(stream: object, message_type: int = X.ACL_PROF_MESSAGE_TYPE_TENSOR_INF
 
 
 def test_pop_needs_a_push_and_push_a_tensor_info_message(prof, stream):
+    """ProfTxPlugin's refusals are MSPROF_LOGE lines: codes without a report."""
     assert X.aclprofRangePop() == 100000
-    assert "Param attr is nullptr, Please call ProftxRangePushEx" in aclGetRecentErrMsg()
+    assert aclGetRecentErrMsg() is None
     assert X.aclprofRangePushEx(None) == 100000
+    assert aclGetRecentErrMsg() is None
     assert X.aclprofRangePushEx(_attr(stream, 1)) == -1
-    assert "Invalid message type, messageType=1" in aclGetRecentErrMsg()
+    assert aclGetRecentErrMsg() is None
     assert X.aclprofRangePushEx(_attr(stream)) == 0  # no session needed: the report goes nowhere
     assert X.aclprofRangePop() == 0
     assert X.aclprofRangePop() == 0  # the slot is kept: a second pop reports again
@@ -67,13 +70,24 @@ def test_a_session_gets_the_tensor_info_at_the_midpoint(prof, stream):
     }  # fmt: skip
 
 
-def test_a_stream_caching_op_info_keeps_it_from_the_profile(prof, stream):
+def test_a_stream_caching_op_info_hands_it_to_the_runtime_not_the_profile(prof, stream):
+    """ReportCacheOpInfo2RT: rtCacheLastTaskOpInfo takes the op info for the thread's last task of a
+    capture; outside one it fails (its own report) and the pop answers PROFILING_FAILED."""
     value = SA.aclrtStreamAttrValue()
     value.cacheOpInfoSwitch = 1
     assert SA.aclrtSetStreamAttribute(stream, SA.ACL_STREAM_ATTR_CACHE_OP_INFO, value) == 0
     config = _start(prof)
     assert X.aclprofRangePushEx(_attr(stream)) == 0
-    assert X.aclprofRangePop() == 0
+    assert X.aclprofRangePop() == -1
+    assert "aclrtCacheLastTaskOpInfo" in aclGetRecentErrMsg()  # the runtime's report of why
+    buf = Ref()
+    assert A.aclrtMalloc(buf, 64, 0) == 0
+    assert A.aclmdlRICaptureBegin(stream, 2) == 0
+    assert A.aclrtMemsetAsync(buf.value, 64, 0, 64, stream) == 0  # the thread's last task, captured
+    assert X.aclprofRangePop() == 0, aclGetRecentErrMsg()
+    model = Ref()
+    assert A.aclmdlRICaptureEnd(stream, model) == 0 and A.aclmdlRIDestroy(model.value) == 0
+    assert A.aclrtFree(buf.value) == 0
     doc = _stop(config)
     assert not [e for e in doc["traceEvents"] if e.get("name") == "tensor info"]
 

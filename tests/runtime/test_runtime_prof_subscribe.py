@@ -134,10 +134,13 @@ def test_a_type_or_name_is_handed_out_once(bench, pipe):
     data = _drain(r)
     assert P.aclprofGetOpType(data, len(data), 0, Ref(), 8) == 0
     assert P.aclprofGetOpType(data, len(data), 0, Ref(), 8) == 100000
-    assert "Failed to get op type of" in aclGetRecentErrMsg()
+    assert aclGetRecentErrMsg() is None  # "Failed to get op type of ...": a log only
     assert P.aclprofGetOpTypeLen(data, len(data), 0, Ref()) == 100000
-    # the name is still there; a buffer one byte short of the NUL gets the string cut there, as memcpy_s
-    # then buf[len - 1] = 0 leave it
+    # the name is still there: a buffer shorter than it is zeroed by memcpy_s (ERANGE_AND_RESET), the name
+    # stays; one byte short of the NUL gets the string cut there, as memcpy_s then buf[len - 1] = 0 leave it
+    short = bytearray(b"\xaa" * 6)
+    assert P.aclprofGetOpName(data, len(data), 0, short, 4) == 100000 and aclGetRecentErrMsg() is None
+    assert bytes(short) == b"\0\0\0\0\xaa\xaa"
     buf = bytearray(b"\xff" * len("aclnnAdd_Add_0"))
     assert P.aclprofGetOpName(data, len(data), 0, buf, len(buf)) == 0
     assert bytes(buf) == b"aclnnAdd_Add_\0"
@@ -152,15 +155,14 @@ def test_bad_buffers_and_indexes_fail_as_the_parser_does(bench, pipe):
     assert P.aclprofModelUnSubscribe(mid) == 0
     data = _drain(r)
     n = Ref()
-    assert P.aclprofGetOpNum(data, 79, n) == 100000
-    assert "is not [integer multiple] of OpDescSize: 80" in aclGetRecentErrMsg()
+    # OpDescParser's checks are MSPROF_LOGE lines: codes (or 0) without a report
+    assert P.aclprofGetOpNum(data, 79, n) == 100000 and aclGetRecentErrMsg() is None
     bad = bytearray(data)
     bad[40] ^= 1  # the end time: the signature no longer matches
-    assert P.aclprofGetOpNum(bytes(bad), len(bad), n) == 100000
-    assert "Part 0 of data is invalid" in aclGetRecentErrMsg()
+    assert P.aclprofGetOpNum(bytes(bad), len(bad), n) == 100000 and aclGetRecentErrMsg() is None
     assert P.aclprofGetOpStart(bytes(bad), len(bad), 0) == 0
     assert P.aclprofGetOpStart(data, len(data), 1) == 0  # index past the buffer
-    assert "aclprofGetOpStart: Index 1 is out of range 80." in aclGetRecentErrMsg()
+    assert aclGetRecentErrMsg() is None
     assert P.aclprofGetModelId(data, len(data), 1) == 100000  # the code comes back as the id
     assert aclGetRecentErrMsg().startswith(
         "Invalid_Argument(EK0001): Value 1 for parameter index is invalid. Reason: failed to get model id."
@@ -203,6 +205,9 @@ def test_subscription_checks_in_canns_order(bench, pipe):
     assert aclprofInit(b"/tmp", 4) == 0
     assert P.aclprofModelSubscribe(mid, config) == 148047
     assert "Failed to start Profiling in subscribe mode because it is already in aclapi mode." in (aclGetRecentErrMsg())
+    # PrepareStopAclSubscribe's ProfSubscribePrecheck comes before the subscription is looked up
+    assert P.aclprofModelUnSubscribe(mid) == 148047
+    assert "Failed to start Profiling in subscribe mode because it is already in aclapi mode." in (aclGetRecentErrMsg())
     assert aclprofFinalize() == 0
     assert P.aclprofModelSubscribe(mid, config) == 0
     assert P.aclprofModelSubscribe(mid, config) == 148046  # ACL_ERROR_PROF_REPEAT_SUBSCRIBE
@@ -220,8 +225,8 @@ def test_the_configuration_refuses_a_null_fd_or_a_switch_out_of_range():
         "Invalid_Argument_Null_Pointer(EK0006): aclprofCreateSubscribeConfig failed because parameter fd cannot be "
         "a null pointer."
     )
-    assert P.aclprofCreateSubscribeConfig(2, 0, Ref(3)) is None
-    assert "opTimeSwitch 2 out of switch's range [0, 1]" in aclGetRecentErrMsg()
+    assert P.aclprofCreateSubscribeConfig(2, 0, Ref(3)) is None  # the switch's range: a log only
+    assert "EK0006" not in (aclGetRecentErrMsg() or "") and "opTimeSwitch" not in (aclGetRecentErrMsg() or "")
     assert P.aclprofDestroySubscribeConfig(None) == 100000
 
 
