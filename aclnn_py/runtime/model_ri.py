@@ -552,9 +552,7 @@ class Schedule:
 class Runner:
     """One execution of a model on a stream: runs model tasks inline for the control tasks."""
 
-    def __init__(
-        self, model: Model, stream: Stream, policy: Policy, epoch: int, parent: Runner | None = None
-    ) -> None:
+    def __init__(self, model: Model, stream: Stream, policy: Policy, epoch: int, parent: Runner | None = None) -> None:
         self.model = model
         self.stream = stream
         self.policy = policy

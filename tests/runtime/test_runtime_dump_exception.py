@@ -192,4 +192,3 @@ def test_the_exception_dump_path_is_made_under_the_dump_path_or_here(dev, tmp_pa
     _scene(root)
     assert D.acldumpGetPath(kind) == str((root / "extra-info" / "data-dump").resolve())
     assert D.acldumpGetPath(0) is None
-
