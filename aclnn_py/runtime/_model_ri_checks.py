@@ -11,8 +11,8 @@ null pointers, EE1003 values, EE1016 capture-state refusals), in their order.
 
 from __future__ import annotations
 
-from .. import soc as _soc
 from .._capi import ApiError
+from . import _rt_features
 from . import model_ri as M
 from ._checks import (
     PARAM,
@@ -97,15 +97,11 @@ def refuse_if_capturing(stream: Stream | None, desc: str, rt_fn: str) -> None:
         raise captured(stream, desc, rt_fn)
 
 
-# RT_FEATURE_MODEL_ACL_GRAPH: hicann/runtime's config/910_B_93, 950, dc (Ascend310P) and 350
-_NO_ACL_GRAPH = ("Ascend910",)
-
-
 def require_acl_graph() -> None:
     """The capture wrappers' first check (api_c_standard_soc.cc: rtStreamBeginCapture(ToModel),
     rtStreamEndCapture, rtStreamGetCaptureInfo, rtThreadExchangeCaptureMode, the task-group and
     task-update begins, the model debug prints): a WARN, and the thread's last error."""
-    if _soc.current().family in _NO_ACL_GRAPH:
+    if not _rt_features.has("RT_FEATURE_MODEL_ACL_GRAPH"):
         raise silent(E.ACL_ERROR_RT_FEATURE_NOT_SUPPORT)
 
 

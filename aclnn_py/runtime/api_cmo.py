@@ -18,7 +18,7 @@ import numpy as np
 from .. import soc as _soc
 from .._capi import UINT64_MAX, ApiError, as_pointer, describe
 from .._ref import store
-from . import sanitizer
+from . import _rt_features, sanitizer
 from ._checks import (
     PARAM,
     RT_PARAM,
@@ -40,7 +40,6 @@ from .device import RT
 from .memory import SPACE, MemoryFault, called_from_c
 from .stream import Task, TaskFault
 
-_TASK_CMO = ("Ascend910B", "Ascend910_93", "Ascend950")
 _GET_SIZE = "Obtaining the memory size used by the cache memory descriptor of the current device"
 _SET_DESC = "Setting the cache memory descriptor"
 _MAX_BARRIERS = 6  # ACL_RT_CMO_MAX_BARRIER_NUM
@@ -55,7 +54,7 @@ def _desc_layout() -> tuple[int, int, int]:
 
 
 def _need_task_cmo() -> None:
-    if _soc.current().family not in _TASK_CMO:
+    if not _rt_features.has("RT_FEATURE_TASK_CMO"):
         raise silent(E.ACL_ERROR_RT_FEATURE_NOT_SUPPORT)  # rts*'s RT_LOG_WARNING only
 
 

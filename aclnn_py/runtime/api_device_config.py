@@ -17,7 +17,7 @@ import math
 from .. import soc as _soc
 from .._capi import ApiError
 from .._ref import store
-from . import sanitizer
+from . import _rt_features, sanitizer
 from ._checks import (
     ACL_CALL,
     PARAM,
@@ -164,8 +164,6 @@ def aclrtDeviceGetLimit(limit: int, value: object) -> int:
 _MODE_NAMES = ("OVERFLOW_MODE_SATURATION(0)", "OVERFLOW_MODE_INFNAN(1)", "OVERFLOW_MODE_UNDEF(2)")
 # DevProperties.supportOverflowMode (dev_info_reg.cc): bit 0 saturation, bit 1 Inf/NaN.
 _SUPPORTED_MODES = {"Ascend910B": 0b11, "Ascend910_93": 0b11, "Ascend950": 0b10, "Ascend910": 0b01, "Ascend310P": 0b01}
-_INFNAN_DEFAULT = ("Ascend910B", "Ascend910_93", "Ascend950")  # RT_FEATURE_OVERFLOW_MODE
-_FLOAT_STATUS_CHIPS = ("Ascend910B", "Ascend910_93", "Ascend950")  # RT_FEATURE_DEVICE_FLOAT_STATUS
 OVERFLOW_ADDR_MAX_SIZE, OVERFLOW_OUTPUT_SIZE = 512, 64
 
 
@@ -175,7 +173,7 @@ _SAT_DESC = "Setting the overflow/underflow detection mode of the current device
 def _current_mode() -> int:
     if RT.sat_mode is not None:
         return RT.sat_mode
-    return 1 if _soc.current().family in _INFNAN_DEFAULT else 0
+    return 1 if _rt_features.has("RT_FEATURE_OVERFLOW_MODE") else 0
 
 
 @rt_api
@@ -338,7 +336,7 @@ def _reset_status(stream: object, api: str) -> int:
     rt_fn = "rtCleanDeviceSatStatus"
     stream_handle(stream, rt_fn)
     desc = "Clearing the overflow/underflow detection status"
-    if _soc.current().family in _FLOAT_STATUS_CHIPS:
+    if _rt_features.has("RT_FEATURE_DEVICE_FLOAT_STATUS"):
         desc = "Clearing the Float exception status flag of the NPU"
     ctx, st = _status_target(stream, desc, rt_fn)
     _queue_clear_status(ctx, st, api)
@@ -365,7 +363,7 @@ def aclrtNpuGetFloatOverFlowStatus(outputAddr: object, outputSize: int, checkMod
     desc = "Obtaining the Float exception status of the NPU"
     size = int_arg(outputSize, "outputSize", 0, 2**64 - 1)
     int_arg(checkMode, "checkMode", 0, 2**32 - 1)
-    if _soc.current().family not in _FLOAT_STATUS_CHIPS:
+    if not _rt_features.has("RT_FEATURE_DEVICE_FLOAT_STATUS"):
         raise _unsupported_status(rt_fn)
     stream_handle(stream, rt_fn)
     if outputAddr is None or outputAddr == 0:
@@ -384,7 +382,7 @@ def aclrtNpuClearFloatOverFlowStatus(checkMode: int, stream: object) -> int:
     """Queue "float status = 0" on the stream (Ascend910B/910_93/950 only)."""
     api, rt_fn = "aclrtNpuClearFloatOverFlowStatus", "rtNpuClearFloatStatus"
     int_arg(checkMode, "checkMode", 0, 2**32 - 1)
-    if _soc.current().family not in _FLOAT_STATUS_CHIPS:
+    if not _rt_features.has("RT_FEATURE_DEVICE_FLOAT_STATUS"):
         raise _unsupported_status(rt_fn)
     stream_handle(stream, rt_fn)
     ctx, st = _status_target(stream, "Clearing the Float exception status flag of the NPU", rt_fn)

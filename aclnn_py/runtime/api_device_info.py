@@ -11,6 +11,7 @@ from .. import _errmsg
 from .. import soc as _soc
 from .._capi import ApiError, describe
 from .._ref import store
+from . import _rt_features
 from ._checks import (
     E,
     acl_null,
@@ -39,8 +40,6 @@ _FEATURE_DESC = {
     20001: "FEATURE_SYSTEM_TASKID_BIT_WIDTH(20001)",
 }
 _RT_DEV_FEATURE_MAX = 20002
-# Chips with RT_FEATURE_KERNEL_TILING_KEY_SINK (runtime config dev_info_reg.cc): all but Ascend910.
-_TILING_KEY_SINK = ("Ascend910B", "Ascend910_93", "Ascend950", "Ascend310P")
 
 
 @rt_api
@@ -64,7 +63,7 @@ def aclrtGetDeviceCapability(deviceId: int, devFeatureType: int, value: object) 
     check_device_id(dev_id, rt_fn, "GetDeviceCapability", 4912)
     if ftype == 1:
         need_context(rt_fn)
-        store(out, 1 if _soc.current().family in _TILING_KEY_SINK else 0)
+        store(out, 1 if _rt_features.has("RT_FEATURE_KERNEL_TILING_KEY_SINK") else 0)
     else:
         store(out, 0)
     return E.ACL_SUCCESS

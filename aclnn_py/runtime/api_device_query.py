@@ -15,9 +15,9 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-from .. import soc as _soc
 from .._capi import ApiError, describe
 from .._ref import store
+from . import _rt_features
 from ._checks import (
     PARAM,
     RT_PARAM,
@@ -39,7 +39,6 @@ from .device import RT
 RT_MAX_DEV_NUM = 64
 RT_PCI_BUS_ID_MIN_LEN = 13  # "0000:00:00.0" and its NUL
 TASK_ABORT_TIMEOUT_MAX = 36 * 60 * 1000  # ms (api_error.cc)
-_FAST_RECOVER_CHIPS = ("Ascend910B", "Ascend910_93", "Ascend950")  # RT_FEATURE_DFX_FAST_RECOVER
 ACL_RT_DEVS_TOPOLOGY_HCCS = 0x01
 
 
@@ -381,7 +380,7 @@ def aclrtDeviceTaskAbort(deviceId: int, timeout: int) -> int:
     rt_fn, desc = "rtDeviceTaskAbort", "Stopping all tasks running on the current device"
     dev = int_arg(deviceId, "deviceId", -(2**31), 2**31 - 1)
     t = int_arg(timeout, "timeout", 0, 2**32 - 1)
-    if _soc.current().family not in _FAST_RECOVER_CHIPS:
+    if not _rt_features.has("RT_FEATURE_DFX_FAST_RECOVER"):
         return E.ACL_ERROR_RT_FEATURE_NOT_SUPPORT
     if t > TASK_ABORT_TIMEOUT_MAX:
         raise ApiError(RT_PARAM, rt_value(desc, t, "timeout", f"[0, {TASK_ABORT_TIMEOUT_MAX}]"), fb_invalid(rt_fn))

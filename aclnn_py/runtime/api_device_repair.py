@@ -21,12 +21,12 @@ from typing import Any
 
 from .. import soc as _soc
 from .._capi import ApiError, describe
+from . import _rt_features
 from ._checks import PARAM, RT_PARAM, E, acl_null, emu, fb_inner, fb_invalid, int_arg, rt_api, rt_value, silent
 from .api_system import aclrtErrorInfo
 from .device import RT
 from .enums import aclrtErrorType
 
-_REPAIR_CHIPS = ("Ascend910B", "Ascend910_93", "Ascend950")  # RT_FEATURE_DFX_ERR_GET_AND_REPAIR
 _DAVID = ("Ascend950",)  # ApiImplDavid
 _DESC = "Rectifying the device faults"
 _TYPE_TEXT = {  # ErrorTypeToString (runtime core/inc/common/enum_desc.hpp:73-93)
@@ -62,7 +62,7 @@ def aclrtRepairError(deviceId: int, errorInfo: object) -> int:
         raise ApiError(PARAM, emu(f"{api}: errorInfo must be an aclrtErrorInfo, got {describe(errorInfo)}."))
     dev = int_arg(deviceId, "deviceId", -(2**31), 2**31 - 1)
     family = _soc.current().family
-    if family not in _REPAIR_CHIPS:
+    if not _rt_features.has("RT_FEATURE_DFX_ERR_GET_AND_REPAIR"):
         raise silent(E.ACL_ERROR_RT_FEATURE_NOT_SUPPORT)
     if int(errorInfo.tryRepair) == 0:  # "Repair flag is invalid [0], should be 1." (logged only)
         raise ApiError(RT_PARAM, fb_invalid(rt_fn))

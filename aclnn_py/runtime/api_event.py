@@ -9,7 +9,7 @@ import numpy as np
 from .. import soc as _soc
 from .._capi import ApiError
 from .._ref import store
-from . import sanitizer
+from . import _rt_features, sanitizer
 from ._checks import (
     PARAM,
     RT_PARAM,
@@ -66,8 +66,6 @@ _EX_EVENT_FLAG_EXPECT = (
     "an OR combination of RT_EVENT_DDSYNC_NS(0x1U), RT_EVENT_STREAM_MARK(0x2U), RT_EVENT_DDSYNC(0x4U), and "
     "RT_EVENT_TIME_LINE(0x8U); or RT_EVENT_IPC(0x40U) used alone"
 )
-# RT_FEATURE_IPC_EVENT: hicann/runtime's config/910_B_93 and config/950
-IPC_EVENT_CHIPS = frozenset({"Ascend910B", "Ascend910_93", "Ascend950"})
 
 
 def _create_event(out: object, flags: int, rt_fn: str = "rtEventCreateWithFlag") -> int:
@@ -93,7 +91,7 @@ def _create_event(out: object, flags: int, rt_fn: str = "rtEventCreateWithFlag")
 
     if ex:
         alone_check((_RT_EVENT_MC2, _RT_EVENT_EXTERNAL, _RT_EVENT_IPC))
-        if flags == _RT_EVENT_IPC and _soc.current().family not in IPC_EVENT_CHIPS:
+        if flags == _RT_EVENT_IPC and not _rt_features.has("RT_FEATURE_IPC_EVENT"):
             return E.ACL_ERROR_RT_FEATURE_NOT_SUPPORT  # a WARN, then rtEventCreateExWithFlag's NOLOG
         if flags & _RT_EVENT_EX_FLAG_MAX == 0 or flags > _RT_EVENT_EX_FLAG_MAX:
             raise ApiError(

@@ -10,9 +10,9 @@ with 207000 (EE1005).
 
 from __future__ import annotations
 
-from .. import soc as _soc
 from .._capi import ApiError, c_api, describe
 from .._ref import store
+from . import _rt_features
 from ._checks import (
     INTERNAL,
     PARAM,
@@ -33,7 +33,6 @@ from ._checks import (
     set_last_error,
 )
 
-_GROUP_CHIPS = ("Ascend310P",)  # RT_FEATURE_DEVICE_GROUP (config/dc/dev_info_reg.cc)
 MIN_GROUP_ID, MAX_GROUP_ID = 0, 3  # device.cc:36, device_properties.h:36
 
 
@@ -62,7 +61,7 @@ def _unsupported(desc: str, rt_fn: str) -> ApiError:
 
 def _group_count(rt_fn: str = "rtGetGroupCount") -> int:
     """``ApiImpl::GetGroupCount``: the chip's feature, the current context, the card's groups."""
-    if _soc.current().family not in _GROUP_CHIPS:
+    if not _rt_features.has("RT_FEATURE_DEVICE_GROUP"):
         raise _unsupported("obtaining the number of available computing power groups", rt_fn)
     need_context(rt_fn)
     return 0  # the emulated card's driver has no TS groups configured
@@ -74,7 +73,7 @@ def aclrtSetGroup(groupId: int) -> int:
     (none on the emulated card: 107014)."""
     rt_fn = "rtSetGroup"
     g = int_arg(groupId, "groupId", -(2**31), 2**31 - 1)
-    if _soc.current().family not in _GROUP_CHIPS:
+    if not _rt_features.has("RT_FEATURE_DEVICE_GROUP"):
         raise _unsupported(_SET_DESC[0].lower() + _SET_DESC[1:], rt_fn)
     need_context(rt_fn)
     if not MIN_GROUP_ID <= g <= MAX_GROUP_ID:

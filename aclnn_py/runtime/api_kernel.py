@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import os
 
-from .. import soc as _soc
 from .._capi import ApiError, as_pointer, c_api, describe
+from . import _rt_features
 from ._checks import (
     INTERNAL,
     PARAM,
@@ -57,11 +57,6 @@ def _rt_null(desc: str, param: str) -> Message:
     return ("EE1004", f"{desc} failed because {param} cannot be a NULL pointer.")
 
 
-# RT_FEATURE_MODEL_ACL_GRAPH: hicann/runtime's config/910_B_93, 950, dc (Ascend310P) and 350 (as
-# _model_ri_checks._NO_ACL_GRAPH; not imported, so that this chapter does not load the model runtime)
-_NO_ACL_GRAPH = ("Ascend910",)
-# RT_FEATURE_KERNEL_INTER_CORE_SYNC_ADDR: config/910_B_93 only
-_INTER_CORE_SYNC_ADDR = ("Ascend910B", "Ascend910_93")
 _PATH_MAX = 4096  # Linux's PATH_MAX: RealPath refuses a path of that length or more
 
 
@@ -348,7 +343,7 @@ def aclrtGetHardwareSyncAddr(addr: object) -> int:
     checks (api_c_kernel.cc:497-511), then refused (207000) where the chip has the address."""
     if is_null_handle(addr):
         raise ApiError(RT_PARAM, ("EE1004", "rtsGetHardwareSyncAddr failed because addr cannot be a NULL pointer."))
-    if _soc.current().family not in _INTER_CORE_SYNC_ADDR:
+    if not _rt_features.has("RT_FEATURE_KERNEL_INTER_CORE_SYNC_ADDR"):
         raise ApiError(
             E.ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
             ("EE1005", "The current system or device does not support rtsGetHardwareSyncAddr."),
@@ -479,7 +474,7 @@ def aclrtGetFunctionName(funcHandle: object, maxLen: int, name: object) -> int:
 def aclrtGetFunctionSize(funcHandle: object, aicSize: object, aivSize: object) -> int:
     """No function handle is ever issued: 107017 (no ACL-layer check; NULL: ApiErrorDecorator::
     FuncGetSize's EE1004, 107000)."""
-    if _soc.current().family in _NO_ACL_GRAPH:
+    if not _rt_features.has("RT_FEATURE_MODEL_ACL_GRAPH"):
         # rtFuncGetSize (api_c_standard_soc.cc:1680-1683): COND_RETURN_WARN, no report, no last error
         return E.ACL_ERROR_RT_FEATURE_NOT_SUPPORT
     if is_null_handle(funcHandle):

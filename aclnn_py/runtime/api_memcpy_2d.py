@@ -5,9 +5,8 @@ checks of api_memcpy.
 
 from __future__ import annotations
 
-from .. import soc as _soc
 from .._capi import UINT64_MAX, ApiError
-from . import sanitizer
+from . import _rt_features, sanitizer
 from ._checks import (
     PARAM,
     RT_PARAM,
@@ -40,7 +39,6 @@ _KIND_2D_EXPECT = (
     "ACL_MEMCPY_HOST_TO_DEVICE or ACL_MEMCPY_DEVICE_TO_HOST or ACL_MEMCPY_DEVICE_TO_DEVICE or ACL_MEMCPY_DEFAULT"
 )
 _MAX_2D_HEIGHT, _MAX_2D_WIDTH = 5242880, 5000000  # RT_MAX_MEMCPY2D_HEIGHT / _WIDTH
-_CHIPS_WITHOUT_CTRL_SQ = ("Ascend910", "Ascend310P")  # a NULL stream stays NULL (GetCurStream)
 
 
 def _copy2d_args(
@@ -211,7 +209,8 @@ def aclrtMemcpy2dAsync(
         return E.ACL_SUCCESS
     dp, sp, w, h, _ = args
     st = stream_handle(stream, rt_fn)
-    if st is None and _soc.current().family in _CHIPS_WITHOUT_CTRL_SQ:
+    # Runtime::GetCurStream (runtime.cc:6017-6025): without RT_FEATURE_DEVICE_CTRL_SQ a NULL stream stays NULL
+    if st is None and not _rt_features.has("RT_FEATURE_DEVICE_CTRL_SQ"):
         raise ApiError(
             RT_PARAM,
             ("EE1004", "Asynchronous 2D memory copy failed because curStm cannot be a NULL pointer."),

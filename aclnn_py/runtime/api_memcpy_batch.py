@@ -15,7 +15,7 @@ import numpy as np
 from .. import soc as _soc
 from .._capi import UINT64_MAX, ApiError, as_pointer, describe
 from .._ref import store
-from . import sanitizer
+from . import _rt_features, sanitizer
 from ._checks import (
     PARAM,
     RT_PARAM,
@@ -289,9 +289,6 @@ def _pairs(
     return out
 
 
-_BATCH_COPY_CHIPS = ("Ascend910B", "Ascend910_93", "Ascend950")  # RT_FEATURE_TASK_MEMORY_BATCH_COPY
-
-
 def _batch(
     api: str, dsts: object, destMaxs: object, srcs: object, sizes: object, numBatches: object, attrs: object,
     attrsIndexes: object, numAttrs: object, failIndex: object, stream: object, is_async: bool,
@@ -312,7 +309,7 @@ def _batch(
         "Batch synchronous memory copy", "rtsMemcpyBatch")  # fmt: skip
     # rtsMemcpyBatch(Async) (api_c_memory.cc): the chip's feature before the decorator, which is
     # the first to set failIdx (a refusal here leaves it as it was)
-    if _soc.current().family not in _BATCH_COPY_CHIPS:
+    if not _rt_features.has("RT_FEATURE_TASK_MEMORY_BATCH_COPY"):
         raise silent(E.ACL_ERROR_RT_FEATURE_NOT_SUPPORT)  # a WARN, GetRtExtErrCodeAndSetGlobalErr
     st = stream_handle(stream, rt_fn) if is_async else None  # RT_VALIDATE_AND_UNWRAP_OBJECT, then the decorator
     _set_fail(failIndex, SIZE_MAX)

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from .. import soc as _soc
 from .._capi import UINT64_MAX, ApiError, as_pointer, describe
 from .._ref import store
-from . import sanitizer
+from . import _rt_features, sanitizer
 from ._checks import (
     PARAM,
     RT_PARAM,
@@ -45,8 +45,6 @@ from .stream import Stream, Task, TaskFault, wait_until
 # ---------------------------------------------------------------------------------------------
 
 _HUGE1G = (6, 7)  # ACL_MEM_MALLOC_HUGE1G_ONLY, ACL_MEM_MALLOC_HUGE1G_ONLY_P2P
-# RT_FEATURE_MEM_1G_HUGE_PAGE: only hicann/runtime's config/910_B_93 and config/950 list it
-_HUGE1G_FAMILIES = frozenset({"Ascend910B", "Ascend910_93", "Ascend950"})
 # aclrtGetMemInfo's 1 GB huge-page views: ACL_HBM_MEM_HUGE1G, ACL_HBM_MEM_P2P_HUGE1G, ACL_MEM_HUGE1G,
 # ACL_MEM_P2P_HUGE1G
 _HUGE1G_ATTRS = frozenset({10, 11, 14, 17})
@@ -72,7 +70,7 @@ def _device_malloc(devPtr: object, size: object, policy: object, func: str, api:
         raise ApiError(PARAM, acl_inner(f"[Check][Size]size too large: {n}"))
     rounded = (n + 31) // 32 * 32 if aligned32 else malloc_size(n, pol)
     ctx = need_context()  # rtMalloc adds no message of its own
-    if pol in _HUGE1G and _soc.current().family not in _HUGE1G_FAMILIES:
+    if pol in _HUGE1G and not _rt_features.has("RT_FEATURE_MEM_1G_HUGE_PAGE"):
         # NpuDriver::CheckIfSupport1GHugePage: the driver's refusal is logged only; rtMalloc sets the
         # thread's last error
         raise silent(E.ACL_ERROR_RT_FEATURE_NOT_SUPPORT)
@@ -301,7 +299,7 @@ def aclrtGetMemInfo(attr: int, free: object, total: object) -> int:
         )
     dev = ctx.device
     family = _soc.current().family
-    if a in _HUGE1G_ATTRS and family not in _HUGE1G_FAMILIES and family != "Ascend310P":
+    if a in _HUGE1G_ATTRS and not _rt_features.has("RT_FEATURE_MEM_1G_HUGE_PAGE") and family != "Ascend310P":
         # NpuDriver::MemGetInfoEx: CheckIfSupport1GHugePage (Ascend310P maps HBM to DDR first)
         raise ApiError(E.ACL_ERROR_RT_FEATURE_NOT_SUPPORT, fb_unsupported("rtMemGetInfoEx"))
     if a in _DDR_ATTRS and family != "Ascend310P":
@@ -357,8 +355,6 @@ def acldvppFree(devPtr: object) -> int:
 # stream memory operations: aclrtValueWrite / aclrtValueWait (acl_rt.h:3804-3816)
 # ---------------------------------------------------------------------------------------------
 
-# Chips with RT_FEATURE_TASK_VALUE_WAIT (runtime config dev_info_reg.cc): not Ascend910, Ascend310P.
-_VALUE_WAIT_CHIPS = ("Ascend910B", "Ascend910_93", "Ascend950")
 _WRITE_DESC = "Writing data to the specified memory"
 _WAIT_DESC = "Unblocking the data in the specified memory when the data meets certain conditions"
 _MASK64 = 2**64 - 1
@@ -384,7 +380,7 @@ def _value_op(api: str, devAddr: object, value: object, flag: object, stream: ob
         raise ApiError(PARAM, acl_null(api, "devAddr"))
     v = int_arg(value, "value", 0, _MASK64)
     f = int_arg(flag, "flag", 0, 2**32 - 1)
-    if _soc.current().family not in _VALUE_WAIT_CHIPS:
+    if not _rt_features.has("RT_FEATURE_TASK_VALUE_WAIT"):
         raise silent(E.ACL_ERROR_RT_FEATURE_NOT_SUPPORT)  # a WARN only, but the last error is set
     st = stream_handle(stream, rt_fn)
     if write and f != 0:

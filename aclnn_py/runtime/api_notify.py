@@ -24,6 +24,7 @@ from typing import Any
 from .. import soc as _soc
 from .._capi import ApiError, describe
 from .._ref import store
+from . import _rt_features
 from ._checks import (
     PARAM,
     RT_PARAM,
@@ -46,14 +47,12 @@ from ._checks import (
     stream_handle,
     submit,
 )
-from .api_event import IPC_EVENT_CHIPS
 from .api_stream import check_stopped
 from .device import RT, Context
 from .memory import call_site
 from .stream import Event, Stream, Task, wait_until
 
 _RT_EVENT_IPC = 0x40
-_NOTIFY_RESET_CHIPS = ("Ascend910B", "Ascend910_93", "Ascend950")  # RT_FEATURE_NOTIFY_RESET (config 910_B_93, 950)
 ACL_IPC_EVENT_HANDLE_SIZE = 64
 
 
@@ -261,7 +260,7 @@ def aclrtNotifyBatchReset(notifies: Sequence[object] | None, num: int) -> int:
     for item in items[:k]:
         # rtNotifyReset (api_c_standard_soc.cc:1952-1968): off RT_FEATURE_NOTIFY_RESET a WARN and the
         # bare code (no report, no last error)
-        if _soc.current().family not in _NOTIFY_RESET_CHIPS:
+        if not _rt_features.has("RT_FEATURE_NOTIFY_RESET"):
             return E.ACL_ERROR_RT_FEATURE_NOT_SUPPORT
         if is_null_handle(item):  # passes the handle guard; ApiErrorDecorator::NotifyReset (api_error.cc:4398)
             raise null_param("Notify resetting", "inNotify", rt_fn)
@@ -358,7 +357,7 @@ def aclrtIpcGetEventHandle(event: object, handle: object) -> int:
         raise ApiError(PARAM, acl_null(api, "handle"))
     if is_null_handle(event):
         raise ApiError(PARAM, acl_null(api, "event"))
-    if _soc.current().family not in IPC_EVENT_CHIPS:
+    if not _rt_features.has("RT_FEATURE_IPC_EVENT"):
         raise silent(E.ACL_ERROR_RT_FEATURE_NOT_SUPPORT)  # a WARN only (api_c_standard_soc.cc)
     ev = event_handle(event, rt_fn)
     if not isinstance(handle, aclrtIpcEventHandle):
@@ -383,7 +382,7 @@ def aclrtIpcOpenEventHandle(handle: object, event: object) -> int:
     """Open an exported IPC event in the current context (``event`` receives it)."""
     api, rt_fn = "aclrtIpcOpenEventHandle", "rtIpcOpenEventHandle"
     out = out_arg(event, api, "event", numeric=False)
-    if _soc.current().family not in IPC_EVENT_CHIPS:
+    if not _rt_features.has("RT_FEATURE_IPC_EVENT"):
         raise silent(E.ACL_ERROR_RT_FEATURE_NOT_SUPPORT)
     raw = handle.reserved if isinstance(handle, aclrtIpcEventHandle) else handle
     if not isinstance(raw, (bytes, bytearray)):

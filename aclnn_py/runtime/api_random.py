@@ -28,10 +28,9 @@ from typing import Any
 import ml_dtypes
 import numpy as np
 
-from .. import soc as _soc
 from .._capi import ApiError, as_pointer, describe
 from ..dtypes import aclDataType
-from . import sanitizer
+from . import _rt_features, sanitizer
 from ._checks import (
     PARAM,
     RT_PARAM,
@@ -283,7 +282,6 @@ def _generate(spec: _Spec, src: _Words) -> np.ndarray:
 # aclrtRandomNumAsync
 # ---------------------------------------------------------------------------------------------
 
-_RAND_CHIPS = ("Ascend910B", "Ascend910_93")  # RT_FEATURE_TASK_RAND_GENERATOR (config/910_B_93)
 _LAUNCH = "Starting the random number generation task"
 _VERIFY = "Verifying the parameters for generating a random number"
 
@@ -419,7 +417,7 @@ def aclrtRandomNumAsync(taskInfo: object, stream: object, reserve: object) -> in
     # CANN's ACL layer writes the runtime's type number into the caller's (const) taskInfo before it
     # calls the runtime (kernel.cpp): the struct keeps it whatever the runtime then returns
     info.dataType = _RT_TYPE[acl_type]
-    if _soc.current().family not in _RAND_CHIPS:
+    if not _rt_features.has("RT_FEATURE_TASK_RAND_GENERATOR"):
         return E.ACL_ERROR_RT_FEATURE_NOT_SUPPORT  # COND_RETURN_WARN: a WARN log, no last error
     st = stream_handle(stream, rt_fn)
     res = as_pointer(reserve) if reserve is not None else None

@@ -33,9 +33,8 @@ from typing import Any
 
 import numpy as np
 
-from .. import soc as _soc
 from .._capi import ApiError, as_pointer, describe
-from . import _checks
+from . import _checks, _rt_features
 from ._checks import (
     PARAM,
     RT_PARAM,
@@ -63,7 +62,6 @@ STAGE_NAMES = (
 )  # fmt: skip
 # aclrtProcessState, and the runtime's BACKED_UP
 RUNNING, LOCKED, BACKED_UP = 0, 1, 2
-_SNAPSHOT_CHIPS = ("Ascend910B", "Ascend910_93", "Ascend950")  # RT_FEATURE_DFX_PROCESS_SNAPSHOT
 _PID_REASON = "pid must be current process pid, cross-process operation is not supported"
 _C_CALLBACK = ctypes.CFUNCTYPE(ctypes.c_uint32, ctypes.c_int32, ctypes.c_void_p)
 
@@ -162,7 +160,7 @@ def _must_be_null(api: str, obj: object, name: str) -> None:
 
 def _feature() -> None:
     """CheckSnapShotFeatureSupport: 207000 (a WARN log; the thread's last error is set)."""
-    if _soc.current().family not in _SNAPSHOT_CHIPS:
+    if not _rt_features.has("RT_FEATURE_DFX_PROCESS_SNAPSHOT"):
         raise silent(E.ACL_ERROR_RT_FEATURE_NOT_SUPPORT)
 
 

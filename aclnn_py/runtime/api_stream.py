@@ -9,7 +9,7 @@ from collections.abc import Callable
 from .. import soc as _soc
 from .._capi import ApiError, c_api, describe
 from .._ref import store
-from . import sanitizer
+from . import _rt_features, sanitizer
 from . import stream as stream_mod
 from ._checks import (
     ACL_CALL,
@@ -65,7 +65,6 @@ def clamp_priority(priority: int) -> int:
 # aclrtCreateStreamWithConfig maps the ACL flags it knows to the runtime's (others are dropped).
 _STREAM_FLAGS = {0x1: 0x200, 0x2: 0x400, 0x4: 0x01, 0x8: 0x04, 0x10: 0x08, 0x20: 0x800}
 _RT_STREAM_HUGE, _RT_STREAM_CP_PROCESS_USE, _RT_STREAM_ACSQ_LOCK = 0x04, 0x800, 0x2000
-_NO_HUGE_STREAMS = ("Ascend310P",)  # SoC families without RT_FEATURE_STREAM_HUGE_DEPTH
 
 
 def rt_flags_of(flags: int) -> int:
@@ -89,7 +88,7 @@ def supports_capture(st: Stream) -> bool:
 
 def _create_stream(out: object, flags: int, priority: int = 0) -> int:
     rt_flags = rt_flags_of(flags)
-    if rt_flags & _RT_STREAM_HUGE and _soc.current().family in _NO_HUGE_STREAMS:
+    if rt_flags & _RT_STREAM_HUGE and not _rt_features.has("RT_FEATURE_STREAM_HUGE_DEPTH"):
         # FEATURE_NOT_SUPPORT: rtStreamCreateWithFlags' COND_RETURN_WITH_NOLOG adds nothing and keeps no last error
         raise unrecorded(
             ApiError(

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import weakref
 
-from .. import soc as _soc
 from .._capi import ApiError, describe
+from . import _rt_features
 from ._checks import (
     NO_CONTEXT,
     PARAM,
@@ -27,7 +27,7 @@ from ._checks import (
     stream_handle,
 )
 from .api_stream import clamp_priority, rt_flags_of, set_failure_mode
-from .api_stream_res import _OVERFLOW_CHECK_CHIPS, _overflow, refuse_capturing
+from .api_stream_res import _overflow, refuse_capturing
 from .device import RT
 from .stream import Stream
 
@@ -35,8 +35,6 @@ ACL_STREAM_ATTR_FAILURE_MODE, ACL_STREAM_ATTR_FLOAT_OVERFLOW_CHECK = 1, 2
 ACL_STREAM_ATTR_USER_CUSTOM_TAG, ACL_STREAM_ATTR_CACHE_OP_INFO, ACL_STREAM_ATTR_PRIORITY = 3, 4, 5
 _RT_STREAM_ATTR_MAX = 6
 _RT_STREAM_AICPU = 0x08
-_TAG_CHIPS = ("Ascend910B", "Ascend910_93", "Ascend950")  # RT_FEATURE_STREAM_ATTR_USER_CUSTOM_TAG
-_NO_CTRL_SQ = ("Ascend910", "Ascend310P")  # GetCurStream leaves a NULL stream NULL there
 _tags: weakref.WeakKeyDictionary[Stream, int] = weakref.WeakKeyDictionary()
 _cache_op_info: weakref.WeakKeyDictionary[Stream, int] = weakref.WeakKeyDictionary()
 
@@ -79,9 +77,10 @@ def _cur_stream(st: Stream | None, desc: str, rt_fn: str) -> Stream:
     control SQ; elsewhere (or without a context) the decorator's not-null check refuses it."""
     if st is not None:
         return st
-    ctx = RT.current_context() if _soc.current().family not in _NO_CTRL_SQ else None
+    ctrl_sq = _rt_features.has("RT_FEATURE_DEVICE_CTRL_SQ")  # runtime.cc:6017-6025
+    ctx = RT.current_context() if ctrl_sq else None
     if ctx is None:
-        messages = [] if _soc.current().family in _NO_CTRL_SQ else [("EE1018", NO_CONTEXT)]
+        messages = [("EE1018", NO_CONTEXT)] if ctrl_sq else []
         raise ApiError(
             RT_PARAM,
             *messages,
@@ -133,11 +132,10 @@ def aclrtSetStreamAttribute(stream: object, stmAttrType: int, value: object) -> 
     v = _value_arg(value, api)
     attr = int_arg(stmAttrType, "stmAttrType", -(2**31), 2**31 - 1)
     st = stream_handle(stream, rt_fn)
-    family = _soc.current().family
     if attr == ACL_STREAM_ATTR_FAILURE_MODE:
         return set_failure_mode(st, v.failureMode, rt_fn)
     if attr == ACL_STREAM_ATTR_FLOAT_OVERFLOW_CHECK:
-        if family not in _OVERFLOW_CHECK_CHIPS:
+        if not _rt_features.has("RT_FEATURE_STREAM_ATTR_OVERFLOW_CHECK"):
             return E.ACL_SUCCESS  # "does not support, return success"
         desc = "Setting the stream overflow/underflow detection switch"
         if v.overflowSwitch >= 2:
@@ -146,7 +144,7 @@ def aclrtSetStreamAttribute(stream: object, stmAttrType: int, value: object) -> 
         _overflow[_context_stream(st, desc, rt_fn)] = v.overflowSwitch
         return E.ACL_SUCCESS
     if attr == ACL_STREAM_ATTR_USER_CUSTOM_TAG:
-        if family not in _TAG_CHIPS:
+        if not _rt_features.has("RT_FEATURE_STREAM_ATTR_USER_CUSTOM_TAG"):
             return E.ACL_SUCCESS
         refuse_capturing(st, "Setting the stream tag", rt_fn)
         _tags[_context_stream(st, "Setting the stream tag", rt_fn)] = v.userCustomTag
@@ -175,14 +173,13 @@ def aclrtGetStreamAttribute(stream: object, stmAttrType: int, value: object) -> 
     v = _value_arg(value, api)
     attr = int_arg(stmAttrType, "stmAttrType", -(2**31), 2**31 - 1)
     st = stream_handle(stream, rt_fn)
-    family = _soc.current().family
     if attr == ACL_STREAM_ATTR_FAILURE_MODE:
         v.failureMode = _cur_stream(st, "Obtaining the error handling mode of a stream", rt_fn).failure_mode
     elif attr == ACL_STREAM_ATTR_FLOAT_OVERFLOW_CHECK:
         target = _context_stream(st, "Obtaining the overflow/underflow detection flag of a specified stream", rt_fn)
-        v.overflowSwitch = _overflow.get(target, 0) if family in _OVERFLOW_CHECK_CHIPS else 1
+        v.overflowSwitch = _overflow.get(target, 0) if _rt_features.has("RT_FEATURE_STREAM_ATTR_OVERFLOW_CHECK") else 1
     elif attr == ACL_STREAM_ATTR_USER_CUSTOM_TAG:
-        if family in _TAG_CHIPS:
+        if _rt_features.has("RT_FEATURE_STREAM_ATTR_USER_CUSTOM_TAG"):
             v.userCustomTag = _tags.get(_context_stream(st, "Obtaining the stream label", rt_fn), 0)
     elif attr == ACL_STREAM_ATTR_CACHE_OP_INFO:
         target = _cur_stream(st, "Querying whether the operator information is cached", rt_fn)

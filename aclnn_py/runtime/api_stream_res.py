@@ -14,6 +14,7 @@ import weakref
 from .. import soc as _soc
 from .._capi import ApiError
 from .._ref import store
+from . import _rt_features
 from . import model_ri as M
 from ._checks import (
     PARAM,
@@ -37,7 +38,6 @@ from .stream import Stream
 _RES_DESC = {0: "DEV_RES_CUBE_CORE(0)", 1: "DEV_RES_VECTOR_CORE(1)", 2: "DEV_RES_TYPE_MAX(2)"}
 _limits: weakref.WeakKeyDictionary[Stream, dict[int, int]] = weakref.WeakKeyDictionary()
 _overflow: weakref.WeakKeyDictionary[Stream, int] = weakref.WeakKeyDictionary()
-_OVERFLOW_CHECK_CHIPS = ("Ascend910B", "Ascend910_93", "Ascend950")  # RT_FEATURE_STREAM_ATTR_OVERFLOW_CHECK
 
 
 def _type(value: object, desc: str, rt_fn: str) -> int:
@@ -159,7 +159,7 @@ def aclrtSetStreamOverflowSwitch(stream: object, flag: int) -> int:
     f = int_arg(flag, "flag", 0, 2**32 - 1)
     if f not in (0, 1):
         raise ApiError(PARAM, acl_value("aclrtSetStreamOverflowSwitch", f, "flag", "0 or 1"))
-    if _soc.current().family not in _OVERFLOW_CHECK_CHIPS:
+    if not _rt_features.has("RT_FEATURE_STREAM_ATTR_OVERFLOW_CHECK"):
         return E.ACL_SUCCESS
     st = stream_handle(stream, rt_fn)
     refuse_capturing(st, "Setting the stream overflow/underflow detection switch", rt_fn)
@@ -181,7 +181,7 @@ def aclrtGetStreamOverflowSwitch(stream: object, flag: object) -> int:
     ctx = need_context(rt_fn)
     target = st if st is not None else ctx.default_stream
     own_stream(target, ctx, "Obtaining the overflow/underflow detection flag of a specified stream", rt_fn)
-    stars = _soc.current().family in _OVERFLOW_CHECK_CHIPS
+    stars = _rt_features.has("RT_FEATURE_STREAM_ATTR_OVERFLOW_CHECK")
     store(out, _overflow.get(target, 0) if stars else 1)
     return E.ACL_SUCCESS
 

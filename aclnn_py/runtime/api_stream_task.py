@@ -22,8 +22,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .. import soc as _soc
 from .._capi import UINT64_MAX, ApiError, as_pointer, describe
+from . import _rt_features
 from . import model_ri as M
 from . import stream as stream_mod
 from ._checks import (
@@ -52,11 +52,6 @@ from .device import RT, Context
 from .memory import SPACE, MemoryFault, called_from_c
 from .stream import Stream, Task, TaskFault
 
-# RT_FEATURE_MODEL_ACL_GRAPH (config/910_B_93, 950, dc): the chips that capture models
-_GRAPH_CHIPS = ("Ascend910B", "Ascend910_93", "Ascend950", "Ascend310P")
-# RT_FEATURE_DFX_FAST_RECOVER_DOT_STREAM or RT_FEATURE_DFX_PROCESS_SNAPSHOT
-_CLEAN_CHIPS = ("Ascend910B", "Ascend910_93", "Ascend950")
-_DSA_UPDATE_CHIPS = ("Ascend910B", "Ascend910_93")  # RT_FEATURE_TASK_DSA_UPDATE (config/910_B_93)
 _CAPTURE = "CAPTURE"
 _MAX_OP_INFO = 64 * 1024  # MAX_SHAPE_INFO_SIZE (api_error.cc)
 _MAX_EXTEND_INFO = 4096  # CacheLastTaskExtendInfo keeps the first 4 KB
@@ -145,7 +140,7 @@ def aclrtCacheLastTaskOpInfo(infoPtr: object, infoSize: int) -> int:
     n = int_arg(infoSize, "infoSize", 0, UINT64_MAX)
     if n == 0:
         raise ApiError(PARAM, acl_value(api, 0, "infoSize", "must be greater than 0"))
-    if _soc.current().family not in _GRAPH_CHIPS:
+    if not _rt_features.has("RT_FEATURE_MODEL_ACL_GRAPH"):
         raise silent(E.ACL_ERROR_RT_FEATURE_NOT_SUPPORT)
     desc = "Caching the operator information of the latest task"
     if n > _MAX_OP_INFO:
@@ -188,7 +183,7 @@ def aclrtCacheLastTaskExtendInfo(extendInfoPtr: object, infoSize: int) -> int:
     """Cache a JSON text (host memory, at most its first 4 KB) on the calling thread's last task
     of a model being captured or built (aclmdlRIDebugJsonPrint's custom information)."""
     api, rt_fn = "aclrtCacheLastTaskExtendInfo", "rtCacheLastTaskExtendInfo"
-    if _soc.current().family not in _GRAPH_CHIPS:
+    if not _rt_features.has("RT_FEATURE_MODEL_ACL_GRAPH"):
         raise silent(E.ACL_ERROR_RT_FEATURE_NOT_SUPPORT)
     desc = "Caching the extended information of the latest task"
     if extendInfoPtr is None or (isinstance(extendInfoPtr, int) and as_pointer(extendInfoPtr) is None):
@@ -239,7 +234,11 @@ def aclrtPersistentTaskClean(stream: object) -> int:
     desc = "Clearing tasks in a stream"
     if st is None:
         raise ApiError(RT_PARAM, ("EE1004", f"{desc} failed because stm cannot be a NULL pointer."), fb_invalid(rt_fn))
-    if _soc.current().family not in _CLEAN_CHIPS:
+    # ApiErrorDecorator::StreamTaskClean (api_error_standard_soc.cc:368-371): either feature
+    if not (
+        _rt_features.has("RT_FEATURE_DFX_FAST_RECOVER_DOT_STREAM")
+        or _rt_features.has("RT_FEATURE_DFX_PROCESS_SNAPSHOT")
+    ):
         return E.ACL_ERROR_RT_FEATURE_NOT_SUPPORT  # COND_RETURN_WITH_NOLOG
     invalid = fb_inner(rt_fn, "stream invalid")
     if not st.flags & _ACL_STREAM_PERSISTENT:
@@ -332,7 +331,7 @@ def aclrtTaskUpdateAsync(taskStream: object, taskId: int, info: object, execStre
         raise ApiError(RT_PARAM, ("EE1004", f"{rt_fn} failed because destStm cannot be a NULL pointer."))
     dest = stream_handle(taskStream, rt_fn)
     assert dest is not None
-    if _soc.current().family not in _DSA_UPDATE_CHIPS:
+    if not _rt_features.has("RT_FEATURE_TASK_DSA_UPDATE"):
         raise silent(E.ACL_ERROR_RT_FEATURE_NOT_SUPPORT)  # "only support in cloud_v2"
     exe = stream_handle(execStream, rt_fn)
     tid = int_arg(taskId, "taskId", 0, 2**32 - 1)

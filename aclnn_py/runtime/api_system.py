@@ -13,7 +13,7 @@ from .. import _errmsg
 from .. import soc as _soc
 from .._capi import ApiError, c_api, describe
 from .._ref import store
-from . import sanitizer
+from . import _rt_features, sanitizer
 from ._checks import (
     INTERNAL,
     NO_CONTEXT,
@@ -413,10 +413,6 @@ class aclrtErrorInfo:
         return f"<aclrtErrorInfo {self.errorType!s} tryRepair={self.tryRepair} hasDetail={self.hasDetail}>"
 
 
-# Chips with RT_FEATURE_DFX_ERR_GET_AND_REPAIR (runtime config dev_info_reg.cc).
-_ERROR_VERBOSE_CHIPS = ("Ascend910B", "Ascend910_93", "Ascend950")
-
-
 @rt_api
 def aclrtGetErrorVerbose(deviceId: int, errorInfo: object) -> int:
     """Details of the device's latest fault. The emulated devices have no memory, link or L2
@@ -424,7 +420,7 @@ def aclrtGetErrorVerbose(deviceId: int, errorInfo: object) -> int:
     the feature (207000, a WARN only)."""
     out = out_arg(errorInfo, "aclrtGetErrorVerbose", "errorInfo", numeric=False)
     dev_id = int_arg(deviceId, "deviceId", -(2**31), 2**31 - 1)
-    if _soc.current().family not in _ERROR_VERBOSE_CHIPS:
+    if not _rt_features.has("RT_FEATURE_DFX_ERR_GET_AND_REPAIR"):
         raise silent(E.ACL_ERROR_RT_FEATURE_NOT_SUPPORT)
     count = RT.device_count
     if not 0 <= dev_id < count:

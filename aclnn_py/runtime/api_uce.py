@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import ctypes
 
-from .. import soc as _soc
 from .._capi import UINT64_MAX, ApiError, as_pointer, describe
 from .._ref import Ref, store
+from . import _rt_features
 from ._checks import (
     PARAM,
     E,
@@ -29,7 +29,6 @@ from ._checks import (
 from .device import RT
 from .memory import called_from_c
 
-_FAST_RECOVER = ("Ascend910B", "Ascend910_93", "Ascend950")
 _MAX_RECORDS = 128  # RT_MAX_RECORD_PA_NUM_PER_DEV
 _RESERVED = 14  # UCE_INFO_RESERVED_SIZE
 
@@ -51,7 +50,7 @@ class _CUceInfo(ctypes.Structure):
 
 def _device(rt_fn: str, desc: str, deviceId: object) -> None:
     """The runtime's feature and device checks (``ApiErrorDecorator::GetMemUceInfo`` / ``MemUceRepair``)."""
-    if _soc.current().family not in _FAST_RECOVER:
+    if not _rt_features.has("RT_FEATURE_DFX_FAST_RECOVER"):
         # RT_ERROR_FEATURE_NOT_SUPPORT: rtGetMemUceInfo / rtMemUceRepair return it through
         # COND_RETURN_WITH_NOLOG (api_c.cc): no report, no last error
         raise unrecorded(silent(E.ACL_ERROR_RT_FEATURE_NOT_SUPPORT))

@@ -18,10 +18,9 @@ import ctypes
 import itertools
 from dataclasses import dataclass, field
 
-from .. import soc as _soc
 from .._capi import UINT64_MAX, ApiError, as_pointer, describe
 from .._ref import store
-from . import sanitizer
+from . import _rt_features, sanitizer
 from ._checks import (
     PARAM,
     RT_PARAM,
@@ -43,7 +42,6 @@ from ._structs import (
     aclrtPhysicalMemProp,
     prop_in,
 )
-from .api_memory import _HUGE1G_FAMILIES
 from .device import RT
 from .memory import SPACE, Allocation, MappedAllocation, MemoryFault, call_site, called_from_c, on_reset
 
@@ -393,7 +391,7 @@ def aclrtMallocPhysical(handle: object, size: int, prop: object, flags: int) -> 
     if t not in (LOC_HOST, LOC_DEVICE):
         raise ApiError(RT_PARAM, emu(f"{api}: prop->location.type {loc_desc(t)} is not a place memory can live."))
     dev = _malloc_device_id(int(p.location.id)) if t == LOC_DEVICE else 0
-    if page == _HUGE1G and _soc.current().family not in _HUGE1G_FAMILIES:
+    if page == _HUGE1G and not _rt_features.has("RT_FEATURE_MEM_1G_HUGE_PAGE"):
         # ApiErrorDecorator::MallocPhysical: NpuDriver::CheckIfSupport1GHugePage (RT_FEATURE_MEM_1G_HUGE_PAGE)
         # fails with RT_ERROR_FEATURE_NOT_SUPPORT, reported inner; rtMallocPhysical returns it through
         # COND_RETURN_WITH_NOLOG (no wrapper report, no last error)

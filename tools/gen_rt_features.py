@@ -1,0 +1,168 @@
+"""Regenerate ``aclnn_py/runtime/_rt_features.py``: the runtime's optional features
+(``RtOptionalFeatureType::RT_FEATURE_*``) of each emulated chip family, from hicann/runtime's source.
+
+Usage: ``python tools/gen_rt_features.py [GIT_DIR]`` (default: the bare mirror
+``/work/.mirror/hicann+runtime/repo``; it reads the tree of HEAD with ``git show``, no work tree).
+``--check`` compares instead of writing (exit 1 when the data module is not current).
+
+The rule:
+
+* The runtime asks ``IS_SUPPORT_CHIP_FEATURE(chipType, RtOptionalFeatureType::RT_FEATURE_X)``
+  (core/src/common/dev_info_manage.h), which looks ``RT_FEATURE_X`` up in the set registered for
+  the chip type by ``REGISTER_CHIP_FEATURE_SET(chipType, SET)`` in
+  ``src/runtime/config/<dir>/dev_info_reg.cc``. For each config dir of :data:`CONFIGS` the
+  generator reads that file, finds its one ``REGISTER_CHIP_FEATURE_SET(<chip>, <SET>)`` (the chip
+  type must be the one :data:`CONFIGS` names), and takes the ``RT_FEATURE_*`` names of the
+  initializer of ``std::unordered_set<RtOptionalFeatureType> <SET>{...}`` in the same file.
+  Nothing else of the file is read (not ``REGISTER_DEV_PROPERTIES``' DevProperties such as
+  ``supportOverflowMode`` or ``supportSnapshot``, nor ``dev_info_proc_func.cc``).
+* The config dirs and the families (the chip types' SoC names: runtime.cc
+  ``Runtime::GetSocVersionByHardwareVer`` answers Ascend910B* for CHIP_910_B_93, Ascend910A /
+  Ascend910ProA ... for CHIP_CLOUD, Ascend310P* for CHIP_DC; spec/base_info.hpp's rtPGVersion_t
+  names Ascend910_93xx beside Ascend950PR/DT bins, and CHIP_DAVID is the 950 config's chip):
+  ``910_B_93`` (CHIP_910_B_93) -> Ascend910B and Ascend910_93; ``950`` (CHIP_DAVID) -> Ascend950;
+  ``cloud`` (CHIP_CLOUD) -> Ascend910; ``dc`` (CHIP_DC) -> Ascend310P.
+* ``KNOWN``: every member of ``enum class RtOptionalFeatureType``
+  (``src/runtime/inc/common/feature_type.h``) but ``RT_FEATURE_TYPE_MAX``; a name a family
+  registers must be one of them (else the generator fails).
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+OUT = ROOT / "aclnn_py" / "runtime" / "_rt_features.py"
+MIRROR = "/work/.mirror/hicann+runtime/repo"
+ENUM_FILE = "src/runtime/inc/common/feature_type.h"
+
+#: config dir -> (the chip type it registers, the emulated families it stands for)
+CONFIGS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "910_B_93": ("CHIP_910_B_93", ("Ascend910B", "Ascend910_93")),
+    "950": ("CHIP_DAVID", ("Ascend950",)),
+    "cloud": ("CHIP_CLOUD", ("Ascend910",)),
+    "dc": ("CHIP_DC", ("Ascend310P",)),
+}
+FAMILIES = ("Ascend910B", "Ascend910_93", "Ascend950", "Ascend910", "Ascend310P")
+
+
+def git(git_dir: str, *args: str) -> str:
+    return subprocess.run(["git", f"--git-dir={git_dir}", *args], check=True, capture_output=True, text=True).stdout
+
+
+def _strip_comments(src: str) -> str:
+    return re.sub(r"//[^\n]*|/\*.*?\*/", " ", src, flags=re.S)
+
+
+def known_features(header: str) -> list[str]:
+    m = re.search(r"enum\s+class\s+RtOptionalFeatureType\b[^{]*\{(.*?)\}", _strip_comments(header), re.S)
+    if m is None:
+        raise SystemExit(f"{ENUM_FILE}: enum class RtOptionalFeatureType not found")
+    names = re.findall(r"\b(RT_FEATURE_\w+)", m.group(1))
+    return [n for n in names if n != "RT_FEATURE_TYPE_MAX"]
+
+
+def registered_features(path: str, src: str, chip: str) -> list[str]:
+    """The RT_FEATURE_* names of the set ``REGISTER_CHIP_FEATURE_SET(chip, SET)`` registers."""
+    src = _strip_comments(src)
+    regs = re.findall(r"REGISTER_CHIP_FEATURE_SET\(\s*(\w+)\s*,\s*(\w+)\s*\)", src)
+    if len(regs) != 1 or regs[0][0] != chip:
+        raise SystemExit(f"{path}: expected one REGISTER_CHIP_FEATURE_SET({chip}, ...), found {regs}")
+    name = regs[0][1]
+    m = re.search(r"std::unordered_set<\s*RtOptionalFeatureType\s*>\s*" + name + r"\s*\{(.*?)\}", src, re.S)
+    if m is None:
+        raise SystemExit(f"{path}: the initializer of {name} not found")
+    return re.findall(r"RtOptionalFeatureType::(RT_FEATURE_\w+)", m.group(1))
+
+
+def read(git_dir: str) -> tuple[str, list[str], dict[str, list[str]], dict[str, str]]:
+    """(commit, the known names, family -> its names, family -> ``dir/file (SET of CHIP)``)."""
+    commit = git(git_dir, "rev-parse", "HEAD").strip()
+    known = known_features(git(git_dir, "show", f"HEAD:{ENUM_FILE}"))
+    per_family: dict[str, list[str]] = {}
+    origin: dict[str, str] = {}
+    for cfg, (chip, families) in CONFIGS.items():
+        path = f"src/runtime/config/{cfg}/dev_info_reg.cc"
+        names = registered_features(path, git(git_dir, "show", f"HEAD:{path}"), chip)
+        unknown = sorted(set(names) - set(known))
+        if unknown:
+            raise SystemExit(f"{path}: not members of RtOptionalFeatureType: {unknown}")
+        for fam in families:
+            per_family[fam] = sorted(set(names))
+            origin[fam] = f"config/{cfg}/dev_info_reg.cc ({chip})"
+    return commit, known, per_family, origin
+
+
+def render(commit: str, known: list[str], per_family: dict[str, list[str]], origin: dict[str, str]) -> str:
+    out = [
+        '"""The runtime\'s optional features (``RtOptionalFeatureType::RT_FEATURE_*``) of each emulated',
+        "chip family: the set hicann/runtime's ``src/runtime/config/<dir>/dev_info_reg.cc`` registers",
+        "with ``REGISTER_CHIP_FEATURE_SET`` for the family's chip type, which CANN's",
+        "``IS_SUPPORT_CHIP_FEATURE(chipType, RT_FEATURE_X)`` consults.",
+        "",
+        "Generated by ``python tools/gen_rt_features.py`` (its docstring gives the rule) from",
+        f"hicann/runtime commit {commit}. Do not edit by hand.",
+        "Use :func:`has` (the current chip); ``KNOWN`` is every member of ``RtOptionalFeatureType``",
+        "(src/runtime/inc/common/feature_type.h), so that a misspelt name fails loudly.",
+        '"""',
+        "",
+        "from __future__ import annotations",
+        "",
+        "from .. import soc as _soc",
+        "",
+        "#: Every member of RtOptionalFeatureType (but RT_FEATURE_TYPE_MAX).",
+        "KNOWN: frozenset[str] = frozenset(",
+        "    {",
+        *(f'        "{n}",' for n in sorted(known)),
+        "    }",
+        ")",
+        "",
+        "#: family -> the features its chip type's config registers.",
+        "FEATURES: dict[str, frozenset[str]] = {",
+    ]
+    for fam in FAMILIES:
+        out += [
+            f'    "{fam}": frozenset(  # {origin[fam]}',
+            "        {",
+            *(f'            "{n}",' for n in per_family[fam]),
+            "        }",
+            "    ),",
+        ]
+    out += [
+        "}",
+        "",
+        "",
+        "def has(feature: str) -> bool:",
+        '    """Whether the current chip (``aclnn_py.soc.current().family``) has the runtime feature',
+        "    ``feature`` (an ``RT_FEATURE_*`` name; a name that is no member of RtOptionalFeatureType is",
+        '    a programming error)."""',
+        '    assert feature in KNOWN, f"unknown runtime feature {feature!r}"',
+        "    return feature in FEATURES[_soc.current().family]",
+        "",
+    ]
+    return "\n".join(out)
+
+
+def main(argv: list[str]) -> int:
+    check = "--check" in argv
+    args = [a for a in argv if a != "--check"]
+    git_dir = args[0] if args else MIRROR
+    commit, known, per_family, origin = read(git_dir)
+    text = render(commit, known, per_family, origin)
+    if check:
+        current = OUT.read_text() if OUT.exists() else ""
+        if current != text:
+            print(f"{OUT} is not current: run python tools/gen_rt_features.py", file=sys.stderr)
+            return 1
+        return 0
+    OUT.write_text(text)
+    sizes = ", ".join(f"{f} {len(per_family[f])}" for f in FAMILIES)
+    print(f"{OUT}: {len(known)} known features; {sizes}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
