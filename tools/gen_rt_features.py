@@ -120,18 +120,27 @@ def render(commit: str, known: list[str], per_family: dict[str, list[str]], orig
         "    }",
         ")",
         "",
-        "#: family -> the features its chip type's config registers.",
-        "FEATURES: dict[str, frozenset[str]] = {",
     ]
+    # one set per config file (910_B_93's serves two families), then the families' map
+    names: dict[str, str] = {}
     for fam in FAMILIES:
+        if origin[fam] in names:
+            continue
+        cfg = origin[fam].split("/")[1]
+        names[origin[fam]] = "_CONFIG_" + cfg.upper()
         out += [
-            f'    "{fam}": frozenset(  # {origin[fam]}',
-            "        {",
-            *(f'            "{n}",' for n in per_family[fam]),
-            "        }",
-            "    ),",
+            f"#: {origin[fam]}",
+            f"{names[origin[fam]]}: frozenset[str] = frozenset(",
+            "    {",
+            *(f'        "{n}",' for n in per_family[fam]),
+            "    }",
+            ")",
+            "",
         ]
     out += [
+        "#: family -> the features its chip type's config registers.",
+        "FEATURES: dict[str, frozenset[str]] = {",
+        *(f'    "{fam}": {names[origin[fam]]},' for fam in FAMILIES),
         "}",
         "",
         "",
