@@ -263,7 +263,12 @@ SILENT = {
     )),
     # the 1 GB huge-page policies on chips without RT_FEATURE_MEM_1G_HUGE_PAGE: the driver's refusal is logged
     # only (npu_driver_mem.cc CheckIfSupport1GHugePage), rtMalloc passes the code on
-    *((name, 207000) for name in ("aclrtMalloc", "aclrtMallocAlign32", "aclrtMallocCached", "aclrtMallocWithCfg")),
+    *(
+        (name, 207000)
+        for name in (
+            "aclrtMalloc", "aclrtMallocAlign32", "aclrtMallocCached", "aclrtMallocWithCfg", "aclrtMallocForTaskScheduler",
+        )
+    ),
     # the queue calls without a current device: rtGetDevice's code passed on by ACL_REQUIRES_RTS_OK /
     # ACL_REQUIRES_RTS_OK_WARN_NOT_SUPPORT (src/acl/acl_tdt_queue/queue_process_host.cpp,
     # queue_process.cpp GetDeviceId), which log without reporting; an empty or full queue after the
