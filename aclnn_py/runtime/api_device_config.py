@@ -37,6 +37,7 @@ from ._checks import (
     rt_value,
     stream_handle,
 )
+from ._model_ri_checks import refuse_if_capturing
 from .api_stream import check_stopped
 from .device import RT, Context
 from .memory import SPACE, MemoryFault, call_site
@@ -306,13 +307,13 @@ def _get_status(api: str, outputAddr: object, outputSize: int, stream: object, r
     if outputAddr is None or outputAddr == 0:
         raise ApiError(PARAM, acl_null(api, "outputAddr"))
     size = int_arg(outputSize, "outputSize", 0, 2**64 - 1)
-    stream_handle(stream, "rtGetDeviceSatStatus")
+    given = stream_handle(stream, "rtGetDeviceSatStatus")
     if size != OVERFLOW_OUTPUT_SIZE:
         # "Output size %lu is invalid. Only %lu bytes are supported" (a log; the wrapper's EE1001)
         raise ApiError(RT_PARAM, fb_invalid("rtGetDeviceSatStatus"))
-    ctx, st = _status_target(
-        stream, "Obtaining the overflow status of tasks in all streams on the current device", "rtGetDeviceSatStatus"
-    )
+    desc = "Obtaining the overflow status of tasks in all streams on the current device"
+    refuse_if_capturing(given, desc, "rtGetDeviceSatStatus")  # ApiErrorDecorator::GetDeviceSatStatus
+    ctx, st = _status_target(stream, desc, "rtGetDeviceSatStatus")
     _queue_copy_status(_device_address(outputAddr, api, size), size, ctx, st, api)
     return E.ACL_SUCCESS
 
@@ -334,10 +335,13 @@ def _reset_status(stream: object, api: str) -> int:
     """``rtCleanDeviceSatStatus``: a context-level clear on Ascend910/310P; on the chips with a
     stream-level status it is ``NpuClearFloatStatus`` (with that call's wording)."""
     rt_fn = "rtCleanDeviceSatStatus"
-    stream_handle(stream, rt_fn)
+    given = stream_handle(stream, rt_fn)
     desc = "Clearing the overflow/underflow detection status"
     if _rt_features.has("RT_FEATURE_DEVICE_FLOAT_STATUS"):
         desc = "Clearing the Float exception status flag of the NPU"
+        refuse_if_capturing(given, desc, rt_fn)  # ApiErrorDecorator::NpuClearFloatStatus
+    else:  # ApiErrorDecorator::CleanDeviceSatStatus
+        refuse_if_capturing(given, "Clearing the overflow status of tasks in all streams on the current device", rt_fn)
     ctx, st = _status_target(stream, desc, rt_fn)
     _queue_clear_status(ctx, st, api)
     return E.ACL_SUCCESS
@@ -372,6 +376,7 @@ def aclrtNpuGetFloatOverFlowStatus(outputAddr: object, outputSize: int, checkMod
         )
     if size != OVERFLOW_OUTPUT_SIZE:
         raise ApiError(RT_PARAM, rt_value(desc, size, "outputSize", str(OVERFLOW_OUTPUT_SIZE)), fb_invalid(rt_fn))
+    refuse_if_capturing(stream_handle(stream, rt_fn), desc, rt_fn)  # ApiErrorDecorator::NpuGetFloatStatus
     ctx, st = _status_target(stream, desc, rt_fn)
     _queue_copy_status(_device_address(outputAddr, api, size), size, ctx, st, api)
     return E.ACL_SUCCESS
@@ -384,8 +389,9 @@ def aclrtNpuClearFloatOverFlowStatus(checkMode: int, stream: object) -> int:
     int_arg(checkMode, "checkMode", 0, 2**32 - 1)
     if not _rt_features.has("RT_FEATURE_DEVICE_FLOAT_STATUS"):
         raise _unsupported_status(rt_fn)
-    stream_handle(stream, rt_fn)
-    ctx, st = _status_target(stream, "Clearing the Float exception status flag of the NPU", rt_fn)
+    desc = "Clearing the Float exception status flag of the NPU"
+    refuse_if_capturing(stream_handle(stream, rt_fn), desc, rt_fn)  # ApiErrorDecorator::NpuClearFloatStatus
+    ctx, st = _status_target(stream, desc, rt_fn)
     _queue_clear_status(ctx, st, api)
     return E.ACL_SUCCESS
 
@@ -491,6 +497,7 @@ _CREDITS = {
     "Ascend310P": (2147483.648, 255, 255),
 }
 _MAX_OP_TIMEOUT_MS = 1_000_000  # RT_MAX_OP_TIMEOUT_FOR_MS
+_MAX_KERNEL_CREDIT = 254  # RT_STARS_MAX_KERNEL_CREDIT (stars_base.hpp)
 
 
 def _credits() -> tuple[float, int, int]:
@@ -521,14 +528,16 @@ def aclrtSetOpExecuteTimeOutWithMs(timeout: int) -> int:
 def aclrtSetOpExecuteTimeOutV2(timeout: int, actualTimeout: object) -> int:
     """Set the operator execution timeout in microseconds (0: the maximum); ``actualTimeout``
     receives the timeout the hardware applies: ``timeout`` rounded up to a whole number of
-    aclrtGetOpTimeOutInterval's interval, at most 254 of them on Ascend910B/910_93/950."""
+    aclrtGetOpTimeOutInterval's interval, at most 254 of them (on every chip)."""
     rt_fn = "rtSetOpExecuteTimeOutV2"
     out = out_arg(actualTimeout, "aclrtSetOpExecuteTimeOutV2", "actualTimeout")
     t = int_arg(timeout, "timeout", 0, 2**64 - 1)
     need_context(rt_fn)  # a context means an opened device: the timeout configuration exists
     RT.op_timeout_us = t
-    scale, most, _ = _credits()
-    credit = most if t == 0 else min(most, math.ceil(t / scale))
+    scale, _, _ = _credits()
+    # TransExeTimeoutCfgToKernelCredit (task_execute_time.cc): at most RT_STARS_MAX_KERNEL_CREDIT
+    # (254) whatever the chip's own maximum (aclrtGetOpExecuteTimeout's)
+    credit = _MAX_KERNEL_CREDIT if t == 0 else min(_MAX_KERNEL_CREDIT, math.ceil(t / scale))
     store(out, int(credit * scale))
     return E.ACL_SUCCESS
 

@@ -256,7 +256,12 @@ def aclrtQueryDeviceStatus(deviceId: int, deviceStatus: object) -> int:
 @rt_api
 def aclrtSetOpWaitTimeout(timeout: int) -> int:
     """Keep the event-wait timeout (seconds; 0: never). The emulator's waits do not time out by it."""
-    RT.op_wait_timeout = int_arg(timeout, "timeout", 0, 2**32 - 1)
+    t = int_arg(timeout, "timeout", 0, 2**32 - 1)
+    if _soc.current().family == "Ascend310P":
+        # DevProperties.eventWaitTimeout SET_OP_WAIT_TIMEOUT_NEED_TS_VERSION (config/dc): ApiImpl::
+        # SetOpWaitTimeOut reads the device's TS version, so it needs a current context
+        need_context("rtSetOpWaitTimeOut")
+    RT.op_wait_timeout = t
     return E.ACL_SUCCESS
 
 
