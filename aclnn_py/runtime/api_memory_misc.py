@@ -16,7 +16,6 @@ import numpy as np
 from .. import soc as _soc
 from .._capi import UINT64_MAX, ApiError, as_pointer, describe
 from .._ref import Ref, store
-from . import sanitizer
 from ._checks import (
     PARAM,
     RT_PARAM,
@@ -24,7 +23,6 @@ from ._checks import (
     acl_null,
     acl_reason,
     acl_value,
-    drain,
     emu,
     fb_invalid,
     int_arg,
@@ -39,7 +37,7 @@ from ._checks import (
 from ._structs import aclrtMemUsageInfo, array_in, struct_out, write_usage
 from .api_memory import _PEAK, _device_malloc, check_capacity, free_memory, peak_used
 from .api_stream import check_stopped
-from .device import RT, RT_MAX_DEV_NUM, Device
+from .device import RT, RT_MAX_DEV_NUM
 from .memory import (
     POISON,
     SPACE,
@@ -54,25 +52,23 @@ from .memory import (
 from .stream import Stream, Task
 
 
-def _sync_device(dev: Device) -> None:
-    """Wait for every stream of the device (``rtFreeWithDevSync`` waits before it frees)."""
-    for ctx in ([dev.primary] if dev.primary else []) + dev.contexts:
-        for st in ctx.all_streams():
-            if not st.destroyed:
-                drain(st)
-                sanitizer.ordered(st)  # the host saw the device finish: its work is ordered first
+def _device_sync_first() -> int:
+    """rtFreeWithDevSync / rtFreeHostWithDevSync: rtDeviceSynchronize of the current context first;
+    its failure (no context, a faulted task) is returned and nothing is freed."""
+    from .api_device import aclrtSynchronizeDevice
+
+    return int(aclrtSynchronizeDevice())
 
 
 @rt_api
 def aclrtFreeWithDevSync(devPtr: object) -> int:
-    """aclrtFree after the memory's device finished its queued work."""
+    """aclrtFree after the current device finished its queued work."""
     api = "aclrtFreeWithDevSync"
-    p = as_pointer(devPtr)
-    if p is None:
+    if as_pointer(devPtr) is None:
         raise ApiError(PARAM, acl_null(api, "devPtr"))
-    alloc = SPACE.find(p) if p > 0 else None
-    if alloc is not None and alloc.kind == "device" and alloc.device in RT.devices:
-        _sync_device(RT.devices[alloc.device])
+    code = _device_sync_first()
+    if code != E.ACL_SUCCESS:
+        return code
     return free_memory(devPtr, "devPtr", "device", api)
 
 
@@ -82,9 +78,9 @@ def aclrtFreeHostWithDevSync(hostPtr: object) -> int:
     api = "aclrtFreeHostWithDevSync"
     if as_pointer(hostPtr) is None:
         raise ApiError(PARAM, acl_null(api, "hostPtr"))
-    ctx = RT.thread_context()
-    if ctx is not None:
-        _sync_device(ctx.device)
+    code = _device_sync_first()
+    if code != E.ACL_SUCCESS:
+        return code
     return free_memory(hostPtr, "hostPtr", "host", api)
 
 
@@ -175,11 +171,9 @@ def _cache_op(api: str, devPtr: object, size: object, rt_fn: str) -> int:
     if n == 0:
         raise ApiError(PARAM, acl_value(api, 0, "size", "must be greater than 0"))
     need_context(rt_fn)
-    try:
-        SPACE.check(p, n, "cache maintenance", api) if p > 0 else SPACE.check(0, n, "cache maintenance", api)
-    except MemoryFault as fault:
-        raise ApiError(RT_PARAM, emu(f"{fault.message}; pass memory of this process.")) from None
-    return E.ACL_SUCCESS  # the simulated memory has no cache: nothing to write back or drop
+    # ApiImpl::FlushCache / InvalidCache (api_impl_standard_soc.cc:831-853) check no address or
+    # range: any non-null pointer is accepted; the simulated memory has no cache to touch
+    return E.ACL_SUCCESS
 
 
 @rt_api
@@ -207,7 +201,9 @@ def aclrtCmoAsync(src: object, size: int, cmoType: int, stream: object) -> int:
         raise ApiError(PARAM, acl_value(api, 0, "size", "must be greater than 0"))
     t = int_arg(cmoType, "cmoType", -(2**31), 2**31 - 1)
     if not 0 <= t <= 3:
-        raise ApiError(RT_PARAM, emu(f"{api}: cmoType {t} is not an aclrtCmoType (0 to 3)."))
+        # the ACL layer adds 6 (memory.cpp:1367-1370); rtCmoAsync's COND_RETURN_WARN refuses an opcode
+        # outside CMO_PREFETCH..CMO_FLUSH (api_c_standard_soc.cc:845-850): a WARN, no last error
+        return E.ACL_ERROR_RT_FEATURE_NOT_SUPPORT
     if _soc.current().family not in ("Ascend910B", "Ascend910_93", "Ascend950"):
         return E.ACL_ERROR_RT_FEATURE_NOT_SUPPORT  # ACL_REQUIRES_RTS_OK_WARN_NOT_SUPPORT: a WARN only
     st = stream_handle(stream, rt_fn)
@@ -255,6 +251,7 @@ def aclrtMemP2PMap(devPtr: object, size: int, dstDevId: int, flags: int) -> int:
     f = int_arg(flags, "flags", 0, UINT64_MAX)
     if f != 0:
         raise ApiError(PARAM, acl_reason(api, f, "flags", "flags is a reserved parameter and must be 0"))
+    need_context("rtMemPrefetchToDevice")  # ApiImpl::MemPrefetchToDevice (api_impl.cc:3342-3343)
     dev = int_arg(dstDevId, "dstDevId", -(2**31), 2**31 - 1)
     if not 0 <= dev < RT.device_count:
         raise ApiError(E.ACL_ERROR_RT_INVALID_DEVICEID, emu(f"{api}: dstDevId {dev} does not exist."))
@@ -392,10 +389,11 @@ def aclrtMemAllocManaged(ptr: object, size: int, flag: int) -> int:
     n = int_arg(size, "size", 0, UINT64_MAX)
     if n == 0:
         raise ApiError(
-            RT_PARAM, rt_value("Unified virtual memory (UVM) allocation", 0, "size", "not equal to 0"),
-            fb_invalid("rtMemAllocManaged"),
+            # rtMemAllocManaged returns GetRtExtErrCodeAndSetGlobalErr(error): no FuncErrorReason (api_c.cc:944-956)
+            RT_PARAM,
+            rt_value("Unified virtual memory (UVM) allocation", 0, "size", "not equal to 0"),
         )  # fmt: skip
-    dev = need_context("rtMemAllocManaged").device
+    dev = need_context().device  # EE1018 only (no wrapper report, as above)
     _uvm_supported(api, "alloc")
     rounded = (n + UVM_PAGE - 1) // UVM_PAGE * UVM_PAGE
     in_use = sum(a.size for a in SPACE.live() if isinstance(a, ManagedAllocation))

@@ -263,6 +263,7 @@ def aclInit(configPath: str | None = None) -> int:
         if RT.first_config is None:  # the first successful aclInit's file is the one later ones match
             RT.first_config, RT.first_config_path = digest, path
         RT.default_device = default_device
+        RT.config_text = text  # SetConfigPathStr: what a callback registered later is handed
         _errmsg.set_process_mode(process_mode)
         _soc.set_active(profile)
         RT.initialized = True
