@@ -5,6 +5,8 @@ the task already is irrelevant. Every test runs under the three policies and fin
 
 from __future__ import annotations
 
+import time
+
 import numpy as np
 import pytest
 
@@ -49,6 +51,17 @@ def rt(request, monkeypatch):
     aclrtResetDevice(0)
     aclFinalize()
     aclGetRecentErrMsg()
+
+
+def _poll_until(query, complete: int) -> None:
+    status = Ref()
+    deadline = time.monotonic() + 60
+    while True:
+        assert query(status) == 0
+        if status.value == complete:
+            return
+        assert time.monotonic() < deadline, "the queued work never completed"
+        time.sleep(0.0005)
 
 
 def _alloc(n: int) -> int:
@@ -199,18 +212,13 @@ def test_a_query_that_saw_the_work_complete_orders_it(rt, findings):
     p = _alloc(16)
     assert aclrtMemsetAsync(p, 16, 1, 16, s) == 0
     assert aclrtRecordEvent(ev, s) == 0
-    status = Ref()
-    for _ in range(10_000):  # a polling loop: every policy reaches COMPLETE
-        assert aclrtQueryEventStatus(ev, status) == 0
-        if status.value == 1:  # ACL_EVENT_RECORDED_STATUS_COMPLETE
-            break
+    # a polling loop, as a program writes it: every policy reaches COMPLETE (the thread policy's
+    # worker needs the GIL, hence the sleep; the deadline only keeps a broken policy from hanging)
+    _poll_until(lambda status: aclrtQueryEventStatus(ev, status), 1)  # ..._STATUS_COMPLETE
     _read(p)
     assert _synccheck() == []
     assert aclrtMemsetAsync(p, 16, 2, 16, s) == 0
-    for _ in range(10_000):
-        assert aclrtStreamQuery(s, status) == 0
-        if status.value == 0:  # ACL_STREAM_STATUS_COMPLETE
-            break
+    _poll_until(lambda status: aclrtStreamQuery(s, status), 0)  # ACL_STREAM_STATUS_COMPLETE
     _read(p)
     assert _synccheck() == []
     aclrtFree(p)
