@@ -38,13 +38,13 @@ CANN code), else kept waiting.
 from __future__ import annotations
 
 import re
-import subprocess
 import sys
 from pathlib import Path
 
+from _generated import git, parse_args, write_or_check  # tools/ is on sys.path (the script's folder)
+
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "aclnn_py" / "runtime" / "_lock_gated.py"
-MIRROR = "/work/.mirror/hicann+runtime/repo"
 MACRO = "GLOBAL_STATE_WAIT_IF_LOCKED"
 RT_NAME = re.compile(r"^rts?[A-Z]\w*$")
 
@@ -72,10 +72,6 @@ DECIDED: dict[str, tuple[bool, str]] = {
     "acldvppMalloc": (False, "rtDvppMallocWithFlag (api_c.cc:887, no wait)"),
     "acldvppFree": (False, "rtDvppFree (api_c.cc:906, no wait)"),
 }
-
-
-def git(git_dir: str, *args: str) -> str:
-    return subprocess.run(["git", f"--git-dir={git_dir}", *args], check=True, capture_output=True, text=True).stdout
 
 
 def strip(src: str) -> str:
@@ -277,24 +273,20 @@ def render(commit: str, result: dict[str, tuple[bool, str]], unclassified: list[
 
 
 def main(argv: list[str]) -> int:
-    check = "--check" in argv
-    args = [a for a in argv if a != "--check"]
-    git_dir = args[0] if args else MIRROR
+    check, git_dir = parse_args(argv)
     commit, sources = read_tree(git_dir)
     result, unclassified = classify(sources, exported_rt_functions())
     text = render(commit, result, unclassified)
-    if check:
-        current = OUT.read_text() if OUT.exists() else ""
-        if current != text:
-            print(f"{OUT} is not current: run python tools/gen_lock_gated.py", file=sys.stderr)
-            return 1
-        return 0
-    OUT.write_text(text)
-    undecided = [n for n in unclassified if n not in DECIDED]
-    print(f"{OUT}: {len(result)} classified, {len(unclassified)} unclassified ({len(undecided)} not decided by hand)")
-    for n in undecided:
-        print(f"  unclassified, kept waiting: {n}")
-    return 0
+
+    def summary() -> str:
+        undecided = [n for n in unclassified if n not in DECIDED]
+        lines = [
+            f"{OUT}: {len(result)} classified, {len(unclassified)} unclassified ({len(undecided)} not decided by hand)"
+        ]
+        lines += [f"  unclassified, kept waiting: {n}" for n in undecided]
+        return "\n".join(lines)
+
+    return write_or_check(OUT, text, check, "gen_lock_gated.py", summary)
 
 
 if __name__ == "__main__":

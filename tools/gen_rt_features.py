@@ -30,13 +30,13 @@ The rule:
 from __future__ import annotations
 
 import re
-import subprocess
 import sys
 from pathlib import Path
 
+from _generated import git, parse_args, write_or_check  # tools/ is on sys.path (the script's folder)
+
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "aclnn_py" / "runtime" / "_rt_features.py"
-MIRROR = "/work/.mirror/hicann+runtime/repo"
 ENUM_FILE = "src/runtime/inc/common/feature_type.h"
 
 #: config dir -> (the chip type it registers, the emulated families it stands for)
@@ -47,10 +47,6 @@ CONFIGS: dict[str, tuple[str, tuple[str, ...]]] = {
     "dc": ("CHIP_DC", ("Ascend310P",)),
 }
 FAMILIES = ("Ascend910B", "Ascend910_93", "Ascend950", "Ascend910", "Ascend310P")
-
-
-def git(git_dir: str, *args: str) -> str:
-    return subprocess.run(["git", f"--git-dir={git_dir}", *args], check=True, capture_output=True, text=True).stdout
 
 
 def _strip_comments(src: str) -> str:
@@ -156,21 +152,15 @@ def render(commit: str, known: list[str], per_family: dict[str, list[str]], orig
 
 
 def main(argv: list[str]) -> int:
-    check = "--check" in argv
-    args = [a for a in argv if a != "--check"]
-    git_dir = args[0] if args else MIRROR
+    check, git_dir = parse_args(argv)
     commit, known, per_family, origin = read(git_dir)
     text = render(commit, known, per_family, origin)
-    if check:
-        current = OUT.read_text() if OUT.exists() else ""
-        if current != text:
-            print(f"{OUT} is not current: run python tools/gen_rt_features.py", file=sys.stderr)
-            return 1
-        return 0
-    OUT.write_text(text)
-    sizes = ", ".join(f"{f} {len(per_family[f])}" for f in FAMILIES)
-    print(f"{OUT}: {len(known)} known features; {sizes}")
-    return 0
+
+    def summary() -> str:
+        sizes = ", ".join(f"{f} {len(per_family[f])}" for f in FAMILIES)
+        return f"{OUT}: {len(known)} known features; {sizes}"
+
+    return write_or_check(OUT, text, check, "gen_rt_features.py", summary)
 
 
 if __name__ == "__main__":
