@@ -16,6 +16,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .. import _errmsg
+from .. import soc as _soc
 from .._capi import ApiError, describe
 from ._checks import (
     PARAM,
@@ -84,13 +85,39 @@ def subscribed_by_user(st: Stream) -> bool:
 
 
 def _runtime_subscribed(st: Stream | None, desc: str, rt_call: str) -> None:
-    """ApiErrorDecorator::SubscribeReport / CallbackLaunch: a stream aclrtLaunchHostFunc used is
-    subscribed to the runtime's own callback thread (107011, EE1016)."""
+    """ApiErrorDecorator::SubscribeReport / CallbackLaunch / UnSubscribeReport: a stream
+    aclrtLaunchHostFunc used is subscribed to the runtime's own callback thread (107011, EE1016),
+    then the rt wrapper's FuncErrorReason (ERROR_RETURN_WITH_EXT_ERRCODE)."""
     if st is not None and st.host_funcs:
-        raise refused(
+        refusal = refused(
             E.ACL_ERROR_RT_STREAM_SUBSCRIBE,
             desc,
             f"The stream (stream_id={st.ident}) is in the host callback process and cannot call {rt_call}",
+        )
+        raise ApiError(refusal.code, *refusal.messages, fb_inner(rt_call, "subscribe stream error"))
+
+
+def _check_thread_device(reports: _Reports, st: Stream, tid: int) -> None:
+    """CbSubscribe::CheckForInsert's last check: a thread bound to streams of one device (and ts)
+    cannot be bound to a stream of another (107012)."""
+    dev = st.context.device.ident
+    if any(bound == tid and s.context.device.ident != dev for s, bound in reports.thread_of.items()):
+        raise ApiError(
+            E.ACL_ERROR_RT_THREAD_SUBSCRIBE,
+            rt_inner(
+                f"Cannot find callback subscription by thread key, thread_id={tid}, stream_id={st.ident}, "
+                f"device_id={dev}, ts_id=0.",
+                "CheckForInsert",
+                "subscribe.cc",
+                84,
+            ),
+            rt_inner(  # Runtime::SubscribeReport's ERROR_RETURN_MSG_INNER
+                f"Subscribe report failed, streamId={st.ident}, threadId={tid}, retCode=0x7160004.",
+                "SubscribeReport",
+                "runtime.cc",
+                4395,
+            ),
+            fb_inner("rtSubscribeReport", "subscribe thread error"),
         )
 
 
@@ -125,6 +152,7 @@ def aclrtSubscribeReport(threadId: int, stream: object) -> int:
                 ),
                 fb_inner(rt_fn, "subscribe stream error"),
             )
+        _check_thread_device(reports, st, tid)
         reports.thread_of[st] = tid
         reports.queues.setdefault(tid, deque())
     return E.ACL_SUCCESS
@@ -135,6 +163,7 @@ def aclrtUnSubscribeReport(threadId: int, stream: object) -> int:
     """Undo aclrtSubscribeReport (the same thread and stream)."""
     rt_fn = "rtUnSubscribeReport"
     tid = _thread_arg(threadId)
+    _runtime_subscribed(stream_handle(stream, rt_fn), "Cancelling thread registration", rt_fn)
     st = _target(stream, rt_fn)
     reports = _reports()
     with reports.lock:
@@ -197,6 +226,17 @@ def aclrtLaunchCallback(fn: Callable[[Any], None] | None, userData: object, bloc
     reports = _reports()
     with reports.lock:
         tid = reports.thread_of.get(target)
+    if tid is None and _soc.current().family == "Ascend950":  # ApiImplDavid: an inner report
+        raise ApiError(
+            E.ACL_ERROR_RT_STREAM_NO_CB_REG,
+            rt_inner(
+                "The stream used by this user's callback function is not registered to any thread, retCode=0x703000b",
+                "CallbackLaunch",
+                "api_impl_david.cc",
+                1594,
+            ),
+            fb_inner(rt_fn, "stream not registered"),
+        )
     if tid is None:
         raise ApiError(
             E.ACL_ERROR_RT_STREAM_NO_CB_REG,

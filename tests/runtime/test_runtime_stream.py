@@ -479,10 +479,12 @@ def test_host_functions_and_user_subscriptions_exclude_each_other(dev0):
     assert "cannot call rtCallbackLaunch." in aclGetRecentErrMsg()
     assert aclrtSubscribeReport(me, u) == 0
     assert aclrtLaunchHostFunc(u, lambda arg: None, None) == ACL_ERROR_RT_STREAM_SUBSCRIBE
-    assert aclGetRecentErrMsg().startswith(
+    msg = aclGetRecentErrMsg()
+    assert msg.startswith(
         "Not_Supported(EE1016): Adding a host callback function to the stream task queue failed. Reason: The "
         f"stream (stream_id={u.ident}) is in the host callback process and cannot call rtsLaunchHostFunc."
     )
+    assert "rtsLaunchHostFunc execution failed, reason=subscribe stream error[FUNC:FuncErrorReason]" in msg
     assert aclrtUnSubscribeReport(me, u) == 0
     assert aclrtLaunchHostFunc(u, lambda arg: None, None) == 0
     for st in (s, u):
