@@ -20,6 +20,7 @@ from .._ref import store
 from . import _rt_features, sanitizer
 from ._checks import (
     ACL_CALL,
+    NO_CONTEXT,
     PARAM,
     RT_PARAM,
     E,
@@ -34,6 +35,7 @@ from ._checks import (
     out_arg,
     own_stream,
     rt_api,
+    rt_inner,
     rt_value,
     stream_handle,
 )
@@ -59,9 +61,10 @@ _SIMT_STACK, _SIMT_DVG_STACK, _STACK, _SIMD_FIFO, _SIMT_FIFO = range(5)
 _KERNEL_STACK_32K, _KERNEL_STACK_16K = 32768, 16384
 _SIMD_FIFO_DEFAULT, _SIMT_FIFO_DEFAULT = 32768, 2 * 1024 * 1024  # SIMD_FIFO_PER_CORE_SIZE_32K, SIMT_FIFO_SIZE_2M
 _SIMD_FIFO_MIN, _SIMT_FIFO_MIN, _FIFO_MAX, _FIFO_ALIGN = 1024, 1024 * 1024, 64 * 1024 * 1024, 8
-_SIMT_WARP_STACK_DEFAULT, _SIMT_DVG_STACK_DEFAULT = 0x2000, 1024  # RT_KIS_SIMT_*_STK_SIZE
+_SIMT_WARP_STACK_DEFAULT, _SIMT_DVG_STACK_DEFAULT = 32 * 1152, 1024  # RT_KIS_SIMT_*_STK_SIZE (base_david.hpp)
 _STACK_ALIGN, _THREADS_PER_WARP = 128, 32
 _SIMT_CHIPS = ("Ascend950",)  # ApiImplDavid knows the SIMT limits; ApiImpl refuses them
+_RT_INVALID_VALUE = 0x07110001  # RT_ERROR_INVALID_VALUE, the inner code of the SIMT stack refusal
 
 
 def _limit_arg(limit: object, api: str) -> int:
@@ -72,7 +75,9 @@ def _limit_arg(limit: object, api: str) -> int:
 
 
 def _align(value: int, to: int) -> int:
-    return (value + to - 1) // to * to
+    """Round a uint32_t up to ``to`` as CANN does, in uint32_t arithmetic (a value within
+    ``to - 1`` of 2**32 wraps to a small one)."""
+    return (value + to - 1) % 2**32 // to * to
 
 
 _FIFO_DESC = "Setting the size of the printf space for the AI Core in {} scenarios"
@@ -117,12 +122,15 @@ def aclrtDeviceSetLimit(limit: int, value: int) -> int:
         return E.ACL_ERROR_RT_FEATURE_NOT_SUPPORT  # "SIMT limit type is not supported on this platform"
     elif lim == _SIMT_FIFO:
         RT.limits[_SIMT_FIFO] = _fifo(v, _SIMT_FIFO_MIN, "SIMT")
-    else:
+    else:  # SetLimitSizeByType (api_impl_david.cc): store the size first, then refuse two zero sizes
         aligned = _align(v, _STACK_ALIGN)
+        if lim == _SIMT_STACK:  # the per-thread size times 32, still in uint32_t
+            RT.limits[_SIMT_STACK] = aligned * _THREADS_PER_WARP % 2**32
+        else:
+            RT.limits[_SIMT_DVG_STACK] = aligned
         warp = RT.limits.get(_SIMT_STACK, _SIMT_WARP_STACK_DEFAULT)
         dvg = RT.limits.get(_SIMT_DVG_STACK, _SIMT_DVG_STACK_DEFAULT)
-        warp, dvg = (aligned * _THREADS_PER_WARP, dvg) if lim == _SIMT_STACK else (warp, aligned)
-        if warp == 0 and dvg == 0:
+        if warp == 0 and dvg == 0:  # the refused size stays set, as in CANN
             raise ApiError(
                 RT_PARAM,
                 (
@@ -130,15 +138,22 @@ def aclrtDeviceSetLimit(limit: int, value: int) -> int:
                     f"Setting the SIMT stack size failed. Value {v} for parameter val is invalid. Reason: "
                     "simtStackSize and simtDvgWarpStackSize cannot both be 0.",
                 ),
+                rt_inner(
+                    f"Set simt stack size failed, drv devId=0, retCode={_RT_INVALID_VALUE:#x}.",
+                    "DeviceSetLimit",
+                    "api_impl_david.cc",
+                    1892,
+                ),
+                fb_invalid("rtDeviceSetLimit"),
+                acl_inner(f"rtDeviceSetLimit failed, runtime result = {int(RT_PARAM)}.", ACL_CALL),
             )
-        RT.limits[_SIMT_STACK], RT.limits[_SIMT_DVG_STACK] = warp, dvg
     return E.ACL_SUCCESS
 
 
 @rt_api
 def aclrtDeviceGetLimit(limit: int, value: object) -> int:
     """A device limit as aclrtDeviceSetLimit left it (the defaults: SIMD stack 32 KiB, SIMD
-    printf FIFO 32 KiB; on Ascend950 a SIMT warp stack of 8 KiB, a divergent-warp stack of
+    printf FIFO 32 KiB; on Ascend950 a SIMT warp stack of 36 KiB, a divergent-warp stack of
     1 KiB and a SIMT printf FIFO of 2 MiB). The SIMT limits off Ascend950: 207000."""
     api = "aclrtDeviceGetLimit"
     out = out_arg(value, api, "value")
@@ -296,6 +311,29 @@ def _device_address(addr: object, api: str, size: int) -> int:
     return ptr
 
 
+def _clear_target(stream: object, desc: str, rt_fn: str) -> tuple[Context, Stream]:
+    """``ApiErrorDecorator::NpuClearFloatStatus``: a NULL stream is first made the current
+    context's default stream (``Runtime::GetCurStream`` on the chips with a device control SQ,
+    through the no-argument ``Runtime::CurrentContext()``: no aclInit default device); without a
+    context (or that feature) the stream stays NULL and is refused as a NULL pointer (107000:
+    EE1018 when the context was missing, EE1004, EE1001). Then the capture check and the
+    implementation's context and stream checks."""
+    cur = stream_handle(stream, rt_fn)
+    missing: list[Message] = []
+    if cur is None and _rt_features.has("RT_FEATURE_DEVICE_CTRL_SQ"):
+        thread_ctx = RT.thread_context()
+        if thread_ctx is None:
+            missing.append(("EE1018", NO_CONTEXT))
+        else:
+            cur = thread_ctx.default_stream
+    if cur is None:
+        raise ApiError(
+            RT_PARAM, *missing, ("EE1004", f"{desc} failed because curStm cannot be a NULL pointer."), fb_invalid(rt_fn)
+        )
+    refuse_if_capturing(cur, desc, rt_fn)
+    return _status_target(cur, desc, rt_fn)
+
+
 def _unsupported_status(rt_fn: str) -> ApiError:
     """``RT_LOG_OUTER_MSG_WITH_FUNC(EE1005)``: 207000."""
     return ApiError(
@@ -336,13 +374,11 @@ def _reset_status(stream: object, api: str) -> int:
     stream-level status it is ``NpuClearFloatStatus`` (with that call's wording)."""
     rt_fn = "rtCleanDeviceSatStatus"
     given = stream_handle(stream, rt_fn)
-    desc = "Clearing the overflow/underflow detection status"
-    if _rt_features.has("RT_FEATURE_DEVICE_FLOAT_STATUS"):
-        desc = "Clearing the Float exception status flag of the NPU"
-        refuse_if_capturing(given, desc, rt_fn)  # ApiErrorDecorator::NpuClearFloatStatus
+    if _rt_features.has("RT_FEATURE_DEVICE_FLOAT_STATUS"):  # DEVICE_SAT_STATUS_STREAM_LEVEL
+        ctx, st = _clear_target(given, "Clearing the Float exception status flag of the NPU", rt_fn)
     else:  # ApiErrorDecorator::CleanDeviceSatStatus
         refuse_if_capturing(given, "Clearing the overflow status of tasks in all streams on the current device", rt_fn)
-    ctx, st = _status_target(stream, desc, rt_fn)
+        ctx, st = _status_target(given, "Clearing the overflow/underflow detection status", rt_fn)
     _queue_clear_status(ctx, st, api)
     return E.ACL_SUCCESS
 
@@ -389,9 +425,7 @@ def aclrtNpuClearFloatOverFlowStatus(checkMode: int, stream: object) -> int:
     int_arg(checkMode, "checkMode", 0, 2**32 - 1)
     if not _rt_features.has("RT_FEATURE_DEVICE_FLOAT_STATUS"):
         raise _unsupported_status(rt_fn)
-    desc = "Clearing the Float exception status flag of the NPU"
-    refuse_if_capturing(stream_handle(stream, rt_fn), desc, rt_fn)  # ApiErrorDecorator::NpuClearFloatStatus
-    ctx, st = _status_target(stream, desc, rt_fn)
+    ctx, st = _clear_target(stream, "Clearing the Float exception status flag of the NPU", rt_fn)
     _queue_clear_status(ctx, st, api)
     return E.ACL_SUCCESS
 

@@ -424,7 +424,7 @@ def test_simt_limits_on_ascend950(soc):
     soc("Ascend950")
     assert aclInit(None) == 0
     value = Ref()
-    assert aclrtDeviceGetLimit(0, value) == 0 and value.value == 0x2000
+    assert aclrtDeviceGetLimit(0, value) == 0 and value.value == 32 * 1152  # RT_KIS_SIMT_WARP_STK_SIZE
     assert aclrtDeviceSetLimit(0, 200) == 0 and aclrtDeviceGetLimit(0, value) == 0 and value.value == 256 * 32
     assert aclrtDeviceGetLimit(4, value) == 0 and value.value == 2 * 1024 * 1024
     aclFinalize()
