@@ -121,6 +121,12 @@ def _check_thread_device(reports: _Reports, st: Stream, tid: int) -> None:
         )
 
 
+#: The chips whose ApiImpl::SubscribeReport creates an event for the subscription first (isStars,
+#: config/910_B_93): EventCreate needs a current context even for a stream given. Ascend950's
+#: ApiImplDavid creates a notify of the stream's device instead; the others create nothing.
+_EVENT_PER_SUBSCRIPTION = ("Ascend910B", "Ascend910_93")
+
+
 @rt_api
 def aclrtSubscribeReport(threadId: int, stream: object) -> int:
     """Bind the stream's callbacks to the thread ``threadId`` (one thread per stream)."""
@@ -132,6 +138,8 @@ def aclrtSubscribeReport(threadId: int, stream: object) -> int:
         "rtSubscribeReport",
     )
     st = _target(stream, rt_fn)
+    if _soc.current().family in _EVENT_PER_SUBSCRIPTION:
+        need_context(rt_fn)  # ApiImpl::SubscribeReport's EventCreate, before Runtime's checks
     reports = _reports()
     with reports.lock:
         if st in reports.thread_of:

@@ -138,3 +138,30 @@ def test_a_thread_bound_on_one_device_cannot_be_bound_on_another(chip):
     assert A.aclrtUnSubscribeReport(me, s1) == 0
     assert A.aclrtDestroyStream(s0) == 0 and A.aclrtDestroyStream(s2) == 0
     assert A.aclrtSetDevice(1) == 0 and A.aclrtDestroyStream(s1) == 0
+
+
+@pytest.mark.parametrize(("family", "expected"), [("Ascend910B", 107002), ("Ascend910_93", 107002), ("Ascend310P", 0)])
+def test_subscribing_a_given_stream_needs_a_context_where_an_event_is_made_for_it(chip, family, expected):
+    """ApiImpl::SubscribeReport on the isStars chips creates an event first (EventCreate: the
+    current context, 107002 EE1018) even for a stream given; the other ApiImpl chips do not."""
+    chip(family)
+    st = _stream()
+    got: list[tuple[int, str]] = []
+
+    def no_context_thread() -> None:
+        rc = A.aclrtSubscribeReport(1234, st)
+        got.append((rc, aclGetRecentErrMsg() if rc else ""))
+        if rc == 0:
+            assert A.aclrtUnSubscribeReport(1234, st) == 0
+
+    t = threading.Thread(target=no_context_thread)
+    t.start()
+    t.join()
+    rc, msg = got[0]
+    assert rc == expected
+    if expected:
+        assert msg.startswith("Invalid_Argument_API_Call_Sequence(EE1018): Context validation failed.")
+        assert "rtSubscribeReport execution failed, the context is a null pointer." in msg
+    assert A.aclrtSubscribeReport(1234, st) == 0  # with the context current
+    assert A.aclrtUnSubscribeReport(1234, st) == 0
+    assert A.aclrtDestroyStream(st) == 0
