@@ -123,6 +123,24 @@ def fb_inner(rt_fn: str, reason: str) -> Message:
     return ("EE9999", f"{rt_fn} execution failed, reason={reason}{FUNC_ERROR_REASON}", None)
 
 
+def check_device_valid(dev: int, inner: str, func: str, line: int, rt_fn: str | None) -> None:
+    """``ApiErrorDecorator::CheckDeviceIdIsValid`` (api_error.cc): an id outside the devices is
+    107001 with its EE1003 (the id read as the int32 it takes), then the calling decorator's inner
+    report ``inner`` (each decorator words it its own way; made at ``func``, api_error.cc ``line``)
+    and, when the ``rt_fn`` wrapper adds one, its FuncErrorReason. No ASCEND_RT_VISIBLE_DEVICES:
+    a user id is the device id."""
+    count = RT.device_count
+    if not 0 <= dev < count:
+        as_int32 = dev - 2**32 if 2**31 <= dev < 2**32 else dev
+        messages = [
+            rt_value("Verifying the device ID validity", as_int32, "devId", f"[0, {count})"),
+            rt_inner(inner, func, "api_error.cc", line),
+        ]
+        if rt_fn is not None:
+            messages.append(fb_inner(rt_fn, "device id error"))
+        raise ApiError(E.ACL_ERROR_RT_INVALID_DEVICEID, *messages)
+
+
 # acl::GetMemcpyKindDesc (src/acl/utils/cann_info_utils.cpp): how the ACL layer prints an aclrtMemcpyKind
 _MEMCPY_KIND_DESCS = (
     "MEMCPY_HOST_TO_HOST(0)", "MEMCPY_HOST_TO_DEVICE(1)", "MEMCPY_DEVICE_TO_HOST(2)", "MEMCPY_DEVICE_TO_DEVICE(3)",

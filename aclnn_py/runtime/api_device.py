@@ -15,6 +15,7 @@ from ._checks import (
     E,
     acl_null,
     acl_value,
+    check_device_valid,
     drain,
     fb_inner,
     fb_invalid,
@@ -48,18 +49,10 @@ def _device_arg(deviceId: object) -> int:
     return int_arg(deviceId, "deviceId", -(2**31), 2**31 - 1)
 
 
-def check_device_id(dev_id: int, rt_fn: str, reset_func: str, reset_line: int) -> None:
-    """``CheckDeviceIdIsValid`` of aclrtResetDevice / aclrtResetDeviceForce (107001)."""
-    count = RT.device_count
-    if not 0 <= dev_id < count:
-        raise ApiError(
-            E.ACL_ERROR_RT_INVALID_DEVICEID,
-            rt_value("Verifying the device ID validity", dev_id, "devId", f"[0, {count})"),
-            rt_inner(
-                f"drv devId is invalid, drv devId={dev_id}, retCode=0x7010003", reset_func, "api_error.cc", reset_line
-            ),
-            fb_inner(rt_fn, "device id error"),
-        )
+def check_device_id(dev_id: int, rt_fn: str, func: str, line: int) -> None:
+    """``CheckDeviceIdIsValid`` with the decorators' usual inner report (aclrtResetDevice's,
+    aclrtResetDeviceForce's ...: 107001)."""
+    check_device_valid(dev_id, f"drv devId is invalid, drv devId={dev_id}, retCode=0x7010003", func, line, rt_fn)
 
 
 def _told_without_init(api: str) -> None:

@@ -15,7 +15,9 @@ from . import _rt_features
 from ._checks import (
     E,
     acl_null,
+    check_device_valid,
     emu,
+    fb_inner,
     fb_invalid,
     int_arg,
     need_context,
@@ -100,13 +102,16 @@ def aclrtGetResInCurrentThread(type: int, value: object) -> int:
     return E.ACL_SUCCESS
 
 
-def _known_device(deviceId: object, api: str) -> int:
-    """A device id the emulator offers (its own check where CANN's driver answers)."""
+def _res_device(deviceId: object, rt_fn: str) -> int:
+    """The rts entry's own check of the res-limit calls: a negative id is 107001 with an EE1003
+    under the rts function's name (``RT_LOG_OUTER_MSG_INVALID_PARAM``, api_c_device.cc:171-174),
+    before the decorator's checks; an id past the devices fails later (``check_device_id``)."""
     dev_id = _device_arg(deviceId)
-    if not 0 <= dev_id < RT.device_count:
+    if dev_id < 0:
         raise ApiError(
             E.ACL_ERROR_RT_INVALID_DEVICEID,
-            emu(f"{api}: device {dev_id} does not exist; the emulator offers devices 0 to {RT.device_count - 1}."),
+            rt_value(rt_fn, dev_id, "devId", "greater than or equal to 0"),
+            fb_inner(rt_fn, "device id error"),
         )
     return dev_id
 
@@ -114,27 +119,29 @@ def _known_device(deviceId: object, api: str) -> int:
 @rt_api
 def aclrtGetDeviceResLimit(deviceId: int, type: int, value: object) -> int:
     """The device's core limit of ``type`` (the SoC's count unless aclrtSetDeviceResLimit set one)."""
+    rt_fn = "rtsGetDeviceResLimit"
     out = out_arg(value, "aclrtGetDeviceResLimit", "value")
-    dev_id = _known_device(deviceId, "aclrtGetDeviceResLimit")
-    t = _res_type(type, "rtsGetDeviceResLimit", "Obtaining the device resource limit")
+    dev_id = _res_device(deviceId, rt_fn)
+    t = _res_type(type, rt_fn, "Obtaining the device resource limits of the current process")
+    check_device_id(dev_id, rt_fn, "GetDeviceResLimit", 6790)  # ApiErrorDecorator: after the type
     store(out, RT.device(dev_id).res_limits.get(t, hardware_cores(t)))
     return E.ACL_SUCCESS
 
 
 @rt_api
 def aclrtSetDeviceResLimit(deviceId: int, type: int, value: int) -> int:
-    """Limit the cores of ``type`` the process uses on the device (1 .. the SoC's count)."""
-    dev_id = _known_device(deviceId, "aclrtSetDeviceResLimit")
-    t = _res_type(type, "rtsSetDeviceResLimit", "Setting the device resource limit")
+    """Limit the cores of ``type`` the process uses on the device (0 .. the SoC's count)."""
+    rt_fn = "rtsSetDeviceResLimit"
+    dev_id = _res_device(deviceId, rt_fn)
+    t = _res_type(type, rt_fn, "Setting the device resource limit")
+    check_device_id(dev_id, rt_fn, "SetDeviceResLimit", 6759)  # ApiErrorDecorator: after the type
     v = int_arg(value, "value", 0, 2**32 - 1)
     most = hardware_cores(t)
-    if not 1 <= v <= most:
+    if v > most:  # ApiImpl::SetDeviceResLimit: only above the cores (0 is taken)
         raise ApiError(
             E.ACL_ERROR_RT_PARAM_INVALID,
-            emu(
-                f"aclrtSetDeviceResLimit: value {v} is outside [1, {most}], the cores of that type on "
-                f"{_soc.current().name}."
-            ),
+            rt_value("Setting the device resource limit", v, "value", f"must be less than or equal to {most}"),
+            fb_invalid(rt_fn),
         )
     RT.device(dev_id).res_limits[t] = v
     return E.ACL_SUCCESS
@@ -143,7 +150,9 @@ def aclrtSetDeviceResLimit(deviceId: int, type: int, value: int) -> int:
 @rt_api
 def aclrtResetDeviceResLimit(deviceId: int) -> int:
     """Back to the SoC's core counts."""
-    dev_id = _known_device(deviceId, "aclrtResetDeviceResLimit")
+    rt_fn = "rtsResetDeviceResLimit"
+    dev_id = _res_device(deviceId, rt_fn)
+    check_device_id(dev_id, rt_fn, "ResetDeviceResLimit", 6772)
     RT.device(dev_id).res_limits.clear()
     return E.ACL_SUCCESS
 
@@ -248,7 +257,17 @@ def aclrtDeviceGetStreamPriorityRange(leastPriority: object, greatestPriority: o
 def aclrtQueryDeviceStatus(deviceId: int, deviceStatus: object) -> int:
     """ACL_RT_DEVICE_STATUS_NORMAL for every device the emulator offers."""
     out = out_arg(deviceStatus, "aclrtQueryDeviceStatus", "deviceStatus")
-    _known_device(deviceId, "aclrtQueryDeviceStatus")
+    # the ACL layer hands the id on as uint32 (rtDeviceStatusQuery); CheckDeviceIdIsValid reads it
+    # back as int32, the decorator's inner report prints it unsigned (api_error.cc:6533-6535)
+    dev_id = _device_arg(deviceId)
+    drv = dev_id & 0xFFFFFFFF
+    check_device_valid(
+        dev_id,
+        f"drv devId is invalid, devId={drv}, drv devId={drv}, retCode=0x7010003",
+        "DeviceStatusQuery",
+        6533,
+        "rtDeviceStatusQuery",
+    )
     store(out, aclrtDeviceStatus.ACL_RT_DEVICE_STATUS_NORMAL)
     return E.ACL_SUCCESS
 
@@ -324,8 +343,18 @@ def aclrtGetDeviceUtilizationRate(deviceId: int, utilizationInfo: object) -> int
 @rt_api
 def aclrtDeviceGetUuid(deviceId: int, uuid: object) -> int:
     """A 16-byte id of the device, the same from run to run (bytes)."""
+    rt_fn = "rtGetDeviceUuid"
     out = out_arg(uuid, "aclrtDeviceGetUuid", "uuid", numeric=False)
-    dev_id = _known_device(deviceId, "aclrtDeviceGetUuid")
+    dev_id = _device_arg(deviceId)
+    if dev_id < 0:  # ApiErrorDecorator::GetDeviceUuid (api_error.cc:6930-6931), before its uuid check
+        raise ApiError(
+            E.ACL_ERROR_RT_INVALID_DEVICEID,
+            rt_value("Obtaining the device UUID", dev_id, "devId", "greater than or equal to 0"),
+            fb_inner(rt_fn, "device id error"),
+        )
+    check_device_valid(
+        dev_id, f"drvDeviceId is invalid, drvDeviceId={dev_id}, ErrorCode=0x7010003", "GetDeviceUuid", 6941, rt_fn
+    )
     store(out, hashlib.md5(f"aclnn_py device {dev_id}".encode(), usedforsecurity=False).digest())
     return E.ACL_SUCCESS
 

@@ -2,9 +2,9 @@
 
 One host with ``ACLNN_PY_DEVICE_COUNT`` devices, no ASCEND_RT_VISIBLE_DEVICES: a device's user,
 logical and physical ids are the same number, its PCI bus id is ``0000:<id+1>:00.0``, and any two
-devices are linked by HCCS. The runtime's own checks (negative ids, short buffers, timeouts)
-answer with CANN's codes and texts; an id past the devices the emulator offers is refused as
-the driver would, with the emulator's wording.
+devices are linked by HCCS. The runtime's own checks (ids, short buffers, timeouts) answer with
+CANN's codes and texts; where only the driver refuses an id past the devices the emulator offers
+(the id mappings, the topology, a peer's status), the refusal has the emulator's wording.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from ._checks import (
     E,
     acl_null,
     acl_value,
+    check_device_valid,
     discard_queue,
     emu,
     fb_inner,
@@ -150,8 +151,9 @@ def aclrtDeviceGetPCIBusId(deviceId: int, pciBusId: object, len: int) -> int:
         # ApiErrorDecorator passes EE1003 five values for its four keys (api_error.cc:6954-6956): the
         # error manager only warns and records nothing; the wrapper's EE1001 remains
         raise ApiError(RT_PARAM, fb_invalid(rt_fn))
-    if dev >= RT.device_count:
-        raise _device_id_error(rt_fn, dev)
+    check_device_valid(
+        dev, f"drvDeviceId is invalid, drvDeviceId={dev}, ErrorCode=0x7010003", "GetDevicePCIBusId", 6967, rt_fn
+    )
     store(out, _bus_id(dev))
     return E.ACL_SUCCESS
 
@@ -201,11 +203,15 @@ def aclrtDevicePeerAccessStatus(deviceId: int, peerDeviceId: int, status: object
     """1 when aclrtDeviceEnablePeerAccess made ``peerDeviceId`` reachable from ``deviceId``, else 0."""
     rt_fn, desc = "rtGetP2PStatus", "Obtaining the P2P status"
     out = out_arg(status, "aclrtDevicePeerAccessStatus", "status")
+    # the ACL layer casts both ids to uint32 (rtsGetP2PStatus -> rtGetP2PStatus): a negative id is huge
     dev = int_arg(deviceId, "deviceId", -(2**31), 2**31 - 1) & 0xFFFFFFFF
     peer = int_arg(peerDeviceId, "peerDeviceId", -(2**31), 2**31 - 1) & 0xFFFFFFFF
+    # ApiErrorDecorator::GetP2PStatus (api_error.cc:3410-3415): both ids below RT_MAX_DEV_NUM, the
+    # device first; whether it exists only the driver's drvGetP2PStatus tells (ApiImpl, after them)
+    for value, param in ((dev, "realDeviceId"), (peer, "phyIdSrc")):
+        if value >= RT_MAX_DEV_NUM:
+            raise ApiError(RT_PARAM, rt_value(desc, value, param, f"[0, {RT_MAX_DEV_NUM})"), fb_invalid(rt_fn))
     _check_user_device(dev, rt_fn)
-    if peer >= RT_MAX_DEV_NUM:
-        raise ApiError(RT_PARAM, rt_value(desc, peer, "phyIdSrc", f"[0, {RT_MAX_DEV_NUM})"), fb_invalid(rt_fn))
     store(out, 1 if (dev, peer) in RT.peer_access else 0)
     return E.ACL_SUCCESS
 
@@ -225,7 +231,13 @@ def aclrtGetPrimaryCtxState(deviceId: int, flags: object, active: object) -> int
             ),
         )
     dev = int_arg(deviceId, "deviceId", -(2**31), 2**31 - 1)
-    _check_user_device(dev, "rtsGetPrimaryCtxState")
+    count = RT.device_count
+    if not 0 <= dev < count:  # ApiErrorDecorator::GetPrimaryCtxState (api_error.cc:6700-6702)
+        raise ApiError(
+            E.ACL_ERROR_RT_INVALID_DEVICEID,
+            rt_value("Obtaining the status of the default context", dev, "realDeviceId", f"[0, {count})"),
+            fb_inner("rtsGetPrimaryCtxState", "device id error"),
+        )
     device = RT.devices.get(dev)
     store(out, 1 if device is not None and device.primary is not None and not device.primary.destroyed else 0)
     return E.ACL_SUCCESS

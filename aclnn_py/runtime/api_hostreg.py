@@ -25,8 +25,8 @@ from ._checks import (
     acl_null,
     acl_reason,
     acl_value,
+    check_device_valid,
     emu,
-    fb_inner,
     fb_invalid,
     fb_no_context,
     fb_unsupported,
@@ -317,15 +317,7 @@ def aclrtHostMemMapCapabilities(deviceId: int, hacType: int, capabilities: objec
     hac = int_arg(hacType, "hacType", -(2**31), 2**31 - 1) & 0xFFFFFFFF  # rtHacType: an unsigned enum
     # ApiErrorDecorator::HostMemMapCapabilities: the device id (CheckDeviceIdIsValid), the hacType,
     # then ApiImpl's context
-    count = RT.device_count
-    if dev >= count:
-        as_int32 = dev - 2**32 if dev >= 2**31 else dev  # CheckDeviceIdIsValid(static_cast<int32_t>(...))
-        raise ApiError(
-            E.ACL_ERROR_RT_INVALID_DEVICEID,
-            rt_value("Verifying the device ID validity", as_int32, "devId", f"[0, {count})"),
-            rt_inner(f"Device ID is invalid, drv devId={dev}, retCode=0x7010003", _MAP_CAPS_FN, "api_error.cc", 2070),
-            fb_inner(rt_fn, "device id error"),
-        )
+    check_device_valid(dev, f"Device ID is invalid, drv devId={dev}, retCode=0x7010003", _MAP_CAPS_FN, 2070, rt_fn)
     if hac >= _HAC_TYPE_MAX:
         raise ApiError(RT_PARAM, rt_value(_MAP_CAPS, hac, "hacType", f"[0, {_HAC_TYPE_MAX})"), fb_invalid(rt_fn))
     _impl_context("HostMemMapCapabilities", 2674, rt_fn)

@@ -28,13 +28,13 @@ from ._checks import (
     acl_null,
     acl_reason,
     acl_value,
+    check_device_valid,
     emu,
     host_backing,
     int_arg,
     out_arg,
     rt_api,
     rt_inner,
-    rt_value,
     unrecorded,
 )
 from ._structs import (
@@ -416,19 +416,9 @@ def aclrtMallocPhysical(handle: object, size: int, prop: object, flags: int) -> 
 def _malloc_device_id(dev: int) -> int:
     """``ApiErrorDecorator::MallocPhysical``'s CheckDeviceIdIsValid of a device location: EE1003
     and the inner report; rtMallocPhysical adds no FuncErrorReason (GetRtExtErrCodeAndSetGlobalErr)."""
-    count = RT.device_count
-    if not 0 <= dev < count:
-        signed = dev - 2**32 if dev >= 2**31 else dev  # CheckDeviceIdIsValid(static_cast<int32_t>(prop->devid))
-        raise ApiError(
-            E.ACL_ERROR_RT_INVALID_DEVICEID,
-            rt_value("Verifying the device ID validity", signed, "devId", f"[0, {count})"),
-            rt_inner(
-                f"drv devId is invalid, drv devId={dev % 2**32}, retCode=0x7010003",
-                "MallocPhysical",
-                "api_error.cc",
-                6347,
-            ),
-        )
+    check_device_valid(
+        dev, f"drv devId is invalid, drv devId={dev % 2**32}, retCode=0x7010003", "MallocPhysical", 6347, None
+    )
     return dev
 
 

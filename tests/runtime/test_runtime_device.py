@@ -131,7 +131,14 @@ def test_resources_of_the_current_thread_follow_limits(soc, chip, cube, vector):
     assert aclrtGetResInCurrentThread(ACL_RT_DEV_RES_VECTOR_CORE, value) == 0 and value.value == 4
     assert aclrtGetDeviceResLimit(0, ACL_RT_DEV_RES_VECTOR_CORE, value) == 0 and value.value == 4
     assert aclrtSetDeviceResLimit(0, ACL_RT_DEV_RES_CUBE_CORE, cube + 1) == ACL_ERROR_RT_PARAM_INVALID
-    aclGetRecentErrMsg()
+    msg = aclGetRecentErrMsg()
+    assert msg.startswith(
+        f"Invalid_Argument(EE1003): Setting the device resource limit failed because value {cube + 1} for "
+        f"parameter value is invalid. Expected value: must be less than or equal to {cube}.\n"
+    )
+    assert msg.endswith("The argument is invalid. Reason: rtsSetDeviceResLimit execution failed.\n")
+    assert aclrtSetDeviceResLimit(0, ACL_RT_DEV_RES_CUBE_CORE, 0) == 0  # ApiImpl refuses only above the cores
+    assert aclrtGetDeviceResLimit(0, ACL_RT_DEV_RES_CUBE_CORE, value) == 0 and value.value == 0
     assert aclrtResetDeviceResLimit(0) == 0
     assert aclrtGetResInCurrentThread(ACL_RT_DEV_RES_VECTOR_CORE, value) == 0 and value.value == vector
     aclrtResetDevice(0)
