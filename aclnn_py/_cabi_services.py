@@ -147,7 +147,7 @@ def _app_log(fn: Any, logLevel: int, func: int, file: int, line: int, text: int,
     from .runtime import api_log
 
     if cut == 2:  # vsnprintf refused the format
-        return api_log.invalid_format()
+        return api_log.invalid_format(logLevel)
     return api_log.record(
         logLevel, _cabi_core._cstr(func), _cabi_core._cstr(file), line, _cabi_core._cstr(text), bool(cut)
     )

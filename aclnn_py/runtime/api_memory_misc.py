@@ -16,20 +16,27 @@ import numpy as np
 from .. import soc as _soc
 from .._capi import UINT64_MAX, ApiError, as_pointer, describe
 from .._ref import Ref, store
+from . import _rt_features
 from ._checks import (
+    NO_CONTEXT,
     PARAM,
     RT_PARAM,
     E,
+    Message,
     acl_null,
     acl_reason,
     acl_value,
+    check_device_valid,
     emu,
+    fb_inner,
     fb_invalid,
+    fb_no_context,
     int_arg,
     need_context,
     out_arg,
     own_stream,
     rt_api,
+    rt_inner,
     rt_value,
     silent,
     stream_handle,
@@ -128,7 +135,8 @@ def aclrtCheckMemType(addrList: object, size: int, memType: int, checkResult: ob
             ),
             fb_invalid(rt_fn),
         )
-    need_context(rt_fn)
+    # ApiImpl::CheckMemType takes Runtime::CurrentContext(): no aclInit default device is set
+    need_context(rt_fn, implicit_default=False)
     addrs = array_in(api, "addrList", addrList, n, ctypes.c_uint64, lambda v: as_pointer(v) or 0)
     store(out, int(all(_mem_type(a) & t for a in addrs)))
     return E.ACL_SUCCESS
@@ -150,9 +158,13 @@ def aclrtGetMemUsageInfo(deviceId: int, memUsageInfo: object, inputNum: int, out
     if n == 0:
         raise ApiError(RT_PARAM, rt_value(_USAGE, 0, "inputNum", "not equal to 0"), fb_invalid(rt_fn))
     dev_id = int_arg(deviceId, "deviceId", -(2**31), 2**31 - 1)
-    if not 0 <= dev_id < RT.device_count:
-        raise ApiError(E.ACL_ERROR_RT_INVALID_DEVICEID, emu(f"{api}: deviceId {dev_id} does not exist."))
-    need_context(rt_fn)
+    # ApiErrorDecorator::GetMemUsageInfo: ChgUserDevIdToDeviceId (the same id without
+    # ASCEND_RT_VISIBLE_DEVICES), then CheckDeviceIdIsValid of the id as int32_t (EE1003)
+    inner = f"Device ID is invalid, drv devId={dev_id & 0xFFFFFFFF}, retCode=0x7010003"
+    check_device_valid(dev_id, inner, "GetMemUsageInfo", 7510, rt_fn)
+    # ApiImpl::GetMemUsageInfo's CurrentContext(true, deviceId): the aclInit default device is made
+    # current only when it is the device asked about (Runtime::CurrentContext, runtime.cc:5397-5428)
+    need_context(rt_fn, implicit_default=RT.default_device == dev_id)
     dev = RT.device(dev_id)
     infos = [aclrtMemUsageInfo("APP", dev.used, max(peak_used(dev_id), dev.used))][:n]
     if isinstance(memUsageInfo, list):
@@ -675,13 +687,62 @@ def _loc_from_c(c: CMemManagedLocation) -> tuple[int, int]:
     return int(c.type), int(c.id)
 
 
+# ApiImpl::MemManagedPrefetchBatchAsync's inner reports (api_impl_uvm.cc)
+_BATCH_IMPL = "MemManagedPrefetchBatchAsync"
+_CONVERT_LINE, _LAUNCH_LINE = 138, 152
+_HOST_FUNC_DESC = "Adding a host callback function to the stream task queue"
+
+
+def _batch_cur_stream(st: Stream | None, rt_fn: str) -> Stream:
+    """The decorator's ``Runtime::GetCurStream`` (runtime.cc:6017-6025) and its not-null check
+    (api_error_uvm.cc:195-197): NULL is the current default stream on the chips with a device
+    control SQ (the no-argument ``Runtime::CurrentContext()``: no aclInit default device is set),
+    elsewhere it stays NULL; a NULL curStm is RT_ERROR_STREAM_NULL (507000, "stream pointer null")."""
+    if st is not None:
+        return st
+    ctrl_sq = _rt_features.has("RT_FEATURE_DEVICE_CTRL_SQ")
+    ctx = RT.thread_context() if ctrl_sq else None
+    if ctx is None:
+        messages = [("EE1018", NO_CONTEXT)] if ctrl_sq else []
+        raise ApiError(
+            E.ACL_ERROR_RT_INTERNAL_ERROR,
+            *messages,
+            ("EE1004", f"{_BATCH_DESC} failed because curStm cannot be a NULL pointer."),
+            fb_inner(rt_fn, "stream pointer null"),
+        )
+    return ctx.default_stream
+
+
+def _batch_launch_context(target: Stream, rt_fn: str) -> None:
+    """``ApiImpl::LaunchHostFunc`` (api_impl.cc:9139-9150): the current context (``CurrentContext()``,
+    which sets an aclInit default device), the stream's context; its failure gets the caller's inner
+    report "LaunchHostFunc fails with error code ..." before the wrapper's."""
+
+    def inner(code: int) -> Message:
+        return rt_inner(f"LaunchHostFunc fails with error code {code:#x}", _BATCH_IMPL, "api_impl_uvm.cc", _LAUNCH_LINE)
+
+    ctx = RT.current_context()
+    if ctx is None:
+        raise ApiError(E.ACL_ERROR_RT_CONTEXT_NULL, ("EE1018", NO_CONTEXT), inner(0x07070001), fb_no_context(rt_fn))
+    try:
+        own_stream(target, ctx, _HOST_FUNC_DESC, rt_fn)
+    except ApiError as err:  # RT_ERROR_STREAM_CONTEXT: EE1010, the inner report, the wrapper's
+        raise ApiError(err.code, err.messages[0], inner(0x07030003), *err.messages[1:]) from None
+    check_stopped(ctx)
+
+
 @rt_api
 def aclrtMemManagedPrefetchBatchAsync(
     ptrs: object, sizes: object, count: int, prefetchLocs: object, prefetchLocIdxs: object, numPrefetchLocs: int,
     flags: int, stream: object,
 ) -> int:  # fmt: skip
     """Several prefetches in one task: ``prefetchLocs[k]`` applies to ``ptrs[prefetchLocIdxs[k]]``
-    up to the next index (the last one to ``count - 1``). Nothing moves (one address space)."""
+    up to the next index (the last one to ``count - 1``). Nothing moves (one address space).
+
+    CANN's order: the ACL layer's checks; rtMemManagedPrefetchBatchAsync's stream handle guard
+    (api_c_uvm.cc:94); ApiErrorDecorator's index, pointer and location checks, then GetCurStream
+    (api_error_uvm.cc:125-197); ApiImpl's driver check, location conversion and host-function
+    launch (api_impl_uvm.cc:92-154)."""
     api, rt_fn = "aclrtMemManagedPrefetchBatchAsync", "rtMemManagedPrefetchBatchAsync"
     for obj, name in (
         (ptrs, "ptrs"),
@@ -704,6 +765,7 @@ def aclrtMemManagedPrefetchBatchAsync(
         raise ApiError(
             PARAM, acl_reason(api, n, "count", f"must be greater than or equal to numPrefetchLocs {k}")
         )  # fmt: skip
+    st = stream_handle(stream, rt_fn)
     idxs = array_in(api, "prefetchLocIdxs", prefetchLocIdxs, k, ctypes.c_uint64, int)
     if idxs[0] != 0:
         raise ApiError(RT_PARAM, rt_value(_BATCH_DESC, idxs[0], "prefetchLocIdxs[0]", "equal to 0"), fb_invalid(rt_fn))
@@ -742,12 +804,20 @@ def aclrtMemManagedPrefetchBatchAsync(
     )  # fmt: skip
     for loc in locs:
         _device_ids(rt_fn, _BATCH_DESC, loc, "prefetchLocs[idx].id")
-    target = _prefetch_stream(api, stream, rt_fn)
-    _uvm_supported(api, "prefetch")
+    target = _batch_cur_stream(st, rt_fn)
+    _uvm_supported(api, "prefetch")  # halMemManagedPrefetchBatch is missing: a WARN only
+    for loc in locs:  # ConvertUvmLocationStruct: a type outside the enum is RT_ERROR_INVALID_VALUE
+        if not _LOC_DEVICE <= loc[0] <= _LOC_HOST_NUMA_CURRENT:
+            raise ApiError(
+                RT_PARAM,
+                rt_inner("ConvertUvmLocationStruct failed, retCode=0x7110001", _BATCH_IMPL, "api_impl_uvm.cc",
+                         _CONVERT_LINE),
+                fb_invalid(rt_fn),
+            )  # fmt: skip
+    _batch_launch_context(target, rt_fn)
     lens = array_in(api, "sizes", sizes, n, ctypes.c_uint64, int)
     moves = []
     for j, loc in enumerate(locs):
-        _known_type(api, loc, f"prefetchLocs[{j}].type")
         for i in range(idxs[j], idxs[j + 1] if j + 1 < k else n):
             if lens[i] == 0 or lens[i] % UVM_PAGE:
                 raise ApiError(

@@ -7,10 +7,21 @@ from __future__ import annotations
 
 import threading
 
+from rt_texts import (
+    FUNC_ERROR_REASON,
+    INDENT,
+    NO_CONTEXT_HEADLINE,
+    POINTER_SOLUTION,
+    RANGE_SOLUTION,
+    TRACEBACK,
+    bad_handle,
+)
+
 from aclnn_py import aclFinalize, aclGetRecentErrMsg, aclInit
 from aclnn_py._ref import Ref
 from aclnn_py.runtime import api as A
 from aclnn_py.runtime import api_init_callback as IC
+from aclnn_py.runtime.device import RT
 
 
 def test_free_with_dev_sync_frees_nothing_when_the_device_synchronize_fails(dev0):
@@ -65,3 +76,173 @@ def test_managed_allocation_refusals_have_no_wrapper_report_and_p2p_map_needs_a_
     assert codes == [107002]
     aclGetRecentErrMsg()
     assert A.aclrtFree(p.value) == 0
+
+
+# -- stop 30 (mem): device id, implicit default context, the batch prefetch's order ------------------
+
+
+def _in_thread(fn):
+    """``fn()`` in a new thread (no context bound); its result and the thread's error text."""
+    out: list[object] = []
+
+    def run() -> None:
+        out.append(fn())
+        out.append(aclGetRecentErrMsg())
+
+    t = threading.Thread(target=run)
+    t.start()
+    t.join()
+    return out[0], out[1]
+
+
+def _default_device_cfg(tmp_path, device: int = 0) -> str:
+    cfg = tmp_path / "acl.json"
+    cfg.write_text('{"defaultDevice": {"default_device": "' + str(device) + '"}}')
+    return str(cfg)
+
+
+def test_mem_usage_info_of_a_missing_device_is_the_decorator_s_device_check(dev0):
+    """ApiErrorDecorator::GetMemUsageInfo: ChgUserDevIdToDeviceId, then CheckDeviceIdIsValid's
+    EE1003 (its int32_t devId), the decorator's inner report (api_error.cc:7510), the wrapper's."""
+    infos: list[object] = []
+    n = Ref()
+    count = RT.device_count
+    for dev_id, drv in ((count, count), (-1, 2**32 - 1)):
+        assert A.aclrtGetMemUsageInfo(dev_id, infos, 4, n) == 107001
+        assert aclGetRecentErrMsg() == (
+            "Invalid_Argument(EE1003): Verifying the device ID validity failed because value "
+            f"{dev_id} for parameter devId is invalid. Expected value: [0, {count}).\n"
+            + RANGE_SOLUTION
+            + TRACEBACK
+            + f"{INDENT}Device ID is invalid, drv devId={drv}, retCode=0x7010003[FUNC:GetMemUsageInfo]"
+            "[FILE:api_error.cc][LINE:7510]\n"
+            f"{INDENT}rtGetMemUsageInfo execution failed, reason=device id error{FUNC_ERROR_REASON}\n"
+        )
+        assert n.value == 0 and infos == []
+
+
+def test_mem_usage_info_sets_the_default_device_only_for_its_own_id(tmp_path):
+    """ApiImpl::GetMemUsageInfo's CurrentContext(true, deviceId): the aclInit default device is
+    made current only when deviceId is that device (runtime.cc:5397-5428)."""
+    assert aclInit(_default_device_cfg(tmp_path)) == 0
+    try:
+        code, msg = _in_thread(lambda: A.aclrtGetMemUsageInfo(1, [], 4, Ref()))
+        assert code == 107002
+        assert "rtGetMemUsageInfo execution failed, the context is a null pointer." in msg
+        infos: list[object] = []
+        code, _ = _in_thread(lambda: A.aclrtGetMemUsageInfo(0, infos, 4, Ref()))
+        assert code == 0 and infos[0].name == "APP"
+    finally:
+        assert aclFinalize() == 0
+
+
+def test_check_mem_type_never_sets_the_default_device(tmp_path):
+    """ApiImpl::CheckMemType takes Runtime::CurrentContext() (no arguments): a thread without a
+    context gets 107002 even when aclInit configured a default device."""
+    assert aclInit(_default_device_cfg(tmp_path)) == 0
+    try:
+        result = Ref()
+        code, msg = _in_thread(lambda: A.aclrtCheckMemType([0x1000], 1, 0x2, result, 0))
+        assert code == 107002 and result.value == 0
+        assert msg.startswith(NO_CONTEXT_HEADLINE + TRACEBACK)
+        assert f"{INDENT}The argument is invalid. Reason: rtsCheckMemType execution failed, the context is a null " in (
+            msg
+        )
+    finally:
+        assert aclFinalize() == 0
+
+
+_BATCH = "Managing the batch prefetching of the unified virtual memory (UVM)"
+_MB2 = 2 * 1024 * 1024
+_DEVICE_LOC = (1, 0)
+
+
+def test_batch_prefetch_checks_the_stream_handle_before_the_decorator(dev0):
+    """rtMemManagedPrefetchBatchAsync's RT_VALIDATE_AND_UNWRAP_OBJECT (api_c_uvm.cc:94) comes
+    before ApiErrorDecorator's checks (api_error_uvm.cc:125-)."""
+    st = Ref()
+    assert A.aclrtCreateStream(st) == 0 and A.aclrtDestroyStream(st.value) == 0
+    code = A.aclrtMemManagedPrefetchBatchAsync([0x1000], [_MB2], 1, [_DEVICE_LOC], [1], 1, 0, st.value)
+    assert code == 107017
+    assert aclGetRecentErrMsg() == bad_handle("stream", "rtMemManagedPrefetchBatchAsync")
+
+
+def test_batch_prefetch_null_stream_without_a_context_is_get_cur_stream_s_null(tmp_path):
+    """Runtime::GetCurStream (runtime.cc:6017-6025) takes Runtime::CurrentContext(): no default
+    device is set; EE1018, the decorator's EE1004 for curStm, RT_ERROR_STREAM_NULL (507000)."""
+    assert aclInit(_default_device_cfg(tmp_path)) == 0
+    try:
+        ptr = Ref()
+        assert A.aclrtMemAllocManaged(ptr, _MB2, 1) == 0  # the default device, current here
+        code, msg = _in_thread(
+            lambda: A.aclrtMemManagedPrefetchBatchAsync([ptr.value], [_MB2], 1, [_DEVICE_LOC], [0], 1, 0, None)
+        )
+        assert code == 507000
+        assert msg.startswith(
+            NO_CONTEXT_HEADLINE
+            + TRACEBACK
+            + f"{INDENT}{_BATCH} failed because curStm cannot be a NULL pointer.\n"
+            + f"{INDENT}rtMemManagedPrefetchBatchAsync execution failed, reason=stream pointer null"
+            + FUNC_ERROR_REASON
+            + "\n"
+        )
+        assert A.aclrtFree(ptr.value) == 0
+    finally:
+        assert aclFinalize() == 0
+
+
+def test_batch_prefetch_launch_needs_the_stream_s_context(dev0):
+    """ApiImpl::MemManagedPrefetchBatchAsync launches a host function: LaunchHostFunc's context
+    and stream checks, then its inner report (api_impl_uvm.cc:152), then the wrapper's."""
+    ptr, st = Ref(), Ref()
+    assert A.aclrtMemAllocManaged(ptr, _MB2, 1) == 0 and A.aclrtCreateStream(st) == 0
+    args = ([ptr.value], [_MB2], 1, [_DEVICE_LOC], [0], 1, 0, st.value)
+    code, msg = _in_thread(lambda: A.aclrtMemManagedPrefetchBatchAsync(*args))
+    assert code == 107002
+    assert msg.startswith(
+        NO_CONTEXT_HEADLINE
+        + TRACEBACK
+        + f"{INDENT}LaunchHostFunc fails with error code 0x7070001[FUNC:MemManagedPrefetchBatchAsync]"
+        "[FILE:api_impl_uvm.cc][LINE:152]\n"
+        f"{INDENT}The argument is invalid. Reason: rtMemManagedPrefetchBatchAsync execution failed, the context is "
+        "a null pointer.\n"
+    )
+    assert A.aclrtMemManagedPrefetchBatchAsync(*args) == 0
+    assert A.aclrtSynchronizeStream(st.value) == 0
+    bad = ([ptr.value], [_MB2], 1, [(9, 0)], [0], 1, 0, st.value)
+    assert A.aclrtMemManagedPrefetchBatchAsync(*bad) == 107000
+    assert aclGetRecentErrMsg() == (
+        "Invalid_Argument(EE1001): The argument is invalid. Reason: rtMemManagedPrefetchBatchAsync execution "
+        "failed.\n"
+        + RANGE_SOLUTION
+        + TRACEBACK
+        + f"{INDENT}ConvertUvmLocationStruct failed, retCode=0x7110001[FUNC:MemManagedPrefetchBatchAsync]"
+        "[FILE:api_impl_uvm.cc][LINE:138]\n"
+        f"{INDENT}The argument is invalid. Reason: rtMemManagedPrefetchBatchAsync execution failed.\n"
+    )
+    assert A.aclrtDestroyStream(st.value) == 0 and A.aclrtFree(ptr.value) == 0
+
+
+def test_batch_prefetch_null_stream_off_the_control_sq_chips_is_refused_before_the_driver(soc):
+    """Without RT_FEATURE_DEVICE_CTRL_SQ, GetCurStream leaves NULL NULL: the decorator's EE1004
+    (507000) comes before ApiImpl's missing halMemManagedPrefetchBatch (207000, silent)."""
+    soc("Ascend910")
+    assert aclInit(None) == 0 and A.aclrtSetDevice(0) == 0
+    try:
+        args = ([0x1000], [_MB2], 1, [_DEVICE_LOC], [0], 1, 0)
+        assert A.aclrtMemManagedPrefetchBatchAsync(*args, None) == 507000
+        assert aclGetRecentErrMsg() == (
+            f"Invalid_Argument_Null_Pointer(EE1004): {_BATCH} failed because curStm cannot be a NULL pointer.\n"
+            + POINTER_SOLUTION
+            + TRACEBACK
+            + f"{INDENT}rtMemManagedPrefetchBatchAsync execution failed, reason=stream pointer null"
+            + FUNC_ERROR_REASON
+            + "\n"
+        )
+        st = Ref()
+        assert A.aclrtCreateStream(st) == 0
+        assert A.aclrtMemManagedPrefetchBatchAsync(*args, st.value) == 207000 and aclGetRecentErrMsg() is None
+        assert A.aclrtDestroyStream(st.value) == 0
+    finally:
+        A.aclrtResetDevice(0)
+        assert aclFinalize() == 0
