@@ -29,6 +29,7 @@ from typing import Any, TypeVar
 from .._capi import ApiError, as_int, binding_error, c_api, describe, fail
 from .._ref import is_out_param
 from .._status import aclError
+from . import _rt_features
 from ._lock_gated import NOT_GATED
 from .device import RT, Context
 from .stream import CycleError, Event, Stream, Task, finish_unrun
@@ -200,6 +201,27 @@ def need_context(rt_fn: str | None = None, *, implicit_default: bool = True) -> 
             messages.append(fb_no_context(rt_fn))
         raise ApiError(E.ACL_ERROR_RT_CONTEXT_NULL, *messages)
     return ctx
+
+
+def cur_stream(st: Stream | None, desc: str, rt_fn: str, *, stream_null: bool = False) -> Stream:
+    """``Runtime::GetCurStream`` (runtime.cc:6017-6025) and the calling decorator's not-null check of
+    its ``curStm``: NULL is the current context's default stream only on the chips with a device
+    control SQ (RT_FEATURE_DEVICE_CTRL_SQ: Ascend910B, 910_93, 950), and only through the
+    no-argument ``Runtime::CurrentContext()`` (the thread's bound context: an aclInit default
+    device is never made current). Otherwise NULL stays NULL and the decorator refuses it: EE1018
+    when the context was missing, the decorator's EE1004 for ``desc``, then the wrapper's report
+    (RT_ERROR_INVALID_VALUE, 107000; ``stream_null``: RT_ERROR_STREAM_NULL, 507000)."""
+    if st is not None:
+        return st
+    ctrl_sq = _rt_features.has("RT_FEATURE_DEVICE_CTRL_SQ")
+    ctx = RT.thread_context() if ctrl_sq else None
+    if ctx is not None:
+        return ctx.default_stream
+    missing: list[Message] = [("EE1018", NO_CONTEXT)] if ctrl_sq else []
+    refusal: Message = ("EE1004", f"{desc} failed because curStm cannot be a NULL pointer.")
+    if stream_null:
+        raise ApiError(E.ACL_ERROR_RT_INTERNAL_ERROR, *missing, refusal, fb_inner(rt_fn, "stream pointer null"))
+    raise ApiError(E.ACL_ERROR_RT_PARAM_INVALID, *missing, refusal, fb_invalid(rt_fn))
 
 
 def is_null_handle(obj: object) -> bool:

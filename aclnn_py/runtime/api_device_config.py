@@ -20,7 +20,6 @@ from .._ref import store
 from . import _rt_features, sanitizer
 from ._checks import (
     ACL_CALL,
-    NO_CONTEXT,
     PARAM,
     RT_PARAM,
     E,
@@ -28,6 +27,7 @@ from ._checks import (
     acl_inner,
     acl_null,
     acl_value,
+    cur_stream,
     emu,
     fb_invalid,
     int_arg,
@@ -318,18 +318,7 @@ def _clear_target(stream: object, desc: str, rt_fn: str) -> tuple[Context, Strea
     context (or that feature) the stream stays NULL and is refused as a NULL pointer (107000:
     EE1018 when the context was missing, EE1004, EE1001). Then the capture check and the
     implementation's context and stream checks."""
-    cur = stream_handle(stream, rt_fn)
-    missing: list[Message] = []
-    if cur is None and _rt_features.has("RT_FEATURE_DEVICE_CTRL_SQ"):
-        thread_ctx = RT.thread_context()
-        if thread_ctx is None:
-            missing.append(("EE1018", NO_CONTEXT))
-        else:
-            cur = thread_ctx.default_stream
-    if cur is None:
-        raise ApiError(
-            RT_PARAM, *missing, ("EE1004", f"{desc} failed because curStm cannot be a NULL pointer."), fb_invalid(rt_fn)
-        )
+    cur = cur_stream(stream_handle(stream, rt_fn), desc, rt_fn)
     refuse_if_capturing(cur, desc, rt_fn)
     return _status_target(cur, desc, rt_fn)
 

@@ -6,7 +6,7 @@ checks of api_memcpy.
 from __future__ import annotations
 
 from .._capi import UINT64_MAX, ApiError
-from . import _rt_features, sanitizer
+from . import sanitizer
 from ._checks import (
     PARAM,
     RT_PARAM,
@@ -14,6 +14,7 @@ from ._checks import (
     acl_null,
     acl_reason,
     acl_value,
+    cur_stream,
     emu,
     fb_invalid,
     int_arg,
@@ -208,14 +209,7 @@ def aclrtMemcpy2dAsync(
     if args is None:
         return E.ACL_SUCCESS
     dp, sp, w, h, _ = args
-    st = stream_handle(stream, rt_fn)
-    # Runtime::GetCurStream (runtime.cc:6017-6025): without RT_FEATURE_DEVICE_CTRL_SQ a NULL stream stays NULL
-    if st is None and not _rt_features.has("RT_FEATURE_DEVICE_CTRL_SQ"):
-        raise ApiError(
-            RT_PARAM,
-            ("EE1004", "Asynchronous 2D memory copy failed because curStm cannot be a NULL pointer."),
-            fb_invalid(rt_fn),
-        )
+    st = cur_stream(stream_handle(stream, rt_fn), "Asynchronous 2D memory copy", rt_fn)  # ApiErrorDecorator
     _rt_limits_2d(w, h, rt_fn, "MemCopy2DAsync", 3067)
     d, s = _side(api, dst, "dst", True), _side(api, src, "src", False)
     for side, name in ((d, "dst"), (s, "src")):
@@ -228,7 +222,7 @@ def aclrtMemcpy2dAsync(
             emu(f"{api}: dst and src are both host memory (Memcpy2dAsync supports only H2D, D2H, or D2D)."),
         )
     ctx = need_context(rt_fn)
-    target = st or ctx.default_stream
+    target = st
     if d.arr is not None or s.arr is not None:
         # pageable memory: CANN turns the copy into a stream synchronize and a synchronous copy
         # (no stream-context check), which a capture cannot hold (the copy is queued here)

@@ -16,7 +16,6 @@ import numpy as np
 from .. import soc as _soc
 from .._capi import UINT64_MAX, ApiError, as_pointer, describe
 from .._ref import Ref, store
-from . import _rt_features
 from ._checks import (
     NO_CONTEXT,
     PARAM,
@@ -27,8 +26,8 @@ from ._checks import (
     acl_reason,
     acl_value,
     check_device_valid,
+    cur_stream,
     emu,
-    fb_inner,
     fb_invalid,
     fb_no_context,
     int_arg,
@@ -640,15 +639,6 @@ def aclrtMemManagedGetAttrs(
     return E.ACL_SUCCESS
 
 
-def _prefetch_stream(api: str, stream: object, rt_fn: str) -> Stream:
-    """``GetCurStream``: the stream given, or the current context's default stream."""
-    st = stream_handle(stream, rt_fn)
-    ctx = need_context(rt_fn)
-    target = st if st is not None else ctx.default_stream
-    check_stopped(ctx)
-    return target
-
-
 def _queue_prefetch(api: str, target: Stream, moves: list[tuple[ManagedAllocation, slice, tuple[int, int]]]) -> None:
     """The prefetch task (CANN launches a host function on the stream): nothing moves, as host and
     device share the pages; the task records each range's last prefetch location when it runs."""
@@ -662,64 +652,35 @@ def _queue_prefetch(api: str, target: Stream, moves: list[tuple[ManagedAllocatio
     RT.policy.submit(target, Task(target, f"{api}({len(moves)} range(s))", run))
 
 
-@rt_api
-def aclrtMemManagedPrefetchAsync(ptr: object, size: int, location: object, flags: int, stream: object) -> int:
-    """Queue a prefetch of the managed range to ``location`` on ``stream``: one address space, so no
-    byte moves; once the task ran, LAST_PREFETCH_LOCATION answers ``location``."""
-    api, rt_fn = "aclrtMemManagedPrefetchAsync", "rtMemManagedPrefetchAsync"
-    p, n = _managed_range(api, ptr, size)
-    f = int_arg(flags, "flags", 0, 2**32 - 1)
-    if f != 0:
-        raise ApiError(PARAM, acl_reason(api, f, "flags", "flags is a reserved parameter and must be 0"))
-    loc = _location(api, "location", location)
-    target = _prefetch_stream(api, stream, rt_fn)
-    _device_ids(rt_fn, _PREFETCH_DESC, loc, "location.id")
-    _uvm_supported(api, "prefetch")  # halMemManagedPrefetch is missing: a WARN only
-    _known_type(api, loc, "location.type")
-    if n % UVM_PAGE:
-        raise ApiError(RT_PARAM, emu(f"{api}: size {n} is not a multiple of 2 MB, as CANN's documentation requires."))
-    alloc, pages = _managed_at(api, "ptr", p, n)
-    _queue_prefetch(api, target, [(alloc, pages, loc)])
-    return E.ACL_SUCCESS
-
-
-def _loc_from_c(c: CMemManagedLocation) -> tuple[int, int]:
-    return int(c.type), int(c.id)
-
-
-# ApiImpl::MemManagedPrefetchBatchAsync's inner reports (api_impl_uvm.cc)
-_BATCH_IMPL = "MemManagedPrefetchBatchAsync"
-_CONVERT_LINE, _LAUNCH_LINE = 138, 152
+# ApiImpl's prefetch implementations (api_impl_uvm.cc): their name in the inner reports and the
+# lines of the ConvertUvmLocationStruct and LaunchHostFunc reports
+_PREFETCH_IMPL = ("MemManagedPrefetchAsync", 78, 87)
+_BATCH_IMPL = ("MemManagedPrefetchBatchAsync", 138, 152)
 _HOST_FUNC_DESC = "Adding a host callback function to the stream task queue"
 
 
-def _batch_cur_stream(st: Stream | None, rt_fn: str) -> Stream:
-    """The decorator's ``Runtime::GetCurStream`` (runtime.cc:6017-6025) and its not-null check
-    (api_error_uvm.cc:195-197): NULL is the current default stream on the chips with a device
-    control SQ (the no-argument ``Runtime::CurrentContext()``: no aclInit default device is set),
-    elsewhere it stays NULL; a NULL curStm is RT_ERROR_STREAM_NULL (507000, "stream pointer null")."""
-    if st is not None:
-        return st
-    ctrl_sq = _rt_features.has("RT_FEATURE_DEVICE_CTRL_SQ")
-    ctx = RT.thread_context() if ctrl_sq else None
-    if ctx is None:
-        messages = [("EE1018", NO_CONTEXT)] if ctrl_sq else []
+def _convert_location(loc: tuple[int, int], impl: tuple[str, int, int], rt_fn: str) -> None:
+    """``UvmCallback::ConvertUvmLocationStruct`` (uvm_callback.cc:121-126): a type outside the enum
+    (the ACL layer made it rtMemLocationTypeInvalid) is RT_ERROR_INVALID_VALUE, with ApiImpl's
+    inner report before the wrapper's."""
+    if not _LOC_DEVICE <= loc[0] <= _LOC_HOST_NUMA_CURRENT:
+        func, line, _ = impl
         raise ApiError(
-            E.ACL_ERROR_RT_INTERNAL_ERROR,
-            *messages,
-            ("EE1004", f"{_BATCH_DESC} failed because curStm cannot be a NULL pointer."),
-            fb_inner(rt_fn, "stream pointer null"),
+            RT_PARAM,
+            rt_inner("ConvertUvmLocationStruct failed, retCode=0x7110001", func, "api_impl_uvm.cc", line),
+            fb_invalid(rt_fn),
         )
-    return ctx.default_stream
 
 
-def _batch_launch_context(target: Stream, rt_fn: str) -> None:
+def _launch_context(target: Stream, impl: tuple[str, int, int], rt_fn: str) -> None:
     """``ApiImpl::LaunchHostFunc`` (api_impl.cc:9139-9150): the current context (``CurrentContext()``,
-    which sets an aclInit default device), the stream's context; its failure gets the caller's inner
-    report "LaunchHostFunc fails with error code ..." before the wrapper's."""
+    which makes an aclInit default device current), the stream's context; its failure gets the
+    calling implementation's inner report "LaunchHostFunc fails with error code ..." before the
+    wrapper's."""
+    func, _, line = impl
 
     def inner(code: int) -> Message:
-        return rt_inner(f"LaunchHostFunc fails with error code {code:#x}", _BATCH_IMPL, "api_impl_uvm.cc", _LAUNCH_LINE)
+        return rt_inner(f"LaunchHostFunc fails with error code {code:#x}", func, "api_impl_uvm.cc", line)
 
     ctx = RT.current_context()
     if ctx is None:
@@ -729,6 +690,38 @@ def _batch_launch_context(target: Stream, rt_fn: str) -> None:
     except ApiError as err:  # RT_ERROR_STREAM_CONTEXT: EE1010, the inner report, the wrapper's
         raise ApiError(err.code, err.messages[0], inner(0x07030003), *err.messages[1:]) from None
     check_stopped(ctx)
+
+
+@rt_api
+def aclrtMemManagedPrefetchAsync(ptr: object, size: int, location: object, flags: int, stream: object) -> int:
+    """Queue a prefetch of the managed range to ``location`` on ``stream``: one address space, so no
+    byte moves; once the task ran, LAST_PREFETCH_LOCATION answers ``location``.
+
+    CANN's order: the ACL layer's checks; rtMemManagedPrefetchAsync's stream handle guard
+    (api_c_uvm.cc:78); ApiErrorDecorator's GetCurStream, then its location check
+    (api_error_uvm.cc:104-115); ApiImpl's driver check, location conversion and host-function
+    launch (api_impl_uvm.cc:64-90)."""
+    api, rt_fn = "aclrtMemManagedPrefetchAsync", "rtMemManagedPrefetchAsync"
+    p, n = _managed_range(api, ptr, size)
+    f = int_arg(flags, "flags", 0, 2**32 - 1)
+    if f != 0:
+        raise ApiError(PARAM, acl_reason(api, f, "flags", "flags is a reserved parameter and must be 0"))
+    loc = _location(api, "location", location)
+    st = stream_handle(stream, rt_fn)
+    target = cur_stream(st, _PREFETCH_DESC, rt_fn, stream_null=True)
+    _device_ids(rt_fn, _PREFETCH_DESC, loc, "location.id")
+    _uvm_supported(api, "prefetch")  # halMemManagedPrefetch is missing: a WARN only
+    _convert_location(loc, _PREFETCH_IMPL, rt_fn)
+    _launch_context(target, _PREFETCH_IMPL, rt_fn)
+    if n % UVM_PAGE:
+        raise ApiError(RT_PARAM, emu(f"{api}: size {n} is not a multiple of 2 MB, as CANN's documentation requires."))
+    alloc, pages = _managed_at(api, "ptr", p, n)
+    _queue_prefetch(api, target, [(alloc, pages, loc)])
+    return E.ACL_SUCCESS
+
+
+def _loc_from_c(c: CMemManagedLocation) -> tuple[int, int]:
+    return int(c.type), int(c.id)
 
 
 @rt_api
@@ -804,17 +797,11 @@ def aclrtMemManagedPrefetchBatchAsync(
     )  # fmt: skip
     for loc in locs:
         _device_ids(rt_fn, _BATCH_DESC, loc, "prefetchLocs[idx].id")
-    target = _batch_cur_stream(st, rt_fn)
+    target = cur_stream(st, _BATCH_DESC, rt_fn, stream_null=True)
     _uvm_supported(api, "prefetch")  # halMemManagedPrefetchBatch is missing: a WARN only
-    for loc in locs:  # ConvertUvmLocationStruct: a type outside the enum is RT_ERROR_INVALID_VALUE
-        if not _LOC_DEVICE <= loc[0] <= _LOC_HOST_NUMA_CURRENT:
-            raise ApiError(
-                RT_PARAM,
-                rt_inner("ConvertUvmLocationStruct failed, retCode=0x7110001", _BATCH_IMPL, "api_impl_uvm.cc",
-                         _CONVERT_LINE),
-                fb_invalid(rt_fn),
-            )  # fmt: skip
-    _batch_launch_context(target, rt_fn)
+    for loc in locs:
+        _convert_location(loc, _BATCH_IMPL, rt_fn)
+    _launch_context(target, _BATCH_IMPL, rt_fn)
     lens = array_in(api, "sizes", sizes, n, ctypes.c_uint64, int)
     moves = []
     for j, loc in enumerate(locs):

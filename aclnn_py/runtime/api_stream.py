@@ -14,13 +14,13 @@ from . import stream as stream_mod
 from ._checks import (
     ACL_CALL,
     INTERNAL,
-    NO_CONTEXT,
     PARAM,
     TIMEOUT_EXPECT,
     E,
     acl_inner,
     acl_null,
     acl_value,
+    cur_stream,
     discard_queue,
     drain,
     emu,
@@ -289,32 +289,11 @@ def aclrtSetStreamFailureMode(stream: object, mode: int) -> int:
 
 
 def set_failure_mode(st: Stream | None, m: int, rt_fn: str) -> int:
-    """``StreamSetMode`` after the handle guard (``rt_fn`` names the rt function that called it:
-    rtStreamSetMode, or rtsStreamSetAttribute for ACL_STREAM_ATTR_FAILURE_MODE)."""
-    if st is None:
-        # GetCurStream: a NULL stream is the current default stream on the chips with a
-        # device control SQ (910B, 910_93, 950); elsewhere it stays NULL.
-        if _soc.current().family in ("Ascend910", "Ascend310P"):
-            raise ApiError(
-                E.ACL_ERROR_RT_PARAM_INVALID,
-                (
-                    "EE1004",
-                    "Setting the error handling mode of a stream failed because curStm cannot be a NULL pointer.",
-                ),
-                fb_invalid(rt_fn),
-            )
-        ctx = RT.current_context()
-        if ctx is None:
-            raise ApiError(
-                E.ACL_ERROR_RT_PARAM_INVALID,
-                ("EE1018", NO_CONTEXT),
-                (
-                    "EE1004",
-                    "Setting the error handling mode of a stream failed because curStm cannot be a NULL pointer.",
-                ),
-                fb_invalid(rt_fn),
-            )
-        st = ctx.default_stream
+    """``ApiErrorDecorator::StreamSetMode`` after the handle guard (``rt_fn`` names the rt function
+    that called it: rtStreamSetMode, or rtsStreamSetAttribute for ACL_STREAM_ATTR_FAILURE_MODE):
+    GetCurStream (api_error.cc:1602-1604), then ``ApiImpl::StreamSetMode``, whose
+    ``CurrentContext()`` does make an aclInit default device current (api_impl.cc:1994-1995)."""
+    st = cur_stream(st, "Setting the error handling mode of a stream", rt_fn)
     if st.flags & 0x20:  # ACL_STREAM_DEVICE_USE_ONLY: refused without a report
         return E.ACL_ERROR_RT_FEATURE_NOT_SUPPORT
     ctx = need_context(rt_fn)
@@ -547,16 +526,9 @@ def aclrtStreamAbort(stream: object) -> int:
     """Discard every task still queued on the stream (a NULL stream: the default stream on the
     chips that resolve it); the stream stays usable."""
     rt_fn = "rtStreamAbort"
-    st = stream_handle(stream, rt_fn)
-    if st is None:
-        ctx = RT.current_context() if _soc.current().family not in ("Ascend910", "Ascend310P") else None
-        if ctx is None:
-            raise ApiError(
-                E.ACL_ERROR_RT_PARAM_INVALID,
-                ("EE1004", "Aborting tasks in a stream failed because curStm cannot be a NULL pointer."),
-                fb_invalid(rt_fn),
-            )
-        st = ctx.default_stream
+    # ApiErrorDecorator::StreamAbort's GetCurStream (api_error.cc:6602-6603), then ApiImpl's (or
+    # ApiImplDavid's) CurrentContext(), which makes an aclInit default device current
+    st = cur_stream(stream_handle(stream, rt_fn), "Aborting tasks in a stream", rt_fn)
     ctx = need_context(rt_fn)
     own_stream(st, ctx, "Aborting tasks in a stream", rt_fn)
     discard_queue(st)

@@ -11,11 +11,11 @@ import weakref
 from .._capi import ApiError, describe
 from . import _rt_features
 from ._checks import (
-    NO_CONTEXT,
     PARAM,
     RT_PARAM,
     E,
     acl_null,
+    cur_stream,
     emu,
     fb_invalid,
     fb_unsupported,
@@ -28,7 +28,6 @@ from ._checks import (
 )
 from .api_stream import clamp_priority, rt_flags_of, set_failure_mode
 from .api_stream_res import _overflow, refuse_capturing
-from .device import RT
 from .stream import Stream
 
 ACL_STREAM_ATTR_FAILURE_MODE, ACL_STREAM_ATTR_FLOAT_OVERFLOW_CHECK = 1, 2
@@ -72,26 +71,10 @@ def _value_arg(value: object, api: str) -> aclrtStreamAttrValue:
     return value
 
 
-def _cur_stream(st: Stream | None, desc: str, rt_fn: str) -> Stream:
-    """``Runtime::GetCurStream``: NULL is the current default stream on the chips with a device
-    control SQ; elsewhere (or without a context) the decorator's not-null check refuses it."""
-    if st is not None:
-        return st
-    ctrl_sq = _rt_features.has("RT_FEATURE_DEVICE_CTRL_SQ")  # runtime.cc:6017-6025
-    ctx = RT.current_context() if ctrl_sq else None
-    if ctx is None:
-        messages = [("EE1018", NO_CONTEXT)] if ctrl_sq else []
-        raise ApiError(
-            RT_PARAM,
-            *messages,
-            ("EE1004", f"{desc} failed because curStm cannot be a NULL pointer."),
-            fb_invalid(rt_fn),
-        )
-    return ctx.default_stream
-
-
 def _context_stream(st: Stream | None, desc: str, rt_fn: str) -> Stream:
-    """ApiImpl's pattern: the current context, NULL its default stream, which must be its own."""
+    """ApiImpl's pattern (Set/GetStreamOverflowSwitch, Set/GetStreamTag: api_impl.cc:6960-6984,
+    7029-7053): ``CurrentContext()``, which makes an aclInit default device current, NULL its
+    default stream, which must be its own."""
     ctx = need_context(rt_fn)
     target = st if st is not None else ctx.default_stream
     own_stream(target, ctx, desc, rt_fn)
@@ -150,7 +133,7 @@ def aclrtSetStreamAttribute(stream: object, stmAttrType: int, value: object) -> 
         _tags[_context_stream(st, "Setting the stream tag", rt_fn)] = v.userCustomTag
         return E.ACL_SUCCESS
     if attr == ACL_STREAM_ATTR_CACHE_OP_INFO:
-        target = _cur_stream(st, "Setting the switch for caching operator information in a stream", rt_fn)
+        target = cur_stream(st, "Setting the switch for caching operator information in a stream", rt_fn)
         if v.cacheOpInfoSwitch not in (0, 1):
             raise ApiError(RT_PARAM, fb_invalid(rt_fn))  # RT_ERROR_INVALID_VALUE without a report of its own
         _cache_op_info[target] = v.cacheOpInfoSwitch
@@ -174,7 +157,7 @@ def aclrtGetStreamAttribute(stream: object, stmAttrType: int, value: object) -> 
     attr = int_arg(stmAttrType, "stmAttrType", -(2**31), 2**31 - 1)
     st = stream_handle(stream, rt_fn)
     if attr == ACL_STREAM_ATTR_FAILURE_MODE:
-        v.failureMode = _cur_stream(st, "Obtaining the error handling mode of a stream", rt_fn).failure_mode
+        v.failureMode = cur_stream(st, "Obtaining the error handling mode of a stream", rt_fn).failure_mode
     elif attr == ACL_STREAM_ATTR_FLOAT_OVERFLOW_CHECK:
         target = _context_stream(st, "Obtaining the overflow/underflow detection flag of a specified stream", rt_fn)
         v.overflowSwitch = _overflow.get(target, 0) if _rt_features.has("RT_FEATURE_STREAM_ATTR_OVERFLOW_CHECK") else 1
@@ -182,7 +165,7 @@ def aclrtGetStreamAttribute(stream: object, stmAttrType: int, value: object) -> 
         if _rt_features.has("RT_FEATURE_STREAM_ATTR_USER_CUSTOM_TAG"):
             v.userCustomTag = _tags.get(_context_stream(st, "Obtaining the stream label", rt_fn), 0)
     elif attr == ACL_STREAM_ATTR_CACHE_OP_INFO:
-        target = _cur_stream(st, "Querying whether the operator information is cached", rt_fn)
+        target = cur_stream(st, "Querying whether the operator information is cached", rt_fn)
         v.cacheOpInfoSwitch = _cache_op_info.get(target, 0)
     elif attr == ACL_STREAM_ATTR_PRIORITY:
         if st is None:

@@ -246,3 +246,106 @@ def test_batch_prefetch_null_stream_off_the_control_sq_chips_is_refused_before_t
     finally:
         A.aclrtResetDevice(0)
         assert aclFinalize() == 0
+
+
+# -- the single-range prefetch: the same GetCurStream + LaunchHostFunc pattern ---------------------
+
+_SINGLE = "Managing the prefetching of the unified virtual memory (UVM)"
+
+
+def test_prefetch_null_stream_without_a_context_is_get_cur_stream_s_null(tmp_path):
+    """ApiErrorDecorator::MemManagedPrefetchAsync's GetCurStream (api_error_uvm.cc:104-106) takes
+    Runtime::CurrentContext(): the aclInit default device is not made current; EE1018, the
+    decorator's EE1004 for curStm, RT_ERROR_STREAM_NULL (507000)."""
+    assert aclInit(_default_device_cfg(tmp_path)) == 0
+    try:
+        ptr = Ref()
+        assert A.aclrtMemAllocManaged(ptr, _MB2, 1) == 0  # the default device, current here
+        code, msg = _in_thread(lambda: A.aclrtMemManagedPrefetchAsync(ptr.value, _MB2, _DEVICE_LOC, 0, None))
+        assert code == 507000
+        assert msg.startswith(
+            NO_CONTEXT_HEADLINE
+            + TRACEBACK
+            + f"{INDENT}{_SINGLE} failed because curStm cannot be a NULL pointer.\n"
+            + f"{INDENT}rtMemManagedPrefetchAsync execution failed, reason=stream pointer null"
+            + FUNC_ERROR_REASON
+            + "\n"
+        )
+        # a stream given: ApiImpl's LaunchHostFunc takes CurrentContext(), which sets the default device
+        st = Ref()
+        assert A.aclrtCreateStream(st) == 0
+        code, _ = _in_thread(lambda: A.aclrtMemManagedPrefetchAsync(ptr.value, _MB2, _DEVICE_LOC, 0, st.value))
+        assert code == 0
+        assert A.aclrtSynchronizeStream(st.value) == 0
+        assert A.aclrtDestroyStream(st.value) == 0 and A.aclrtFree(ptr.value) == 0
+    finally:
+        assert aclFinalize() == 0
+
+
+def test_prefetch_launch_needs_a_context_and_converts_the_location(dev0):
+    """ApiImpl::MemManagedPrefetchAsync: ConvertUvmLocationStruct's refusal (api_impl_uvm.cc:78),
+    then LaunchHostFunc's context and stream checks with its inner report (api_impl_uvm.cc:87)."""
+    ptr, st = Ref(), Ref()
+    assert A.aclrtMemAllocManaged(ptr, _MB2, 1) == 0 and A.aclrtCreateStream(st) == 0
+    code, msg = _in_thread(lambda: A.aclrtMemManagedPrefetchAsync(ptr.value, _MB2, _DEVICE_LOC, 0, st.value))
+    assert code == 107002
+    assert msg.startswith(
+        NO_CONTEXT_HEADLINE
+        + TRACEBACK
+        + f"{INDENT}LaunchHostFunc fails with error code 0x7070001[FUNC:MemManagedPrefetchAsync]"
+        "[FILE:api_impl_uvm.cc][LINE:87]\n"
+        f"{INDENT}The argument is invalid. Reason: rtMemManagedPrefetchAsync execution failed, the context is "
+        "a null pointer.\n"
+    )
+    assert A.aclrtMemManagedPrefetchAsync(ptr.value, _MB2, (9, 0), 0, st.value) == 107000
+    assert aclGetRecentErrMsg() == (
+        "Invalid_Argument(EE1001): The argument is invalid. Reason: rtMemManagedPrefetchAsync execution failed.\n"
+        + RANGE_SOLUTION
+        + TRACEBACK
+        + f"{INDENT}ConvertUvmLocationStruct failed, retCode=0x7110001[FUNC:MemManagedPrefetchAsync]"
+        "[FILE:api_impl_uvm.cc][LINE:78]\n"
+        f"{INDENT}The argument is invalid. Reason: rtMemManagedPrefetchAsync execution failed.\n"
+    )
+    assert A.aclrtSetDevice(1) == 0  # a stream of another context: EE1010, the inner report, the wrapper's
+    try:
+        assert A.aclrtMemManagedPrefetchAsync(ptr.value, _MB2, _DEVICE_LOC, 0, st.value) == 107003
+        msg = aclGetRecentErrMsg()
+        assert msg.startswith(
+            "Execution_Error_Invalid_Context(EE1010): Adding a host callback function to the stream task queue execution failed "
+            "because stream does not belong to the current context."
+        )
+        assert (
+            f"{INDENT}LaunchHostFunc fails with error code 0x7030003[FUNC:MemManagedPrefetchAsync]"
+            "[FILE:api_impl_uvm.cc][LINE:87]\n"
+            f"{INDENT}rtMemManagedPrefetchAsync execution failed, reason=stream not in current context"
+        ) in msg
+    finally:
+        assert A.aclrtResetDevice(1) == 0 and A.aclrtSetDevice(0) == 0
+    assert A.aclrtMemManagedPrefetchAsync(ptr.value, _MB2, _DEVICE_LOC, 0, st.value) == 0
+    assert A.aclrtSynchronizeStream(st.value) == 0
+    assert A.aclrtDestroyStream(st.value) == 0 and A.aclrtFree(ptr.value) == 0
+
+
+def test_prefetch_null_stream_off_the_control_sq_chips_is_refused_before_the_driver(soc):
+    """Without RT_FEATURE_DEVICE_CTRL_SQ a NULL stream stays NULL: the decorator's EE1004 (507000)
+    comes before ApiImpl's missing halMemManagedPrefetch (207000, silent)."""
+    soc("Ascend910")
+    assert aclInit(None) == 0 and A.aclrtSetDevice(0) == 0
+    try:
+        assert A.aclrtMemManagedPrefetchAsync(0x1000, _MB2, _DEVICE_LOC, 0, None) == 507000
+        assert aclGetRecentErrMsg() == (
+            f"Invalid_Argument_Null_Pointer(EE1004): {_SINGLE} failed because curStm cannot be a NULL pointer.\n"
+            + POINTER_SOLUTION
+            + TRACEBACK
+            + f"{INDENT}rtMemManagedPrefetchAsync execution failed, reason=stream pointer null"
+            + FUNC_ERROR_REASON
+            + "\n"
+        )
+        st = Ref()
+        assert A.aclrtCreateStream(st) == 0
+        assert A.aclrtMemManagedPrefetchAsync(0x1000, _MB2, _DEVICE_LOC, 0, st.value) == 207000
+        assert aclGetRecentErrMsg() is None
+        assert A.aclrtDestroyStream(st.value) == 0
+    finally:
+        A.aclrtResetDevice(0)
+        assert aclFinalize() == 0
