@@ -208,8 +208,10 @@ SILENT = {
     # off RT_FEATURE_DFX_FAST_RECOVER chips: COND_RETURN_WITH_NOLOG (api_error.cc:3495-3497)
     ("aclrtDeviceTaskAbort", 207000),
     ("aclrtRepairError", 207000),
-    # the failure mode of an ACL_STREAM_DEVICE_USE_ONLY stream, as aclrtSetStreamFailureMode
-    ("aclrtSetStreamAttribute", 207000),
+    # the failure mode of an ACL_STREAM_DEVICE_USE_ONLY stream or of a model's stream:
+    # ApiErrorDecorator::StreamSetMode's WARN (api_error.cc:1605-1607) and ApiImpl::StreamSetMode,
+    # returned by rtStreamSetMode's COND_RETURN_WITH_NOLOG (api_c_stream.cc:302)
+    ("aclrtSetStreamFailureMode", 207000),
     # the link calls: the driver's halMemHandleSetAttribute refusals reach ACL_REQUIRES_RTS_OK_WARN_NOT_SUPPORT /
     # a WARN (src/acl/aclrt_impl/memory.cpp aclrtMemMapSelectedLinkImpl, aclrtMemMapSetLinkImpl;
     # src/runtime/api/api_c_memory.cc rtMemMapSelectedLink, rtMemMapSetLink: COND_RETURN_WITH_NOLOG)

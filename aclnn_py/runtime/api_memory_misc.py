@@ -203,7 +203,10 @@ def aclrtMemInvalidate(devPtr: object, size: int) -> int:
 def aclrtCmoAsync(src: object, size: int, cmoType: int, stream: object) -> int:
     """Queue a cache maintenance operation (prefetch, write back, invalidate, flush) on the stream:
     the task checks its range when it runs and changes nothing (no cache exists here)."""
-    api, rt_fn = "aclrtCmoAsync", "rtCmoAsync"
+    # rtCmoAsync hands the task to rtCmoTaskLaunch (api_c_standard_soc.cc:860), whose handle guard and
+    # ERROR_RETURN_WITH_EXT_ERRCODE name it; ApiImpl::CmoTaskLaunch's (and ApiImplDavid's) stream check
+    # words the operation "Operating the cache memory on the device" (api_impl.cc:6882-6883)
+    api, rt_fn = "aclrtCmoAsync", "rtCmoTaskLaunch"
     p = as_pointer(src)
     if p is None:
         raise ApiError(PARAM, acl_null(api, "src"))
@@ -220,7 +223,7 @@ def aclrtCmoAsync(src: object, size: int, cmoType: int, stream: object) -> int:
     st = stream_handle(stream, rt_fn)
     ctx = need_context(rt_fn)
     target = st or ctx.default_stream
-    own_stream(target, ctx, "Cache memory operation", rt_fn)
+    own_stream(target, ctx, "Operating the cache memory on the device", rt_fn)
     check_stopped(ctx)
     try:
         SPACE.check(p if p > 0 else 0, n, "cache maintenance", api)

@@ -17,6 +17,7 @@ from ._checks import (
     PARAM,
     TIMEOUT_EXPECT,
     E,
+    Message,
     acl_inner,
     acl_null,
     acl_value,
@@ -26,6 +27,7 @@ from ._checks import (
     emu,
     fb_inner,
     fb_invalid,
+    fb_unsupported,
     int_arg,
     is_null_handle,
     loaded_chapter,
@@ -65,6 +67,7 @@ def clamp_priority(priority: int) -> int:
 # aclrtCreateStreamWithConfig maps the ACL flags it knows to the runtime's (others are dropped).
 _STREAM_FLAGS = {0x1: 0x200, 0x2: 0x400, 0x4: 0x01, 0x8: 0x04, 0x10: 0x08, 0x20: 0x800}
 _RT_STREAM_HUGE, _RT_STREAM_CP_PROCESS_USE, _RT_STREAM_ACSQ_LOCK = 0x04, 0x800, 0x2000
+_RT_STREAM_AICPU = 0x08
 
 
 def rt_flags_of(flags: int) -> int:
@@ -288,28 +291,53 @@ def aclrtSetStreamFailureMode(stream: object, mode: int) -> int:
     return set_failure_mode(stream_handle(stream, "rtStreamSetMode"), m, "rtStreamSetMode")
 
 
+def _mode_refusal(rt_fn: str, *messages: Message) -> ApiError:
+    """RT_ERROR_FEATURE_NOT_SUPPORT out of ``StreamSetMode``: rtStreamSetMode returns it with
+    ``COND_RETURN_WITH_NOLOG`` (no report of its own, no last error: api_c_stream.cc:302);
+    rtsStreamSetAttribute's ``ERROR_RETURN_WITH_EXT_ERRCODE`` adds its EE1001 and keeps it as the
+    last error (api_c_stream.cc:496)."""
+    if rt_fn == "rtStreamSetMode":
+        return unrecorded(ApiError(E.ACL_ERROR_RT_FEATURE_NOT_SUPPORT, *messages))
+    return ApiError(E.ACL_ERROR_RT_FEATURE_NOT_SUPPORT, *messages, fb_unsupported(rt_fn))
+
+
 def set_failure_mode(st: Stream | None, m: int, rt_fn: str) -> int:
     """``ApiErrorDecorator::StreamSetMode`` after the handle guard (``rt_fn`` names the rt function
     that called it: rtStreamSetMode, or rtsStreamSetAttribute for ACL_STREAM_ATTR_FAILURE_MODE):
     GetCurStream (api_error.cc:1602-1604), then ``ApiImpl::StreamSetMode``, whose
     ``CurrentContext()`` does make an aclInit default device current (api_impl.cc:1994-1995)."""
-    st = cur_stream(st, "Setting the error handling mode of a stream", rt_fn)
-    if st.flags & 0x20:  # ACL_STREAM_DEVICE_USE_ONLY: refused without a report
-        return E.ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+    desc = "Setting the error handling mode of a stream"
+    st = cur_stream(st, desc, rt_fn)
+    rt_flags = rt_flags_of(st.flags)
+    if rt_flags & _RT_STREAM_CP_PROCESS_USE:  # ACL_STREAM_DEVICE_USE_ONLY: the decorator's COND_RETURN_WARN
+        if rt_fn == "rtStreamSetMode":
+            return E.ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+        raise _mode_refusal(rt_fn)
     ctx = need_context(rt_fn)
+    bound_to = model_stream(st)
+    if bound_to is not None and not rt_flags & _RT_STREAM_AICPU:
+        # the stream's bind flag (api_impl.cc:2002-2008): a stream bound to a model, or a model stream
+        # of a capture (Model::BindStream / AddStream; an AI CPU stream gets no bind flag)
+        raise _mode_refusal(
+            rt_fn,
+            (
+                "EE1017",
+                f"{desc} failed. Parameter stream is invalid. Reason: Stream (stream_id={st.ident}) has been bound "
+                f"to a model (model_id={bound_to.ident}). This operation only supports single-operator streams.",
+            ),
+        )
     fail_mode = m & 0x1
     if fail_mode == st.failure_mode:
         return E.ACL_SUCCESS
     if st.failure_mode == 1 and fail_mode == 0:
-        raise ApiError(
-            E.ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+        raise _mode_refusal(
+            rt_fn,
             (
                 "EE1016",
-                f"Setting the error handling mode of a stream failed. Reason: Changing stream {st.ident} from stop "
-                "mode to continue mode is not supported.",
+                f"{desc} failed. Reason: Changing stream {st.ident} from stop mode to continue mode is not supported.",
             ),
         )
-    own_stream(st, ctx, "Setting the error handling mode of a stream", rt_fn)
+    own_stream(st, ctx, desc, rt_fn)
     st.failure_mode = fail_mode
     st.context.stop_on_failure = True
     return E.ACL_SUCCESS

@@ -91,7 +91,10 @@ def _null_stm(desc: str, rt_fn: str) -> ApiError:
 
 def _no_aicpu_priority(st: Stream, desc: str, verb: str, rt_fn: str) -> None:
     """ApiErrorDecorator::Set/GetStreamPriorityValue (api_error.cc:6043-6046, 6071-6074): a stream
-    of AI CPU scheduling tasks (RT_STREAM_AICPU, ACL_STREAM_CPU_SCHEDULE) has no priority."""
+    of AI CPU scheduling tasks (RT_STREAM_AICPU, ACL_STREAM_CPU_SCHEDULE) has no priority. (The
+    RT_STREAM_FORBIDDEN_DEFAULT check before it, api_error.cc:6040-6042, 6068-6070, meets no ACL
+    stream: aclrtCreateStream and aclrtCreateStreamWithConfig never set 0x10, and the lite library's
+    aclrtCreateStreamV2 keeps no flag at all.)"""
     flags = rt_flags_of(st.flags)
     if flags & _RT_STREAM_AICPU:
         raise ApiError(
