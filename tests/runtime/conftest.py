@@ -24,3 +24,18 @@ def ctx(request, monkeypatch):
     yield request.param
     aclrtResetDevice(0)
     aclFinalize()
+
+
+@pytest.fixture
+def chip(soc):
+    """``chip(name)``: emulate that chip, then aclInit and device 0 current, for one test (a test
+    may open device 1 too: both are reset)."""
+
+    def start(name: str) -> None:
+        soc(name)
+        assert aclInit(None) == 0 and aclrtSetDevice(0) == 0
+
+    yield start
+    aclrtResetDevice(1)
+    aclrtResetDevice(0)
+    aclFinalize()

@@ -12,25 +12,13 @@ import threading
 import pytest
 from rt_texts import FUNC_ERROR_REASON
 
-from aclnn_py import aclFinalize, aclGetRecentErrMsg, aclInit
+from aclnn_py import aclGetRecentErrMsg
 from aclnn_py._ref import Ref
 from aclnn_py.runtime import api as A
 
 NO_CB_REG = 107015  # ACL_ERROR_RT_STREAM_NO_CB_REG
 STREAM_SUBSCRIBE = 107011  # ACL_ERROR_RT_STREAM_SUBSCRIBE
 THREAD_SUBSCRIBE = 107012  # ACL_ERROR_RT_THREAD_SUBSCRIBE
-
-
-@pytest.fixture
-def chip(soc):
-    def start(name: str) -> None:
-        soc(name)
-        assert aclInit(None) == 0 and A.aclrtSetDevice(0) == 0
-
-    yield start
-    A.aclrtResetDevice(1)
-    A.aclrtResetDevice(0)
-    aclFinalize()
 
 
 def _stream() -> object:

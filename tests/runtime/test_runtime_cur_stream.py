@@ -8,10 +8,9 @@ make the default device current."""
 
 from __future__ import annotations
 
-import threading
-
 import pytest
 from rt_texts import INDENT, NO_CONTEXT_HEADLINE, POINTER_SOLUTION, TRACEBACK
+from rt_threads import in_thread
 
 from aclnn_py import aclFinalize, aclGetRecentErrMsg, aclInit
 from aclnn_py._ref import Ref
@@ -23,20 +22,6 @@ _GET_MODE = "Obtaining the error handling mode of a stream"
 _ABORT = "Aborting tasks in a stream"
 _SET_CACHE = "Setting the switch for caching operator information in a stream"
 _GET_CACHE = "Querying whether the operator information is cached"
-
-
-def _in_thread(fn):
-    """``fn()`` in a new thread (no context bound); its result and the thread's error text."""
-    out: list[object] = []
-
-    def run() -> None:
-        out.append(fn())
-        out.append(aclGetRecentErrMsg())
-
-    t = threading.Thread(target=run)
-    t.start()
-    t.join()
-    return out[0], out[1]
 
 
 @pytest.fixture
@@ -83,7 +68,7 @@ def test_get_cur_stream_never_makes_the_default_device_current(default_device, c
     """Ascend910B: GetCurStream's Runtime::CurrentContext() finds no context in a new thread, even
     with an aclInit default device (api_error.cc:1602-1604, 1620-1622, 6602-6603, 6985-6987,
     6997-6999)."""
-    code, msg = _in_thread(call)
+    code, msg = in_thread(call)
     assert code == 107000
     assert msg.startswith(_no_cur_stm(desc, rt_fn))
 
@@ -91,7 +76,7 @@ def test_get_cur_stream_never_makes_the_default_device_current(default_device, c
 def test_abort_of_a_null_stream_without_a_context_reports_the_missing_context(dev0):
     """GetCurStream's CHECK_CONTEXT_VALID_WITH_RETURN reports EE1018 before the decorator's EE1004
     (no default device configured here)."""
-    code, msg = _in_thread(lambda: A.aclrtStreamAbort(None))
+    code, msg = in_thread(lambda: A.aclrtStreamAbort(None))
     assert code == 107000 and msg.startswith(_no_cur_stm(_ABORT, "rtStreamAbort"))
 
 
@@ -138,7 +123,7 @@ def test_the_implementations_current_context_does_make_the_default_device_curren
         _attr(None, SA.ACL_STREAM_ATTR_USER_CUSTOM_TAG, get=True),
         lambda: A.aclrtStreamGetPriority(None, Ref()),
     ):
-        code, _ = _in_thread(call)
+        code, _ = in_thread(call)
         assert code == 0
     assert A.aclrtDestroyStream(st.value) == 0
 
@@ -147,6 +132,6 @@ def test_a_2d_copy_s_null_stream_never_takes_the_default_device(default_device):
     """ApiErrorDecorator::MemCopy2DAsync (api_error.cc:3062-3063) resolves NULL by GetCurStream
     before its parameter checks: a new thread gets no default stream, even with a default device."""
     src, dst = bytearray(64), bytearray(64)
-    code, msg = _in_thread(lambda: A.aclrtMemcpy2dAsync(dst, 8, src, 8, 8, 4, 4, None))
+    code, msg = in_thread(lambda: A.aclrtMemcpy2dAsync(dst, 8, src, 8, 8, 4, 4, None))
     assert code == 107000
     assert msg.startswith(_no_cur_stm("Asynchronous 2D memory copy", "rtMemcpy2dAsync"))

@@ -13,17 +13,6 @@ from aclnn_py._ref import Ref
 from aclnn_py.runtime import api as A
 
 
-@pytest.fixture
-def chip(soc):
-    def start(name: str) -> None:
-        soc(name)
-        assert aclInit(None) == 0 and A.aclrtSetDevice(0) == 0
-
-    yield start
-    A.aclrtResetDevice(0)
-    aclFinalize()
-
-
 def test_overflow_status_calls_refuse_a_capturing_stream(chip):
     chip("Ascend910B")
     st, out = Ref(), Ref()

@@ -16,6 +16,7 @@ from rt_texts import (
     TRACEBACK,
     bad_handle,
 )
+from rt_threads import in_thread
 
 from aclnn_py import aclFinalize, aclGetRecentErrMsg, aclInit
 from aclnn_py._ref import Ref
@@ -81,20 +82,6 @@ def test_managed_allocation_refusals_have_no_wrapper_report_and_p2p_map_needs_a_
 # -- stop 30 (mem): device id, implicit default context, the batch prefetch's order ------------------
 
 
-def _in_thread(fn):
-    """``fn()`` in a new thread (no context bound); its result and the thread's error text."""
-    out: list[object] = []
-
-    def run() -> None:
-        out.append(fn())
-        out.append(aclGetRecentErrMsg())
-
-    t = threading.Thread(target=run)
-    t.start()
-    t.join()
-    return out[0], out[1]
-
-
 def _default_device_cfg(tmp_path, device: int = 0) -> str:
     cfg = tmp_path / "acl.json"
     cfg.write_text('{"defaultDevice": {"default_device": "' + str(device) + '"}}')
@@ -126,11 +113,11 @@ def test_mem_usage_info_sets_the_default_device_only_for_its_own_id(tmp_path):
     made current only when deviceId is that device (runtime.cc:5397-5428)."""
     assert aclInit(_default_device_cfg(tmp_path)) == 0
     try:
-        code, msg = _in_thread(lambda: A.aclrtGetMemUsageInfo(1, [], 4, Ref()))
+        code, msg = in_thread(lambda: A.aclrtGetMemUsageInfo(1, [], 4, Ref()))
         assert code == 107002
         assert "rtGetMemUsageInfo execution failed, the context is a null pointer." in msg
         infos: list[object] = []
-        code, _ = _in_thread(lambda: A.aclrtGetMemUsageInfo(0, infos, 4, Ref()))
+        code, _ = in_thread(lambda: A.aclrtGetMemUsageInfo(0, infos, 4, Ref()))
         assert code == 0 and infos[0].name == "APP"
     finally:
         assert aclFinalize() == 0
@@ -142,7 +129,7 @@ def test_check_mem_type_never_sets_the_default_device(tmp_path):
     assert aclInit(_default_device_cfg(tmp_path)) == 0
     try:
         result = Ref()
-        code, msg = _in_thread(lambda: A.aclrtCheckMemType([0x1000], 1, 0x2, result, 0))
+        code, msg = in_thread(lambda: A.aclrtCheckMemType([0x1000], 1, 0x2, result, 0))
         assert code == 107002 and result.value == 0
         assert msg.startswith(NO_CONTEXT_HEADLINE + TRACEBACK)
         assert f"{INDENT}The argument is invalid. Reason: rtsCheckMemType execution failed, the context is a null " in (
@@ -174,7 +161,7 @@ def test_batch_prefetch_null_stream_without_a_context_is_get_cur_stream_s_null(t
     try:
         ptr = Ref()
         assert A.aclrtMemAllocManaged(ptr, _MB2, 1) == 0  # the default device, current here
-        code, msg = _in_thread(
+        code, msg = in_thread(
             lambda: A.aclrtMemManagedPrefetchBatchAsync([ptr.value], [_MB2], 1, [_DEVICE_LOC], [0], 1, 0, None)
         )
         assert code == 507000
@@ -197,7 +184,7 @@ def test_batch_prefetch_launch_needs_the_stream_s_context(dev0):
     ptr, st = Ref(), Ref()
     assert A.aclrtMemAllocManaged(ptr, _MB2, 1) == 0 and A.aclrtCreateStream(st) == 0
     args = ([ptr.value], [_MB2], 1, [_DEVICE_LOC], [0], 1, 0, st.value)
-    code, msg = _in_thread(lambda: A.aclrtMemManagedPrefetchBatchAsync(*args))
+    code, msg = in_thread(lambda: A.aclrtMemManagedPrefetchBatchAsync(*args))
     assert code == 107002
     assert msg.startswith(
         NO_CONTEXT_HEADLINE
@@ -261,7 +248,7 @@ def test_prefetch_null_stream_without_a_context_is_get_cur_stream_s_null(tmp_pat
     try:
         ptr = Ref()
         assert A.aclrtMemAllocManaged(ptr, _MB2, 1) == 0  # the default device, current here
-        code, msg = _in_thread(lambda: A.aclrtMemManagedPrefetchAsync(ptr.value, _MB2, _DEVICE_LOC, 0, None))
+        code, msg = in_thread(lambda: A.aclrtMemManagedPrefetchAsync(ptr.value, _MB2, _DEVICE_LOC, 0, None))
         assert code == 507000
         assert msg.startswith(
             NO_CONTEXT_HEADLINE
@@ -274,7 +261,7 @@ def test_prefetch_null_stream_without_a_context_is_get_cur_stream_s_null(tmp_pat
         # a stream given: ApiImpl's LaunchHostFunc takes CurrentContext(), which sets the default device
         st = Ref()
         assert A.aclrtCreateStream(st) == 0
-        code, _ = _in_thread(lambda: A.aclrtMemManagedPrefetchAsync(ptr.value, _MB2, _DEVICE_LOC, 0, st.value))
+        code, _ = in_thread(lambda: A.aclrtMemManagedPrefetchAsync(ptr.value, _MB2, _DEVICE_LOC, 0, st.value))
         assert code == 0
         assert A.aclrtSynchronizeStream(st.value) == 0
         assert A.aclrtDestroyStream(st.value) == 0 and A.aclrtFree(ptr.value) == 0
@@ -287,7 +274,7 @@ def test_prefetch_launch_needs_a_context_and_converts_the_location(dev0):
     then LaunchHostFunc's context and stream checks with its inner report (api_impl_uvm.cc:87)."""
     ptr, st = Ref(), Ref()
     assert A.aclrtMemAllocManaged(ptr, _MB2, 1) == 0 and A.aclrtCreateStream(st) == 0
-    code, msg = _in_thread(lambda: A.aclrtMemManagedPrefetchAsync(ptr.value, _MB2, _DEVICE_LOC, 0, st.value))
+    code, msg = in_thread(lambda: A.aclrtMemManagedPrefetchAsync(ptr.value, _MB2, _DEVICE_LOC, 0, st.value))
     assert code == 107002
     assert msg.startswith(
         NO_CONTEXT_HEADLINE

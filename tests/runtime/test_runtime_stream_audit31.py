@@ -5,10 +5,9 @@ api_error.cc, api_impl.cc)."""
 
 from __future__ import annotations
 
-import threading
-
 import pytest
 from rt_texts import INDENT, NO_CONTEXT_HEADLINE, RANGE_SOLUTION, TRACEBACK, bad_handle
+from rt_threads import in_thread
 
 from aclnn_py import (
     ACL_CONTINUE_ON_FAILURE,
@@ -47,20 +46,6 @@ def _stream(flags: int = 0):
 
 def _set_attr_mode(stream, mode: int) -> int:
     return aclrtSetStreamAttribute(stream, ACL_STREAM_ATTR_FAILURE_MODE, aclrtStreamAttrValue(mode))
-
-
-def _in_thread(fn):
-    """``fn()`` in a new thread (no context bound); its result and the thread's error text."""
-    out: list[object] = []
-
-    def run() -> None:
-        out.append(fn())
-        out.append(aclGetRecentErrMsg())
-
-    t = threading.Thread(target=run)
-    t.start()
-    t.join()
-    return out[0], out[1]
 
 
 # -- aclrtCmoAsync: rtCmoAsync -> rtCmoTaskLaunch -> ApiImpl::CmoTaskLaunch ----------------------
@@ -103,7 +88,7 @@ def test_cmo_async_bad_stream_and_no_context_name_cmo_task_launch(dev0):
     assert A.aclrtDestroyStream(st) == 0
     assert A.aclrtCmoAsync(p.value, 64, 1, st) == 107017
     assert aclGetRecentErrMsg() == bad_handle("stream", "rtCmoTaskLaunch")
-    code, msg = _in_thread(lambda: A.aclrtCmoAsync(p.value, 64, 1, None))
+    code, msg = in_thread(lambda: A.aclrtCmoAsync(p.value, 64, 1, None))
     assert code == 107002
     assert msg.startswith(
         NO_CONTEXT_HEADLINE
