@@ -2,7 +2,7 @@
 (``<op>/tests/ut/op_api/test_aclnn_*.cpp``, the files CANN's CMake builds) call
 ``aclnnXxxGetWorkspaceSize`` with descriptors of tensors, scalars and arrays, on the UT's stub
 platform (ASCEND910B unless a case switches it), and assert the status it returns — sometimes the
-workspace size too. Every case ``tests/cann_ut.py`` can read that calls an API aclnn_py implements
+workspace size too. Every case ``tests/cann_ut/`` can read that calls an API aclnn_py implements
 runs here with the same arguments on the same SoC, and must return what the UT asserts.
 
 The UTs are not part of the repository (CANN's code may not be copied into it): they are read at
