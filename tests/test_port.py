@@ -459,6 +459,72 @@ UNKNOWN = [
         "defined twice",
     ),
     ("not C++", "int main() {\n  return 0 +;\n}", 5, "", "parser cannot read"),
+    (
+        "function declared in a function",
+        "int main() {\n  std::vector<float> f(int64_t);\n  return 0;\n}",
+        5,
+        "std::vector<float> f(int64_t);",
+        "a function declared inside a function",
+    ),
+    (
+        "unique_ptr with the default deleter",
+        "int main() {\n  std::unique_ptr<aclTensor> t(nullptr);\n  return 0;\n}",
+        5,
+        "std::unique_ptr<aclTensor>",
+        "without a function deleter",
+    ),
+    (
+        "unique_ptr deleter of another type",
+        "using P = std::unique_ptr<void, decltype(&aclrtFree)>;\nint main() {\n  P p(nullptr, &aclrtDestroyStream);\n"
+        "  return 0;\n}",
+        6,
+        "&aclrtDestroyStream",
+        "a deleter that is no",
+    ),
+    (
+        "unique_ptr by value",
+        "using P = std::unique_ptr<void, decltype(&aclrtFree)>;\nint f(P p) { return 0; }\nint main() { return 0; }",
+        5,
+        "int f(P p)",
+        "passed by value",
+    ),
+    (
+        "unique_ptr as a value",
+        "using P = std::unique_ptr<void, decltype(&aclrtFree)>;\nint main() {\n  P p(nullptr, &aclrtFree);\n"
+        "  if (p) {\n    return 1;\n  }\n  return 0;\n}",
+        7,
+        "p",
+        "used as a value",
+    ),
+    (
+        "global unique_ptr",
+        "using P = std::unique_ptr<void, decltype(&aclrtFree)>;\nP g(nullptr, &aclrtFree);\nint main() { return 0; }",
+        5,
+        "P g",
+        "a global std::unique_ptr",
+    ),
+    (
+        "lambda capturing by copy",
+        "int main() {\n  std::shared_ptr<void> g(nullptr, [=](void*) {});\n  return 0;\n}",
+        5,
+        "[=]",
+        "capturing by copy",
+    ),
+    (
+        "lambda assigning what it captures",
+        "int main() {\n  int n = 0;\n  std::shared_ptr<void> g(nullptr, [&](void*) {\n    n = 1;\n  });\n"
+        "  return n;\n}",
+        7,
+        "n",
+        "a lambda assigning n",
+    ),
+    (
+        "shared_ptr reset",
+        "int main() {\n  std::shared_ptr<void> g(nullptr, &aclrtFree);\n  g.reset();\n  return 0;\n}",
+        6,
+        "g.reset()",
+        "only get()",
+    ),
 ]
 
 
@@ -879,3 +945,142 @@ def test_a_document_whose_fence_closes_on_the_programs_last_line_gives_the_progr
     assert extract_program(doc) == "#include <cstdio>\nint main() {\n  return 0;\n}\n"
     port = translate(extract_program(doc) or "", "doc.cpp")
     assert port.ok
+
+
+# ---------------------------------------------------------------------------------------------
+# RAII: std::unique_ptr and std::shared_ptr deleters, against g++
+# ---------------------------------------------------------------------------------------------
+
+RAII = r"""// RAII: each deleter prints its name; C++ destroys a block's objects at its end, the last declared
+// first, on every way out of it.
+#include <cstdio>
+#include <memory>
+#include <vector>
+#include "acl/acl.h"
+
+std::vector<int32_t> cells = {0, 1, 2, 3, 4, 5, 6, 7};
+int g_deleted = 0;
+
+void Delete(const char* name) {
+  g_deleted += 1;
+  printf("%s (%d)\n", name, g_deleted);
+}
+void FreeA(void* p) { Delete("FreeA"); }
+void FreeB(void* p) { Delete("FreeB"); }
+void FreeC(void* p) { Delete("FreeC"); }
+void FreeD(void* p) { Delete("FreeD"); }
+
+using APtr = std::unique_ptr<void, decltype(&FreeA)>;
+
+struct Holder {
+  int64_t id = 7;
+  APtr first{nullptr, &FreeA};
+  APtr second{nullptr, &FreeB};
+};
+
+int Fill(Holder& h, int stop) {
+  h.first.reset(&cells[1]);
+  if (stop == 1) {
+    return 1;
+  }
+  h.second.reset(&cells[2]);
+  return 0;
+}
+
+int Scoped(int stop) {
+  Holder h;
+  APtr local(&cells[3], &FreeC);
+  printf("scoped %d\n", stop);
+  if (Fill(h, stop) != 0) {
+    printf("early return\n");
+    return 1;
+  }
+  printf("end of Scoped\n");
+  return 0;
+}
+
+int main() {
+  int step = 0;
+  int64_t size = 3;
+  std::vector<float> zeros(size);
+  std::shared_ptr<void> guard(nullptr, [&](void* p) {
+    printf("guard at step %d, %d\n", step, p == nullptr);
+  });
+  APtr a(nullptr, &FreeA);
+  a.reset(&cells[4]);  // nothing to delete before
+  printf("reset %zu %g\n", zeros.size(), zeros[2]);
+  a.reset(&cells[5]);  // deletes the first
+  step = 1;
+  Scoped(1);
+  Scoped(0);
+  for (int i = 0; i < 2; i++) {
+    APtr each(&cells[6], &FreeD);
+    printf("loop %d\n", i);
+  }
+  void* kept = a.release();
+  APtr b(kept, &FreeA);
+  printf("owned %d\n", b.get() != nullptr);
+  step = 2;
+  return 0;
+}
+"""
+RAII_OUT = """reset 3 0
+FreeA (1)
+scoped 1
+early return
+FreeC (2)
+FreeA (3)
+scoped 0
+end of Scoped
+FreeC (4)
+FreeB (5)
+FreeA (6)
+loop 0
+FreeD (7)
+loop 1
+FreeD (8)
+owned 1
+FreeA (9)
+guard at step 2, 1
+"""
+
+
+def test_raii_deleters_run_where_cpp_destroys_the_objects(tmp_path) -> None:
+    """A block declaring smart pointers runs in a contextlib.ExitStack that destroys them at its end, on
+    every way out, the last first (a loop body's at each turn); a struct holding them is an ExitStack
+    of its members; ``reset`` deletes the old pointer, ``release`` gives it up; a shared_ptr's lambda
+    deleter is a nested function that reads what it captures at exit and runs for a null pointer;
+    ``std::vector<float> zeros(size);`` is a vector of ``size`` elements."""
+    port = translate(RAII, "raii.cpp")
+    assert port.ok, port.refusals
+    assert "from aclnn_py.raii import shared_ptr, unique_ptr" in port.python
+    assert (
+        "class Holder(contextlib.ExitStack):  # struct Holder: destroys its smart pointers\n"
+        "    def __init__(self):\n        super().__init__()\n        self.id = 7\n"
+        "        self.first = self.enter_context(unique_ptr(None, FreeA))\n"
+    ) in port.python
+    assert "    with contextlib.ExitStack() as scope:  # destroys what it holds" in port.python
+    assert "        h = scope.enter_context(Holder())\n" in port.python
+    assert "    zeros = np.zeros(size, dtype=np.float32)\n" in port.python
+    assert (
+        "        def guard_deleter(p):  # [&](void* p): reads what it captures when it runs\n"
+        '            printf("guard at step %d, %d\\n", step, p is None)\n'
+        "        guard = scope.enter_context(shared_ptr(None, guard_deleter))\n"
+        "        a = scope.enter_context(unique_ptr(None, FreeA))\n"
+    ) in port.python
+    assert (
+        "            with contextlib.ExitStack() as scope2:  # destroys what it holds at the end of the block, "
+        "last first, as C++ does\n                each = scope2.enter_context(unique_ptr(cells[6:], FreeD))\n"
+    ) in port.python
+    path = tmp_path / "raii.py"
+    path.write_text(port.python)
+    run = subprocess.run([sys.executable, str(path)], capture_output=True, text=True, env=_env())
+    assert (run.returncode, run.stdout, run.stderr) == (0, RAII_OUT, "")
+    if shutil.which("g++") is None:
+        pytest.skip("needs g++ to compile the C++ program and recheck the expected printout against it")
+    src = tmp_path / "raii.cpp"
+    src.write_text(RAII)
+    exe = tmp_path / "raii"
+    subprocess.run(["g++", "-std=c++17", f"-I{CAPI / 'include'}", str(src), "-o", str(exe)], check=True)
+    c = subprocess.run([str(exe)], capture_output=True, text=True)
+    assert (c.returncode, c.stdout) == (0, RAII_OUT)

@@ -6,9 +6,10 @@ the compiled program's expected printout (``tests/cann_examples/<key>.out``) and
 except where the program itself is wrong (test_cann_examples.PROGRAM_BUGS): there the port prints the
 same and the sanitizer reports the same findings, naming the port's own file and line where the C ABI
 names "the C program". What the tool cannot translate faithfully it refuses (REFUSED below): the
-programs whose printout C leaves undefined; and what it does not translate at all (UNTRANSLATED:
-RAII with std::unique_ptr/std::shared_ptr deleters, a declaration C++ reads as a variable and
-tree-sitter as a function) it refuses at that line.
+programs whose printout C leaves undefined. Every other program is ported and run, those of the
+operator directories' examples/ that release their resources by RAII (std::unique_ptr deleters, a
+std::shared_ptr guard with a lambda deleter) and those declaring `std::vector<float> v(size);`
+included.
 
 Unset, the module skips at once (commands to export the documents: test_cann_examples' docstring).
 The ports run in parallel (one worker per CPU). Skips cleanly without tree-sitter (the ``port``
@@ -56,27 +57,7 @@ REFUSED: dict[str, tuple[str, str]] = {
     ),
 }
 
-# Programs of the operator directories' examples/ that use what the tool does not translate (it
-# refuses them at the first such line, with this reason). Their compiled programs are compared in
-# test_cann_examples as the others.
-_RAII = (39, "a C++ library type with no Python translation")  # std::unique_ptr<T, decltype(&free)>
-UNTRANSLATED: dict[str, tuple[int, str]] = {
-    # RAII: `using StreamPtr = std::unique_ptr<..., decltype(&aclrtDestroyStream)>` and a
-    # std::shared_ptr<void> guard whose lambda deleter resets the device at scope exit
-    "cast__test_aclnn_cast": _RAII,
-    "div__test_aclnn_div": _RAII,
-    "equal__test_aclnn_eq_tensor": _RAII,
-    "greater__test_aclnn_gt_tensor": _RAII,
-    "greater_equal__test_aclnn_ge_tensor": _RAII,
-    "less__test_aclnn_lt_tensor": _RAII,
-    "less_equal__test_aclnn_le_tensor": _RAII,
-    # `std::vector<float> resultData(size);` where size is a variable: C++'s grammar reads it as a
-    # variable (size is no type), tree-sitter as a function declaration taking a `size`
-    "equal__test_aclnn_inplace_eq_scalar": (127, "an unknown type: not declared in the program nor by aclnn_py"),
-    "equal__test_aclnn_inplace_eq_tensor": (128, "an unknown type: not declared in the program nor by aclnn_py"),
-}
-
-PORTED = [k for k in cann.PROGRAMS if k not in cann.NOT_RUNNABLE and k not in REFUSED and k not in UNTRANSLATED]
+PORTED = [k for k in cann.PROGRAMS if k not in cann.NOT_RUNNABLE and k not in REFUSED]
 
 
 def _translate(key: str) -> Port | list[Refusal]:
@@ -173,14 +154,4 @@ def test_the_refused_programs_are_those_whose_printout_c_leaves_undefined() -> N
 
 def test_every_runnable_program_is_ported_and_compared() -> None:
     assert PORTED, f"no document with a program under {cann.DOCS}"
-    assert {p.stem for p in cann.EXPECTED.glob("*.out")} == set(PORTED) | set(UNTRANSLATED)
-
-
-@pytest.mark.parametrize("key", sorted(UNTRANSLATED))
-def test_an_example_using_what_the_tool_does_not_translate_is_refused_there(
-    ports: dict[str, Port | list[Refusal]], key: str
-) -> None:
-    line, reason = UNTRANSLATED[key]
-    port = ports[key]
-    refusals = port.refusals if isinstance(port, Port) else tuple(port)
-    assert refusals and (refusals[0].line, refusals[0].reason) == (line, reason), refusals
+    assert {p.stem for p in cann.EXPECTED.glob("*.out")} == set(PORTED)

@@ -49,3 +49,32 @@ def test_create_acl_tensor_like_the_samples(dev):
     assert dev.read(tensor.value).tolist() == [[0, 1, 2], [3, 4, 5]]
     aclDestroyTensor(tensor.value)
     aclrtFree(addr.value)
+
+
+def test_raii_handles_delete_as_cpp_does():
+    """aclnn_py.raii (the ports' std::unique_ptr / std::shared_ptr): reset takes the new pointer, then
+    deletes the old one unless None; destruction deletes what is owned (a unique_ptr never None, a
+    shared_ptr's deleter always, once); an ExitStack destroys them last first, on every way out."""
+    import contextlib
+
+    from aclnn_py.raii import shared_ptr, unique_ptr
+
+    deleted: list[object] = []
+    p = unique_ptr(None, deleted.append)
+    p.reset("a")
+    assert (p.get(), deleted) == ("a", [])
+    p.reset("b")
+    assert (p.get(), deleted) == ("b", ["a"])
+    assert (p.release(), p.get(), deleted) == ("b", None, ["a"])
+    deleted.clear()
+
+    def body() -> int:
+        with contextlib.ExitStack() as scope:
+            scope.enter_context(shared_ptr(None, lambda ptr: deleted.append(("guard", ptr))))
+            scope.enter_context(unique_ptr(None, deleted.append))  # owns nothing: nothing deleted
+            scope.enter_context(unique_ptr("first", deleted.append))
+            scope.enter_context(unique_ptr("second", deleted.append))
+            return 3
+
+    assert body() == 3
+    assert deleted == ["second", "first", ("guard", None)]

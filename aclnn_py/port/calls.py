@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from . import cparse
-from .ctype import INT, SIZE_T, CType, numpy_type, pointer, promote
+from .ctype import INT, SIZE_T, VOID, CType, numpy_type, pointer, promote
 from .errors import Refused
 from .exprs import Exprs, _need
 from .literals import LiteralError, printf_conversions
@@ -119,6 +119,11 @@ class Calls(Exprs):
 
     def argument(self, ptype: CType, node: Node, func: str, index: int, param_key: Key | None = None) -> str:
         role = param_role(ptype)
+        if ptype.is_smart:
+            e = self.expr(node)
+            if e.ctype.plain() != ptype.plain() or e.addr or not ptype.ref:
+                raise refuse(node, f"a {e.ctype} passed for a {ptype}")
+            return e.text  # a reference: the same object
         if role == "vector":
             elem = ptype.plain().of
             # host memory in the callee (a vector<T>, or a parameter used as a buffer) must be numpy here
@@ -343,6 +348,8 @@ class Calls(Exprs):
         op = cparse.text(cparse.field(fn, "operator"))
         member = cparse.text(cparse.field(fn, "field"))
         obj = self.expr(obj_node)
+        if obj.ctype.is_smart and not obj.addr:
+            return self.smart_method(obj, op, member, args, node, discard)
         if op != "." or not obj.container:
             raise refuse(node, f"the member function {member}: the tool translates std::vector's only")
         elem = obj.ctype.of
@@ -376,6 +383,25 @@ class Calls(Exprs):
                 v = self.convert(self.expr(args[0], elem), elem, args[0])
                 return PyExpr(f"{base}.append({v.text})", P_ATOM, CType("void"))
         raise refuse(node, f"std::vector::{member} is not translated")
+
+    def smart_method(self, obj: PyExpr, op: str, member: str, args: list[Node], node: Node, discard: bool) -> PyExpr:
+        """``p.get()``; a unique_ptr's ``p.reset(q)``, ``p.reset()`` and ``p.release()`` (aclnn_py.raii
+        does what C++ does: reset deletes the old pointer, unless null, after taking the new one)."""
+        t = obj.ctype.plain()
+        owned = t.of
+        assert owned is not None
+        base = obj.paren(P_ATOM)
+        if op == "." and member == "get" and not args:
+            return PyExpr(f"{base}.get()", P_ATOM, owned)
+        if op == "." and t.kind == "unique_ptr" and member == "release" and not args:
+            return PyExpr(f"{base}.release()", P_ATOM, owned)
+        if op == "." and t.kind == "unique_ptr" and member == "reset" and len(args) <= 1:
+            if not discard:
+                raise refuse(node, "the value of reset()")
+            value = self.convert(self.expr(args[0], owned), owned, args[0]).text if args else ""
+            return PyExpr(f"{base}.reset({value})", P_ATOM, VOID)
+        what = "get(), reset() and release()" if t.kind == "unique_ptr" else "get()"
+        raise refuse(node, f"std::{t.kind}'s {op}{member} is not translated (only {what})")
 
     # -- sizes and containers ----------------------------------------------------------------------
     def sizeof_type(self, t: CType, node: Node) -> PyExpr:

@@ -49,6 +49,9 @@ INT_TYPES: dict[str, tuple[int, bool]] = {
     "uintptr_t": (64, False),
 }
 FLOAT_TYPES = {"_Float16": 16, "float": 32, "double": 64}
+# std::unique_ptr<T, decltype(&f)> and std::shared_ptr<T> (aclnn_py.raii): ``of`` is what ``get()``
+# returns (a handle or a device address), a unique_ptr's ``params`` its deleter's function type
+SMART = ("unique_ptr", "shared_ptr")
 # integer rank for C's usual arithmetic conversions (long and long long differ in rank only)
 _RANK = {8: 1, 16: 2, 32: 3, 64: 4}
 
@@ -56,7 +59,8 @@ _RANK = {8: 1, 16: 2, 32: 3, 64: 4}
 @dataclass(frozen=True)
 class CType:
     """``kind``: int bool float enum void opaque pointer vector array func typevar nullptr struct
-    auto unknown. ``of`` is the pointee / element / return type."""
+    unique_ptr shared_ptr auto unknown. ``of`` is the pointee / element / return type (of a smart
+    pointer: the pointer it owns)."""
 
     kind: str
     name: str = ""
@@ -109,10 +113,15 @@ class CType:
         return self.kind in ("vector", "array")
 
     @property
+    def is_smart(self) -> bool:
+        """A ``std::unique_ptr`` or ``std::shared_ptr`` (an object of aclnn_py.raii)."""
+        return self.kind in SMART
+
+    @property
     def is_mutable_ref(self) -> bool:
         """A non-const reference to a scalar, pointer or handle (a parameter ``T&``): where the callee
         writes through it, Python holds it in a ``Ref``."""
-        return self.ref and not self.const and self.kind not in ("vector", "array", "struct", "auto")
+        return self.ref and not self.const and self.kind not in ("vector", "array", "struct", "auto", *SMART)
 
     @property
     def is_func(self) -> bool:
@@ -180,6 +189,8 @@ def spell(t: CType) -> str:
         return f"{spell(t.of or UNKNOWN)}[{t.size if t.size is not None else ''}]"
     if t.kind == "func":
         return f"{spell(t.of or UNKNOWN)}({', '.join(spell(p) for p in t.params)})"
+    if t.kind in SMART:
+        return f"std::{t.kind} (owning a {spell(t.of or UNKNOWN)})"
     return t.kind
 
 

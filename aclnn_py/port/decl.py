@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from . import cparse
-from .ctype import BOOL, DOUBLE, FLOAT, FLOAT_TYPES, HALF, INT_TYPES, VOID, CType, int_type, pointer, vector
+from .ctype import BOOL, DOUBLE, FLOAT, FLOAT_TYPES, HALF, INT_TYPES, SMART, VOID, CType, int_type, pointer, vector
 from .errors import Refused
 
 if TYPE_CHECKING:
@@ -35,6 +36,8 @@ class Types:
         self.typevars: set[str] = set()
         self.typevar_py: dict[str, str] = {}
         self.structs: set[str] = set()  # the program's plain data structs (Python classes)
+        # the type of a function by name (the program's or aclnn_py's), for decltype(&f)
+        self.function_type: Callable[[str], CType | None] = lambda name: None
 
     # -- type specifiers -------------------------------------------------------------------------
     def base(self, node: Node) -> CType:
@@ -59,6 +62,8 @@ class Types:
                     if len(descs) != 1 or descs[0].type != "type_descriptor":
                         raise Refused(cparse.line(node), s, "a std::vector with an allocator or no element type")
                     return vector(_no_struct(self.descriptor(descs[0]), node, "a std::vector of structs"))
+                if name.type == "template_type" and cparse.text(cparse.field(name, "name")) in SMART:
+                    return self.smart_pointer(name, node)
                 if name.type == "type_identifier" and cparse.text(name) in INT_TYPES:
                     return int_type(cparse.text(name))
             raise Refused(cparse.line(node), s, "a C++ library type with no Python translation")
@@ -75,6 +80,86 @@ class Types:
         if t == "template_type":
             raise Refused(cparse.line(node), s, "a template type outside namespace std (write std::vector<T>)")
         raise Refused(cparse.line(node), s, f"a type the tool cannot read ({t})")
+
+    def smart_pointer(self, name: Node, node: Node) -> CType:
+        """``std::unique_ptr<T, decltype(&f)>`` (``T`` may be ``std::remove_pointer<H>::type``) or
+        ``std::shared_ptr<T>``, of a handle or device memory."""
+        kind = cparse.text(cparse.field(name, "name"))
+        args = cparse.field(name, "arguments")
+        descs = cparse.named(args) if args is not None else []
+        want = 2 if kind == "unique_ptr" else 1
+        if len(descs) != want or any(d.type != "type_descriptor" for d in descs):
+            why = (
+                "a std::unique_ptr without a function deleter (only std::unique_ptr<T, decltype(&f)> is translated: "
+                "the default deleter is C++'s delete)"
+                if kind == "unique_ptr"
+                else "a std::shared_ptr of an array or the tool cannot read"
+            )
+            raise Refused(cparse.line(node), cparse.snippet(node), why)
+        owned = self._owned(descs[0], node)
+        if kind == "shared_ptr":
+            return CType("shared_ptr", of=owned)
+        return CType("unique_ptr", of=owned, params=(self._deleter_type(descs[1], owned, node),))
+
+    def _owned(self, desc: Node, node: Node) -> CType:
+        """The pointer a smart pointer of ``T`` owns: ``T*``, or ``H`` for ``std::remove_pointer<H>::type``."""
+        tnode = cparse.field(desc, "type")
+        inner = cparse.field(tnode, "name") if tnode is not None and tnode.type == "qualified_identifier" else None
+        trait = cparse.field(inner, "scope") if inner is not None and inner.type == "qualified_identifier" else None
+        if (
+            tnode is not None
+            and cparse.text(cparse.field(tnode, "scope")) == "std"
+            and inner is not None
+            and trait is not None
+            and trait.type == "template_type"
+            and cparse.text(cparse.field(trait, "name")) == "remove_pointer"
+            and cparse.text(cparse.field(inner, "name")) == "type"
+            and cparse.field(desc, "declarator") is None
+        ):
+            targs = cparse.field(trait, "arguments")
+            of = cparse.named(targs) if targs is not None else []
+            owned = self.descriptor(of[0]) if len(of) == 1 and of[0].type == "type_descriptor" else None
+            if owned is None or owned.kind != "pointer":
+                raise Refused(cparse.line(node), cparse.snippet(node), "std::remove_pointer of something not a pointer")
+        else:
+            owned = pointer(_no_struct(self.descriptor(desc), node, "a smart pointer to a struct"))
+        if not (owned.is_handle or owned.is_address):
+            raise Refused(
+                cparse.line(node),
+                cparse.snippet(node),
+                f"a smart pointer owning a {owned} (only handles and device memory, void*, are translated)",
+            )
+        return owned
+
+    def _deleter_type(self, desc: Node, owned: CType, node: Node) -> CType:
+        """``decltype(&f)``: the function type of ``f``, which must take the owned pointer."""
+        tnode = cparse.field(desc, "type")
+        kids = cparse.named(tnode) if tnode is not None and tnode.type == "decltype" else []
+        arg = kids[0] if len(kids) == 1 else None
+        if arg is not None and arg.type == "pointer_expression" and cparse.text(cparse.field(arg, "operator")) == "&":
+            arg = cparse.field(arg, "argument")
+        else:
+            arg = None
+        f = self.function_type(cparse.text(arg)) if arg is not None and arg.type == "identifier" else None
+        if f is None or cparse.field(desc, "declarator") is not None:
+            raise Refused(
+                cparse.line(node),
+                cparse.snippet(node),
+                "a std::unique_ptr deleter type other than decltype(&f) of a function of the program or aclnn_py",
+            )
+        f = f.func
+        p = f.params[0].plain() if len(f.params) == 1 and not f.variadic else None
+        if (
+            p is None
+            or p.of is None
+            or owned.of is None
+            or not (p.is_handle or p.is_address)
+            or not (p.is_address or p.of.plain() == owned.of.plain())
+        ):
+            raise Refused(
+                cparse.line(node), cparse.snippet(node), f"the deleter {cparse.text(arg)} does not take a {owned}"
+            )
+        return f
 
     def _named(self, s: str, node: Node) -> CType:
         if s in INT_TYPES:
@@ -209,6 +294,8 @@ def _no_struct(t: CType, node: Node, what: str) -> CType:
     them, no arrays of them)."""
     if t.kind == "struct":
         raise Refused(cparse.line(node), cparse.snippet(node), f"{what} is not translated (only struct variables)")
+    if t.is_smart:
+        raise Refused(cparse.line(node), cparse.snippet(node), f"a pointer, array or vector of {t} is not translated")
     return t
 
 

@@ -48,7 +48,7 @@ from .pyexpr import (
     PyExpr,
 )
 from .scope import Sym, py_name
-from .values import Values, negated_literal, refuse
+from .values import Values, negated_literal, refuse, smart_use
 
 if TYPE_CHECKING:
     from tree_sitter import Node
@@ -93,7 +93,7 @@ class Exprs(Values, abc.ABC):
     # -- dispatch --------------------------------------------------------------------------------
     def expr(self, node: Node, expect: CType | None = None) -> PyExpr:
         t = node.type
-        if t == "identifier":
+        if t == "identifier" or (t == "type_identifier" and _direct_init_name(node)):
             return self.identifier(node)
         if t == "number_literal":
             return self.number(node)
@@ -170,6 +170,14 @@ class Exprs(Values, abc.ABC):
             container=sym.container,
             npscalar=sym.npscalar,
         )
+
+    def check_capture(self, sym: Sym, node: Node) -> None:
+        """Inside a lambda, assigning a variable it captures is refused (a Python nested function
+        would make a local of its own): only a variable held in a Ref is written through."""
+        if not self.lambda_floors or sym.ref:
+            return
+        if not any(scope.get(sym.name) is sym for scope in self.scopes[self.lambda_floors[-1] :]):
+            raise refuse(node, f"a lambda assigning {sym.name}, which it captures (Python's nested function would not)")
 
     def member(self, node: Node) -> tuple[str, Sym]:
         """``object.member`` of a struct of the program: the object's Python text and the member."""
@@ -456,6 +464,9 @@ class Exprs(Values, abc.ABC):
     def compare(
         self, op: str, left: PyExpr, right: PyExpr, node: Node, lnode: Node, op_node: Node, rnode: Node
     ) -> PyExpr:
+        for e in (left, right):
+            if e.ctype.is_smart:
+                raise refuse(node, smart_use(e.ctype))
         lp = left.ctype.is_pointer or left.ref_param or left.ctype.is_func
         rp = right.ctype.is_pointer or right.ref_param or right.ctype.is_func
         if lp or rp:
@@ -523,8 +534,9 @@ class Exprs(Values, abc.ABC):
         if op != "=" or left.type != "identifier":
             raise refuse(node, "an assignment used as a value (only `(name = value)` is translated, as :=)")
         sym = self.lookup(cparse.text(left))
-        if sym is None or sym.ref or sym.ref_param or sym.is_global or sym.ctype.is_container:
+        if sym is None or sym.ref or sym.ref_param or sym.is_global or sym.ctype.is_container or sym.ctype.is_smart:
             raise refuse(node, "an assignment used as a value, to something := cannot assign")
+        self.check_capture(sym, node)
         value = self.convert(self.expr(_need(cparse.field(node, "right"), node), sym.ctype), sym.ctype, node)
         return PyExpr(f"({sym.py} := {value.text})", P_ATOM, sym.ctype, value.nonneg)
 
@@ -557,6 +569,8 @@ class Exprs(Values, abc.ABC):
                 raise refuse(node, "the address of a whole vector or array")
             if sym.ctype.kind == "struct":
                 raise refuse(node, "the address of a struct: pointers to structs are not translated")
+            if sym.ctype.is_smart:
+                raise refuse(node, f"the address of a std::{sym.ctype.kind}")
             if sym.ref_param:
                 raise refuse(node, "the address of a pointer parameter")
             if sym.ref:
@@ -702,6 +716,18 @@ def _pure(node: Node) -> bool:
     return not any(
         n.type in ("call_expression", "assignment_expression", "update_expression", "new_expression")
         for n in cparse.walk(node)
+    )
+
+
+def _direct_init_name(node: Node) -> bool:
+    """A name tree-sitter reads as a parameter type in ``T v(n);``, C++ as the value ``n`` (see
+    :meth:`~.variables.Variables.direct_initialized`)."""
+    p = node.parent
+    return (
+        p is not None
+        and p.type == "parameter_declaration"
+        and p.parent is not None
+        and p.parent.type == "parameter_list"
     )
 
 

@@ -4,6 +4,7 @@ second writes the port)."""
 
 from __future__ import annotations
 
+import contextlib
 import keyword
 from dataclasses import replace
 from typing import TYPE_CHECKING
@@ -25,6 +26,7 @@ if TYPE_CHECKING:
 
 _ACL_HEADERS = {"acl/acl.h", "acl/acl_rt.h", "acl/acl_base.h", "aclnn/acl_meta.h", "aclnn/aclnn_base.h"}
 _SKIP_TOP = ("{", "}", ";")
+_EXIT_STACK = frozenset(dir(contextlib.ExitStack))
 
 
 class Program(Stmts):
@@ -43,6 +45,11 @@ class Program(Stmts):
 
     # -- top level -------------------------------------------------------------------------------
     def unit(self, root: Node) -> None:
+        self.source_names = {
+            cparse.text(n)
+            for n in cparse.walk(root)
+            if n.type in ("identifier", "field_identifier", "type_identifier", "namespace_identifier")
+        }
         self.defined = {_function_name(n) for n in cparse.walk(root) if n.type == "function_definition"}
         self.top_items(root.children, first_row=0)
         if not self.imports_placed:
@@ -190,11 +197,19 @@ class Program(Stmts):
                 members[sym.name] = sym
                 out.code(2, f"self.{sym.py} = {value}")
             prev_row = last_end = cparse.end_row(c)
-        info = StructInfo(name, py_name(name), members)
+        raii = any(m.ctype.is_smart for m in members.values())
+        info = StructInfo(name, py_name(name), members, raii)
         self.structs[name] = info
         self.types.structs.add(name)
-        self.out.code(0, f"class {info.py}:", f"struct {name}")
-        self.out.code(1, "def __init__(self):")
+        if raii:
+            # destroying the object destroys its smart pointers, the last member first
+            self.use("contextlib")
+            self.out.code(0, f"class {info.py}(contextlib.ExitStack):", f"struct {name}: destroys its smart pointers")
+            self.out.code(1, "def __init__(self):")
+            self.out.code(2, "super().__init__()")
+        else:
+            self.out.code(0, f"class {info.py}:", f"struct {name}")
+            self.out.code(1, "def __init__(self):")
         if not out.has_code():
             out.code(2, "pass")
         self.out.extend(out)
@@ -240,7 +255,14 @@ class Program(Stmts):
             assert d.name_node is not None
             key = cparse.node_key(d.name_node)
             py = d.name + "_" if keyword.iskeyword(d.name) else d.name
+            while py in _EXIT_STACK:  # the names of the class a struct holding smart pointers derives from
+                py += "_"
             sym = Sym(d.name, py, ct, key, ref=key in self.flags.ref_vars, is_member=True)
+            if ct.is_smart:
+                if sym.ref:
+                    raise refuse(node, f"the address of a std::{ct.kind}")
+                found.append((sym, f"self.enter_context({self.smart_value(ct, default, node, py, None)})"))
+                continue
             if ct.is_container:
                 if sym.ref:
                     raise refuse(node, "the address of a whole vector or array")
@@ -376,10 +398,18 @@ class Program(Stmts):
             ret = info.ctype.of
             if ret is not None and ret.kind == "struct":
                 raise refuse(node, "a function returning a struct (C++ copies it) is not translated")
+            if ret is not None and ret.is_smart:
+                raise refuse(node, f"a function returning a std::{ret.kind} (C++ moves it) is not translated")
             for p in info.params:
                 if p.ctype.kind == "struct" and not p.ctype.ref:
                     raise refuse(
                         node, f"the struct parameter {p.name} is passed by value (C++ copies it): take a reference"
+                    )
+                if p.ctype.is_smart and not p.ctype.ref:
+                    raise refuse(
+                        node,
+                        f"the std::{p.ctype.kind} parameter {p.name} is passed by value (C++ moves or copies it): "
+                        "only a reference is translated",
                     )
             if info.name == "main":
                 if info.params:
@@ -444,6 +474,9 @@ class Program(Stmts):
 
     # -- globals ---------------------------------------------------------------------------------
     def global_declaration(self, node: Node) -> None:
+        if self.direct_initialized(node):
+            self.local_declaration(node, 0)
+            return
         decls = self.types.declaration(node)
         if all(d.ctype.kind == "func" for d in decls):
             for d in decls:
@@ -551,8 +584,8 @@ def _imports(prog: Program) -> list[str]:
     lines: list[str] = []
     if prog.system_includes:
         lines.append(f"# #include {', '.join(prog.system_includes)}: Python's own (numpy arrays for std::vector)")
-    if "sys" in prog.uses:
-        lines += ["import sys", ""]
+    if "contextlib" in prog.uses or "sys" in prog.uses:
+        lines += [f"import {m}" for m in ("contextlib", "sys") if m in prog.uses] + [""]
     if "np" in prog.uses:
         lines += ["import numpy as np", ""]
     star = "from aclnn_py import *"
@@ -561,4 +594,8 @@ def _imports(prog: Program) -> list[str]:
     lines.append(star)
     if "printf" in prog.uses:
         lines.append("from aclnn_py.porting import LOG_PRINT as printf  # C's printf, as glibc prints")
+    smart = [k for k in ("shared_ptr", "unique_ptr") if k in prog.uses]
+    if smart:
+        spelled = " and ".join("std::" + k for k in smart)
+        lines.append(f"from aclnn_py.raii import {', '.join(smart)}  # {spelled}, with their deleters")
     return lines

@@ -32,6 +32,9 @@ RESERVED = frozenset(keyword.kwlist) | {
     "ord",
     "list",
     "isinstance",
+    "contextlib",
+    "unique_ptr",
+    "shared_ptr",
 }
 
 Key = tuple[int, int]
@@ -68,6 +71,7 @@ class StructInfo:
     name: str
     py: str
     members: dict[str, Sym]
+    raii: bool = False  # holds smart pointers: a contextlib.ExitStack that destroys them, last first
 
 
 @dataclass
@@ -132,7 +136,25 @@ class Context:
         self.structs: dict[str, StructInfo] = {}
         self.current: FuncInfo | None = None
         self.out = Out()
-        self.uses: set[str] = set()  # np, sys, printf, Ref
+        self.uses: set[str] = set()  # np, sys, printf, Ref, contextlib, unique_ptr, shared_ptr
+        self.types.function_type = self.function_type
+        # the contextlib.ExitStack of each block (by its scope depth) that declares smart pointers
+        self.raii: dict[int, str] = {}
+        # the scope depth each lambda being translated starts above (its captures live below it)
+        self.lambda_floors: list[int] = []
+        self.source_names: set[str] = set()  # every name the C++ spells (new Python names avoid them)
+
+    def function_type(self, name: str) -> CType | None:
+        """The type of a function of the program or of aclnn_py."""
+        f = self.functions.get(name)
+        return f.ctype if f is not None else self.known.function(name)
+
+    def fresh_name(self, base: str) -> str:
+        """A Python name of the port's own that no C++ name and no variable in scope takes."""
+        name = base
+        while name in self.source_names or name in RESERVED or self.lookup(name) is not None:
+            name += "_"
+        return name
 
     # -- scopes ----------------------------------------------------------------------------------
     def push(self) -> None:

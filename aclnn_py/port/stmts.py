@@ -80,28 +80,56 @@ class Stmts(Variables):
         """The statements of a ``{ ... }`` with their comments and blank lines."""
         prev_row = int(node.start_point[0])
         last_end = -1
-        for c in node.children:
-            if c.type in ("{", "}"):
-                continue
-            row = int(c.start_point[0])
-            if c.type == "comment":
-                lines = comment_lines(cparse.text(c))
-                if row == last_end and len(lines) == 1:
-                    self.out.trail(lines[0])
+        depth = len(self.scopes)
+        try:
+            for c in node.children:
+                if c.type in ("{", "}"):
+                    continue
+                row = int(c.start_point[0])
+                if c.type == "comment":
+                    lines = comment_lines(cparse.text(c))
+                    if row == last_end and len(lines) == 1:
+                        self.out.trail(lines[0])
+                    else:
+                        if row > prev_row + 1:
+                            self.out.blank()
+                        for ln in lines:
+                            self.out.comment(indent, ln)
                 else:
                     if row > prev_row + 1:
                         self.out.blank()
-                    for ln in lines:
-                        self.out.comment(indent, ln)
-            else:
-                if row > prev_row + 1:
-                    self.out.blank()
-                start = len(self.out.items)
-                self.statement(c, indent)
-                if row == last_end:
-                    self.join_line(start, indent)
-                last_end = cparse.end_row(c)
-            prev_row = cparse.end_row(c)
+                    if depth not in self.raii and self.declares_smart(c):
+                        # C++ destroys the block's smart pointers at its end, on every way out, the
+                        # last declared first: the rest of the block runs in an ExitStack
+                        self.raii[depth] = self.fresh_name("scope" if not self.raii else f"scope{len(self.raii) + 1}")
+                        self.use("contextlib")
+                        self.out.code(
+                            indent,
+                            f"with contextlib.ExitStack() as {self.raii[depth]}:",
+                            "destroys what it holds at the end of the block, last first, as C++ does",
+                        )
+                        indent += 1
+                    start = len(self.out.items)
+                    self.statement(c, indent)
+                    if row == last_end:
+                        self.join_line(start, indent)
+                    last_end = cparse.end_row(c)
+                prev_row = cparse.end_row(c)
+        finally:
+            self.raii.pop(depth, None)
+
+    def declares_smart(self, node: Node) -> bool:
+        """Whether a statement declares a std::unique_ptr or std::shared_ptr."""
+        tnode = cparse.field(node, "type") if node.type == "declaration" else None
+        if tnode is None:
+            return False
+        try:
+            t = self.types.base(tnode)
+        except Refused:
+            return False
+        if t.kind == "struct" and t.name in self.structs and self.structs[t.name].raii:
+            return any(d.type != "reference_declarator" for d in cparse.fields(node, "declarator"))
+        return t.is_smart
 
     def join_line(self, start: int, indent: int) -> None:
         """Statements the C++ wrote on one line stay on one line (simple ones: ``a(); b();``)."""
@@ -288,6 +316,11 @@ class Stmts(Variables):
                 raise refuse(node, f"{cparse.text(node)} is not a variable of this program")
             if sym.ref_param:
                 raise refuse(node, "assigning an out-parameter pointer itself (only *p = value is translated)")
+            if sym.ctype.is_smart:
+                raise refuse(
+                    node, f"assigning a std::{sym.ctype.kind} (C++ moves or shares ownership) is not translated"
+                )
+            self.check_capture(sym, node)
             if sym.is_param and sym.ctype.is_mutable_ref:
                 self.flags.ref_vars.add(sym.key)  # the caller's variable is written: a Ref
             if sym.is_global and not sym.ref and self.current is not None:

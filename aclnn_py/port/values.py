@@ -118,6 +118,8 @@ class Values(Context):
             raise refuse(node, "the address of a variable where only a pointer fits (no Python twin)")
         if e.ref_param:
             raise refuse(node, "an out-parameter pointer used as a value (only *p, p == nullptr and passing p on)")
+        if e.ctype.is_smart:
+            raise refuse(node, smart_use(e.ctype))
         if e.ctype.kind == "bool" and e.prec in (P_AND, P_OR):
             return PyExpr(f"bool({e.text})", P_ATOM, BOOL, True)
         return e
@@ -241,6 +243,8 @@ class Values(Context):
     def truth_of(self, e: PyExpr, node: Node) -> PyExpr:
         if e.addr or e.ref_param:
             raise refuse(node, "a pointer to a variable tested as a condition")
+        if e.ctype.is_smart:
+            raise refuse(node, smart_use(e.ctype))
         if e.ctype.is_pointer or e.ctype.is_func:
             if e.literal == "nullptr":
                 return PyExpr("False", P_ATOM, BOOL, literal="bool", value=False)
@@ -248,6 +252,15 @@ class Values(Context):
         if e.ctype.is_container:
             raise refuse(node, "a vector tested as a condition")
         return self.wrapped(e) if e.wraps else e
+
+
+def smart_use(t: CType) -> str:
+    """Why a smart pointer is refused where it is used."""
+    what = "get(), reset() and release()" if t.kind == "unique_ptr" else "get()"
+    return (
+        f"a std::{t.kind} used as a value: only its {what}, and passing it by reference to a function of the "
+        "program, are translated"
+    )
 
 
 def negated_literal(e: PyExpr) -> PyExpr:
