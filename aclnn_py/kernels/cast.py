@@ -11,9 +11,11 @@ The l0 op (``l0/cast.py``) picks the engine; a recipe is named after it:
 * ``tbe-v220`` (Ascend910B, Ascend910_93), ``tbe-v200`` (Ascend310P), ``tbe-v100`` (Ascend910) —
   the built-in TBE ``cast.py``, path by path: float -> int32/int16/int64 truncate (the ``z``
   conversions) and saturate, NaN -> 0; float16/bfloat16 -> int8 and float16 -> uint8 keep the
-  low byte of the truncated int32 (``vand 255`` / ``vmod 256``); float32 -> int8/uint8 and the
-  direct integer conversions saturate (aclnn_py's choice, see the fidelity notes); int32 -> int8
-  is computed in float16 (``(x + 128) mod 256 - 128``: exact only inside (-2048, 1920), as
+  low byte of the truncated int32 (``vand 255`` / ``vmod 256``); float32/bfloat16 -> uint8 keep
+  the low byte of a saturated int64; float32 -> int8 saturates; an integer narrowed to int8 or
+  uint8 keeps its low bits, other direct integer conversions saturate (aclnn_py's reading of
+  CANN's Cast system tests and AscendC's precision document, see the fidelity notes); int32 ->
+  int8 is computed in float16 (``(x + 128) mod 256 - 128``: exact only inside (-2048, 1920), as
   CANN's document says); int32/int64 -> bfloat16 round twice (through float32); a bool is read
   as an int8.
 * ``arch35`` (Ascend950) — ops-math's AscendC kernel, per the policy table
@@ -195,8 +197,8 @@ def _tbe_float_to_int(x: np.ndarray, s: int, d: int, gen: str) -> np.ndarray:
             if gen == "tbe-v100":  # through float16, mod 256 there
                 return trunc_sat(_r16(_floor_mod(_r16(t), 256.0)), U8)
             return trunc_sat(_floor_mod(t.astype(F32).astype(F64), 256.0), U8)  # through float32
-    if d == DT_UINT8:  # float32 / bfloat16: trunc to int64, then the saturating int64 -> uint8
-        return int_sat(trunc_sat(v, I64), U8)
+    if d == DT_UINT8:  # float32 / bfloat16: trunc to a saturated int64, then its low byte
+        return trunc_sat(v, I64).astype(U8)
     return trunc_sat(v, dst)  # int32/int16/int64 (trunc mode); float32 -> int8 through int16: all saturate
 
 
@@ -221,6 +223,8 @@ def _tbe(x: np.ndarray, s: int, d: int, gen: str) -> np.ndarray:
         return _tbe_v100_to_uint8(x)
     if bool_src and d == DT_UINT8 and gen != "tbe-v220":  # through float16 and its absolute value
         return np.abs(x.astype(I16)).astype(U8)
+    if d in (DT_INT8, DT_UINT8):  # to a byte: the low bits (CANN's Cast system tests expect them)
+        return x.astype(dst)
     return int_sat(x, dst)
 
 

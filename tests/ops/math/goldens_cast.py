@@ -78,8 +78,8 @@ def float_to_int(x: float, src: str, dst: str, recipe: str) -> int:
         if not math.isfinite(x):  # the saturated int32 becomes 2^31 (float32) or inf (float16): 0 mod 256
             return 0
         return t % 256
-    if dst == "uint8":
-        return saturate(trunc(x, "int64"), "uint8")
+    if dst == "uint8":  # float32 / bfloat16: the low byte of the saturated int64
+        return wrap(trunc(x, "int64"), "uint8")
     return trunc(x, dst)
 
 
@@ -100,6 +100,8 @@ def int_to_int(v: int, src: str, dst: str, recipe: str) -> int:
         if math.isinf(a):
             return 0
         return int(a) % 256
+    if dst in ("int8", "uint8"):  # to a byte: the low bits
+        return wrap(v, dst)
     return saturate(v, dst)
 
 

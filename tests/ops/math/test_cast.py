@@ -402,7 +402,7 @@ FACTS = [
     ("Ascend910B", np.array([300.7, -1.5], np.float32), ACL_INT8, [127, -1]),  # TBE: saturates
     ("Ascend910B", np.array([300.7, -1.5], np.float16), ACL_INT8, [44, -1]),  # TBE: vand 255
     ("Ascend910B", np.array([-1.0, 300.7], np.float16), ACL_UINT8, [255, 44]),  # TBE: mod 256
-    ("Ascend910B", np.array([-1.0, 300.7], np.float32), ACL_UINT8, [0, 255]),  # TBE: through int64, saturated
+    ("Ascend910B", np.array([-1.0, 300.7], np.float32), ACL_UINT8, [255, 44]),  # TBE: the int64's low byte
     ("Ascend910", np.array([-1.0, 300.7], np.float32), ACL_UINT8, [0, 44]),  # AI CPU: fcvtzu, low byte
     (
         "Ascend910B",
@@ -411,6 +411,9 @@ FACTS = [
         [127, -128, 0, 0, 0],
     ),  # f16: inexact beyond
     ("Ascend910B", np.array([70000, -5], np.int32), ACL_UINT16, [65535, 0]),  # direct: saturated (chosen)
+    ("Ascend910B", np.array([-91, 300], np.int32), ACL_UINT8, [165, 44]),  # to a byte: the low bits (CANN's ST)
+    ("Ascend910B", np.array([-5, 127], np.int8), ACL_UINT8, [251, 127]),
+    ("Ascend910B", np.array([200, -200], np.int16), ACL_INT8, [-56, 56]),
     ("Ascend950", np.array([70000, -5], np.int32), ACL_UINT16, [4464, 65531]),  # the low bits
     ("Ascend910B", np.array([2**31], np.int64), ACL_INT32, [2**31 - 1]),
     ("Ascend950", np.array([2**31], np.int64), ACL_INT32, [-(2**31)]),
@@ -507,6 +510,6 @@ def test_unsigned_sources(dev):
     x = np.array([0, 65535, 4000000000], np.uint32)
     got = _cast(dev, x, ACL_FLOAT, np.float32)  # AI CPU on Ascend910B
     assert got.tolist() == [0.0, 65535.0, 4000000000.0]
-    assert _cast(dev, np.array([65535], np.uint16), ACL_INT8, np.int8).tolist() == [127]  # TBE direct: saturated
+    assert _cast(dev, np.array([65535], np.uint16), ACL_INT8, np.int8).tolist() == [-1]  # TBE to a byte: low bits
     assert _cast(dev, np.array([70000], np.int64), ACL_UINT16, np.uint16).tolist() == [65535]
     assert _cast(dev, np.array([1, 2], np.uint64), ACL_INT8, np.int8).tolist() == [1, 2]  # AI CPU
