@@ -811,21 +811,27 @@ k is 38
 """
 
 
+def _runs_as_the_program(tmp_path: Path, name: str, cpp: str, python: str, code: int, printout: str) -> None:
+    """The port exits with ``code`` and prints ``printout`` (nothing on stderr); then, where g++ is
+    at hand, the C++ program compiled and run does the same (the expectation is checked too)."""
+    path = tmp_path / f"{name}.py"
+    path.write_text(python)
+    run = subprocess.run([sys.executable, str(path)], capture_output=True, text=True, env=_env())
+    assert (run.returncode, run.stdout, run.stderr) == (code, printout, "")
+    if shutil.which("g++") is None:
+        pytest.skip("needs g++ to compile the C++ program and recheck the expected printout against it")
+    src = tmp_path / f"{name}.cpp"
+    src.write_text(cpp)
+    exe = tmp_path / name
+    subprocess.run(["g++", "-std=c++17", f"-I{CAPI / 'include'}", str(src), "-o", str(exe)], check=True)
+    c = subprocess.run([str(exe)], capture_output=True, text=True)
+    assert (c.returncode, c.stdout) == (code, printout)
+
+
 def test_cs_arithmetic_conversions_loops_and_printf_survive_the_port(tmp_path) -> None:
     port = translate(CONSTRUCTS, "constructs.cpp")
     assert port.ok, port.refusals
-    path = tmp_path / "constructs.py"
-    path.write_text(port.python)
-    run = subprocess.run([sys.executable, str(path)], capture_output=True, text=True, env=_env())
-    assert (run.returncode, run.stdout, run.stderr) == (3, CONSTRUCTS_OUT, "")
-    if shutil.which("g++") is None:
-        pytest.skip("needs g++ to compile the C++ program and recheck the expected printout against it")
-    src = tmp_path / "constructs.cpp"
-    src.write_text(CONSTRUCTS)
-    exe = tmp_path / "constructs"
-    subprocess.run(["g++", "-std=c++17", f"-I{CAPI / 'include'}", str(src), "-o", str(exe)], check=True)
-    c = subprocess.run([str(exe)], capture_output=True, text=True)
-    assert (c.returncode, c.stdout) == (3, CONSTRUCTS_OUT)
+    _runs_as_the_program(tmp_path, "constructs", CONSTRUCTS, port.python, 3, CONSTRUCTS_OUT)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1072,15 +1078,4 @@ def test_raii_deleters_run_where_cpp_destroys_the_objects(tmp_path) -> None:
         "            with contextlib.ExitStack() as scope2:  # destroys what it holds at the end of the block, "
         "last first, as C++ does\n                each = scope2.enter_context(unique_ptr(cells[6:], FreeD))\n"
     ) in port.python
-    path = tmp_path / "raii.py"
-    path.write_text(port.python)
-    run = subprocess.run([sys.executable, str(path)], capture_output=True, text=True, env=_env())
-    assert (run.returncode, run.stdout, run.stderr) == (0, RAII_OUT, "")
-    if shutil.which("g++") is None:
-        pytest.skip("needs g++ to compile the C++ program and recheck the expected printout against it")
-    src = tmp_path / "raii.cpp"
-    src.write_text(RAII)
-    exe = tmp_path / "raii"
-    subprocess.run(["g++", "-std=c++17", f"-I{CAPI / 'include'}", str(src), "-o", str(exe)], check=True)
-    c = subprocess.run([str(exe)], capture_output=True, text=True)
-    assert (c.returncode, c.stdout) == (0, RAII_OUT)
+    _runs_as_the_program(tmp_path, "raii", RAII, port.python, 0, RAII_OUT)

@@ -52,6 +52,14 @@ def _block(toks: Sequence[Tok], i: int) -> tuple[list[Tok], int]:
     raise Unreadable(f"line {toks[i].line}: unterminated block")
 
 
+def _to_body(toks: Sequence[Tok], j: int) -> int:
+    """The index of the ``{`` opening a class, struct or enum body from ``j`` on (or of the ``;``
+    ending a mere declaration, or the end)."""
+    while toks[j].text not in ("{", ";") and toks[j].kind != END:
+        j += 1
+    return j
+
+
 def _outline(toks: Sequence[Tok]) -> _Outline:
     out = _Outline()
     i = 0
@@ -69,9 +77,7 @@ def _outline(toks: Sequence[Tok]) -> _Outline:
             out.tests.append(_Test(texts[1], texts[3], t.line, body))
         elif t.kind == "name" and t.text in ("class", "struct") and toks[i + 1].kind == "name":
             name = toks[i + 1].text
-            j = i + 2
-            while toks[j].text not in ("{", ";") and toks[j].kind != END:
-                j += 1
+            j = _to_body(toks, i + 2)
             if toks[j].text != "{":
                 i = j
                 continue
@@ -80,8 +86,7 @@ def _outline(toks: Sequence[Tok]) -> _Outline:
         elif t.kind == "name" and t.text == "enum":
             j = i + 1 + (toks[i + 1].text in ("class", "struct"))
             type_name = toks[j].text if toks[j].kind == "name" else ""
-            while toks[j].text not in ("{", ";") and toks[j].kind != END:
-                j += 1
+            j = _to_body(toks, j)
             if toks[j].text != "{":
                 i = j
                 continue
