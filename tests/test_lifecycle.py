@@ -102,6 +102,7 @@ class Lifecycle(RuleBasedStateMachine):
                 del self.live_streams[sid]
         for p, dev in list(self.buffer_device.items()):
             if dev == d:
+                self._disturb(p)  # another device's queued work may still use it: a race, as a free
                 del self.buffer_device[p]
                 self.shadow.pop(p, None)
                 self.unknown.discard(p)
@@ -609,3 +610,31 @@ def test_regression_lifecycle_upload_while_queued_work_reads_the_buffer(monkeypa
         assert g[0] == 0.0
     finally:
         m.teardown()
+
+
+def test_regression_lifecycle_reset_of_the_device_whose_memory_another_device_queued_work_uses(monkeypatch):
+    """`make fuzz` (seed 1795567125) found the model expecting a clean synchronize of device 1's
+    stream after aclrtResetDevice(0) freed device 0's memory, which a kernel queued on that stream
+    still read. The emulator was right: the reset frees the device's memory, and the kernel faults
+    on it when it runs. The model now treats a device's release as it treats a free: a race for
+    any other device's queued work on that memory."""
+    monkeypatch.setenv("ACLNN_PY_STREAM", "deferred")  # the kernel must still be queued at the reset
+    for last in ("synchronize", "destroy_stream"):
+        m = Lifecycle()
+        try:
+            m.start()
+            b0 = m.first_buffer()
+            m.set_device(d=1)
+            s1 = m.create_stream()
+            t = m.create_tensor(p=b0)
+            m.phase1_then_phase2(g=t, out=t, s=s1, x=t)
+            m.reset_device(d=0)
+            assert id(s1) in m.racy
+            if last == "synchronize":
+                code = A.aclrtSynchronizeStream(s1)
+                assert code == A.ACL_ERROR_RT_AICORE_EXCEPTION
+                assert "freed by aclrtResetDevice" in A.aclGetRecentErrMsg()
+            else:
+                m.destroy_stream(s1)
+        finally:
+            m.teardown()
