@@ -1079,3 +1079,13 @@ def test_raii_deleters_run_where_cpp_destroys_the_objects(tmp_path) -> None:
         "last first, as C++ does\n                each = scope2.enter_context(unique_ptr(cells[6:], FreeD))\n"
     ) in port.python
     _runs_as_the_program(tmp_path, "raii", RAII, port.python, 0, RAII_OUT)
+
+
+def test_a_plain_struct_keeps_its_member_names() -> None:
+    """Only a struct holding smart pointers derives from contextlib.ExitStack, so only its
+    members are renamed away from ExitStack's names (``close`` -> ``close_``)."""
+    src = "#include <cstdio>\nstruct Plain { int close = 1; int callback = 2; };\n" + (
+        'int main() { Plain p; printf("%d %d\\n", p.close, p.callback); return 0; }\n'
+    )
+    python = translate(src, "plain.cpp").python
+    assert "self.close = 1" in python and "p.callback" in python and "close_" not in python

@@ -255,8 +255,6 @@ class Program(Stmts):
             assert d.name_node is not None
             key = cparse.node_key(d.name_node)
             py = d.name + "_" if keyword.iskeyword(d.name) else d.name
-            while py in _EXIT_STACK:  # the names of the class a struct holding smart pointers derives from
-                py += "_"
             sym = Sym(d.name, py, ct, key, ref=key in self.flags.ref_vars, is_member=True)
             if ct.is_smart:
                 if sym.ref:
@@ -289,6 +287,11 @@ class Program(Stmts):
             value = self.convert(self.expr(init, ct), ct, init)
             sym.npscalar = value.npscalar
             found.append((sym, self.wrap_ref(sym, value.text)))
+        if any(sym.ctype.is_smart for sym, _ in found):
+            # the class derives from contextlib.ExitStack: a member must not take one of its names
+            for sym, _ in found:
+                while sym.py in _EXIT_STACK:
+                    sym.py += "_"
         return found
 
     def place_imports(self) -> None:

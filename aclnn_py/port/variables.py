@@ -147,7 +147,6 @@ class Variables(Calls):
         pname = py_name(params[0].name) if params[0].name else "_"
         head = cparse.snippet(caps) + cparse.snippet(decl)
         self.out.code(indent, f"def {name}({pname}):", f"{head}: reads what it captures when it runs")
-        saved = self.current
         outer = self.current
         assert outer is not None
         self.current = replace(outer, ctype=CType("func", of=VOID))
@@ -163,7 +162,7 @@ class Variables(Calls):
         finally:
             self.pop()
             self.lambda_floors.pop()
-            self.current = saved
+            self.current = outer
         return name
 
     def direct_initialized(self, node: Node) -> list[Declared] | None:

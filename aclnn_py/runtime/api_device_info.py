@@ -104,7 +104,8 @@ def aclrtGetResInCurrentThread(type: int, value: object) -> int:
 
 def _res_device(deviceId: object, rt_fn: str) -> int:
     """The rts entry's own check of the res-limit calls: a negative id is 107001 with an EE1003
-    under the rts function's name (``RT_LOG_OUTER_MSG_INVALID_PARAM``, api_c_device.cc:171-174),
+    under the rts function's name (``RT_LOG_OUTER_MSG_INVALID_PARAM``, api_c_device.cc:171-174 Set,
+    185-188 Reset, 199-202 Get),
     before the decorator's checks; an id past the devices fails later (``check_device_id``)."""
     dev_id = _device_arg(deviceId)
     if dev_id < 0:

@@ -90,7 +90,7 @@ def _module_levels() -> dict[str, int]:
 
 def module_level(module: str) -> int:
     """A module's slog level: its ``ASCEND_MODULE_LOG_LEVEL`` entry, else ``ASCEND_GLOBAL_LOG_LEVEL``,
-    else error (4: nothing)."""
+    else error (3); a level of 4 or above lets nothing through."""
     level = _module_levels().get(module)
     if level is not None:
         return level

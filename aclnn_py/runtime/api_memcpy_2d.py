@@ -222,11 +222,10 @@ def aclrtMemcpy2dAsync(
             emu(f"{api}: dst and src are both host memory (Memcpy2dAsync supports only H2D, D2H, or D2D)."),
         )
     ctx = need_context(rt_fn)
-    target = st
     if d.arr is not None or s.arr is not None:
         # pageable memory: CANN turns the copy into a stream synchronize and a synchronous copy
         # (no stream-context check), which a capture cannot hold (the copy is queued here)
-        if capturing(target):
+        if capturing(st):
             raise ApiError(
                 RT_PARAM,
                 (
@@ -237,7 +236,7 @@ def aclrtMemcpy2dAsync(
                 fb_invalid(rt_fn),
             )
     else:
-        own_stream(target, ctx, "Asynchronous 2D memory copy", rt_fn)
+        own_stream(st, ctx, "Asynchronous 2D memory copy", rt_fn)
     check_stopped(ctx)
     _rows_2d(api, d, "dst", dp, w, h, "write")
     _rows_2d(api, s, "src", sp, w, h, "read")
@@ -248,13 +247,13 @@ def aclrtMemcpy2dAsync(
         except MemoryFault as fault:
             raise TaskFault(E.ACL_ERROR_RT_SYS_DMA, f"{api} task failed: {fault.message}") from None
 
-    task = Task(target, f"{api}({h} rows of {w} bytes)", run)
+    task = Task(st, f"{api}({h} rows of {w} bytes)", run)
     sanitizer.track(
         task,
         [(s.ptr + i * sp, s.ptr + i * sp + w) for i in range(h)] if s.ptr is not None else [],
         [(d.ptr + i * dp, d.ptr + i * dp + w) for i in range(h)] if d.ptr is not None else [],
     )
-    RT.policy.submit(target, task)
+    RT.policy.submit(st, task)
     return E.ACL_SUCCESS
 
 

@@ -22,6 +22,7 @@ from ._checks import (
     E,
     acl_null,
     acl_reason,
+    cur_stream,
     drain,
     emu,
     fb_inner,
@@ -113,13 +114,12 @@ def aclmdlRIBindStream(modelRI: object, stream: object, flag: int) -> int:
                 f"model (model_id={bound_to.ident}) and cannot be bound to the input model (model_id={mdl.ident}).",
             ),
         )
-    ctx = need_context(rt_fn)
-    st = given or ctx.default_stream
+    st = cur_stream(given, _BIND, rt_fn)  # ApiErrorDecorator::ModelBindStream's GetCurStream
     _built(mdl, _BIND)
     if M.capturing(st):
         raise captured(st, _BIND, rt_fn)
-    own_model(mdl, _BIND, rt_fn)  # ApiImpl::ModelBindStream
-    own_stream(st, ctx, _BIND, rt_fn)
+    own_model(mdl, _BIND, rt_fn)  # ApiImpl::ModelBindStream: the context, the model's
+    own_stream(st, need_context(rt_fn), _BIND, rt_fn)
     if st.capture is not None or M.model_stream(st) is not None:
         raise ApiError(RT_PARAM, emu(f"{api}: {st!r} is already bound to a model."))
     if st.is_default:
@@ -134,8 +134,7 @@ def aclmdlRIUnbindStream(modelRI: object, stream: object) -> int:
     """Unbind a stream from its model (its recorded tasks leave the model)."""
     api, rt_fn = "aclmdlRIUnbindStream", "rtsModelUnbindStream"
     mdl = model_arg(modelRI, api, rt_fn)
-    ctx = need_context(rt_fn)
-    st = stream_handle(stream, rt_fn) or ctx.default_stream
+    st = cur_stream(stream_handle(stream, rt_fn), _UNBIND, rt_fn)  # ApiErrorDecorator::ModelUnbindStream
     _built(mdl, _UNBIND)
     if M.capturing(st):
         raise captured(st, _UNBIND, rt_fn)
@@ -160,8 +159,11 @@ def aclmdlRIEndTask(modelRI: object, stream: object) -> int:
     """Record the model's end (EndGraph) on one of its streams."""
     api, rt_fn = "aclmdlRIEndTask", "rtsEndGraph"
     mdl = model_arg(modelRI, api, rt_fn)
-    ctx = need_context(rt_fn)
-    st = stream_handle(stream, rt_fn) or ctx.default_stream
+    # rtsEndGraph unlocks the stream's send queue first: SetStreamSqLockUnlock's GetCurStream, then
+    # ApiImpl's context (its stream-context check needs RT_FEATURE_STREAM_LOCKABLE: no emulated chip)
+    sq = "Locking or unlocking the send queue of a stream"
+    st = cur_stream(stream_handle(stream, rt_fn), sq, rt_fn)
+    need_context(rt_fn)
     _built(mdl, _END_GRAPH)
     if M.capturing(st):
         raise captured(st, _END_GRAPH, rt_fn)

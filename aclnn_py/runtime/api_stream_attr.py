@@ -26,14 +26,13 @@ from ._checks import (
     rt_value,
     stream_handle,
 )
-from .api_stream import clamp_priority, rt_flags_of, set_failure_mode
+from .api_stream import _RT_STREAM_AICPU, clamp_priority, rt_flags_of, set_failure_mode
 from .api_stream_res import _overflow, refuse_capturing
 from .stream import Stream
 
 ACL_STREAM_ATTR_FAILURE_MODE, ACL_STREAM_ATTR_FLOAT_OVERFLOW_CHECK = 1, 2
 ACL_STREAM_ATTR_USER_CUSTOM_TAG, ACL_STREAM_ATTR_CACHE_OP_INFO, ACL_STREAM_ATTR_PRIORITY = 3, 4, 5
 _RT_STREAM_ATTR_MAX = 6
-_RT_STREAM_AICPU = 0x08
 _tags: weakref.WeakKeyDictionary[Stream, int] = weakref.WeakKeyDictionary()
 _cache_op_info: weakref.WeakKeyDictionary[Stream, int] = weakref.WeakKeyDictionary()
 

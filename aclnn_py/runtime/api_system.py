@@ -151,7 +151,8 @@ def _default_device(path: str, config: dict[str, Any]) -> int | None:
             ),
             failed,
         )
-    dev = int(value)
+    # static_cast<int32_t>(strtol(...)) (json_parser.cpp): strtol stops at LONG_MAX, the cast keeps 32 bits
+    dev = (min(int(value), 2**63 - 1) + 2**31) % 2**32 - 2**31
     try:  # rtSetDefaultDeviceId: ApiErrorDecorator::SetDefaultDeviceId's CheckDeviceIdIsValid
         check_device_id(dev, "rtSetDefaultDeviceId", "SetDefaultDeviceId", 6669)
     except ApiError as e:

@@ -210,6 +210,23 @@ def test_a_default_device_that_does_not_exist_fails_init_with_107001(tmp_path):
     assert aclInit(None) == 0 and aclFinalize() == 0
 
 
+def test_a_default_device_id_is_read_as_an_int32(tmp_path):
+    """HandleDefaultDevice: static_cast<int32_t>(strtol(...)): 3000000000 is -1294967296 in both
+    reports, and 2^32 is device 0."""
+    cfg = tmp_path / "acl.json"
+    cfg.write_text('{"defaultDevice": {"default_device": "3000000000"}}')
+    assert aclInit(str(cfg)) == ACL_ERROR_RT_INVALID_DEVICEID
+    msg = aclGetRecentErrMsg()
+    assert "value -1294967296 for parameter devId is invalid" in msg
+    assert "drv devId is invalid, drv devId=-1294967296, retCode=0x7010003" in msg
+    cfg.write_text('{"defaultDevice": {"default_device": "4294967296"}}')
+    assert aclInit(str(cfg)) == 0
+    out = Ref()
+    assert aclrtGetDevice(out) == 0 and out.value == 0
+    aclrtResetDevice(0)
+    assert aclFinalize() == 0
+
+
 def test_reinit_with_different_config_after_finalize_is_rejected(tmp_path):
     first = tmp_path / "a.json"
     first.write_text("{}")

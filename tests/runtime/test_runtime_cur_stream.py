@@ -135,3 +135,32 @@ def test_a_2d_copy_s_null_stream_never_takes_the_default_device(default_device):
     code, msg = in_thread(lambda: A.aclrtMemcpy2dAsync(dst, 8, src, 8, 8, 4, 4, None))
     assert code == 107000
     assert msg.startswith(_no_cur_stm("Asynchronous 2D memory copy", "rtMemcpy2dAsync"))
+
+
+@pytest.mark.parametrize(
+    ("call", "desc", "rt_fn"),
+    [
+        (
+            lambda m: A.aclmdlRIBindStream(m, None, 0),
+            "Binding a model running instance to a stream",
+            "rtsModelBindStream",
+        ),
+        (
+            lambda m: A.aclmdlRIUnbindStream(m, None),
+            "Unbinding a model running instance from a stream",
+            "rtsModelUnbindStream",
+        ),
+        (lambda m: A.aclmdlRIEndTask(m, None), "Locking or unlocking the send queue of a stream", "rtsEndGraph"),
+    ],
+    ids=["bind", "unbind", "end-task"],
+)
+def test_the_model_calls_resolve_a_null_stream_by_get_cur_stream(default_device, call, desc, rt_fn):
+    """ApiErrorDecorator::ModelBindStream / ModelUnbindStream and rtsEndGraph's
+    SetStreamSqLockUnlock (api_error.cc:3897, 3953, 6560): GetCurStream, not the default device."""
+    assert A.aclrtSetDevice(0) == 0
+    m = Ref()
+    assert A.aclmdlRIBuildBegin(m, 0) == 0
+    code, msg = in_thread(lambda: call(m.value))
+    assert code == 107000
+    assert msg.startswith(_no_cur_stm(desc, rt_fn))
+    assert A.aclmdlRIDestroy(m.value) == 0
