@@ -124,6 +124,18 @@ def fb_inner(rt_fn: str, reason: str) -> Message:
     return ("EE9999", f"{rt_fn} execution failed, reason={reason}{FUNC_ERROR_REASON}", None)
 
 
+def negative_device(dev: int, desc: str, rt_fn: str) -> None:
+    """A negative device id refused before CheckDeviceIdIsValid (an rts entry's or a decorator's
+    own test): 107001 with the EE1003 of ``desc`` (the caller's phrase, or the rts function's name),
+    then the wrapper's "device id error"."""
+    if dev < 0:
+        raise ApiError(
+            E.ACL_ERROR_RT_INVALID_DEVICEID,
+            rt_value(desc, dev, "devId", "greater than or equal to 0"),
+            fb_inner(rt_fn, "device id error"),
+        )
+
+
 def check_device_valid(dev: int, inner: str, func: str, line: int, rt_fn: str | None) -> None:
     """``ApiErrorDecorator::CheckDeviceIdIsValid`` (api_error.cc): an id outside the devices is
     107001 with its EE1003 (the id read as the int32 it takes), then the calling decorator's inner

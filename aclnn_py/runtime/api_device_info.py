@@ -17,10 +17,10 @@ from ._checks import (
     acl_null,
     check_device_valid,
     emu,
-    fb_inner,
     fb_invalid,
     int_arg,
     need_context,
+    negative_device,
     out_arg,
     rt_api,
     rt_inner,
@@ -108,12 +108,7 @@ def _res_device(deviceId: object, rt_fn: str) -> int:
     185-188 Reset, 199-202 Get),
     before the decorator's checks; an id past the devices fails later (``check_device_id``)."""
     dev_id = _device_arg(deviceId)
-    if dev_id < 0:
-        raise ApiError(
-            E.ACL_ERROR_RT_INVALID_DEVICEID,
-            rt_value(rt_fn, dev_id, "devId", "greater than or equal to 0"),
-            fb_inner(rt_fn, "device id error"),
-        )
+    negative_device(dev_id, rt_fn, rt_fn)
     return dev_id
 
 
@@ -347,12 +342,8 @@ def aclrtDeviceGetUuid(deviceId: int, uuid: object) -> int:
     rt_fn = "rtGetDeviceUuid"
     out = out_arg(uuid, "aclrtDeviceGetUuid", "uuid", numeric=False)
     dev_id = _device_arg(deviceId)
-    if dev_id < 0:  # ApiErrorDecorator::GetDeviceUuid (api_error.cc:6930-6931), before its uuid check
-        raise ApiError(
-            E.ACL_ERROR_RT_INVALID_DEVICEID,
-            rt_value("Obtaining the device UUID", dev_id, "devId", "greater than or equal to 0"),
-            fb_inner(rt_fn, "device id error"),
-        )
+    # ApiErrorDecorator::GetDeviceUuid (api_error.cc:6930-6931), before its uuid check
+    negative_device(dev_id, "Obtaining the device UUID", rt_fn)
     check_device_valid(
         dev_id, f"drvDeviceId is invalid, drvDeviceId={dev_id}, ErrorCode=0x7010003", "GetDeviceUuid", 6941, rt_fn
     )

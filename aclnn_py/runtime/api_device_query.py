@@ -30,6 +30,7 @@ from ._checks import (
     fb_invalid,
     int_arg,
     need_context,
+    negative_device,
     out_arg,
     rt_api,
     rt_value,
@@ -141,12 +142,7 @@ def aclrtDeviceGetPCIBusId(deviceId: int, pciBusId: object, len: int) -> int:
     out = out_arg(pciBusId, "aclrtDeviceGetPCIBusId", "pciBusId", numeric=False)
     dev = int_arg(deviceId, "deviceId", -(2**31), 2**31 - 1)
     n = int_arg(len, "len", -(2**31), 2**31 - 1)
-    if dev < 0:
-        raise ApiError(
-            E.ACL_ERROR_RT_INVALID_DEVICEID,
-            rt_value(desc, dev, "devId", "greater than or equal to 0"),
-            fb_inner(rt_fn, "device id error"),
-        )
+    negative_device(dev, desc, rt_fn)
     if n < RT_PCI_BUS_ID_MIN_LEN:
         # ApiErrorDecorator passes EE1003 five values for its four keys (api_error.cc:6954-6956): the
         # error manager only warns and records nothing; the wrapper's EE1001 remains
