@@ -18,6 +18,7 @@ from ._checks import (
     PARAM,
     RT_PARAM,
     E,
+    Message,
     acl_null,
     bad_object,
     fb_inner,
@@ -35,9 +36,10 @@ def rt_null(desc: str, param: str, rt_fn: str) -> ApiError:
     return ApiError(RT_PARAM, ("EE1004", f"{desc} failed because {param} cannot be a NULL pointer."), fb_invalid(rt_fn))
 
 
-def refused(code: int, desc: str, reason: str) -> ApiError:
-    """``COND_RETURN_AND_MSG_OUTER`` with EE1016: ``<desc> failed. Reason: <reason>.``"""
-    return ApiError(code, ("EE1016", f"{desc} failed. Reason: {reason}."))
+def refused(code: int, desc: str, reason: str, *after: Message) -> ApiError:
+    """``COND_RETURN_AND_MSG_OUTER`` with EE1016: ``<desc> failed. Reason: <reason>.``, then the
+    reports ``after`` it (an rt wrapper's FuncErrorReason, say)."""
+    return ApiError(code, ("EE1016", f"{desc} failed. Reason: {reason}."), *after)
 
 
 def captured(st: Stream, desc: str, rt_fn: str) -> ApiError:

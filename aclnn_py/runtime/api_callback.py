@@ -89,12 +89,12 @@ def _runtime_subscribed(st: Stream | None, desc: str, rt_call: str) -> None:
     aclrtLaunchHostFunc used is subscribed to the runtime's own callback thread (107011, EE1016),
     then the rt wrapper's FuncErrorReason (ERROR_RETURN_WITH_EXT_ERRCODE)."""
     if st is not None and st.host_funcs:
-        refusal = refused(
+        raise refused(
             E.ACL_ERROR_RT_STREAM_SUBSCRIBE,
             desc,
             f"The stream (stream_id={st.ident}) is in the host callback process and cannot call {rt_call}",
+            fb_inner(rt_call, "subscribe stream error"),
         )
-        raise ApiError(refusal.code, *refusal.messages, fb_inner(rt_call, "subscribe stream error"))
 
 
 def _check_thread_device(reports: _Reports, st: Stream, tid: int) -> None:

@@ -424,12 +424,12 @@ def aclrtLaunchHostFunc(stream: object, fn: Callable[[object], None] | None, arg
     callbacks = loaded_chapter("aclnn_py.runtime.api_callback")
     if st is not None and callbacks is not None and callbacks.subscribed_by_user(st):
         # ApiErrorDecorator::LaunchHostFunc: a stream the user subscribed (aclrtSubscribeReport)
-        refusal = refused(
+        raise refused(
             E.ACL_ERROR_RT_STREAM_SUBSCRIBE,
             "Adding a host callback function to the stream task queue",
             f"The stream (stream_id={st.ident}) is in the host callback process and cannot call rtsLaunchHostFunc",
-        )  # then rtsLaunchHostFunc's ERROR_RETURN_WITH_EXT_ERRCODE (api_c.cc)
-        raise ApiError(refusal.code, *refusal.messages, fb_inner(rt_fn, "subscribe stream error"))
+            fb_inner(rt_fn, "subscribe stream error"),  # rtsLaunchHostFunc's ERROR_RETURN_WITH_EXT_ERRCODE
+        )
     ctx = need_context(rt_fn)
     target = st or ctx.default_stream
     own_stream(target, ctx, "Adding a host callback function to the stream task queue", rt_fn)
