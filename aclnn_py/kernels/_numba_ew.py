@@ -437,11 +437,10 @@ def _ge_r(kind, a, start, f, r, out):
 
 
 @_jit_in
-def _cmp_rows(op, kind, a, row, scalar_right, out):
+def _cmp_rows(op, kind, a, row, scalar_right, w, out):
     """``a op row`` or ``row op a`` for a row broadcast (``row`` repeats along ``a``)."""
     op, f = _oriented(op, scalar_right)
     n = out.size
-    w = 2 if kind == KIND_F32 else 1
     m = row.size // w
     blk = min(n, max(1, BLOCK // m) * m)
     r = np.empty(blk, np.float32)
@@ -478,7 +477,7 @@ def compare(op, kind, a, b, out):
         x = small.view(np.float32)[0] if kind == KIND_F32 else _widen16(kind, small[0])
         _cmp_scalar(op, kind, big, x, right, out)
     else:
-        _cmp_rows(op, kind, big, small, right, out)
+        _cmp_rows(op, kind, big, small, right, w, out)
 
 
 # -- Maximum / Minimum (maxNum / minNum, -0 below +0) ------------------------------------------------
