@@ -261,39 +261,32 @@ def dev950(soc):
     aclFinalize()
 
 
+def _refused_label_set(lbl, st, code: int, param: str, reason: str, fer: str) -> None:
+    """aclrtSetLabel refused on Ascend950: CondLabelSet's EE1017, then rtLabelSet's reason."""
+    assert L.aclrtSetLabel(lbl, st) == code
+    assert aclGetRecentErrMsg() == _outer_then(
+        f"Invalid_Argument(EE1017): Label setting failed. Parameter {param} is invalid. Reason: {reason}\n",
+        "rtLabelSet",
+        fer,
+    )
+
+
 def test_label_set_checks_on_ascend950(dev950):
     """CondLabelSet (label_starsv2.cc:61-77): the same checks, EE1017 texts of their own."""
     b = _Built()
     lbl, late = _labels(2)
     lst = _listed([lbl])
-    assert L.aclrtSetLabel(lbl, b.free) == 107005
-    assert aclGetRecentErrMsg() == _outer_then(
-        "Invalid_Argument(EE1017): Label setting failed. Parameter stream is invalid. Reason: The stream must be "
-        "bound to a model for label set operation.\n",
-        "rtLabelSet",
+    _refused_label_set(
+        lbl, b.free, 107005, "stream", "The stream must be bound to a model for label set operation.",
         "the relationship between the model and stream is incorrect.",
-    )
-    assert L.aclrtSetLabel(late, b.bound) == 507000
-    assert aclGetRecentErrMsg() == _outer_then(
-        "Invalid_Argument(EE1017): Label setting failed. Parameter label is invalid. Reason: Call rtLabelListCpy "
-        "before setting label task.\n",
-        "rtLabelSet",
-        "label phy addr null",
+    )  # fmt: skip
+    _refused_label_set(
+        late, b.bound, 507000, "label", "Call rtLabelListCpy before setting label task.", "label phy addr null"
     )
     assert L.aclrtSetLabel(lbl, b.bound) == 0
-    assert L.aclrtSetLabel(lbl, b.other) == 507000
-    assert aclGetRecentErrMsg() == _outer_then(
-        "Invalid_Argument(EE1017): Label setting failed. Parameter label is invalid. Reason: Label is already "
-        "bound to another stream.\n",
-        "rtLabelSet",
-        "label stream error",
-    )
-    assert L.aclrtSetLabel(lbl, b.bound) == 507000
-    assert aclGetRecentErrMsg() == _outer_then(
-        "Invalid_Argument(EE1017): Label setting failed. Parameter label is invalid. Reason: Label has already been "
-        "set, cannot set again.\n",
-        "rtLabelSet",
-        "label set error",
+    _refused_label_set(lbl, b.other, 507000, "label", "Label is already bound to another stream.", "label stream error")
+    _refused_label_set(
+        lbl, b.bound, 507000, "label", "Label has already been set, cannot set again.", "label set error"
     )
     assert L.aclrtDestroyLabelList(lst) == 0
     for x in (lbl, late):

@@ -12,6 +12,7 @@ import time
 import numpy as np
 import pytest
 from rt_texts import FUNC_ERROR_REASON, INDENT, RANGE_SOLUTION, TRACEBACK
+from rt_threads import waits_for
 
 from aclnn_py import (
     ACL_MEMCPY_DEVICE_TO_HOST,
@@ -195,15 +196,8 @@ def test_runtime_calls_wait_while_the_process_is_locked(dev0):
     with pytest.raises(ApiError) as refused:  # the locking thread would wait forever: refused
         S.wait_if_locked("aclrtMemset")
     assert refused.value.code == 507046 and "aclrtMemset would never return" in str(refused.value.messages)
-    done = []
-    other = threading.Thread(target=lambda: (S.wait_if_locked("aclrtMemcpy"), done.append(time.monotonic())))
-    other.start()
-    other.join(0.2)
-    assert other.is_alive() and not done  # another thread's call waits
-    unlocked = time.monotonic()
-    assert S.aclrtSnapShotProcessUnlock(PID, None) == 0
-    other.join(5)
-    assert done and done[0] >= unlocked
+    # another thread's call waits for the unlock
+    assert waits_for(lambda: S.wait_if_locked("aclrtMemcpy"), lambda: S.aclrtSnapShotProcessUnlock(PID, None)) is None
     S.wait_if_locked("aclrtMemset")  # running again: no wait
 
 
@@ -218,20 +212,13 @@ def test_a_call_cann_holds_waits_for_the_unlock(dev0):
     assert aclrtMalloc(Ref(), 64, 0) == 507046
     assert "aclrtMalloc would never return" in aclGetRecentErrMsg()
     assert aclrtGetLastError(0) == 507046
-    done: list[tuple[int, float]] = []
 
-    def other_thread() -> None:
-        done.append((aclrtSetDevice(0), time.monotonic()))
+    def other_thread() -> int:
+        code = aclrtSetDevice(0)
         aclrtResetDevice(0)
+        return code
 
-    other = threading.Thread(target=other_thread)
-    other.start()
-    other.join(0.2)
-    assert other.is_alive() and not done
-    unlocked = time.monotonic()
-    assert S.aclrtSnapShotProcessUnlock(PID, None) == 0
-    other.join(5)
-    assert done and done[0][0] == 0 and done[0][1] >= unlocked
+    assert waits_for(other_thread, lambda: S.aclrtSnapShotProcessUnlock(PID, None)) == 0
     p = Ref()
     assert aclrtMalloc(p, 64, 0) == 0
     aclrtFree(p.value)
