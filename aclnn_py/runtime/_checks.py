@@ -26,6 +26,7 @@ from collections.abc import Callable, Iterator
 from types import ModuleType
 from typing import Any, TypeVar
 
+from .. import soc as _soc
 from .._capi import ApiError, as_int, binding_error, c_api, describe, fail
 from .._ref import is_out_param
 from .._status import aclError
@@ -134,6 +135,12 @@ def negative_device(dev: int, desc: str, rt_fn: str) -> None:
             rt_value(desc, dev, "devId", "greater than or equal to 0"),
             fb_inner(rt_fn, "device id error"),
         )
+
+
+def impl_david() -> bool:
+    """Whether the chip's runtime implementation is ``ApiImplDavid`` (Ascend950: the v200 build's
+    api_impl_creator_c.cc) rather than ``ApiImpl``: several calls check and report differently."""
+    return _soc.current().family == "Ascend950"
 
 
 def check_device_valid(dev: int, inner: str, func: str, line: int, rt_fn: str | None) -> None:

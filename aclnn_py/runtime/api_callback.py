@@ -28,6 +28,7 @@ from ._checks import (
     emu,
     fb_inner,
     fb_invalid,
+    impl_david,
     int_arg,
     need_context,
     own_stream,
@@ -234,7 +235,7 @@ def aclrtLaunchCallback(fn: Callable[[Any], None] | None, userData: object, bloc
     reports = _reports()
     with reports.lock:
         tid = reports.thread_of.get(target)
-    if tid is None and _soc.current().family == "Ascend950":  # ApiImplDavid: an inner report
+    if tid is None and impl_david():  # ApiImplDavid: an inner report
         raise ApiError(
             E.ACL_ERROR_RT_STREAM_NO_CB_REG,
             rt_inner(

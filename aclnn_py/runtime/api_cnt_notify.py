@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import itertools
 
-from .. import soc as _soc
 from .._capi import ApiError, describe
 from .._ref import store
 from ._checks import (
@@ -18,6 +17,7 @@ from ._checks import (
     bad_object,
     emu,
     fb_unsupported,
+    impl_david,
     int_arg,
     is_null_handle,
     need_context,
@@ -37,7 +37,6 @@ from .stream import Stream, Task, TaskFault, wait_until
 # counting notifies (Ascend950)
 # ---------------------------------------------------------------------------------------------
 
-_CNT_CHIPS = ("Ascend950",)  # ApiImplDavid; the other chips' ApiImpl answers FEATURE_NOT_SUPPORT
 _RECORD_MODES = {0: "RECORD_STORE_MODE(0)", 1: "RECORD_ADD_MODE(1)", 2: "RECORD_WRITE_BIT_MODE(2)",
                  3: "RECORD_INVALID_MODE(3)", 4: "RECORD_CLEAR_BIT_MODE(4)", 5: "RECORD_MODE_MAX(5)"}  # fmt: skip
 _WAIT_MODES = {0: "WAIT_LESS_MODE(0)", 1: "WAIT_EQUAL_MODE(1)", 2: "WAIT_BIGGER_MODE(2)",
@@ -128,7 +127,7 @@ def aclrtCntNotifyCreate(cntNotify: object, flag: int) -> int:
     if cntNotify is None:
         raise null_param("CntNotify creation", "retCntNotify", rt_fn)
     out = out_arg(cntNotify, "aclrtCntNotifyCreate", "cntNotify", numeric=False)
-    if _soc.current().family not in _CNT_CHIPS:
+    if not impl_david():  # ApiImpl answers FEATURE_NOT_SUPPORT
         raise _unsupported(rt_fn)
     cn = aclrtCntNotify(ctx, call_site())
     RT.notifies.add(cn)
@@ -183,7 +182,7 @@ def aclrtCntNotifyRecord(cntNotify: object, stream: object, info: object) -> int
             rt_fn,
         )
     value = int_arg(info.value, "info->value", 0, 2**32 - 1)
-    if _soc.current().family not in _CNT_CHIPS:
+    if not impl_david():  # ApiImpl answers FEATURE_NOT_SUPPORT
         raise _unsupported(rt_fn)
     target = _cnt_target(stream, desc, rt_fn)
     label, v = _record_value(mode, value)
@@ -225,7 +224,7 @@ def aclrtCntNotifyWaitWithTimeout(cntNotify: object, stream: object, info: objec
     value = int_arg(info.value, "info->value", 0, 2**32 - 1)
     timeout = int_arg(info.timeout, "info->timeout", 0, 2**32 - 1)
     clear = int_arg(info.isClear, "info->isClear", 0, 255)
-    if _soc.current().family not in _CNT_CHIPS:
+    if not impl_david():  # ApiImpl answers FEATURE_NOT_SUPPORT
         raise _unsupported(rt_fn)
     target = _cnt_target(stream, desc, rt_fn)
     policy = RT.policy
@@ -254,7 +253,7 @@ def aclrtCntNotifyReset(cntNotify: object, stream: object) -> int:
     stream_handle(stream, rt_fn)
     if cn is None:
         raise null_param(desc, "inCntNotify", rt_fn)
-    if _soc.current().family not in _CNT_CHIPS:
+    if not impl_david():  # ApiImpl answers FEATURE_NOT_SUPPORT
         raise _unsupported(rt_fn)
     target = _cnt_target(stream, desc, rt_fn)
     RT.policy.submit(target, Task(target, f"cnt notify #{cn.ident} reset", lambda: _apply(cn, 0, 0)))

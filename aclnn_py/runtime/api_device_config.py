@@ -30,6 +30,7 @@ from ._checks import (
     cur_stream,
     emu,
     fb_invalid,
+    impl_david,
     int_arg,
     need_context,
     out_arg,
@@ -63,7 +64,6 @@ _SIMD_FIFO_DEFAULT, _SIMT_FIFO_DEFAULT = 32768, 2 * 1024 * 1024  # SIMD_FIFO_PER
 _SIMD_FIFO_MIN, _SIMT_FIFO_MIN, _FIFO_MAX, _FIFO_ALIGN = 1024, 1024 * 1024, 64 * 1024 * 1024, 8
 _SIMT_WARP_STACK_DEFAULT, _SIMT_DVG_STACK_DEFAULT = 32 * 1152, 1024  # RT_KIS_SIMT_*_STK_SIZE (base_david.hpp)
 _STACK_ALIGN, _THREADS_PER_WARP = 128, 32
-_SIMT_CHIPS = ("Ascend950",)  # ApiImplDavid knows the SIMT limits; ApiImpl refuses them
 _RT_INVALID_VALUE = 0x07110001  # RT_ERROR_INVALID_VALUE, the inner code of the SIMT stack refusal
 
 
@@ -112,7 +112,7 @@ def aclrtDeviceSetLimit(limit: int, value: int) -> int:
     v = int_arg(value, "value", 0, 2**64 - 1)
     if v > 2**32 - 1:
         raise ApiError(PARAM, acl_value(api, v, "value", "[0, UINT32_MAX]"))
-    simt = _soc.current().family in _SIMT_CHIPS
+    simt = impl_david()  # ApiImplDavid knows the SIMT limits; ApiImpl refuses them
     if lim == _STACK:
         if v > _KERNEL_STACK_32K:  # smaller values leave the stack size as it is
             RT.limits[_STACK] = _align(v, _KERNEL_STACK_16K)
@@ -159,7 +159,7 @@ def aclrtDeviceGetLimit(limit: int, value: object) -> int:
     out = out_arg(value, api, "value")
     lim = _limit_arg(limit, api)
     defaults = {_STACK: _KERNEL_STACK_32K, _SIMD_FIFO: _SIMD_FIFO_DEFAULT}
-    if _soc.current().family in _SIMT_CHIPS:
+    if impl_david():
         defaults.update(
             {
                 _SIMT_STACK: _SIMT_WARP_STACK_DEFAULT,

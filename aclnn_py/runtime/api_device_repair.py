@@ -19,15 +19,26 @@ from __future__ import annotations
 import ctypes
 from typing import Any
 
-from .. import soc as _soc
 from .._capi import ApiError, describe
 from . import _rt_features
-from ._checks import PARAM, RT_PARAM, E, acl_null, emu, fb_inner, fb_invalid, int_arg, rt_api, rt_value, silent
+from ._checks import (
+    PARAM,
+    RT_PARAM,
+    E,
+    acl_null,
+    emu,
+    fb_inner,
+    fb_invalid,
+    impl_david,
+    int_arg,
+    rt_api,
+    rt_value,
+    silent,
+)
 from .api_system import aclrtErrorInfo
 from .device import RT
 from .enums import aclrtErrorType
 
-_DAVID = ("Ascend950",)  # ApiImplDavid
 _DESC = "Rectifying the device faults"
 _TYPE_TEXT = {  # ErrorTypeToString (runtime core/inc/common/enum_desc.hpp:73-93)
     0: "NO_ERROR(0)",
@@ -61,7 +72,6 @@ def aclrtRepairError(deviceId: int, errorInfo: object) -> int:
     if not isinstance(errorInfo, aclrtErrorInfo):
         raise ApiError(PARAM, emu(f"{api}: errorInfo must be an aclrtErrorInfo, got {describe(errorInfo)}."))
     dev = int_arg(deviceId, "deviceId", -(2**31), 2**31 - 1)
-    family = _soc.current().family
     if not _rt_features.has("RT_FEATURE_DFX_ERR_GET_AND_REPAIR"):
         raise silent(E.ACL_ERROR_RT_FEATURE_NOT_SUPPORT)
     if int(errorInfo.tryRepair) == 0:  # "Repair flag is invalid [0], should be 1." (logged only)
@@ -81,7 +91,7 @@ def aclrtRepairError(deviceId: int, errorInfo: object) -> int:
             fb_inner(rt_fn, "device pointer null"),
         )
     t = int(errorInfo.errorType)
-    if family in _DAVID:
+    if impl_david():
         if t not in _DAVID_TYPES:  # "Does not support current error type [...]" (logged only)
             raise ApiError(RT_PARAM, fb_invalid(rt_fn))
         if t == aclrtErrorType.ACL_RT_ERROR_L3_PORT:

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import itertools
 
-from .. import soc as _soc
 from .._capi import ApiError, describe
 from .._ref import store
 from . import model_ri as M
@@ -33,6 +32,7 @@ from ._checks import (
     bad_object,
     emu,
     fb_inner,
+    impl_david,
     int_arg,
     is_null_handle,
     need_context,
@@ -125,7 +125,7 @@ def _capture(st: Stream) -> M.Capture | None:
 def _label_set_error(lbl: Label, st: Stream, cap: M.Capture | None) -> ApiError | None:
     """Label::Set's checks (label.cc:153-174; Ascend950: CondLabelSet, label_starsv2.cc:61-77),
     each followed by rtLabelSet's FuncErrorReason (its default branch: EE9999)."""
-    david = _soc.current().family == "Ascend950"
+    david = impl_david()
     first: Message
     if cap is None:
         code, reason = E.ACL_ERROR_RT_STREAM_MODEL, _STREAM_MODEL
