@@ -23,16 +23,23 @@ signature serves the three kinds (a uint32 and a uint16 signature each held the 
 from __future__ import annotations
 
 import numpy as np
-from llvmlite import ir
-from numba import types
-from numba.core import cgutils
-from numba.extending import intrinsic
 from numba.np.numpy_support import carray
 
-from ._numba import F32, KIND_F32, _canon, _jit, _jit_in, _jit_inline, _narrow16, _to_f32, _tree, _widen16
-
-LANES = 64
-
+from ._numba import (
+    F32,
+    KIND_F32,
+    LANES,
+    _canon,
+    _jit,
+    _jit_in,
+    _jit_inline,
+    _narrow16,
+    _stack_lanes,
+    _to_f32,
+    _tree,
+    _tree64,
+    _widen16,
+)
 
 # -- shared: the loads, the store, the 64-lane tree ------------------------------------------------
 
@@ -101,31 +108,31 @@ def _lanes_add_f32(acc, src, count):
         acc[lane] = acc[lane] + chunk[lane]
 
 
-@intrinsic
-def _stack_lanes(typingctx):
-    """A pointer to 64 float32 on the stack of the function that uses it (allocated once, in its
-    entry block). Lanes kept there, unlike in a heap array, are promoted by LLVM to eight vector
-    registers for the whole row: no store and reload of each lane per 64-element chunk."""
-    sig = types.CPointer(types.float32)()  # type: ignore[no-untyped-call]
-
-    def codegen(context, builder, signature, args):
-        return cgutils.alloca_once(builder, ir.FloatType(), size=LANES)  # type: ignore[no-untyped-call]
-
-    return sig, codegen
+@_jit_inline
+def _add_tail_f32(acc, tail):
+    """acc[lane] += tail[lane] for the lanes of the partial last chunk; +0.0 to the others, which
+    changes no lane (a lane is never -0.0: it starts at +0.0). A loop of constant length: one of
+    the tail's length would send the lanes through memory."""
+    for lane in range(LANES):
+        acc[lane] = acc[lane] + (tail[lane] if lane < tail.size else F32(0.0))
 
 
-@_jit_in
-def _lanes_sum_f32(f, blk):
+@_jit_inline
+def _add_tail_16(kind, acc, tail):
+    """:func:`_add_tail_f32` for float16/bfloat16 bits, widened."""
+    for lane in range(LANES):
+        acc[lane] = acc[lane] + (_widen16(kind, tail[lane]) if lane < tail.size else F32(0.0))
+
+
+@_jit_inline
+def _lanes_sum_f32(f):
     """The TBE order over one float32 row: element k into lane k mod 64 (lanes from +0.0, added
-    in sequence), then the pair tree of the lanes (``blk``: 64 floats of scratch). The last chunk
-    is padded with +0.0, which changes no lane (a lane is never -0.0: it starts at +0.0)."""
+    in sequence), then the pair tree of the lanes. The lanes stay in registers for the whole row."""
     acc = carray(_stack_lanes(), LANES)  # type: ignore[call-arg]  # numba passes typingctx
     for lane in range(LANES):
         acc[lane] = F32(0.0)
     full = f.size // LANES
-    # whole chunks into the stack lanes, two per step (chunk 2c, then 2c + 1: each lane still
-    # adds in sequence), the partial one into blk (an access to acc at a variable index would
-    # keep it in memory)
+    # whole chunks two per step (chunk 2c, then 2c + 1: each lane still adds in sequence)
     for c in range(full // 2):
         two = f[c * 2 * LANES : c * 2 * LANES + 2 * LANES]
         for lane in range(LANES):
@@ -136,16 +143,12 @@ def _lanes_sum_f32(f, blk):
         chunk = f[(full - 1) * LANES : full * LANES]
         for lane in range(LANES):
             acc[lane] = acc[lane] + chunk[lane]
-    for lane in range(LANES):
-        blk[lane] = acc[lane]
-    tail = f[full * LANES :]
-    for lane in range(tail.size):
-        blk[lane] = blk[lane] + tail[lane]
-    return _tree(blk, LANES)
+    _add_tail_f32(acc, f[full * LANES :])
+    return _tree64(acc)
 
 
-@_jit_in
-def _lanes_sum_16(kind, src, blk):
+@_jit_inline
+def _lanes_sum_16(kind, src):
     """:func:`_lanes_sum_f32` over the float16/bfloat16 bits of one row, widened as they are added."""
     acc = carray(_stack_lanes(), LANES)  # type: ignore[call-arg]
     for lane in range(LANES):
@@ -161,26 +164,21 @@ def _lanes_sum_16(kind, src, blk):
         chunk = src[(full - 1) * LANES : full * LANES]
         for lane in range(LANES):
             acc[lane] = acc[lane] + _widen16(kind, chunk[lane])
-    for lane in range(LANES):
-        blk[lane] = acc[lane]
-    tail = src[full * LANES :]
-    for lane in range(tail.size):
-        blk[lane] = blk[lane] + _widen16(kind, tail[lane])
-    return _tree(blk, LANES)
+    _add_tail_16(kind, acc, src[full * LANES :])
+    return _tree64(acc)
 
 
 @_jit
 def lanes_rows(kind, x, rows, r, res):
     """The TBE order (:func:`_lanes_sum_f32`) over rows of ``r`` contiguous elements of ``x``
     (uint16: the kind's bits, float32 as halves)."""
-    blk = np.empty(LANES, np.float32)
     if kind == KIND_F32:
         f = x.view(np.float32)
         for row in range(rows):
-            res[row] = _lanes_sum_f32(f[row * r : row * r + r], blk)
+            res[row] = _lanes_sum_f32(f[row * r : row * r + r])
     else:
         for row in range(rows):
-            res[row] = _lanes_sum_16(kind, x[row * r : row * r + r], blk)
+            res[row] = _lanes_sum_16(kind, x[row * r : row * r + r])
 
 
 @_jit_in

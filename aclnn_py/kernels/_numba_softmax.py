@@ -24,10 +24,23 @@ from __future__ import annotations
 import numpy as np
 from numba.np.numpy_support import carray
 
-from ._numba import F32, KIND_F16, KIND_F32, _canon, _jit, _jit_in, _jit_inline, _narrow16, _tree, _widen16, mask_row
+from ._numba import (
+    F32,
+    KIND_F16,
+    KIND_F32,
+    LANES,
+    _canon,
+    _jit,
+    _jit_in,
+    _jit_inline,
+    _narrow16,
+    _stack_lanes,
+    _tree,
+    _widen16,
+    mask_row,
+)
 from ._numba_exp import EXP_NORMAL_MIN, _exp_normal, np_exp32
 from ._numba_reduce import (
-    LANES,
     _ar_sum,
     _floor_pow2,
     _lanes_add_f32,
@@ -35,7 +48,6 @@ from ._numba_reduce import (
     _lanes_tree,
     _load,
     _reduce64,
-    _stack_lanes,
     _zero_lanes,
 )
 
@@ -207,7 +219,7 @@ def _row_sum(method, u, row, r, acc, blk, tmp, parts, cache, tile, head):
     """The sum of the float32 row in the order of ``method`` (SM_TBE lanes, or an Ascend950
     template; ``u``: the recompute tile)."""
     if method == SM_TBE:
-        return _lanes_sum_f32(row[:r], blk)
+        return _lanes_sum_f32(row[:r])
     if method == SM_SMALL_R:
         return _sum_small_r(row, r, tmp)
     if method == SM_FULL_LOAD:
