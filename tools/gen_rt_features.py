@@ -14,8 +14,14 @@ The rule:
   generator reads that file, finds its one ``REGISTER_CHIP_FEATURE_SET(<chip>, <SET>)`` (the chip
   type must be the one :data:`CONFIGS` names), and takes the ``RT_FEATURE_*`` names of the
   initializer of ``std::unordered_set<RtOptionalFeatureType> <SET>{...}`` in the same file.
-  Nothing else of the file is read (not ``REGISTER_DEV_PROPERTIES``' DevProperties such as
-  ``supportOverflowMode`` or ``supportSnapshot``, nor ``dev_info_proc_func.cc``).
+* Of the file's one ``DevProperties`` initializer (``REGISTER_DEV_PROPERTIES``) only the fields of
+  :data:`PROPS` are read, each ``.field = value,`` found exactly once: ``isStars`` and
+  ``isStarsV2`` (``true``/``false``: ``Runtime::ChipIsHaveStars`` reads the first),
+  ``memcpyDescriptorSize`` (a number, or a ``MEMCPY_DESC_SIZE_Vn`` constant of the same file or of
+  ``src/runtime/core/inc/device/device_properties.h``) and ``cmoDDRStructInfoSize`` (``0U``, or
+  ``sizeof(<struct>)``: the struct's name is kept, its layout is the emulator's). Nothing else of
+  the file is read (not ``supportOverflowMode`` or ``supportSnapshot``, nor
+  ``dev_info_proc_func.cc``).
 * The config dirs and the families (the chip types' SoC names: runtime.cc
   ``Runtime::GetSocVersionByHardwareVer`` answers Ascend910B* for CHIP_910_B_93, Ascend910A /
   Ascend910ProA ... for CHIP_CLOUD, Ascend310P* for CHIP_DC; spec/base_info.hpp's rtPGVersion_t
@@ -38,6 +44,8 @@ from _generated import git, parse_args, write_or_check  # tools/ is on sys.path 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "aclnn_py" / "runtime" / "_rt_features.py"
 ENUM_FILE = "src/runtime/inc/common/feature_type.h"
+PROPS_HEADER = "src/runtime/core/inc/device/device_properties.h"
+PROPS = ("isStars", "isStarsV2", "memcpyDescriptorSize", "cmoDDRStructInfoSize")
 
 #: config dir -> (the chip type it registers, the emulated families it stands for)
 CONFIGS: dict[str, tuple[str, tuple[str, ...]]] = {
@@ -74,25 +82,76 @@ def registered_features(path: str, src: str, chip: str) -> list[str]:
     return re.findall(r"RtOptionalFeatureType::(RT_FEATURE_\w+)", m.group(1))
 
 
-def read(git_dir: str) -> tuple[str, list[str], dict[str, list[str]], dict[str, str]]:
-    """(commit, the known names, family -> its names, family -> ``dir/file (SET of CHIP)``)."""
+Props = tuple[bool, bool, int, "str | None"]
+
+
+def _constants(src: str) -> dict[str, int]:
+    return {m[0]: int(m[1]) for m in re.findall(r"constexpr\s+\w+\s+(MEMCPY_DESC_SIZE_V\d)\s*=\s*(\d+)U?\s*;", src)}
+
+
+def dev_properties(path: str, src: str, header_constants: dict[str, int]) -> Props:
+    """The :data:`PROPS` of the file's DevProperties initializer."""
+    src = _strip_comments(src)
+    raw: dict[str, str] = {}
+    for field in PROPS:
+        found = re.findall(r"\." + field + r"\s*=\s*([^,\n]+?)\s*,", src)
+        if len(found) != 1:
+            raise SystemExit(f"{path}: expected one .{field} = ..., found {found}")
+        raw[field] = found[0]
+    flags = []
+    for field in ("isStars", "isStarsV2"):
+        if raw[field] not in ("true", "false"):
+            raise SystemExit(f"{path}: .{field} = {raw[field]}: not true or false")
+        flags.append(raw[field] == "true")
+    consts = {**header_constants, **_constants(src)}
+    size = raw["memcpyDescriptorSize"]
+    number = re.fullmatch(r"(\d+)U?", size)
+    if number is None and size not in consts:
+        raise SystemExit(f"{path}: .memcpyDescriptorSize = {size}: no such constant")
+    cmo = raw["cmoDDRStructInfoSize"]
+    struct = re.fullmatch(r"sizeof\(\s*(\w+)\s*\)", cmo)
+    if struct is None and cmo not in ("0", "0U"):
+        raise SystemExit(f"{path}: .cmoDDRStructInfoSize = {cmo}: neither 0 nor sizeof(a struct)")
+    return (
+        flags[0],
+        flags[1],
+        int(number[1]) if number else consts[size],
+        struct[1] if struct else None,
+    )
+
+
+def read(git_dir: str) -> tuple[str, list[str], dict[str, list[str]], dict[str, str], dict[str, Props]]:
+    """(commit, the known names, family -> its names, family -> ``dir/file (SET of CHIP)``,
+    family -> its :data:`PROPS`)."""
     commit = git(git_dir, "rev-parse", "HEAD").strip()
     known = known_features(git(git_dir, "show", f"HEAD:{ENUM_FILE}"))
+    header_constants = _constants(_strip_comments(git(git_dir, "show", f"HEAD:{PROPS_HEADER}")))
     per_family: dict[str, list[str]] = {}
     origin: dict[str, str] = {}
+    props: dict[str, Props] = {}
     for cfg, (chip, families) in CONFIGS.items():
         path = f"src/runtime/config/{cfg}/dev_info_reg.cc"
-        names = registered_features(path, git(git_dir, "show", f"HEAD:{path}"), chip)
+        src = git(git_dir, "show", f"HEAD:{path}")
+        names = registered_features(path, src, chip)
         unknown = sorted(set(names) - set(known))
         if unknown:
             raise SystemExit(f"{path}: not members of RtOptionalFeatureType: {unknown}")
+        values = dev_properties(path, src, header_constants)
         for fam in families:
             per_family[fam] = sorted(set(names))
             origin[fam] = f"config/{cfg}/dev_info_reg.cc ({chip})"
-    return commit, known, per_family, origin
+            props[fam] = values
+    return commit, known, per_family, origin, props
 
 
-def render(commit: str, known: list[str], per_family: dict[str, list[str]], origin: dict[str, str]) -> str:
+def _literal(v: object) -> str:
+    """A Python literal as the formatter writes it (strings in double quotes)."""
+    return f'"{v}"' if isinstance(v, str) else repr(v)
+
+
+def render(
+    commit: str, known: list[str], per_family: dict[str, list[str]], origin: dict[str, str], props: dict[str, Props]
+) -> str:
     out = [
         '"""The runtime\'s optional features (``RtOptionalFeatureType::RT_FEATURE_*``) of each emulated',
         "chip family: the set hicann/runtime's ``src/runtime/config/<dir>/dev_info_reg.cc`` registers",
@@ -103,9 +162,12 @@ def render(commit: str, known: list[str], per_family: dict[str, list[str]], orig
         f"hicann/runtime commit {commit}. Do not edit by hand.",
         "Use :func:`has` (the current chip); ``KNOWN`` is every member of ``RtOptionalFeatureType``",
         "(src/runtime/inc/common/feature_type.h), so that a misspelt name fails loudly.",
+        ":func:`properties` gives the few fields of the same files' ``DevProperties`` the emulator reads.",
         '"""',
         "",
         "from __future__ import annotations",
+        "",
+        "from typing import NamedTuple",
         "",
         "from .. import soc as _soc",
         "",
@@ -147,14 +209,34 @@ def render(commit: str, known: list[str], per_family: dict[str, list[str]], orig
         '    assert feature in KNOWN, f"unknown runtime feature {feature!r}"',
         "    return feature in FEATURES[_soc.current().family]",
         "",
+        "",
+        "class DevProperties(NamedTuple):",
+        '    """Fields of the chip type\'s ``DevProperties`` (``REGISTER_DEV_PROPERTIES``)."""',
+        "",
+        "    is_stars: bool  #: isStars (Runtime::ChipIsHaveStars)",
+        "    is_stars_v2: bool  #: isStarsV2",
+        "    memcpy_descriptor_size: int  #: memcpyDescriptorSize (bytes of a batch-copy descriptor)",
+        "    cmo_addr_info: str | None  #: cmoDDRStructInfoSize's struct (None: 0, no CMO descriptor)",
+        "",
+        "",
+        "#: family -> its chip type's DevProperties fields.",
+        "PROPERTIES: dict[str, DevProperties] = {",
+        *(f'    "{fam}": DevProperties({", ".join(_literal(v) for v in props[fam])}),' for fam in FAMILIES),
+        "}",
+        "",
+        "",
+        "def properties() -> DevProperties:",
+        '    """The current chip\'s :class:`DevProperties`."""',
+        "    return PROPERTIES[_soc.current().family]",
+        "",
     ]
     return "\n".join(out)
 
 
 def main(argv: list[str]) -> int:
     check, git_dir = parse_args(argv)
-    commit, known, per_family, origin = read(git_dir)
-    text = render(commit, known, per_family, origin)
+    commit, known, per_family, origin, props = read(git_dir)
+    text = render(commit, known, per_family, origin, props)
 
     def summary() -> str:
         sizes = ", ".join(f"{f} {len(per_family[f])}" for f in FAMILIES)

@@ -364,6 +364,10 @@ def submit(stream: Stream, label: str, fn: Any) -> Task:
 
 _RT_CODES = 107000  # the runtime's external codes are 107xxx, 207xxx and 507xxx
 
+#: ``RT_ERROR_INVALID_VALUE`` (internal_error_define.hpp): the inner code the rts layer's messages
+#: print as ``retCode=0x7110001`` (ACL_ERROR_RT_PARAM_INVALID, 107000, outside).
+RT_ERROR_INVALID_VALUE = 0x07110001
+
 
 def set_last_error(code: int) -> None:
     """``Runtime::SetGlobalErr``: the calling thread's last runtime error (the newest wins)."""

@@ -15,7 +15,6 @@ import ctypes
 
 import numpy as np
 
-from .. import soc as _soc
 from .._capi import UINT64_MAX, ApiError, as_pointer, describe
 from .._ref import store
 from . import _rt_features, sanitizer
@@ -46,11 +45,19 @@ _MAX_BARRIERS = 6  # ACL_RT_CMO_MAX_BARRIER_NUM
 _RT_CMO_INVALID = 8  # rtCmoOpCode: an aclrtCmoType plus RT_CMO_PREFETCH (6) - ACL_RT_CMO_TYPE_PREFETCH (0)
 
 
+#: (size, offset of src, offset of len_inner) of each packed descriptor struct
+_DESC_LAYOUTS = {
+    "rtDavidCmoAddrInfo": (64, 32, 48),  # src/runtime/core/inc/sqe/v200_base/starsv2_base.hpp
+    "rtCmoAddrInfo": (32, 16, 12),  # pkg_inc/runtime/rt_external_stars_define.h
+}
+
+
 def _desc_layout() -> tuple[int, int, int]:
-    """(size, offset of src, offset of len_inner) of the SoC's packed descriptor struct."""
-    if _soc.current().family == "Ascend950":
-        return 64, 32, 48  # rtDavidCmoAddrInfo (src/runtime/core/inc/sqe/v200_base/starsv2_base.hpp)
-    return 32, 16, 12  # rtCmoAddrInfo (pkg_inc/runtime/rt_external_stars_define.h)
+    """The layout of the chip's descriptor struct (its DevProperties' cmoDDRStructInfoSize; the
+    chips without one have no RT_FEATURE_TASK_CMO and are refused before)."""
+    struct = _rt_features.properties().cmo_addr_info
+    assert struct is not None, "a chip without a CMO descriptor reached its layout"
+    return _DESC_LAYOUTS[struct]
 
 
 def _need_task_cmo() -> None:

@@ -21,6 +21,7 @@ from . import _rt_features, sanitizer
 from ._checks import (
     ACL_CALL,
     PARAM,
+    RT_ERROR_INVALID_VALUE,
     RT_PARAM,
     E,
     Message,
@@ -64,7 +65,6 @@ _SIMD_FIFO_DEFAULT, _SIMT_FIFO_DEFAULT = 32768, 2 * 1024 * 1024  # SIMD_FIFO_PER
 _SIMD_FIFO_MIN, _SIMT_FIFO_MIN, _FIFO_MAX, _FIFO_ALIGN = 1024, 1024 * 1024, 64 * 1024 * 1024, 8
 _SIMT_WARP_STACK_DEFAULT, _SIMT_DVG_STACK_DEFAULT = 32 * 1152, 1024  # RT_KIS_SIMT_*_STK_SIZE (base_david.hpp)
 _STACK_ALIGN, _THREADS_PER_WARP = 128, 32
-_RT_INVALID_VALUE = 0x07110001  # RT_ERROR_INVALID_VALUE, the inner code of the SIMT stack refusal
 
 
 def _limit_arg(limit: object, api: str) -> int:
@@ -139,7 +139,7 @@ def aclrtDeviceSetLimit(limit: int, value: int) -> int:
                     "simtStackSize and simtDvgWarpStackSize cannot both be 0.",
                 ),
                 rt_inner(
-                    f"Set simt stack size failed, drv devId=0, retCode={_RT_INVALID_VALUE:#x}.",
+                    f"Set simt stack size failed, drv devId=0, retCode={RT_ERROR_INVALID_VALUE:#x}.",
                     "DeviceSetLimit",
                     "api_impl_david.cc",
                     1892,

@@ -9,6 +9,7 @@ from .._capi import UINT64_MAX, ApiError
 from . import sanitizer
 from ._checks import (
     PARAM,
+    RT_ERROR_INVALID_VALUE,
     RT_PARAM,
     E,
     acl_null,
@@ -73,7 +74,9 @@ def _rt_limits_2d(w: int, h: int, rt_fn: str, func: str, line: int) -> None:
             raise ApiError(
                 RT_PARAM,
                 rt_value(_RT_CHECK_2D, value, name, f"less than or equal to {limit}"),
-                rt_inner("check memcpy2d param failure, retCode=0x7110001.", func, "api_error.cc", line),
+                rt_inner(
+                    f"check memcpy2d param failure, retCode={RT_ERROR_INVALID_VALUE:#x}.", func, "api_error.cc", line
+                ),
                 fb_invalid(rt_fn),
             )
 

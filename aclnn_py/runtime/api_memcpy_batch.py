@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import soc as _soc
 from .._capi import UINT64_MAX, ApiError, as_pointer, describe
 from .._ref import store
 from . import _rt_features, sanitizer
 from ._checks import (
     PARAM,
+    RT_ERROR_INVALID_VALUE,
     RT_PARAM,
     E,
     Message,
@@ -162,9 +162,6 @@ def _real(t: int) -> int:
     return 0 if t == 2 else t
 
 
-_INVALID_VALUE = 0x7110001  # RT_ERROR_INVALID_VALUE
-
-
 def _check_attr(
     i: int, d: _Side, s: _Side, attr: aclrtMemcpyBatchAttr, failIndex: object
 ) -> tuple[Message, str] | None:
@@ -199,7 +196,7 @@ def _check_pair_sync(i: int, d: _Side, s: _Side, attr: aclrtMemcpyBatchAttr, fai
     rt_fn = "rtsMemcpyBatch"
     refused = _check_attr(i, d, s, attr, failIndex)
     if refused is not None:
-        inner = f"Failed to verify {i}th memory pair attributes. retCode={_INVALID_VALUE:#x}."
+        inner = f"Failed to verify {i}th memory pair attributes. retCode={RT_ERROR_INVALID_VALUE:#x}."
         raise ApiError(RT_PARAM, refused[0], rt_inner(inner, "MemcpyBatch", "api_impl.cc", 8780), fb_invalid(rt_fn))
     dt, st = _real(_location(d)[0]), _real(_location(s)[0])
     if dt == st:
@@ -395,10 +392,9 @@ def aclrtMemcpyBatchAsyncV2(
 
 
 # ---------------------------------------------------------------------------------------------
-# copy descriptors (chips with STARS: Ascend910B, Ascend910_93, Ascend950)
+# copy descriptors (chips with STARS: Runtime::ChipIsHaveStars, the DevProperties' isStars)
 # ---------------------------------------------------------------------------------------------
 
-_STARS = ("Ascend910B", "Ascend910_93", "Ascend950")
 _KIND_RANGE = "[RT_MEMCPY_KIND_HOST_TO_HOST, RT_MEMCPY_KIND_MAX)"
 _DESC_MAGIC = 0x61636C6E6E5F7079  # "aclnn_py": a descriptor aclrtSetMemcpyDesc wrote
 
@@ -411,7 +407,7 @@ def _desc_kind(api: str, kind: object) -> int:
 
 
 def _desc_size() -> int:
-    return 64 if _soc.current().family == "Ascend950" else 32  # MEMCPY_DESC_SIZE_V2 / _V1
+    return _rt_features.properties().memcpy_descriptor_size
 
 
 @rt_api
@@ -420,7 +416,7 @@ def aclrtGetMemcpyDescSize(kind: int, descSize: object) -> int:
     api = "aclrtGetMemcpyDescSize"
     out = out_arg(descSize, api, "descSize")
     k = _desc_kind(api, kind)
-    if _soc.current().family not in _STARS or k != 6:
+    if not _rt_features.properties().is_stars or k != 6:
         raise silent(E.ACL_ERROR_RT_FEATURE_NOT_SUPPORT)  # a WARN only: no STARS, or not INNER_DEVICE_TO_DEVICE
     store(out, _desc_size())
     return E.ACL_SUCCESS
@@ -452,7 +448,7 @@ def aclrtSetMemcpyDesc(desc: object, kind: int, srcAddr: object, dstAddr: object
                 "nullptr.",
             ),
         )
-    if _soc.current().family not in _STARS:
+    if not _rt_features.properties().is_stars:
         raise silent(E.ACL_ERROR_RT_FEATURE_NOT_SUPPORT)
     if k != 6:
         raise ApiError(
@@ -482,7 +478,7 @@ def aclrtMemcpyAsyncWithDesc(desc: object, kind: int, stream: object) -> int:
     _desc_kind(api, kind)
     if stream is None or as_pointer(stream) == 0:
         raise ApiError(PARAM, acl_null(api, "stream"))
-    if _soc.current().family not in _STARS:
+    if not _rt_features.properties().is_stars:
         raise silent(E.ACL_ERROR_RT_FEATURE_NOT_SUPPORT)
     st = stream_handle(stream, rt_fn)
     assert st is not None

@@ -16,9 +16,10 @@ import numpy as np
 from .. import soc as _soc
 from .._capi import UINT64_MAX, ApiError, as_pointer, describe
 from .._ref import Ref, store
+from . import _rt_features
 from ._checks import (
-    NO_CONTEXT,
     PARAM,
+    RT_ERROR_INVALID_VALUE,
     RT_PARAM,
     E,
     Message,
@@ -29,7 +30,6 @@ from ._checks import (
     cur_stream,
     emu,
     fb_invalid,
-    fb_no_context,
     int_arg,
     need_context,
     out_arg,
@@ -218,8 +218,8 @@ def aclrtCmoAsync(src: object, size: int, cmoType: int, stream: object) -> int:
         # the ACL layer adds 6 (memory.cpp:1367-1370); rtCmoAsync's COND_RETURN_WARN refuses an opcode
         # outside CMO_PREFETCH..CMO_FLUSH (api_c_standard_soc.cc:845-850): a WARN, no last error
         return E.ACL_ERROR_RT_FEATURE_NOT_SUPPORT
-    if _soc.current().family not in ("Ascend910B", "Ascend910_93", "Ascend950"):
-        return E.ACL_ERROR_RT_FEATURE_NOT_SUPPORT  # ACL_REQUIRES_RTS_OK_WARN_NOT_SUPPORT: a WARN only
+    if not _rt_features.has("RT_FEATURE_TASK_CMO"):
+        return E.ACL_ERROR_RT_FEATURE_NOT_SUPPORT  # rtCmoAsync's COND_RETURN_WARN: a WARN only
     st = stream_handle(stream, rt_fn)
     ctx = need_context(rt_fn)
     target = st or ctx.default_stream
@@ -380,10 +380,15 @@ def _device_ids(api: str, desc: str, loc: tuple[int, int], param: str) -> None:
         )
 
 
+def _is_location_type(t: int) -> bool:
+    """Whether ``t`` is a member of aclrtMemManagedLocationType but the invalid type."""
+    return _LOC_DEVICE <= t <= _LOC_HOST_NUMA_CURRENT
+
+
 def _known_type(api: str, loc: tuple[int, int], param: str) -> None:
     """``ConvertMemManagedLocationType``: a type outside the enum becomes the invalid type, which
     the driver refuses (the emulator's words)."""
-    if not _LOC_DEVICE <= loc[0] <= _LOC_HOST_NUMA_CURRENT:
+    if not _is_location_type(loc[0]):
         raise ApiError(
             RT_PARAM,
             emu(f"{api}: {param} {loc[0]} is not a location (ACL_MEM_LOCATIONTYPE_DEVICE ... _HOST_NUMA_CURRENT)."),
@@ -666,11 +671,13 @@ def _convert_location(loc: tuple[int, int], impl: tuple[str, int, int], rt_fn: s
     """``UvmCallback::ConvertUvmLocationStruct`` (uvm_callback.cc:121-126): a type outside the enum
     (the ACL layer made it rtMemLocationTypeInvalid) is RT_ERROR_INVALID_VALUE, with ApiImpl's
     inner report before the wrapper's."""
-    if not _LOC_DEVICE <= loc[0] <= _LOC_HOST_NUMA_CURRENT:
+    if not _is_location_type(loc[0]):
         func, line, _ = impl
         raise ApiError(
             RT_PARAM,
-            rt_inner("ConvertUvmLocationStruct failed, retCode=0x7110001", func, "api_impl_uvm.cc", line),
+            rt_inner(
+                f"ConvertUvmLocationStruct failed, retCode={RT_ERROR_INVALID_VALUE:#x}", func, "api_impl_uvm.cc", line
+            ),
             fb_invalid(rt_fn),
         )
 
@@ -685,13 +692,17 @@ def _launch_context(target: Stream, impl: tuple[str, int, int], rt_fn: str) -> N
     def inner(code: int) -> Message:
         return rt_inner(f"LaunchHostFunc fails with error code {code:#x}", func, "api_impl_uvm.cc", line)
 
-    ctx = RT.current_context()
-    if ctx is None:
-        raise ApiError(E.ACL_ERROR_RT_CONTEXT_NULL, ("EE1018", NO_CONTEXT), inner(0x07070001), fb_no_context(rt_fn))
+    def with_inner(err: ApiError, code: int) -> ApiError:  # the first report, the inner one, the wrapper's
+        return ApiError(err.code, err.messages[0], inner(code), *err.messages[1:])
+
+    try:
+        ctx = need_context(rt_fn)
+    except ApiError as err:  # RT_ERROR_CONTEXT_NULL: EE1018
+        raise with_inner(err, 0x07070001) from None
     try:
         own_stream(target, ctx, _HOST_FUNC_DESC, rt_fn)
-    except ApiError as err:  # RT_ERROR_STREAM_CONTEXT: EE1010, the inner report, the wrapper's
-        raise ApiError(err.code, err.messages[0], inner(0x07030003), *err.messages[1:]) from None
+    except ApiError as err:  # RT_ERROR_STREAM_CONTEXT: EE1010
+        raise with_inner(err, 0x07030003) from None
     check_stopped(ctx)
 
 
