@@ -139,6 +139,7 @@ def _release_device(dev: Device, api: str) -> None:
     dev.primary = None
     dev.contexts.clear()
     dev.refcount = 0
+    dev.res_limits.clear()  # the runtime's Device goes: a reopened device starts from the chip's cores
     for ev in list(RT.events):
         if ev.context.device is dev:
             ev.destroyed = True

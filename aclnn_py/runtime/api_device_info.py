@@ -17,6 +17,7 @@ from ._checks import (
     acl_null,
     check_device_valid,
     emu,
+    fb_inner,
     fb_invalid,
     int_arg,
     need_context,
@@ -26,9 +27,9 @@ from ._checks import (
     rt_inner,
     rt_value,
 )
-from .api_device import _device_arg, check_device_id
+from .api_device import _closed, _device_arg, check_device_id
 from .api_stream_res import hardware_cores, thread_limit
-from .device import RT
+from .device import RT, Device
 from .enums import aclrtDeviceStatus
 
 # ---------------------------------------------------------------------------------------------
@@ -112,25 +113,48 @@ def _res_device(deviceId: object, rt_fn: str) -> int:
     return dev_id
 
 
+# ApiImpl::<func>'s NULL_PTR_RETURN_MSG(dev, RT_ERROR_DEVICE_NULL) (api_impl.cc, the line)
+_DEVICE_NULL_LINE = {"SetDeviceResLimit": 7832, "ResetDeviceResLimit": 7855, "GetDeviceResLimit": 7870}
+
+
+def _open_device(dev_id: int, func: str, rt_fn: str) -> Device:
+    """``ApiImpl::<func>`` (every chip: no ApiImplDavid override) reads ``Runtime::GetDevice``,
+    NULL for a device no context holds (never set in the process, or reset since: only a primary
+    or an explicit context retains a device). Then 507033 (RT_ERROR_DEVICE_NULL): the macro's inner
+    EE9999, the wrapper's "device pointer null". It comes after the decorator's type and id checks
+    and before the value check."""
+    dev = RT.devices.get(dev_id)
+    if dev is None or _closed(dev):
+        raise ApiError(
+            E.ACL_ERROR_RT_DEV_SETUP_ERROR,
+            rt_inner("Check param failed, dev can not be null.", func, "api_impl.cc", _DEVICE_NULL_LINE[func]),
+            fb_inner(rt_fn, "device pointer null"),
+        )
+    return dev
+
+
 @rt_api
 def aclrtGetDeviceResLimit(deviceId: int, type: int, value: object) -> int:
-    """The device's core limit of ``type`` (the SoC's count unless aclrtSetDeviceResLimit set one)."""
+    """The device's core limit of ``type`` (the SoC's count unless aclrtSetDeviceResLimit set one).
+    Like the other two res-limit calls, it needs the device open (a context holds it): else 507033."""
     rt_fn = "rtsGetDeviceResLimit"
     out = out_arg(value, "aclrtGetDeviceResLimit", "value")
     dev_id = _res_device(deviceId, rt_fn)
     t = _res_type(type, rt_fn, "Obtaining the device resource limits of the current process")
     check_device_id(dev_id, rt_fn, "GetDeviceResLimit", 6790)  # ApiErrorDecorator: after the type
-    store(out, RT.device(dev_id).res_limits.get(t, hardware_cores(t)))
+    store(out, _open_device(dev_id, "GetDeviceResLimit", rt_fn).res_limits.get(t, hardware_cores(t)))
     return E.ACL_SUCCESS
 
 
 @rt_api
 def aclrtSetDeviceResLimit(deviceId: int, type: int, value: int) -> int:
-    """Limit the cores of ``type`` the process uses on the device (0 .. the SoC's count)."""
+    """Limit the cores of ``type`` the process uses on the device (0 .. the SoC's count; the device
+    must be open)."""
     rt_fn = "rtsSetDeviceResLimit"
     dev_id = _res_device(deviceId, rt_fn)
     t = _res_type(type, rt_fn, "Setting the device resource limit")
     check_device_id(dev_id, rt_fn, "SetDeviceResLimit", 6759)  # ApiErrorDecorator: after the type
+    dev = _open_device(dev_id, "SetDeviceResLimit", rt_fn)
     v = int_arg(value, "value", 0, 2**32 - 1)
     most = hardware_cores(t)
     if v > most:  # ApiImpl::SetDeviceResLimit: only above the cores (0 is taken)
@@ -139,17 +163,17 @@ def aclrtSetDeviceResLimit(deviceId: int, type: int, value: int) -> int:
             rt_value("Setting the device resource limit", v, "value", f"must be less than or equal to {most}"),
             fb_invalid(rt_fn),
         )
-    RT.device(dev_id).res_limits[t] = v
+    dev.res_limits[t] = v
     return E.ACL_SUCCESS
 
 
 @rt_api
 def aclrtResetDeviceResLimit(deviceId: int) -> int:
-    """Back to the SoC's core counts."""
+    """Back to the SoC's core counts (the device must be open)."""
     rt_fn = "rtsResetDeviceResLimit"
     dev_id = _res_device(deviceId, rt_fn)
     check_device_id(dev_id, rt_fn, "ResetDeviceResLimit", 6772)
-    RT.device(dev_id).res_limits.clear()
+    _open_device(dev_id, "ResetDeviceResLimit", rt_fn).res_limits.clear()
     return E.ACL_SUCCESS
 
 

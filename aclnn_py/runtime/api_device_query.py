@@ -28,6 +28,7 @@ from ._checks import (
     emu,
     fb_inner,
     fb_invalid,
+    fb_unsupported,
     int_arg,
     need_context,
     negative_device,
@@ -196,7 +197,8 @@ def aclrtGetDevicesTopo(deviceId: int, otherDeviceId: int, value: object) -> int
 
 @rt_api
 def aclrtDevicePeerAccessStatus(deviceId: int, peerDeviceId: int, status: object) -> int:
-    """1 when aclrtDeviceEnablePeerAccess made ``peerDeviceId`` reachable from ``deviceId``, else 0."""
+    """1 when aclrtDeviceEnablePeerAccess made ``peerDeviceId`` reachable from ``deviceId``, else 0
+    (207000 on a chip without RT_FEATURE_DEVICE_P2P: none of the emulated ones)."""
     rt_fn, desc = "rtGetP2PStatus", "Obtaining the P2P status"
     out = out_arg(status, "aclrtDevicePeerAccessStatus", "status")
     # the ACL layer casts both ids to uint32 (rtsGetP2PStatus -> rtGetP2PStatus): a negative id is huge
@@ -207,6 +209,11 @@ def aclrtDevicePeerAccessStatus(deviceId: int, peerDeviceId: int, status: object
     for value, param in ((dev, "realDeviceId"), (peer, "phyIdSrc")):
         if value >= RT_MAX_DEV_NUM:
             raise ApiError(RT_PARAM, rt_value(desc, value, param, f"[0, {RT_MAX_DEV_NUM})"), fb_invalid(rt_fn))
+    # NpuDriver::GetP2PStatus (npu_driver.cc:1091-1099): a chip type without RT_FEATURE_DEVICE_P2P
+    # returns RT_ERROR_FEATURE_NOT_SUPPORT before asking the driver (no status written): 207000 and
+    # the wrapper's EE1001. Every emulated family has the feature (config/*/dev_info_reg.cc).
+    if not _rt_features.has("RT_FEATURE_DEVICE_P2P"):
+        raise ApiError(E.ACL_ERROR_RT_FEATURE_NOT_SUPPORT, fb_unsupported(rt_fn))
     _check_user_device(dev, rt_fn)
     store(out, 1 if (dev, peer) in RT.peer_access else 0)
     return E.ACL_SUCCESS

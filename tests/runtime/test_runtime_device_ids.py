@@ -28,7 +28,9 @@ from aclnn_py import (
     aclrtGetPrimaryCtxState,
     aclrtPeekAtLastError,
     aclrtQueryDeviceStatus,
+    aclrtResetDevice,
     aclrtResetDeviceResLimit,
+    aclrtSetDevice,
     aclrtSetDeviceResLimit,
 )
 
@@ -298,7 +300,9 @@ def test_res_limit_pointer_and_valid_ids(dev0):
     assert aclrtGetDeviceResLimit(-1, CUBE, None) == ACL_ERROR_INVALID_PARAM  # the ACL layer's pointer check
     assert aclGetRecentErrMsg() == null("aclrtGetDeviceResLimit", "value")
     value = Ref()
+    assert aclrtSetDevice(7) == 0  # the res-limit calls need the device open (Runtime::GetDevice)
     assert aclrtSetDeviceResLimit(7, VECTOR, 3) == 0
     assert aclrtGetDeviceResLimit(7, VECTOR, value) == 0 and value.value == 3
     assert aclrtResetDeviceResLimit(7) == 0
     assert aclrtGetDeviceResLimit(7, VECTOR, value) == 0 and value.value != 3
+    assert aclrtResetDevice(7) == 0
