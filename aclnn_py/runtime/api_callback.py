@@ -16,8 +16,8 @@ from collections.abc import Callable
 from typing import Any
 
 from .. import _errmsg
-from .. import soc as _soc
 from .._capi import ApiError, describe
+from . import _rt_features
 from ._checks import (
     PARAM,
     RT_PARAM,
@@ -38,6 +38,7 @@ from ._checks import (
     stream_handle,
 )
 from ._model_ri_checks import refused
+from .api_notify import check_notify_room
 from .api_stream import check_stopped
 from .device import RT
 from .stream import FAULT_HOOKS, Stream, Task, wait_until
@@ -53,22 +54,69 @@ class _Report:
         self.done = False
 
 
+class _Released:
+    """Where a torn-down subscription's notify is: on no device."""
+
+    device = None
+
+
+class _SubscriptionNotify:
+    """The notify Ascend950's ``ApiImplDavid::SubscribeReport`` creates on the subscribed stream's
+    device (``NotifyCreate``, api_impl_david.cc:1472-1477) and the subscription owns: one of the
+    device's notifies, so aclrtCreateNotify counts it against the device's limit (``RT.notifies``),
+    until aclrtUnSubscribeReport deletes it (``CbSubscribe::Delete``, subscribe.cc:206-210) or the
+    stream's teardown does (it unsubscribes the stream: stream.cc:1544, stream_david.cc:58-60)."""
+
+    __slots__ = ("stream",)
+
+    def __init__(self, stream: Stream) -> None:
+        self.stream = stream
+
+    @property
+    def context(self) -> Any:
+        """The stream's context while the stream lives; a destroyed stream took the notify with it."""
+        return _Released if self.stream.destroyed else self.stream.context
+
+
 class _Reports:
-    """What the runtime keeps (one instance per Runtime): stream -> thread, thread -> queue."""
+    """What the runtime keeps (one instance per Runtime): stream -> thread, thread -> queue, and
+    (Ascend950) stream -> the notify its subscription owns."""
 
     def __init__(self) -> None:
         self.lock = threading.Condition()
         self.thread_of: dict[Stream, int] = {}
+        self.notify_of: dict[Stream, _SubscriptionNotify] = {}
         self.queues: dict[int, deque[_Report]] = {}
         self.ran_here: dict[int, int] = {}  # callbacks a bound thread ran while it drove the stream
 
+    def forget_torn_down(self) -> None:
+        """A destroyed stream (aclrtDestroyStream, or its context's release) is no longer
+        subscribed: its teardown unsubscribed it (``Runtime::UnSubscribeReport(Stream*)``), which
+        frees its thread for a stream of another device and releases its notify."""
+        with self.lock:
+            gone = [st for st in self.thread_of if st.destroyed]
+            for st in gone:
+                del self.thread_of[st]
+            released = [self.notify_of.pop(st) for st in gone if st in self.notify_of]
+        _release_notifies(released)
+
+
+def _release_notifies(notifies: list[_SubscriptionNotify]) -> None:
+    if notifies:
+        with RT.lock:
+            for n in notifies:
+                RT.notifies.discard(n)
+
 
 def _reports() -> _Reports:
-    """The runtime's subscriptions (created on first use, forgotten by ``RT.reset()``)."""
+    """The runtime's subscriptions (created on first use, forgotten by ``RT.reset()``), without
+    those of the streams destroyed since."""
     with RT.lock:
         if not isinstance(RT.reports, _Reports):
             RT.reports = _Reports()
-        return RT.reports
+        reports: _Reports = RT.reports
+    reports.forget_torn_down()
+    return reports
 
 
 def _thread_arg(threadId: object) -> int:
@@ -122,10 +170,28 @@ def _check_thread_device(reports: _Reports, st: Stream, tid: int) -> None:
         )
 
 
-#: The chips whose ApiImpl::SubscribeReport creates an event for the subscription first (isStars,
-#: config/910_B_93): EventCreate needs a current context even for a stream given. Ascend950's
-#: ApiImplDavid creates a notify of the stream's device instead; the others create nothing.
-_EVENT_PER_SUBSCRIPTION = ("Ascend910B", "Ascend910_93")
+def _event_per_subscription() -> bool:
+    """Whether ApiImpl::SubscribeReport creates an event for the subscription first
+    (``Runtime::ChipIsHaveStars``: the DevProperties' isStars): EventCreate needs a current
+    context even for a stream given. Ascend950's ApiImplDavid creates a notify of the stream's
+    device instead (:func:`_create_notify`); the chips without STARS create nothing."""
+    return _rt_features.properties().is_stars and not impl_david()
+
+
+def _create_notify(st: Stream, rt_fn: str) -> _SubscriptionNotify:
+    """``ApiImplDavid::SubscribeReport``'s ``NotifyCreate`` of a notify on the stream's device
+    (``ApiImpl::NotifyCreate``, api_impl.cc:4790-4820, called directly: no error decorator).
+    Its ``CurrentContext(true, deviceId)`` makes the aclInit default device current only when it
+    is the stream's device (runtime.cc:5397-5428), else no context is 107002 (EE1018); then
+    ``Notify::Setup`` takes one of the device's notifies: none left is 207009, EE1023 and
+    NotifyCreate's inner report, then the wrapper's FuncErrorReason."""
+    dev = st.context.device
+    need_context(rt_fn, implicit_default=RT.default_device == dev.ident)
+    with RT.lock:
+        check_notify_room(dev, rt_fn)
+        notify = _SubscriptionNotify(st)
+        RT.notifies.add(notify)
+    return notify
 
 
 @rt_api
@@ -139,9 +205,21 @@ def aclrtSubscribeReport(threadId: int, stream: object) -> int:
         "rtSubscribeReport",
     )
     st = _target(stream, rt_fn)
-    if _soc.current().family in _EVENT_PER_SUBSCRIPTION:
+    if _event_per_subscription():
         need_context(rt_fn)  # ApiImpl::SubscribeReport's EventCreate, before Runtime's checks
     reports = _reports()
+    # ApiImplDavid: the notify first; a refused subscription destroys it again (NotifyDestroy)
+    notify = _create_notify(st, rt_fn) if impl_david() else None
+    try:
+        _insert(reports, st, tid, notify, rt_fn)
+    except ApiError:
+        _release_notifies([notify] if notify is not None else [])
+        raise
+    return E.ACL_SUCCESS
+
+
+def _insert(reports: _Reports, st: Stream, tid: int, notify: _SubscriptionNotify | None, rt_fn: str) -> None:
+    """``Runtime::SubscribeReport`` (``CbSubscribe::Insert``): the checks, then the binding."""
     with reports.lock:
         if st in reports.thread_of:
             raise ApiError(
@@ -163,8 +241,9 @@ def aclrtSubscribeReport(threadId: int, stream: object) -> int:
             )
         _check_thread_device(reports, st, tid)
         reports.thread_of[st] = tid
+        if notify is not None:
+            reports.notify_of[st] = notify
         reports.queues.setdefault(tid, deque())
-    return E.ACL_SUCCESS
 
 
 @rt_api
@@ -200,6 +279,8 @@ def aclrtUnSubscribeReport(threadId: int, stream: object) -> int:
                 fb_inner(rt_fn, reason),
             )
         del reports.thread_of[st]
+        notify = reports.notify_of.pop(st, None)
+    _release_notifies([notify] if notify is not None else [])  # CbSubscribe::Delete deletes it
     return E.ACL_SUCCESS
 
 

@@ -148,16 +148,29 @@ def aclrtCreateNotify(notify: object, flag: int) -> int:
     if ctx is None:
         return E.ACL_ERROR_RT_CONTEXT_NULL
     with RT.lock:
-        live = sum(1 for n in RT.notifies if n.context.device is ctx.device)
-        if live >= _soc.current().max_notifies:
-            raise ApiError(
-                E.ACL_ERROR_RT_NO_NOTIFY_RESOURCE,
-                ("EE1023", "Alloc Notify resource failed. Reason: Too many Notify objects are created."),
-            )
+        check_notify_room(ctx.device, "rtsNotifyCreate")
         n = aclrtNotify(ctx, f, call_site())
         RT.notifies.add(n)
     store(out, n)
     return E.ACL_SUCCESS
+
+
+def check_notify_room(device: Any, rt_fn: str) -> None:
+    """``ApiImpl::NotifyCreate``'s ``Notify::Setup`` on a device whose notifies are all taken
+    (RT_ERROR_DRV_NO_NOTIFY_RESOURCES): 207009 with its EE1023, its inner report
+    (api_impl.cc:4812-4818) and the calling rts function's FuncErrorReason. Call under RT.lock."""
+    if sum(1 for n in RT.notifies if n.context.device is device) >= _soc.current().max_notifies:
+        raise ApiError(
+            E.ACL_ERROR_RT_NO_NOTIFY_RESOURCE,
+            ("EE1023", "Alloc Notify resource failed. Reason: Too many Notify objects are created."),
+            rt_inner(
+                f"Notify create failed, setup failed, drv devId={device.ident}, retCode=0x702001b",
+                "NotifyCreate",
+                "api_impl.cc",
+                4816,
+            ),
+            fb_inner(rt_fn, "driver error:no notify resource"),
+        )
 
 
 @rt_api
