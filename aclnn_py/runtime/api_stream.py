@@ -4,6 +4,7 @@ failure mode and the stream-config handle.
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable
 
 from .. import soc as _soc
@@ -48,7 +49,7 @@ from .device import RT, Context
 from .enums import aclrtStreamStatus
 from .memory import call_site
 from .model_ri import model_stream
-from .stream import Stream
+from .stream import FAULT_HOOKS, Stream, Task
 
 # ---------------------------------------------------------------------------------------------
 # streams
@@ -286,9 +287,46 @@ def aclrtStreamQuery(stream: object, status: object) -> int:
 def aclrtSetStreamFailureMode(stream: object, mode: int) -> int:
     """ACL_CONTINUE_ON_FAILURE (0) or ACL_STOP_ON_FAILURE (1; other bits are ignored). STOP
     applies to the whole context (``Stream::SetFailMode``): after a task of any of its streams
-    fails, no later task runs and later submissions and synchronizations return that failure."""
+    fails, no later task runs and later submissions and synchronizations return that failure.
+    The stream whose task failed is then in abort mode: once set to STOP it refuses both modes
+    (EE1016, 207000) until aclrtStreamAbort."""
     m = int_arg(mode, "mode", 0, 2**64 - 1)
     return set_failure_mode(stream_handle(stream, "rtStreamSetMode"), m, "rtStreamSetMode")
+
+
+# Stream::EnterFailureAbort (stream.cc:4335-4352): a stream whose task fails while its context is in
+# stop mode (any of its streams was set to ACL_STOP_ON_FAILURE: Context::SetCtxMode) enters
+# ABORT_ON_FAILURE, which Stream::SetFailureMode never overwrites; ResClear (aclrtStreamAbort's
+# Context::StreamAbort / Stream::StreamAbort) puts the mode set back in force (failureMode_ = GetMode()).
+ABORT_ON_FAILURE = 2
+_ABORTED: weakref.WeakSet[Stream] = weakref.WeakSet()
+# per context, the failure whose stream entered abort: the emulator fails the tasks of the other
+# streams that a stopped context does not run with that same failure, but only the stream whose
+# task failed (the device's exception report) enters abort
+_ABORT_CAUSE: weakref.WeakKeyDictionary[Context, tuple[int, str]] = weakref.WeakKeyDictionary()
+
+
+def aborted(st: Stream) -> bool:
+    """Whether the stream is in ABORT_ON_FAILURE (``GetFailureMode() == ABORT_ON_FAILURE``)."""
+    return st in _ABORTED
+
+
+def leave_failure_abort(st: Stream) -> None:
+    """``Stream::ResClear``: the stream's mode set is in force again."""
+    _ABORTED.discard(st)
+
+
+def _enter_failure_abort(stream: Stream, task: Task, code: int) -> None:
+    """A FAULT_HOOKS entry: the stream whose task failed in a stopped context enters abort."""
+    ctx = stream.context
+    failure = ctx.failure  # set by the failing task, before the hooks, when the context stops on failure
+    if not ctx.stop_on_failure or failure is None or _ABORT_CAUSE.get(ctx) is failure:
+        return
+    _ABORT_CAUSE[ctx] = failure
+    _ABORTED.add(stream)
+
+
+FAULT_HOOKS.append(_enter_failure_abort)
 
 
 def _mode_refusal(rt_fn: str, *messages: Message) -> ApiError:
@@ -310,8 +348,6 @@ def set_failure_mode(st: Stream | None, m: int, rt_fn: str) -> int:
     st = cur_stream(st, desc, rt_fn)
     rt_flags = rt_flags_of(st.flags)
     if rt_flags & _RT_STREAM_CP_PROCESS_USE:  # ACL_STREAM_DEVICE_USE_ONLY: the decorator's COND_RETURN_WARN
-        if rt_fn == "rtStreamSetMode":
-            return E.ACL_ERROR_RT_FEATURE_NOT_SUPPORT
         raise _mode_refusal(rt_fn)
     ctx = need_context(rt_fn)
     bound_to = model_stream(st)
@@ -327,9 +363,12 @@ def set_failure_mode(st: Stream | None, m: int, rt_fn: str) -> int:
             ),
         )
     fail_mode = m & 0x1
-    if fail_mode == st.failure_mode:
+    # GetFailureMode(): the mode in force (ABORT once the stream failed in a stopped context);
+    # st.failure_mode is the mode set (GetMode(), what the FAILURE_MODE attribute reads)
+    in_force = ABORT_ON_FAILURE if aborted(st) else st.failure_mode
+    if fail_mode == in_force:
         return E.ACL_SUCCESS
-    if st.failure_mode == 1 and fail_mode == 0:
+    if in_force == 1 and fail_mode == 0:
         raise _mode_refusal(
             rt_fn,
             (
@@ -337,8 +376,16 @@ def set_failure_mode(st: Stream | None, m: int, rt_fn: str) -> int:
                 f"{desc} failed. Reason: Changing stream {st.ident} from stop mode to continue mode is not supported.",
             ),
         )
+    if in_force == ABORT_ON_FAILURE and st.failure_mode == 1:  # api_impl.cc:2022-2027, whichever mode is asked
+        raise _mode_refusal(
+            rt_fn,
+            (
+                "EE1016",
+                f"{desc} failed. Reason: Changing stream {st.ident} from abort mode to stop mode is not supported.",
+            ),
+        )
     own_stream(st, ctx, desc, rt_fn)
-    st.failure_mode = fail_mode
+    st.failure_mode = fail_mode  # an aborted stream stays aborted (Stream::SetFailureMode keeps ABORT)
     st.context.stop_on_failure = True
     return E.ACL_SUCCESS
 
@@ -522,15 +569,16 @@ def aclrtSetStreamConfigOpt(handle: object, attr: int, attrValue: object, valueS
 
 @rt_api
 def aclrtCreateStreamV2(stream: object, handle: object) -> int:
-    """Create a stream with the handle's flag (the runtime's flag word, not mapped from ACL's)
-    and priority. A NULL stream gives 100000 without a report (the lite library's check)."""
+    """Create a stream with the handle's priority. Only the lite library (src/acl/aclrt_c/runtime/
+    stream.c) has this function: it copies the handle into an rtStreamConfigHandle for the compact
+    runtime's rtStreamCreateWithConfig (src/runtime_compact/feature/src/stream.c), whose stream
+    keeps the priority (its SQ's qos) and the work area but no flag: the handle's flag is ignored
+    (a plain stream, no flag check). A NULL stream gives 100000 without a report."""
     if stream is None:
         return PARAM
     out = out_arg(stream, "aclrtCreateStreamV2", "stream", numeric=False)
     h = _config_handle(handle, "aclrtCreateStreamV2")
-    flags, prio = (h.flag, h.priority) if h is not None else (0, 0)
-    acl_flags = sum(acl for acl, rt in _STREAM_FLAGS.items() if flags & rt)
-    return _create_stream(out, acl_flags, clamp_priority(prio))
+    return _create_stream(out, 0, clamp_priority(h.priority if h is not None else 0))
 
 
 def check_stopped(ctx: Context) -> None:
@@ -560,6 +608,7 @@ def aclrtStreamAbort(stream: object) -> int:
     ctx = need_context(rt_fn)
     own_stream(st, ctx, "Aborting tasks in a stream", rt_fn)
     discard_queue(st)
+    leave_failure_abort(st)  # Context::StreamAbort / Stream::StreamAbort end in ResClear
     return E.ACL_SUCCESS
 
 
