@@ -27,6 +27,7 @@ from ._checks import (
     emu,
     fb_inner,
     fb_invalid,
+    fb_unsupported,
     int_arg,
     is_null_handle,
     need_context,
@@ -39,6 +40,7 @@ from ._checks import (
     unrecorded,
 )
 from ._model_ri_checks import captured, model_arg, own_model, refused, rt_null
+from .api_stream import RT_STREAM_FAST_LAUNCH, aborted, rt_flags_of
 from .device import RT
 from .memory import SPACE, MemoryFault, call_site
 from .stream import Stream
@@ -82,6 +84,31 @@ def _built(mdl: M.Model, desc: str) -> None:
         raise refused(RT_PARAM, desc, "ACL Graph mode is not supported")
 
 
+def _bindable(st: Stream, rt_fn: str) -> None:
+    """ApiErrorDecorator::ModelBindStream after the capture check (api_error.cc:3910-3930): the
+    failure mode in force (STOP, or ABORT after a task failed in a stopped context; 207000,
+    EE1016), then a FAST_LAUNCH stream (207000, EE1011). (The checks before them, a
+    DEVICE_USE_ONLY stream and a stream of a DVPP group, cannot be reached here: a persistent
+    stream cannot be device-use-only, and DVPP groups are not emulated.)"""
+    mode = "Abort" if aborted(st) else "Stop" if st.failure_mode == 1 else None
+    if mode is not None:
+        raise ApiError(
+            E.ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+            ("EE1016", f"{_BIND} failed. Reason: {mode} mode for stream (stream_id={st.ident}) is not supported."),
+            fb_unsupported(rt_fn),
+        )
+    if rt_flags_of(st.flags) & RT_STREAM_FAST_LAUNCH:
+        raise ApiError(
+            E.ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+            (
+                "EE1011",
+                f"{_BIND} failed. Value ACL_STREAM_FAST_LAUNCH for parameter stream flag is invalid. Reason: Stream "
+                f"(stream_id={st.ident}) with the flag ACL_STREAM_FAST_LAUNCH cannot be bound to a model.",
+            ),
+            fb_unsupported(rt_fn),
+        )
+
+
 @rt_api
 def aclmdlRIBindStream(modelRI: object, stream: object, flag: int) -> int:
     """Bind a stream to a model being built: the work submitted to it is recorded into the
@@ -118,6 +145,7 @@ def aclmdlRIBindStream(modelRI: object, stream: object, flag: int) -> int:
     _built(mdl, _BIND)
     if M.capturing(st):
         raise captured(st, _BIND, rt_fn)
+    _bindable(st, rt_fn)
     own_model(mdl, _BIND, rt_fn)  # ApiImpl::ModelBindStream: the context, the model's
     own_stream(st, need_context(rt_fn), _BIND, rt_fn)
     if st.capture is not None or M.model_stream(st) is not None:

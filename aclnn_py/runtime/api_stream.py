@@ -68,7 +68,7 @@ def clamp_priority(priority: int) -> int:
 # aclrtCreateStreamWithConfig maps the ACL flags it knows to the runtime's (others are dropped).
 _STREAM_FLAGS = {0x1: 0x200, 0x2: 0x400, 0x4: 0x01, 0x8: 0x04, 0x10: 0x08, 0x20: 0x800}
 _RT_STREAM_HUGE, _RT_STREAM_CP_PROCESS_USE, _RT_STREAM_ACSQ_LOCK = 0x04, 0x800, 0x2000
-_RT_STREAM_AICPU = 0x08
+_RT_STREAM_AICPU, RT_STREAM_FAST_LAUNCH = 0x08, 0x200
 
 
 def rt_flags_of(flags: int) -> int:

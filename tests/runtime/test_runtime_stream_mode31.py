@@ -19,6 +19,8 @@ from aclnn_py import (
     ACL_RT_STREAM_PRIORITY,
     ACL_RT_THREAD_LEVEL,
     ACL_STOP_ON_FAILURE,
+    ACL_STREAM_FAST_LAUNCH,
+    ACL_STREAM_PERSISTENT,
     Ref,
     aclGetRecentErrMsg,
 )
@@ -214,4 +216,52 @@ def test_a_capturing_stream_takes_a_failure_mode(dev0):
     m = Ref()
     assert A.aclmdlRICaptureEnd(st, m) == 0
     assert A.aclmdlRIDestroy(m.value) == 0
+    assert A.aclrtDestroyStream(st) == 0
+
+
+# -- ApiErrorDecorator::ModelBindStream's stream checks (api_error.cc:3910-3930) ----------------------
+
+_BIND = "Binding a model running instance to a stream"
+
+
+def _bind(stream) -> int:
+    m = Ref()
+    assert A.aclmdlRIBuildBegin(m, 0) == 0
+    code = A.aclmdlRIBindStream(m.value, stream, A.ACL_MODEL_STREAM_FLAG_HEAD)
+    assert A.aclmdlRIDestroy(m.value) == 0
+    return code
+
+
+def _stream_id(stream) -> int:
+    sid = Ref()
+    assert A.aclrtStreamGetId(stream, sid) == 0
+    return sid.value
+
+
+@pytest.mark.parametrize("aborted", [False, True])
+def test_a_stream_in_stop_or_abort_mode_cannot_be_bound_to_a_model(deferred, dev0, findings, aborted):
+    """GetFailureMode() == STOP_ON_FAILURE, then == ABORT_ON_FAILURE: 207000, EE1016, the wrapper's
+    EE1001 (FEATURE_NOT_SUPPORT)."""
+    st = _stream(ACL_STREAM_PERSISTENT)
+    assert A.aclrtSetStreamFailureMode(st, ACL_STOP_ON_FAILURE) == 0
+    if aborted:
+        _fail(st)
+    assert _bind(st) == ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+    mode = "Abort" if aborted else "Stop"
+    msg = aclGetRecentErrMsg()
+    assert f"{_BIND} failed. Reason: {mode} mode for stream (stream_id={_stream_id(st)}) is not supported." in msg
+    assert "rtsModelBindStream execution failed, the feature is not supported." in msg
+    findings.refresh()
+    assert A.aclrtDestroyStreamForce(st) == 0
+
+
+def test_a_fast_launch_stream_cannot_be_bound(dev0):
+    st = _stream(ACL_STREAM_PERSISTENT | ACL_STREAM_FAST_LAUNCH)
+    assert _bind(st) == ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+    msg = aclGetRecentErrMsg()
+    assert (
+        f"{_BIND} failed. Value ACL_STREAM_FAST_LAUNCH for parameter stream flag is invalid. Reason: Stream "
+        f"(stream_id={_stream_id(st)}) with the flag ACL_STREAM_FAST_LAUNCH cannot be bound to a model." in msg
+    )
+    assert "rtsModelBindStream execution failed, the feature is not supported." in msg
     assert A.aclrtDestroyStream(st) == 0
