@@ -108,6 +108,10 @@ def _fast_f32(arch: bool, x: np.ndarray, out: np.ndarray) -> bool:
     * ``clip(t, 0, 6)`` is numpy's ``minimum(maximum(t, 0), 6)`` element by element: TBE's
       max-then-min; Ascend950's min-then-max gives the same value for every t because 0 < 6
       (a NaN stays NaN either way; t = x + 3 is never -0.0: x = -3 gives +0.0).
+    * That t is ``clip(x, -3, 3) + 3``, bit for bit: inside [-3, 3] the same addition; for
+      x > 3, x + 3 > 6 exactly, so its rounding is >= 6 (monotonic) and the clip gives 6 = 3 + 3;
+      for x < -3, x + 3 < 0 exactly and a nonzero sum never rounds to zero, so the clip gives
+      +0.0 = -3 + 3; a NaN stays NaN, -0.0 + 3 = 3.
     * Ascend950's ``max(x, -3) * t`` is ``x * t`` for every x but -inf: x >= -3 is unchanged,
       a finite x < -3 has t = +0.0 and both products are -0.0, a NaN x gives NaN both ways.
 
@@ -120,8 +124,8 @@ def _fast_f32(arch: bool, x: np.ndarray, out: np.ndarray) -> bool:
 
     def kernel(ins: Sequence[np.ndarray], r: np.ndarray) -> None:
         (xb,) = ins
-        np.add(xb, THREE, out=r)
-        np.clip(r, ZERO, SIX, out=r)
+        np.clip(xb, -THREE, THREE, out=r)  # clip(x, -3, 3) + 3: the one pass that reads x and writes
+        np.add(r, THREE, out=r)  # t is the clip, which is cheaper than an addition; the add is in place
         if arch:
             np.multiply(xb, r, out=r)
             np.multiply(r, ONE_SIXTH, out=r)
