@@ -12,7 +12,7 @@ from .exprs import Exprs, _need
 from .literals import LiteralError, printf_conversions
 from .pyexpr import P_ATOM, P_CMP, P_MUL, PyExpr
 from .scope import FuncInfo, Key, Sym
-from .values import refuse
+from .values import refuse, smart_members
 
 if TYPE_CHECKING:
     from tree_sitter import Node
@@ -151,6 +151,8 @@ class Calls(Exprs):
                 if self.analysis:
                     return e.text
             raise refuse(node, f"the out-parameter {ptype} of {func} takes &variable, an out-parameter or nullptr")
+        if param_key is not None and param_key in self.flags.addressed:
+            self.addressed_argument(e, node, func)
         if role == "array":
             if e.addr == "value":
                 return f"[{e.text}]"
@@ -183,6 +185,18 @@ class Calls(Exprs):
         if e.addr:
             raise refuse(node, f"an address passed for a {ptype}")
         return self.convert(e, ptype, node).text
+
+    def addressed_argument(self, e: PyExpr, node: Node, func: str) -> None:
+        """The argument of a pointer parameter whose address the callee compares (Flags.addressed):
+        it must hold an address. ``&variable`` would be a new list or array, without the
+        variable's; a pointer parameter passed on is compared too; a vector becomes host memory."""
+        if e.addr in ("value", "ref"):
+            raise refuse(
+                node, f"&variable passed for a pointer {func} compares (the port passes a copy, without its address)"
+            )
+        if isinstance(e.sym, Sym) and e.sym.is_param and not e.addr:
+            self.flags.addressed.add(e.sym.key)
+        self.pointer_into(e)
 
     def ref_argument(self, node: Node, func: str, param: str) -> str:
         """The argument of a reference parameter ``T&`` that ``func`` writes: C++ binds it to the
@@ -400,8 +414,7 @@ class Calls(Exprs):
                 raise refuse(node, "the value of reset()")
             value = self.convert(self.expr(args[0], owned), owned, args[0]).text if args else ""
             return PyExpr(f"{base}.reset({value})", P_ATOM, VOID)
-        what = "get(), reset() and release()" if t.kind == "unique_ptr" else "get()"
-        raise refuse(node, f"std::{t.kind}'s {op}{member} is not translated (only {what})")
+        raise refuse(node, f"std::{t.kind}'s {op}{member} is not translated (only {smart_members(t)})")
 
     # -- sizes and containers ----------------------------------------------------------------------
     def sizeof_type(self, t: CType, node: Node) -> PyExpr:

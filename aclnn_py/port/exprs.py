@@ -70,6 +70,22 @@ _C_CONSTANTS = {"EXIT_SUCCESS": 0, "EXIT_FAILURE": 1}
 _TRAITS = {"is_integral", "is_floating_point", "is_signed", "is_unsigned", "is_same"}
 
 
+# The port's own function that compares pointers as C++ does, by the addresses they hold (written
+# into a program that compares pointers into memory): (indent, code, comment) lines, ``{name}`` its
+# name. A host pointer is a numpy array that ends where its vector ends (``&v[i]`` is ``v[i:]``): its
+# address is the vector's end less its own size, also for a view one past the end (an empty view,
+# whose own data address numpy does not keep).
+ADDRESS = (
+    (0, "def {name}(p):", "the address a C++ pointer holds: C++ compares pointers by their addresses"),
+    (1, "if p is None:", "nullptr"),
+    (2, "return 0", ""),
+    (1, "if not isinstance(p, np.ndarray):", "device or pinned memory: an int"),
+    (2, "return int(p)", ""),
+    (1, "whole = p if p.base is None else p.base", "host memory: &v[i] is v[i:], which ends where v ends"),
+    (1, "return whole.ctypes.data + whole.nbytes - p.nbytes", ""),
+)
+
+
 class Cascade(Refused):
     """A name whose declaration was refused: the line using it is not a refusal of its own."""
 
@@ -470,18 +486,7 @@ class Exprs(Values, abc.ABC):
         lp = left.ctype.is_pointer or left.ref_param or left.ctype.is_func
         rp = right.ctype.is_pointer or right.ref_param or right.ctype.is_func
         if lp or rp:
-            if op not in ("==", "!="):
-                raise refuse(node, "ordering pointers has no Python twin")
-            for e, n in ((left, lnode), (right, rnode)):
-                if e.addr:
-                    raise refuse(n, "the address of a variable compared")
-            handle = any(e.ctype.is_handle or e.ref_param for e in (left, right)) or "nullptr" in (
-                left.literal,
-                right.literal,
-            )
-            word = ("is" if op == "==" else "is not") if handle else op
-            text = self.join(left.paren(P_CMP + 1), word, right.paren(P_CMP + 1), lnode, op_node, rnode)
-            return PyExpr(text, P_CMP, BOOL)
+            return self.pointer_compare(op, left, right, node, lnode, op_node, rnode)
         left = self.value_of(left, lnode)
         right = self.value_of(right, rnode)
         if left.ctype.is_arith and right.ctype.is_arith:
@@ -491,9 +496,60 @@ class Exprs(Values, abc.ABC):
                 lt, rt = self.wrapped(lt, t.bits), self.wrapped(rt, t.bits)
             text = self.join(lt.paren(P_CMP + 1), op, rt.paren(P_CMP + 1), lnode, op_node, rnode)
             return PyExpr(text, P_CMP, BOOL)
-        if left.ctype.is_string and right.ctype.is_string:
-            raise refuse(node, "comparing char pointers compares addresses in C")
         raise refuse(node, f"{op} between a {left.ctype} and a {right.ctype}")
+
+    def pointer_compare(
+        self, op: str, left: PyExpr, right: PyExpr, node: Node, lnode: Node, op_node: Node, rnode: Node
+    ) -> PyExpr:
+        """C++ compares the addresses pointers hold. Against nullptr, or between handles (objects),
+        it is identity: ``is``. Between pointers into memory (host memory is a numpy array, which
+        ``==`` would compare element by element): the addresses, ``address(p) == address(q)``
+        (:data:`ADDRESS`), for the six operators."""
+        operands = ((left, lnode), (right, rnode))
+        for e, n in operands:
+            if e.addr in ("value", "ref"):
+                raise refuse(n, "the address of a variable compared (a Python value has no address)")
+        if "nullptr" in (left.literal, right.literal):
+            if op not in ("==", "!="):
+                raise refuse(node, "a pointer ordered against nullptr (C++ refuses to compile it)")
+            for e, n in operands:
+                if e.addr == "data":
+                    raise refuse(
+                        n,
+                        "a vector's address compared with nullptr (C++'s data() of an empty vector may be null, "
+                        "the port's array never is)",
+                    )
+        if "nullptr" in (left.literal, right.literal) or any(e.ctype.is_handle or e.ref_param for e in (left, right)):
+            if op not in ("==", "!="):
+                raise refuse(node, "ordering handles has no Python twin (they are objects, not addresses)")
+            word = "is" if op == "==" else "is not"
+            text = self.join(left.paren(P_CMP + 1), word, right.paren(P_CMP + 1), lnode, op_node, rnode)
+            return PyExpr(text, P_CMP, BOOL)
+        if left.ctype.is_func or right.ctype.is_func:
+            if op not in ("==", "!="):
+                raise refuse(node, "ordering function pointers has no Python twin")
+            text = self.join(left.paren(P_CMP + 1), op, right.paren(P_CMP + 1), lnode, op_node, rnode)
+            return PyExpr(text, P_CMP, BOOL)
+        for e, n in operands:
+            if e.ctype.is_string and e.addr != "data":
+                raise refuse(node, "comparing char pointers compares addresses in C (a Python string has none)")
+            if e.addr == "data":
+                self.pointer_into(e)
+                if e.container != "numpy" and not self.analysis:
+                    # a vector the analysis cannot make host memory: a list (of handles, or unnamed)
+                    raise refuse(
+                        n, "a pointer into a std::vector the port keeps as a Python list (it has no addresses)"
+                    )
+            if isinstance(e.sym, Sym) and e.sym.is_param and not e.addr:
+                self.flags.addressed.add(e.sym.key)
+        lt, rt = self.address(left), self.address(right)
+        return PyExpr(self.join(lt, op, rt, lnode, op_node, rnode), P_CMP, BOOL)
+
+    def address(self, e: PyExpr) -> str:
+        """``address(p)``: the address the pointer ``p`` holds, as an int (:data:`ADDRESS`)."""
+        self.use("np")
+        self.use("address")
+        return f"{self.fresh_name('address')}({e.text})"
 
     def pointer_arith(self, op: str, left: PyExpr, right: PyExpr, node: Node) -> PyExpr:
         right = self.value_of(right, node)
@@ -503,7 +559,12 @@ class Exprs(Values, abc.ABC):
             if op == "-":
                 raise refuse(node, "a pointer before a vector's data")
             return PyExpr(
-                f"{left.paren(P_ATOM)}[{right.text}:]", P_ATOM, left.ctype, addr="data", container=left.container
+                f"{left.paren(P_ATOM)}[{right.text}:]",
+                P_ATOM,
+                left.ctype,
+                addr="data",
+                sym=left.sym,
+                container=left.container,
             )
         of = left.ctype.of
         if left.ctype.is_address or (of is not None and of.kind == "int" and of.bits == 8 and left.literal == "raw"):
@@ -584,7 +645,12 @@ class Exprs(Values, abc.ABC):
                 if index.literal == "int" and index.value == 0:
                     return base.with_(ctype=pointer(elem), addr="data")
                 return PyExpr(
-                    f"{base.paren(P_ATOM)}[{index.text}:]", P_ATOM, pointer(elem), addr="data", container=base.container
+                    f"{base.paren(P_ATOM)}[{index.text}:]",
+                    P_ATOM,
+                    pointer(elem),
+                    addr="data",
+                    sym=base.sym,
+                    container=base.container,
                 )
         if arg.type == "parenthesized_expression":
             kids = cparse.named(arg)
@@ -703,6 +769,7 @@ class Exprs(Values, abc.ABC):
                     raise refuse(node, "a handle made from a raw pointer has no Python twin")
                 return e.with_(ctype=t, literal="raw")
             if e.addr == "data" or (s.kind == "pointer" and t.is_address):
+                e = self.pointer_into(e)
                 return e.with_(ctype=t) if t.is_address or t == s else e
             if s.is_int:
                 raise refuse(node, "a pointer or handle forged from an integer has no Python twin")

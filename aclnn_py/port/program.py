@@ -14,7 +14,7 @@ from .calls import param_role
 from .decl import Declared
 from .emit import Item, Out
 from .errors import PortError, Refusal, Refused
-from .exprs import Cascade, _need
+from .exprs import ADDRESS, Cascade, _need
 from .known import Known, known
 from .preprocess import Expanded, Macro, collect_macros, expand
 from .scope import Flags, FuncInfo, StructInfo, Sym, py_name
@@ -54,6 +54,11 @@ class Program(Stmts):
         self.top_items(root.children, first_row=0)
         if not self.imports_placed:
             self.out.items.insert(0, _placeholder())
+        if "address" in self.uses:
+            self.out.blank(2)
+            name = self.fresh_name("address")
+            for indent, code, comment in ADDRESS:
+                self.out.code(indent, code.format(name=name), comment)
         if self.has_main:
             self.use("sys")
             self.out.blank(2)

@@ -104,6 +104,9 @@ class Flags:
     # (function, parameter index) of the non-const scalar or pointer references (``T&``) the callee
     # holds in a Ref (it assigns them or takes their address): callers pass their variable's Ref
     ref_slots: set[tuple[str, int]] = field(default_factory=set)
+    # the pointer parameters whose address the function compares (or passes on to one that does):
+    # a caller's ``&x`` there is a new list ``[x]``, without x's address
+    addressed: set[Key] = field(default_factory=set)
 
     def snapshot(self) -> tuple[object, ...]:
         return (
@@ -113,6 +116,7 @@ class Flags:
             frozenset((k, frozenset(v)) for k, v in self.assigned_globals.items()),
             frozenset((k, frozenset(v)) for k, v in self.instantiations.items()),
             frozenset(self.ref_slots),
+            frozenset(self.addressed),
         )
 
 
@@ -136,7 +140,7 @@ class Context:
         self.structs: dict[str, StructInfo] = {}
         self.current: FuncInfo | None = None
         self.out = Out()
-        self.uses: set[str] = set()  # np, sys, printf, Ref, contextlib, unique_ptr, shared_ptr
+        self.uses: set[str] = set()  # np, sys, printf, Ref, contextlib, unique_ptr, shared_ptr, address
         self.types.function_type = self.function_type
         # the contextlib.ExitStack of each block (by its scope depth) that declares smart pointers
         self.raii: dict[int, str] = {}

@@ -20,7 +20,7 @@ from .ctype import BOOL, CHAR, DOUBLE, FLOAT, STRING, CType, numpy_type
 from .errors import Refused
 from .literals import LiteralError, c_string_value, f32, float_literal, int_literal, py_float, py_string
 from .pyexpr import P_ADD, P_AND, P_ATOM, P_CMP, P_MUL, P_OR, P_UNARY, PyExpr
-from .scope import Context
+from .scope import Context, Sym
 
 if TYPE_CHECKING:
     from tree_sitter import Node
@@ -135,7 +135,9 @@ class Values(Context):
             if t.is_pointer or t.is_func or t.kind == "nullptr":
                 return e
             raise refuse(node, f"nullptr converted to {t}")
-        if t.is_pointer or t.is_func or t.is_container or t.kind in ("opaque", "struct"):
+        if t.is_pointer:
+            return self.pointer_into(self.value_of(e, node))
+        if t.is_func or t.is_container or t.kind in ("opaque", "struct"):
             return self.value_of(e, node)
         e = self.value_of(e, node)
         if t.kind == "typevar":
@@ -162,6 +164,18 @@ class Values(Context):
                 raise refuse(node, f"a {s} converted to {t}")
             return self.to_float(e, t)
         raise refuse(node, f"a {s} converted to {t}")
+
+    def pointer_into(self, e: PyExpr) -> PyExpr:
+        """A pointer into a vector (``&v[i]``, ``v.data()``, an array) kept as a pointer (initialized,
+        assigned, passed, returned) or compared. What the analysis learns: a vector the port would
+        keep as a Python list is host memory, a numpy array, as ``&v[i]`` must be the view ``v[i:]``
+        with an address, not a copy; a vector parameter passed by value is copied on entry, as C++
+        copies it (its own address; writes through the pointer stay in it)."""
+        if e.container and isinstance(e.sym, Sym):
+            if e.container == "list":
+                self.flags.buffers.add(e.sym.key)
+            self.flags.mutated.add(e.sym.key)
+        return e
 
     def int_to_int(self, e: PyExpr, t: CType, node: Node, explicit: bool) -> PyExpr:
         """Integer to integer. Python ints are exact: a value converted to a type that holds it keeps
@@ -254,12 +268,17 @@ class Values(Context):
         return self.wrapped(e) if e.wraps else e
 
 
+def smart_members(t: CType) -> str:
+    """The member functions of a smart pointer the port translates (aclnn_py.raii's), as refusals
+    name them: the one place that lists them."""
+    return "get(), reset() and release()" if t.kind == "unique_ptr" else "get()"
+
+
 def smart_use(t: CType) -> str:
     """Why a smart pointer is refused where it is used."""
-    what = "get(), reset() and release()" if t.kind == "unique_ptr" else "get()"
     return (
-        f"a std::{t.kind} used as a value: only its {what}, and passing it by reference to a function of the "
-        "program, are translated"
+        f"a std::{t.kind} used as a value: only its {smart_members(t)}, and passing it by reference to a "
+        "function of the program, are translated"
     )
 
 
