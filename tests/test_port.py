@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from port_support import port_env, runs_as_the_program
 
 pytest.importorskip("tree_sitter", reason="needs the C++ parser: pip install -e '.[port]'")
 pytest.importorskip("tree_sitter_cpp", reason="needs the C++ parser: pip install -e '.[port]'")
@@ -76,12 +76,7 @@ PROGRAMS = _programs()
 IDS = [p.id for p in PROGRAMS]
 
 
-def _env() -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("ACLNN_PY_", "ASAN_"))}
-    # The translation is under test here, not the kernels (every kernel set computes the same bits,
-    # which test_samples and the kernel tests check): the reference kernels start fastest.
-    env["ACLNN_PY_KERNELS"] = "numpy"
-    return env
+_env = port_env
 
 
 @pytest.fixture(scope="module")
@@ -811,27 +806,10 @@ k is 38
 """
 
 
-def _runs_as_the_program(tmp_path: Path, name: str, cpp: str, python: str, code: int, printout: str) -> None:
-    """The port exits with ``code`` and prints ``printout`` (nothing on stderr); then, where g++ is
-    at hand, the C++ program compiled and run does the same (the expectation is checked too)."""
-    path = tmp_path / f"{name}.py"
-    path.write_text(python)
-    run = subprocess.run([sys.executable, str(path)], capture_output=True, text=True, env=_env())
-    assert (run.returncode, run.stdout, run.stderr) == (code, printout, "")
-    if shutil.which("g++") is None:
-        pytest.skip("needs g++ to compile the C++ program and recheck the expected printout against it")
-    src = tmp_path / f"{name}.cpp"
-    src.write_text(cpp)
-    exe = tmp_path / name
-    subprocess.run(["g++", "-std=c++17", f"-I{CAPI / 'include'}", str(src), "-o", str(exe)], check=True)
-    c = subprocess.run([str(exe)], capture_output=True, text=True)
-    assert (c.returncode, c.stdout) == (code, printout)
-
-
 def test_cs_arithmetic_conversions_loops_and_printf_survive_the_port(tmp_path) -> None:
     port = translate(CONSTRUCTS, "constructs.cpp")
     assert port.ok, port.refusals
-    _runs_as_the_program(tmp_path, "constructs", CONSTRUCTS, port.python, 3, CONSTRUCTS_OUT)
+    runs_as_the_program(tmp_path, "constructs", CONSTRUCTS, port.python, CONSTRUCTS_OUT, code=3)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -915,18 +893,7 @@ def test_plain_structs_and_reference_parameters_survive_the_port(tmp_path) -> No
     assert "def Twice(v):\n    v.value *= 2\n" in port.python
     assert "    x = Ref(x)  # its address is taken\n" in port.python
     assert "    a = Config()\n    b = Config()\n    r = a\n" in port.python
-    path = tmp_path / "structs.py"
-    path.write_text(port.python)
-    run = subprocess.run([sys.executable, str(path)], capture_output=True, text=True, env=_env())
-    assert (run.returncode, run.stdout, run.stderr) == (0, STRUCTS_OUT, "")
-    if shutil.which("g++") is None:
-        pytest.skip("needs g++ to compile the C++ program and recheck the expected printout against it")
-    src = tmp_path / "structs.cpp"
-    src.write_text(STRUCTS)
-    exe = tmp_path / "structs"
-    subprocess.run(["g++", "-std=c++17", f"-I{CAPI / 'include'}", str(src), "-o", str(exe)], check=True)
-    c = subprocess.run([str(exe)], capture_output=True, text=True)
-    assert (c.returncode, c.stdout) == (0, STRUCTS_OUT)
+    runs_as_the_program(tmp_path, "structs", STRUCTS, port.python, STRUCTS_OUT)
 
 
 def test_a_chain_of_reference_parameters_settles(tmp_path) -> None:
@@ -1078,7 +1045,7 @@ def test_raii_deleters_run_where_cpp_destroys_the_objects(tmp_path) -> None:
         "            with contextlib.ExitStack() as scope2:  # destroys what it holds at the end of the block, "
         "last first, as C++ does\n                each = scope2.enter_context(unique_ptr(cells[6:], FreeD))\n"
     ) in port.python
-    _runs_as_the_program(tmp_path, "raii", RAII, port.python, 0, RAII_OUT)
+    runs_as_the_program(tmp_path, "raii", RAII, port.python, RAII_OUT)
 
 
 def test_a_plain_struct_keeps_its_member_names() -> None:

@@ -8,44 +8,17 @@ refuses the comparisons it cannot make faithful.
 
 from __future__ import annotations
 
-import os
-import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from port_support import runs_as_the_program
 
 pytest.importorskip("tree_sitter", reason="needs the C++ parser: pip install -e '.[port]'")
 pytest.importorskip("tree_sitter_cpp", reason="needs the C++ parser: pip install -e '.[port]'")
 
 from aclnn_py.port import PortError, translate
 
-CAPI = Path(__file__).resolve().parent.parent / "capi"
 PRELUDE = '#include <cstdio>\n#include <vector>\n#include "acl/acl.h"\n'
-
-
-def _env() -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("ACLNN_PY_", "ASAN_"))}
-    env["ACLNN_PY_KERNELS"] = "numpy"
-    return env
-
-
-def _runs_as_the_program(tmp_path: Path, name: str, cpp: str, python: str, printout: str) -> None:
-    """The port prints ``printout`` (nothing on stderr, exit status 0); then, where g++ is at hand,
-    the C++ program compiled and run does the same (the expectation is checked too)."""
-    path = tmp_path / f"{name}.py"
-    path.write_text(python)
-    run = subprocess.run([sys.executable, str(path)], capture_output=True, text=True, env=_env())
-    assert (run.returncode, run.stdout, run.stderr) == (0, printout, "")
-    if shutil.which("g++") is None:
-        pytest.skip("needs g++ to compile the C++ program and recheck the expected printout against it")
-    src = tmp_path / f"{name}.cpp"
-    src.write_text(cpp)
-    exe = tmp_path / name
-    subprocess.run(["g++", "-std=c++17", f"-I{CAPI / 'include'}", str(src), "-o", str(exe)], check=True)
-    c = subprocess.run([str(exe)], capture_output=True, text=True)
-    assert (c.returncode, c.stdout) == (0, printout)
 
 
 POINTERS = r"""// Pointers into host memory compared: each line prints what C++ computes from the addresses.
@@ -108,7 +81,7 @@ def test_host_pointers_compare_their_addresses(tmp_path: Path) -> None:
     assert "address(v[1:]) == address(v[1:]), address(v) == address(v[1:])" in port.python
     assert "none is None, p is not None, address(none) == address(p)" in port.python
     assert "    shape = np.array([2, 3], dtype=np.int64)\n" in port.python
-    _runs_as_the_program(tmp_path, "pointers", POINTERS, port.python, POINTERS_OUT)
+    runs_as_the_program(tmp_path, "pointers", POINTERS, port.python, POINTERS_OUT)
 
 
 def test_a_port_without_pointer_comparisons_has_no_address_function() -> None:
