@@ -41,7 +41,7 @@ from ._model_ri_checks import refused
 from .api_notify import check_notify_room
 from .api_stream import check_stopped
 from .device import RT
-from .stream import FAULT_HOOKS, Stream, Task, wait_until
+from .stream import FAULT_HOOKS, Stream, Task, TaskFault, wait_until
 
 
 class _Report:
@@ -78,27 +78,62 @@ class _SubscriptionNotify:
         return _Released if self.stream.destroyed else self.stream.context
 
 
+class _SubscriptionEvent:
+    """The event Ascend910B/910_93's ``ApiImpl::SubscribeReport`` creates for the subscription
+    (``EventCreate(&curEvent, RT_EVENT_DDSYNC_NS)``, api_impl.cc:5207-5213) and the subscription
+    owns: an event of the *current* context's device (``ApiImpl::EventCreate``, api_impl.cc:
+    2041-2069) whose flag is not RT_EVENT_DEFAULT, so ``Event::GenEventId`` takes one of that
+    device's event ids from the driver at once (event.cc:457-481; DDSYNC_NS is no stream-mark or
+    timeline flag: ``InitEventAllocFlag``, event.cc:429-455). ``CbSubscribe::Delete`` deletes it
+    (subscribe.cc:211-218, 283-290) at aclrtUnSubscribeReport or the stream's teardown, and the
+    event's destructor gives the id back (``RawDevice::FreeEventIdFromDrv``, raw_device.cc:1875-1898)."""
+
+    __slots__ = ("context",)
+
+    def __init__(self, context: Any) -> None:
+        self.context = context
+
+
 class _Reports:
-    """What the runtime keeps (one instance per Runtime): stream -> thread, thread -> queue, and
-    (Ascend950) stream -> the notify its subscription owns."""
+    """What the runtime keeps (one instance per Runtime): stream -> thread, thread -> queue (the
+    thread's callback CQ), and stream -> the notify (Ascend950) or event (Ascend910B/910_93) its
+    subscription owns."""
 
     def __init__(self) -> None:
         self.lock = threading.Condition()
         self.thread_of: dict[Stream, int] = {}
         self.notify_of: dict[Stream, _SubscriptionNotify] = {}
+        self.event_of: dict[Stream, _SubscriptionEvent] = {}
         self.queues: dict[int, deque[_Report]] = {}
         self.ran_here: dict[int, int] = {}  # callbacks a bound thread ran while it drove the stream
 
     def forget_torn_down(self) -> None:
         """A destroyed stream (aclrtDestroyStream, or its context's release) is no longer
         subscribed: its teardown unsubscribed it (``Runtime::UnSubscribeReport(Stream*)``), which
-        frees its thread for a stream of another device and releases its notify."""
+        frees its thread for a stream of another device, releases its notify or event, and (its
+        thread's last stream) frees the thread's callback queue."""
         with self.lock:
             gone = [st for st in self.thread_of if st.destroyed]
-            for st in gone:
-                del self.thread_of[st]
-            released = [self.notify_of.pop(st) for st in gone if st in self.notify_of]
-        _release_notifies(released)
+            released = [self.remove(st) for st in gone]
+        _release_notifies([n for n in released if n is not None])
+
+    def remove(self, st: Stream) -> _SubscriptionNotify | None:
+        """``CbSubscribe::Delete`` (the lock held): the stream's subscription and the event it
+        owns go; the notify it owns is returned (for :func:`_release_notifies`). The thread's last
+        stream (``needsFreeSqCq``, subscribe.cc:221-241, 294-312) frees the thread's group and its
+        callback SQ/CQ, with the reports still in the CQ: those callbacks never run, and the
+        thread's next aclrtProcessReport finds no subscription (107012)."""
+        tid = self.thread_of.pop(st)
+        self.event_of.pop(st, None)
+        if tid not in self.thread_of.values():
+            self.queues.pop(tid, None)
+            self.ran_here.pop(tid, None)
+        return self.notify_of.pop(st, None)
+
+    def events_on(self, device: object) -> int:
+        """The subscriptions' events of ``device`` (each holds one of its event ids)."""
+        with self.lock:
+            return sum(1 for ev in self.event_of.values() if not ev.context.destroyed and ev.context.device is device)
 
 
 def _release_notifies(notifies: list[_SubscriptionNotify]) -> None:
@@ -205,21 +240,38 @@ def aclrtSubscribeReport(threadId: int, stream: object) -> int:
         "rtSubscribeReport",
     )
     st = _target(stream, rt_fn)
-    if _event_per_subscription():
-        need_context(rt_fn)  # ApiImpl::SubscribeReport's EventCreate, before Runtime's checks
+    # ApiImpl::SubscribeReport's EventCreate, before Runtime's checks: an event of the current
+    # context's device (a refused subscription destroys it again: EventDestroy)
+    event = _SubscriptionEvent(need_context(rt_fn)) if _event_per_subscription() else None
     reports = _reports()
     # ApiImplDavid: the notify first; a refused subscription destroys it again (NotifyDestroy)
     notify = _create_notify(st, rt_fn) if impl_david() else None
     try:
-        _insert(reports, st, tid, notify, rt_fn)
+        _insert(reports, st, tid, notify, event, rt_fn)
     except ApiError:
         _release_notifies([notify] if notify is not None else [])
         raise
     return E.ACL_SUCCESS
 
 
-def _insert(reports: _Reports, st: Stream, tid: int, notify: _SubscriptionNotify | None, rt_fn: str) -> None:
-    """``Runtime::SubscribeReport`` (``CbSubscribe::Insert``): the checks, then the binding."""
+def subscription_events(device: object) -> int:
+    """How many of ``device``'s event ids the subscriptions hold (Ascend910B/910_93: one each, of
+    the device current at aclrtSubscribeReport, until it is cancelled or the stream destroyed):
+    the driver counts them as used, so aclrtGetEventAvailNum (``halResourceInfoQuery``'s
+    capacity - usedNum, npu_driver_res.cc:620-637) reports that many fewer."""
+    return _reports().events_on(device) if isinstance(RT.reports, _Reports) else 0
+
+
+def _insert(
+    reports: _Reports,
+    st: Stream,
+    tid: int,
+    notify: _SubscriptionNotify | None,
+    event: _SubscriptionEvent | None,
+    rt_fn: str,
+) -> None:
+    """``Runtime::SubscribeReport`` (``CbSubscribe::Insert``): the checks, then the binding (the
+    thread's first stream allocates its callback queue: ``SqCqAllocate``)."""
     with reports.lock:
         if st in reports.thread_of:
             raise ApiError(
@@ -243,6 +295,8 @@ def _insert(reports: _Reports, st: Stream, tid: int, notify: _SubscriptionNotify
         reports.thread_of[st] = tid
         if notify is not None:
             reports.notify_of[st] = notify
+        if event is not None:
+            reports.event_of[st] = event
         reports.queues.setdefault(tid, deque())
 
 
@@ -278,8 +332,7 @@ def aclrtUnSubscribeReport(threadId: int, stream: object) -> int:
                 ),
                 fb_inner(rt_fn, reason),
             )
-        del reports.thread_of[st]
-        notify = reports.notify_of.pop(st, None)
+        notify = reports.remove(st)
     _release_notifies([notify] if notify is not None else [])  # CbSubscribe::Delete deletes it
     return E.ACL_SUCCESS
 
@@ -316,6 +369,8 @@ def aclrtLaunchCallback(fn: Callable[[Any], None] | None, userData: object, bloc
     reports = _reports()
     with reports.lock:
         tid = reports.thread_of.get(target)
+        # the callback CQ the task reports to (the task's cbRptCqid, fixed at submission)
+        cq = reports.queues.get(tid) if tid is not None else None
     if tid is None and impl_david():  # ApiImplDavid: an inner report
         raise ApiError(
             E.ACL_ERROR_RT_STREAM_NO_CB_REG,
@@ -342,15 +397,27 @@ def aclrtLaunchCallback(fn: Callable[[Any], None] | None, userData: object, bloc
     report = _Report(fn, userData)
 
     def run() -> None:
-        if threading.get_ident() == tid:  # the bound thread drives the stream itself: call it now
+        here = threading.get_ident() == tid  # the bound thread drives the stream itself: call it now
+        with reports.lock:
+            # the thread's last stream was unsubscribed since: its CQ is freed, the report lost
+            lost = cq is None or reports.queues.get(tid) is not cq
+            if not lost and not here and cq is not None:
+                cq.append(report)
+                reports.lock.notify_all()
+        if here and not lost:
             report.fn(report.args)
             report.done = True
             with reports.lock:
-                reports.ran_here[tid] = reports.ran_here.get(tid, 0) + 1
+                if reports.queues.get(tid) is cq:
+                    reports.ran_here[tid] = reports.ran_here.get(tid, 0) + 1
             return
-        with reports.lock:
-            reports.queues.setdefault(tid, deque()).append(report)
-            reports.lock.notify_all()
+        if block == 1 and lost:  # on hardware the stream waits forever for a report nobody gets
+            raise TaskFault(
+                507046,
+                "aclrtLaunchCallback(ACL_CALLBACK_BLOCK): the callback's report was lost (its thread's last "
+                "stream was unsubscribed, or destroyed, before the stream reached it: CbSubscribe::Delete freed "
+                "the thread's callback queue); on hardware the stream hangs",
+            )
         if block == 1:  # ACL_CALLBACK_BLOCK: the stream waits for the callback
             wait_until(lambda: report.done, policy, target, "aclrtLaunchCallback(ACL_CALLBACK_BLOCK)", 507046)
 
@@ -378,9 +445,10 @@ def aclrtProcessReport(timeout: int) -> int:
     tid = threading.get_ident()
     reports = _reports()
     with reports.lock:
-        streams = [s for s, bound in reports.thread_of.items() if bound == tid]
+        # a thread has a queue while a stream is bound to it: its last stream's unsubscription
+        # (or teardown) freed the queue and the callbacks still in it (CbSubscribe::Delete)
         queue = reports.queues.get(tid)
-    if queue is None or (not streams and not queue):
+    if queue is None:  # ApiImpl::ProcessReport: GetGroupIdByThreadId finds no group (a WARN)
         raise silent(E.ACL_ERROR_RT_THREAD_SUBSCRIBE)
     deadline = None if t == -1 else time.monotonic() + t / 1000
     while True:
