@@ -289,6 +289,9 @@ def _synchronize_device(rt_fn: str) -> int:
             # Context::Synchronize: COND_RETURN_ERROR (a log) for a capturing stream of the context,
             # then the wrapper's FuncErrorReason
             raise ApiError(E.ACL_ERROR_RT_STREAM_CAPTURED, fb_inner(rt_fn, "stream is captured"))
+    stream_chapter = loaded_chapter(f"{__package__}.api_stream")  # a failure needs a stream: it is loaded then
+    if stream_chapter is not None:
+        stream_chapter.check_failed(ctx)  # Context::Synchronize: CheckStatus, before the streams (context.cc:1219-1243)
     dev = ctx.device
     ctxs = ([dev.primary] if dev.primary else []) + dev.contexts
     return _synchronize_streams([s for c in ctxs for s in c.all_streams()])

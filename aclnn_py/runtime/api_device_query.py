@@ -29,14 +29,19 @@ from ._checks import (
     fb_inner,
     fb_invalid,
     fb_unsupported,
+    impl_david,
     int_arg,
+    loaded_chapter,
     need_context,
     negative_device,
     out_arg,
     rt_api,
     rt_value,
 )
-from .device import RT
+from .device import RT, Context
+from .enums import ACL_STREAM_DEVICE_USE_ONLY, ACL_STREAM_PERSISTENT
+from .model_ri import model_stream
+from .stream import Stream
 
 RT_MAX_DEV_NUM = 64
 RT_PCI_BUS_ID_MIN_LEN = 13  # "0000:00:00.0" and its NUL
@@ -384,11 +389,41 @@ def device_state_changed(device: int, state: int) -> None:
         cb(device, state, args)
 
 
+def _cleaned(st: Stream) -> bool:
+    """Whether the device clean puts the stream back in order (``Stream::ResClear``): the default
+    stream always; of the others, Context::StreamsTaskClean (context.cc:1753-1773) skips the
+    streams bound to a model (``GetBindFlag``) and the device-use-only ones
+    (RT_STREAM_CP_PROCESS_USE), Ascend950's CtxStreamTaskClean (fast_recover.cc:23-54) the
+    persistent ones (RT_STREAM_PERSISTENT) and the device-use-only ones."""
+    if st.is_default:
+        return True
+    if st.flags & ACL_STREAM_DEVICE_USE_ONLY:
+        return False
+    return not st.flags & ACL_STREAM_PERSISTENT if impl_david() else model_stream(st) is None
+
+
+def _device_clean(ctxs: list[Context]) -> None:
+    """``ContextManage::DeviceClean`` (context_manage.cc:310-344) or Ascend950's
+    ``DeviceTaskSendResume`` (fast_recover.cc:179-221), the last step of a device task abort: the
+    cleaned streams leave abort mode and forget their failure, and every context of the device
+    forgets the failure it stopped on (``SetFailureError(RT_ERROR_NONE)``; its stop mode stays),
+    so it takes new work again."""
+    streams = loaded_chapter("aclnn_py.runtime.api_stream")  # it imports this chapter: loaded by now
+    with RT.lock:
+        for ctx in ctxs:
+            for st in ctx.all_streams():
+                if streams is not None and _cleaned(st):
+                    streams.res_clear(st)
+            ctx.failure = None
+
+
 @rt_api
 def aclrtDeviceTaskAbort(deviceId: int, timeout: int) -> int:
     """Discard every task still queued on the device's streams (they stay usable), between the
-    abort callbacks' PRE and POST calls. ``timeout`` in ms, at most 36 minutes. Ascend910B,
-    910_93 and 950 only (elsewhere 207000 without a report)."""
+    abort callbacks' PRE and POST calls; then clean the device: its contexts stopped on failure
+    take work again, and its streams leave abort mode (but those bound to a model — Ascend950: the
+    persistent ones — and the device-use-only ones). ``timeout`` in ms, at most 36 minutes.
+    Ascend910B, 910_93 and 950 only (elsewhere 207000 without a report)."""
     rt_fn, desc = "rtDeviceTaskAbort", "Stopping all tasks running on the current device"
     dev = int_arg(deviceId, "deviceId", -(2**31), 2**31 - 1)
     t = int_arg(timeout, "timeout", 0, 2**32 - 1)
@@ -407,12 +442,12 @@ def aclrtDeviceTaskAbort(deviceId: int, timeout: int) -> int:
     for cb, args in entries:
         cb(dev, 0, t, args)
     device = RT.devices.get(dev)
-    if device is not None:
-        ctxs = ([device.primary] if device.primary else []) + device.contexts
-        for stream in [s for c in ctxs for s in c.all_streams()]:
-            discard_queue(stream)
+    ctxs = (([device.primary] if device.primary else []) + device.contexts) if device is not None else []
+    for stream in [s for c in ctxs for s in c.all_streams()]:
+        discard_queue(stream)
     for cb, args in entries:
         cb(dev, 1, t, args)
+    _device_clean(ctxs)  # after the POST callbacks, in both of CANN's sequences
     return E.ACL_SUCCESS
 
 

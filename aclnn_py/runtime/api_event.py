@@ -34,7 +34,7 @@ from ._checks import (
     submit,
 )
 from ._model_ri_checks import refused
-from .api_stream import check_stopped, rt_flags_of, supports_capture
+from .api_stream import check_failed, check_stopped, rt_flags_of, supports_capture
 from .device import RT
 from .enums import aclrtEventRecordedStatus, aclrtEventStatus, aclrtEventWaitStatus
 from .memory import call_site
@@ -217,6 +217,7 @@ def _sync_event(ev: Event) -> int:
     if ev.flags == _RT_EVENT_EXTERNAL:
         return E.ACL_ERROR_RT_FEATURE_NOT_SUPPORT  # "The external event does not support synchronization."
     _refuse_captured(ev, "Event synchronization")
+    check_failed(ev.context)  # ApiImpl::EventSynchronize: the event's context's CheckStatus, before the wait
     if ev.task is not None and ev.stream is not None:
         drain(ev.stream, ev.task)
         sanitizer.ordered(ev.stream, ev.task.seq)  # the work recorded before the event, not after
@@ -255,6 +256,7 @@ def aclrtQueryEventStatus(event: object, status: object) -> int:
     if ev.flags == _RT_EVENT_EXTERNAL:
         return E.ACL_ERROR_RT_FEATURE_NOT_SUPPORT  # ApiImplEvent::EventQueryStatus: a WARN only
     _refuse_captured(ev, "Event status query")
+    check_failed(ev.context)  # ApiImpl::EventQueryStatus: CheckStatus first
     # Event::QueryEventStatus: a new-mode event no record (nor replay) has reached is complete
     if ev.complete or (ev.new_mode and not ev.ever_recorded and ev.task is None):
         store(out, aclrtEventRecordedStatus.ACL_EVENT_RECORDED_STATUS_COMPLETE)
@@ -602,6 +604,7 @@ def aclrtQueryEvent(event: object, status: object) -> int:
     if ev.new_mode or ev.flags in (_RT_EVENT_EXTERNAL, _RT_EVENT_IPC):
         return E.ACL_ERROR_RT_FEATURE_NOT_SUPPORT  # ApiImplEvent::EventQuery: WARNs only
     _refuse_captured(ev, "Event query")
+    check_failed(ev.context)  # ApiImpl::EventQuery: CheckStatus first
     done = ev.task is None or ev.complete
     store(out, aclrtEventStatus.ACL_EVENT_STATUS_COMPLETE if done else aclrtEventStatus.ACL_EVENT_STATUS_NOT_READY)
     if not done:
@@ -627,6 +630,9 @@ def aclrtQueryEventWaitStatus(event: object, status: object) -> int:
     ev = event_handle(event, "rtEventQueryWaitStatus")
     if ev.new_mode or ev.flags in (_RT_EVENT_EXTERNAL, _RT_EVENT_IPC):
         return E.ACL_ERROR_RT_FEATURE_NOT_SUPPORT  # ApiImplEvent::EventQueryWaitStatus: WARNs only
+    current = RT.current_context()
+    if current is not None:  # EventQueryWaitStatus: the current context's failure
+        check_failed(current)
     done = ev.task is None or ev.complete
     store(
         out,

@@ -237,12 +237,16 @@ def _sync_stream(stream: object, rt_fn: str, timeout: int = -1) -> int:
         refuse_if_capturing(s, "Synchronizing a stream", rt_fn)
     drain(s)
     sanitizer.ordered(s)
-    return stream_error(s)
+    stream_error(s)  # the stream's own failure first (the report of its failed task)
+    if not _decorator_returns(s):
+        check_failed(s.context)  # ApiImpl::StreamSynchronize: CheckContextStatus
+    return E.ACL_SUCCESS
 
 
 @rt_api
 def aclrtSynchronizeStream(stream: object) -> int:
-    """Block until every task queued on the stream has finished; report a failed task's status."""
+    """Block until every task queued on the stream has finished; report a failed task's status.
+    In a context stopped on failure, every later synchronize returns that failure."""
     return _sync_stream(stream, "rtStreamSynchronize")
 
 
@@ -262,7 +266,7 @@ def aclrtSynchronizeStreamWithTimeout(stream: object, timeout: int) -> int:
 @rt_api
 def aclrtStreamQuery(stream: object, status: object) -> int:
     """COMPLETE if nothing is queued; otherwise NOT_READY — and the device makes progress, so a
-    polling loop sees COMPLETE on a later query."""
+    polling loop sees COMPLETE on a later query. In a context stopped on failure: that failure."""
     out = out_arg(status, "aclrtStreamQuery", "status")
     st = stream_handle(stream, "rtStreamQuery")
     refuse_if_capturing(st, "Querying a stream", "rtStreamQuery")  # the decorator's check, before the impl's context
@@ -270,6 +274,8 @@ def aclrtStreamQuery(stream: object, status: object) -> int:
     s = st or ctx.default_stream  # a stream of another context is queried too
     if st is None:
         refuse_if_capturing(s, "Querying a stream", "rtStreamQuery")
+    if not _decorator_returns(s):
+        check_failed(s.context)  # ApiImpl::StreamQuery: CheckContextStatus, before the stream's tasks
     if s.pending:
         store(out, aclrtStreamStatus.ACL_STREAM_STATUS_NOT_READY)
         if RT.policy.name != "thread":
@@ -312,8 +318,17 @@ def aborted(st: Stream) -> bool:
 
 
 def leave_failure_abort(st: Stream) -> None:
-    """``Stream::ResClear``: the stream's mode set is in force again."""
+    """``failureMode_ = GetMode()``: the stream's mode set is in force again."""
     _ABORTED.discard(st)
+
+
+def res_clear(st: Stream) -> None:
+    """``Stream::ResClear`` (stream.cc:4619-4676; its ResetStreamConstruct, :4565-4606), which
+    aclrtStreamAbort and aclrtDeviceTaskAbort end in: the stream leaves abort mode and forgets its
+    failure (``errCode_``, ``drvErr_`` = 0), so a later synchronize does not report it."""
+    leave_failure_abort(st)
+    with st.lock:
+        st.error = None
 
 
 def _enter_failure_abort(stream: Stream, task: Task, code: int) -> None:
@@ -594,13 +609,43 @@ def check_stopped(ctx: Context) -> None:
         )
 
 
+def check_failed(ctx: Context) -> None:
+    """``Context::CheckStatus`` (context.cc:2889-2922), which a synchronize or a query of the
+    context's streams makes before it looks at the stream: once a task failed in stop mode (its
+    stream entered abort, ``Stream::EnterFailureAbort`` keeping the failure on the context), each
+    returns that failure, the stream's own failure reported first by its next synchronize, until
+    aclrtDeviceTaskAbort cleans the device (``SetFailureError(RT_ERROR_NONE)``)."""
+    if ctx.failure is not None:
+        code, message = ctx.failure
+        raise ApiError(
+            code,
+            emu(
+                f"the context stopped on failure (ACL_STOP_ON_FAILURE) after a task failed ({message}); "
+                "synchronizing or querying its streams returns that failure until aclrtDeviceTaskAbort"
+            ),
+        )
+
+
+# ApiErrorDecorator::StreamSynchronize / StreamQuery (api_error.cc:1451-1458, 1487-1494) return
+# RT_ERROR_NONE at once for a stream with one of these runtime flags (RT_STREAM_AICPU,
+# RT_STREAM_CP_PROCESS_USE, RT_STREAM_PERSISTENT), before the context's check
+_RT_NO_HOST_SYNC = _RT_STREAM_AICPU | _RT_STREAM_CP_PROCESS_USE | _RT_STREAM_PERSISTENT
+
+
+def _decorator_returns(st: Stream) -> bool:
+    """Whether the decorator returns before ``ApiImpl``'s checks for this stream (the emulator
+    still waits for its queue: only the context's failure is not reported)."""
+    return bool(rt_flags_of(st.flags) & _RT_NO_HOST_SYNC)
+
+
 # -- abort and stop -------------------------------------------------------------------------------
 
 
 @rt_api
 def aclrtStreamAbort(stream: object) -> int:
     """Discard every task still queued on the stream (a NULL stream: the default stream on the
-    chips that resolve it); the stream stays usable."""
+    chips that resolve it); the stream stays usable. It leaves abort mode and forgets a failure no
+    synchronize reported yet (``Stream::ResClear``); a context stopped on failure stays stopped."""
     rt_fn = "rtStreamAbort"
     # ApiErrorDecorator::StreamAbort's GetCurStream (api_error.cc:6602-6603), then ApiImpl's (or
     # ApiImplDavid's) CurrentContext(), which makes an aclInit default device current
@@ -608,7 +653,7 @@ def aclrtStreamAbort(stream: object) -> int:
     ctx = need_context(rt_fn)
     own_stream(st, ctx, "Aborting tasks in a stream", rt_fn)
     discard_queue(st)
-    leave_failure_abort(st)  # Context::StreamAbort / Stream::StreamAbort end in ResClear
+    res_clear(st)  # Context::StreamAbort / Stream::StreamAbort end in ResClear
     return E.ACL_SUCCESS
 
 
