@@ -4,6 +4,8 @@ that one stream records and another waits for.
 
 from __future__ import annotations
 
+import weakref
+
 import numpy as np
 
 from .. import soc as _soc
@@ -22,8 +24,10 @@ from ._checks import (
     event_handle,
     fb_inner,
     fb_invalid,
+    impl_david,
     int_arg,
     is_null_handle,
+    loaded_chapter,
     need_context,
     out_arg,
     own_stream,
@@ -35,7 +39,7 @@ from ._checks import (
 )
 from ._model_ri_checks import refused
 from .api_stream import check_failed, check_stopped, rt_flags_of, supports_capture
-from .device import RT
+from .device import RT, Device
 from .enums import aclrtEventRecordedStatus, aclrtEventStatus, aclrtEventWaitStatus
 from .memory import call_site
 from .model_ri import (
@@ -102,10 +106,125 @@ def _create_event(out: object, flags: int, rt_fn: str = "rtEventCreateWithFlag")
             raise ApiError(RT_PARAM, rt_value("Event creation", flags, "flag", _EVENT_FLAG_EXPECT), fb_invalid(rt_fn))
         alone_check((_RT_EVENT_MC2, _RT_EVENT_EXTERNAL))
     ctx = need_context(rt_fn)
-    ev = Event(ctx, flags, call_site())
-    RT.events.add(ev)
+    with RT.lock:
+        if not ex and impl_david() and _notify_at_creation(flags):
+            _check_notify_room_for_event(ctx.device, rt_fn)
+        ev = Event(ctx, flags, call_site())
+        RT.events.add(ev)
     store(out, ev)
     return E.ACL_SUCCESS
+
+
+# -- the event ids an event holds (aclrtGetEventAvailNum) --------------------------------------
+
+_RT_EVENT_TIME_LINE = 0x8
+
+
+def _notify_at_creation(flags: int) -> bool:
+    """Ascend950 (``ApiImplDavid::EventCreate``, api_impl_david.cc:428-446): an event of
+    aclrtCreateEvent(WithFlag) whose flag is not RT_EVENT_DEFAULT takes a notify id of the device
+    at once (``DavidEvent::GenEventId``, event_david.cc:89-116) unless it has no wait task
+    (``DavidEvent::IsEventWithoutWaitTask``, event_david.hpp:54-59: no DDSYNC, DDSYNC_NS, MC2,
+    EXTERNAL or IPC bit). RT_EVENT_DEFAULT events and those of aclrtCreateEventExWithFlag count on
+    their stream's count notify instead (event_david.cc:29-39, 118-130), another driver resource
+    (DRV_CNT_NOTIFY_ID: stream_david.cc:846-863, npu_driver_res.cc:1465-1468)."""
+    return flags != RT_EVENT_DEFAULT and bool(flags & (_RT_EVENT_WAITABLE | _RT_EVENT_MC2))
+
+
+def _check_notify_room_for_event(device: Device, rt_fn: str) -> None:
+    """``DavidEvent::GenEventId`` on a device whose notify ids are all taken: the driver's
+    DRV_ERROR_NO_NOTIFY_RESOURCES is turned into DRV_ERROR_NO_EVENT_RESOURCES for an event
+    (``NpuDriver::NotifyIdAlloc``, npu_driver_res.cc:1484-1488), which GenEventId reports as EE1023
+    (event_david.cc:104-106; its ERROR_RETURN and EventCreate's COND_PROC_RETURN_ERROR only log),
+    then rtEventCreateWithFlag's FuncErrorReason: 207007. Call under RT.lock."""
+    notify = loaded_chapter(f"{__package__}.api_notify")  # never loaded: no notify holds one
+    used = notify.notify_ids_in_use(device) if notify is not None else event_ids_in_use(device)
+    if used >= _soc.current().max_notifies:
+        raise ApiError(
+            E.ACL_ERROR_RT_NO_EVENT_RESOURCE,
+            ("EE1023", "Alloc Event resource failed. Reason: Too many events are created."),
+            fb_inner(rt_fn, "driver error:no event resource"),
+        )
+
+
+def _driver_id_flags(flags: int) -> bool:
+    """``Event::InitEventAllocFlag`` (event.cc:429-455): whether an event of these flags takes its
+    ids from the driver. RT_EVENT_MC2 and the flags with a wait task (DDSYNC, DDSYNC_NS, EXTERNAL,
+    IPC: ``Event::IsEventWithoutWaitTask``, event.hpp:133-136) do; a stream-mark or timeline event
+    takes none on a STARS chip (Ascend910B/910_93), and elsewhere only RT_EVENT_TIME_LINE alone
+    goes without (it uses the fixed TIMELINE_EVENT_ID)."""
+    if flags == _RT_EVENT_MC2 or flags & _RT_EVENT_WAITABLE:
+        return True
+    return not _rt_features.properties().is_stars and flags != _RT_EVENT_TIME_LINE
+
+
+class _IdLease:
+    """An event id one record took (``Event::Record``'s AllocEventIdResource, event.cc:536-546):
+    the record task and the waits sent against it count on it (``idMap_``), and it goes back when
+    they are done (``TryFreeEventIdAndCheckCanBeDelete``, event.cc:191-231) unless it is still the
+    latest id of an aclrtCreateEvent event, which keeps it until its next record frees it
+    (``RefreshEventId`` / ``TryFreeLastEventId``, event.cc:109-124, 380-391) or its destruction."""
+
+    __slots__ = ("record", "waits")
+
+    def __init__(self, record: Task) -> None:
+        self.record = record
+        self.waits: list[Task] = []
+
+    def pending(self) -> bool:
+        return not self.record.done or any(not w.done for w in self.waits)
+
+
+# the ids the records of RT_EVENT_DEFAULT and aclrtCreateEventExWithFlag events took (not Ascend950)
+_leases: weakref.WeakKeyDictionary[Event, list[_IdLease]] = weakref.WeakKeyDictionary()
+
+
+def _ids_at_record(ev: Event) -> bool:
+    """An event that takes an id at each record rather than at its creation (``ApiImpl::EventCreate``
+    calls GenEventId for other flags only, api_impl.cc:2062-2067; EventCreateEx never,
+    api_impl.cc:2072-2090): RT_EVENT_DEFAULT (aclrtCreateEvent) and aclrtCreateEventExWithFlag's
+    events (their "new mode"), not IPC events, whose records use memory (ipc_event.cc:152-194)."""
+    return (
+        not impl_david()
+        and not ev.flags & _RT_EVENT_IPC
+        and (ev.new_mode or ev.flags == RT_EVENT_DEFAULT)
+        and _driver_id_flags(ev.flags)
+    )
+
+
+def _lease(ev: Event, record: Task) -> None:
+    """A record of ``ev`` reached its stream's queue: it took an id (see :class:`_IdLease`)."""
+    if not _ids_at_record(ev):
+        return
+    leases = [lease for lease in _leases.get(ev, ()) if lease.pending()]
+    leases.append(_IdLease(record))
+    _leases[ev] = leases
+
+
+def _bind_wait(ev: Event, record: Task, wait: Task) -> None:
+    """A wait sent while the record it waits for is pending counts on that record's id
+    (``Event::WaitSendCheck``'s EventIdCountAdd, event.cc:586-632)."""
+    for lease in _leases.get(ev, ()):
+        if lease.record is record:
+            lease.waits.append(wait)
+
+
+def ids_held(ev: Event) -> int:
+    """How many of its device's event ids (Ascend950: notify ids) a live event holds."""
+    if ev.flags & _RT_EVENT_IPC:
+        return 0  # IpcEvent::Setup: shared memory, no id
+    if impl_david():
+        return int(not ev.new_mode and _notify_at_creation(ev.flags))
+    if not (ev.new_mode or ev.flags == RT_EVENT_DEFAULT):
+        return int(_driver_id_flags(ev.flags))  # GenEventId at its creation, kept until it is destroyed
+    leases = _leases.get(ev, [])
+    last = len(leases) - 1
+    return sum(1 for i, lease in enumerate(leases) if lease.pending() or (i == last and not ev.new_mode))
+
+
+def event_ids_in_use(device: Device) -> int:
+    """The ids the device's live events hold (Ascend950: the notify ids of its events)."""
+    return sum(ids_held(ev) for ev in list(RT.events) if not ev.destroyed and ev.context.device is device)
 
 
 @rt_api
@@ -181,8 +300,9 @@ def _record_event(event: object, stream: object, api: str, rt_fn: str) -> int:
         return E.ACL_SUCCESS  # recorded into the model: each replay records the event
     ev.timestamp_ns = None
     ev.stream = target
-    ev.task = Task(target, "record event", run)
-    RT.policy.submit(target, ev.task)
+    ev.task = record = Task(target, "record event", run)
+    RT.policy.submit(target, record)
+    _lease(ev, record)
     return E.ACL_SUCCESS
 
 
@@ -439,6 +559,7 @@ def _stream_wait_event(stream: object, event: object, api: str, rt_fn: str) -> i
     if ev.task is None or ev.stream is None:
         return E.ACL_SUCCESS
     waited_task, waited_stream = ev.task, ev.stream
+    pending = not waited_task.done
 
     def run() -> None:
         if waited_stream is target:
@@ -451,6 +572,8 @@ def _stream_wait_event(stream: object, event: object, api: str, rt_fn: str) -> i
     wait = submit(target, "wait event", run)
     if waited_stream is not target:
         sanitizer.note_wait(target, wait.seq, waited_stream, waited_task.seq)
+        if pending:
+            _bind_wait(ev, waited_task, wait)
     return E.ACL_SUCCESS
 
 

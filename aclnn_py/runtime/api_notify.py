@@ -35,6 +35,7 @@ from ._checks import (
     event_handle,
     fb_inner,
     fb_invalid,
+    impl_david,
     int_arg,
     is_null_handle,
     loaded_chapter,
@@ -156,11 +157,31 @@ def aclrtCreateNotify(notify: object, flag: int) -> int:
     return E.ACL_SUCCESS
 
 
+def notify_ids_in_use(device: Any) -> int:
+    """The device's notify ids in use: those ``Notify::Setup`` took (notify.cc:107-137) for the
+    notifies of aclrtCreateNotify and of Ascend950's subscriptions, and on Ascend950 those of the
+    events that take one (``DavidEvent::GenEventId``: :func:`.api_event.event_ids_in_use`). An
+    imported notify takes none (``Notify::OpenIpcNotify`` opens the exporter's, notify.cc:452-520),
+    nor does a counting notify (a DRV_CNT_NOTIFY_ID: count_notify.cc:72, npu_driver_res.cc:1465-1468)."""
+    cnt = loaded_chapter(f"{__package__}.api_cnt_notify")
+    counting = cnt.aclrtCntNotify if cnt is not None else ()
+    used = sum(
+        1
+        for n in list(RT.notifies)
+        if n.context.device is device and not isinstance(n, counting) and not getattr(n, "imported", False)
+    )
+    if impl_david():
+        events = loaded_chapter(f"{__package__}.api_event")  # never loaded: no event holds one
+        if events is not None:
+            used += events.event_ids_in_use(device)
+    return used
+
+
 def check_notify_room(device: Any, rt_fn: str) -> None:
     """``ApiImpl::NotifyCreate``'s ``Notify::Setup`` on a device whose notifies are all taken
     (RT_ERROR_DRV_NO_NOTIFY_RESOURCES): 207009 with its EE1023, its inner report
     (api_impl.cc:4812-4818) and the calling rts function's FuncErrorReason. Call under RT.lock."""
-    if sum(1 for n in RT.notifies if n.context.device is device) >= _soc.current().max_notifies:
+    if notify_ids_in_use(device) >= _soc.current().max_notifies:
         raise ApiError(
             E.ACL_ERROR_RT_NO_NOTIFY_RESOURCE,
             ("EE1023", "Alloc Notify resource failed. Reason: Too many Notify objects are created."),
@@ -289,21 +310,31 @@ def aclrtNotifyBatchReset(notifies: Sequence[object] | None, num: int) -> int:
 # ---------------------------------------------------------------------------------------------
 
 # DevProperties.stubEventCount of each family (runtime config dev_info_reg.cc): the event ids a
-# device offers.
-_EVENT_IDS = {"Ascend910B": 65536, "Ascend910_93": 65536, "Ascend950": 131072, "Ascend910": 65536, "Ascend310P": 1024}
+# device offers (Ascend950 answers notify ids instead: see aclrtGetEventAvailNum).
+_EVENT_IDS = {"Ascend910B": 65536, "Ascend910_93": 65536, "Ascend910": 65536, "Ascend310P": 1024}
 
 
 @rt_api
 def aclrtGetEventAvailNum(eventCount: object) -> int:
-    """How many more events the current device can create: its event ids less the live events
-    of its contexts. Needs a current context."""
+    """How many more event ids the current device has: ``NpuDriver::GetAvailEventNum``'s capacity
+    less those in use (npu_driver_res.cc:620-640; every family has
+    RT_FEATURE_DEVICE_GET_RESOURCE_NUM_DYNAMIC, api_impl.cc:1914-1932). The ids in use are those
+    the device's events hold (:func:`.api_event.ids_held`: an aclrtCreateEvent event from its
+    first record on, an aclrtCreateEventExWithFlag event while a record of it is pending, one of
+    aclrtCreateEventWithFlag from its creation if its flag takes one) and those of Ascend910B/
+    910_93's subscriptions. Ascend950 (RT_FEATURE_DEVICE_NOTIFY_ONLY) answers its notify ids
+    instead: its notifies less those in use (:func:`notify_ids_in_use`). Needs a current context."""
     out = out_arg(eventCount, "aclrtGetEventAvailNum", "eventCount")
     dev = need_context("rtGetAvailEventNum").device
-    live = sum(1 for ev in RT.events if not ev.destroyed and ev.context.device is dev)
+    if _rt_features.has("RT_FEATURE_DEVICE_NOTIFY_ONLY"):
+        store(out, max(0, _soc.current().max_notifies - notify_ids_in_use(dev)))
+        return E.ACL_SUCCESS
+    events = loaded_chapter(f"{__package__}.api_event")  # never loaded: no event holds one
+    used = events.event_ids_in_use(dev) if events is not None else 0
     callbacks = loaded_chapter(f"{__package__}.api_callback")  # never loaded: no subscription holds one
     if callbacks is not None:  # Ascend910B/910_93: each subscription's event holds an event id
-        live += callbacks.subscription_events(dev)
-    store(out, max(0, _EVENT_IDS.get(_soc.current().family, 65536) - live))
+        used += callbacks.subscription_events(dev)
+    store(out, max(0, _EVENT_IDS[_soc.current().family] - used))
     return E.ACL_SUCCESS
 
 

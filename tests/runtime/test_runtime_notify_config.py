@@ -147,6 +147,8 @@ def test_event_avail_num_counts_the_device_events(dev0):
     ev = Ref()
     assert aclrtCreateEvent(ev) == 0
     after = Ref()
+    assert aclrtGetEventAvailNum(after) == 0 and after.value == before.value  # no id before its first record
+    assert aclrtRecordEvent(ev.value, None) == 0 and aclrtSynchronizeStream(None) == 0
     assert aclrtGetEventAvailNum(after) == 0 and after.value == before.value - 1
     assert aclrtDestroyEvent(ev.value) == 0
     assert aclrtGetEventAvailNum(None) == ACL_ERROR_INVALID_PARAM
