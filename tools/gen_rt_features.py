@@ -15,8 +15,8 @@ The rule:
   type must be the one :data:`CONFIGS` names), and takes the ``RT_FEATURE_*`` names of the
   initializer of ``std::unordered_set<RtOptionalFeatureType> <SET>{...}`` in the same file.
 * Of the file's one ``DevProperties`` initializer (``REGISTER_DEV_PROPERTIES``) only the fields of
-  :data:`PROPS` are read, each ``.field = value,`` found exactly once: ``isStars`` and
-  ``isStarsV2`` (``true``/``false``: ``Runtime::ChipIsHaveStars`` reads the first),
+  :data:`PROPS` are read, each ``.field = value,`` found exactly once: ``isStars``
+  (``true``/``false``: ``Runtime::ChipIsHaveStars`` reads it),
   ``memcpyDescriptorSize`` (a number, or a ``MEMCPY_DESC_SIZE_Vn`` constant of the same file or of
   ``src/runtime/core/inc/device/device_properties.h``) and ``cmoDDRStructInfoSize`` (``0U``, or
   ``sizeof(<struct>)``: the struct's name is kept, its layout is the emulator's). Nothing else of
@@ -45,7 +45,7 @@ ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "aclnn_py" / "runtime" / "_rt_features.py"
 ENUM_FILE = "src/runtime/inc/common/feature_type.h"
 PROPS_HEADER = "src/runtime/core/inc/device/device_properties.h"
-PROPS = ("isStars", "isStarsV2", "memcpyDescriptorSize", "cmoDDRStructInfoSize")
+PROPS = ("isStars", "memcpyDescriptorSize", "cmoDDRStructInfoSize")
 
 #: config dir -> (the chip type it registers, the emulated families it stands for)
 CONFIGS: dict[str, tuple[str, tuple[str, ...]]] = {
@@ -82,7 +82,7 @@ def registered_features(path: str, src: str, chip: str) -> list[str]:
     return re.findall(r"RtOptionalFeatureType::(RT_FEATURE_\w+)", m.group(1))
 
 
-Props = tuple[bool, bool, int, "str | None"]
+Props = tuple[bool, int, "str | None"]
 
 
 def _constants(src: str) -> dict[str, int]:
@@ -98,11 +98,8 @@ def dev_properties(path: str, src: str, header_constants: dict[str, int]) -> Pro
         if len(found) != 1:
             raise SystemExit(f"{path}: expected one .{field} = ..., found {found}")
         raw[field] = found[0]
-    flags = []
-    for field in ("isStars", "isStarsV2"):
-        if raw[field] not in ("true", "false"):
-            raise SystemExit(f"{path}: .{field} = {raw[field]}: not true or false")
-        flags.append(raw[field] == "true")
+    if raw["isStars"] not in ("true", "false"):
+        raise SystemExit(f"{path}: .isStars = {raw['isStars']}: not true or false")
     consts = {**header_constants, **_constants(src)}
     size = raw["memcpyDescriptorSize"]
     number = re.fullmatch(r"(\d+)U?", size)
@@ -113,8 +110,7 @@ def dev_properties(path: str, src: str, header_constants: dict[str, int]) -> Pro
     if struct is None and cmo not in ("0", "0U"):
         raise SystemExit(f"{path}: .cmoDDRStructInfoSize = {cmo}: neither 0 nor sizeof(a struct)")
     return (
-        flags[0],
-        flags[1],
+        raw["isStars"] == "true",
         int(number[1]) if number else consts[size],
         struct[1] if struct else None,
     )
@@ -214,7 +210,6 @@ def render(
         '    """Fields of the chip type\'s ``DevProperties`` (``REGISTER_DEV_PROPERTIES``)."""',
         "",
         "    is_stars: bool  #: isStars (Runtime::ChipIsHaveStars)",
-        "    is_stars_v2: bool  #: isStarsV2",
         "    memcpy_descriptor_size: int  #: memcpyDescriptorSize (bytes of a batch-copy descriptor)",
         "    cmo_addr_info: str | None  #: cmoDDRStructInfoSize's struct (None: 0, no CMO descriptor)",
         "",

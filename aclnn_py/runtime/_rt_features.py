@@ -579,18 +579,17 @@ class DevProperties(NamedTuple):
     """Fields of the chip type's ``DevProperties`` (``REGISTER_DEV_PROPERTIES``)."""
 
     is_stars: bool  #: isStars (Runtime::ChipIsHaveStars)
-    is_stars_v2: bool  #: isStarsV2
     memcpy_descriptor_size: int  #: memcpyDescriptorSize (bytes of a batch-copy descriptor)
     cmo_addr_info: str | None  #: cmoDDRStructInfoSize's struct (None: 0, no CMO descriptor)
 
 
 #: family -> its chip type's DevProperties fields.
 PROPERTIES: dict[str, DevProperties] = {
-    "Ascend910B": DevProperties(True, False, 32, "rtCmoAddrInfo"),
-    "Ascend910_93": DevProperties(True, False, 32, "rtCmoAddrInfo"),
-    "Ascend950": DevProperties(True, True, 64, "rtDavidCmoAddrInfo"),
-    "Ascend910": DevProperties(False, False, 32, None),
-    "Ascend310P": DevProperties(False, False, 32, None),
+    "Ascend910B": DevProperties(True, 32, "rtCmoAddrInfo"),
+    "Ascend910_93": DevProperties(True, 32, "rtCmoAddrInfo"),
+    "Ascend950": DevProperties(True, 64, "rtDavidCmoAddrInfo"),
+    "Ascend910": DevProperties(False, 32, None),
+    "Ascend310P": DevProperties(False, 32, None),
 }
 
 
