@@ -294,7 +294,14 @@ def _synchronize_device(rt_fn: str) -> int:
         stream_chapter.check_failed(ctx)  # Context::Synchronize: CheckStatus, before the streams (context.cc:1219-1243)
     dev = ctx.device
     ctxs = ([dev.primary] if dev.primary else []) + dev.contexts
-    return _synchronize_streams([s for c in ctxs for s in c.all_streams()])
+    streams = [s for c in ctxs for s in c.all_streams()]
+    if stream_chapter is not None:
+        # Context::Synchronize skips the streams IsStreamNotSync names: they run on, unwaited for
+        skipped = [s for s in streams if stream_chapter.not_device_synchronized(s)]
+        for s in skipped:
+            stream_chapter.let_run(s)
+        streams = [s for s in streams if s not in skipped]
+    return _synchronize_streams(streams)
 
 
 @rt_api

@@ -83,6 +83,16 @@ NO_CAPTURE_RT_FLAGS = (0x08, 0x800)
 _RT_STREAM_PERSISTENT = 0x01
 
 
+def runtime_flags(st: Stream) -> int:
+    """The runtime's flags of the stream: those of its ACL flags, and on Ascend950 RT_STREAM_PERSISTENT
+    for a model stream of a capture too (GetCaptureStreamFlag, capture_adapt_v200.cc:35; a bound
+    stream is persistent already)."""
+    rt = rt_flags_of(st.flags)
+    if _soc.current().is_regbase and model_stream(st) is not None:
+        rt |= _RT_STREAM_PERSISTENT
+    return rt
+
+
 def supports_capture(st: Stream) -> bool:
     """Whether a stream's flags let it capture (or join a capture)."""
     rt = rt_flags_of(st.flags)
@@ -231,6 +241,9 @@ def _sync_stream(stream: object, rt_fn: str, timeout: int = -1) -> int:
             fb_invalid(rt_fn),
         )
     refuse_if_capturing(st, "Synchronizing a stream", rt_fn)  # the decorator's check, before the impl's context
+    if st is not None and not_host_synchronized(st):
+        let_run(st)  # the decorator returns at once: no wait, no report, no context needed
+        return E.ACL_SUCCESS
     ctx = need_context(rt_fn)
     s = st or ctx.default_stream  # a stream of another context is synchronized too
     if st is None:
@@ -238,15 +251,16 @@ def _sync_stream(stream: object, rt_fn: str, timeout: int = -1) -> int:
     drain(s)
     sanitizer.ordered(s)
     stream_error(s)  # the stream's own failure first (the report of its failed task)
-    if not _decorator_returns(s):
-        check_failed(s.context)  # ApiImpl::StreamSynchronize: CheckContextStatus
+    check_failed(s.context)  # ApiImpl::StreamSynchronize: CheckContextStatus
     return E.ACL_SUCCESS
 
 
 @rt_api
 def aclrtSynchronizeStream(stream: object) -> int:
     """Block until every task queued on the stream has finished; report a failed task's status.
-    In a context stopped on failure, every later synchronize returns that failure."""
+    In a context stopped on failure, every later synchronize returns that failure. A stream
+    created ACL_STREAM_PERSISTENT, ACL_STREAM_CPU_SCHEDULE or ACL_STREAM_DEVICE_USE_ONLY is not
+    waited for: 0 at once, its failures unreported (CANN: "returns success directly")."""
     return _sync_stream(stream, "rtStreamSynchronize")
 
 
@@ -266,16 +280,21 @@ def aclrtSynchronizeStreamWithTimeout(stream: object, timeout: int) -> int:
 @rt_api
 def aclrtStreamQuery(stream: object, status: object) -> int:
     """COMPLETE if nothing is queued; otherwise NOT_READY — and the device makes progress, so a
-    polling loop sees COMPLETE on a later query. In a context stopped on failure: that failure."""
+    polling loop sees COMPLETE on a later query. In a context stopped on failure: that failure.
+    A stream not synchronized by the host (see aclrtSynchronizeStream) is COMPLETE, whatever it
+    still has to run (CANN: the status "has no business meaning")."""
     out = out_arg(status, "aclrtStreamQuery", "status")
     st = stream_handle(stream, "rtStreamQuery")
     refuse_if_capturing(st, "Querying a stream", "rtStreamQuery")  # the decorator's check, before the impl's context
+    if st is not None and not_host_synchronized(st):
+        store(out, aclrtStreamStatus.ACL_STREAM_STATUS_COMPLETE)  # rtStreamQuery's RT_ERROR_NONE
+        let_run(st)
+        return E.ACL_SUCCESS
     ctx = need_context("rtStreamQuery")
     s = st or ctx.default_stream  # a stream of another context is queried too
     if st is None:
         refuse_if_capturing(s, "Querying a stream", "rtStreamQuery")
-    if not _decorator_returns(s):
-        check_failed(s.context)  # ApiImpl::StreamQuery: CheckContextStatus, before the stream's tasks
+    check_failed(s.context)  # ApiImpl::StreamQuery: CheckContextStatus, before the stream's tasks
     if s.pending:
         store(out, aclrtStreamStatus.ACL_STREAM_STATUS_NOT_READY)
         if RT.policy.name != "thread":
@@ -628,30 +647,80 @@ def check_failed(ctx: Context) -> None:
 
 # ApiErrorDecorator::StreamSynchronize / StreamQuery (api_error.cc:1451-1458, 1487-1494) return
 # RT_ERROR_NONE at once for a stream with one of these runtime flags (RT_STREAM_AICPU,
-# RT_STREAM_CP_PROCESS_USE, RT_STREAM_PERSISTENT), before the context's check
+# RT_STREAM_CP_PROCESS_USE, RT_STREAM_PERSISTENT), after their capture check and before ApiImpl
 _RT_NO_HOST_SYNC = _RT_STREAM_AICPU | _RT_STREAM_CP_PROCESS_USE | _RT_STREAM_PERSISTENT
 
 
-def _decorator_returns(st: Stream) -> bool:
-    """Whether the decorator returns before ``ApiImpl``'s checks for this stream (the emulator
-    still waits for its queue: only the context's failure is not reported)."""
-    return bool(rt_flags_of(st.flags) & _RT_NO_HOST_SYNC)
+def not_host_synchronized(st: Stream) -> bool:
+    """Whether the decorators answer a synchronize or a query of the stream without looking at it:
+    the host neither waits for its work nor hears of its failures (nor of its context's), and the
+    work is not ordered before what the host does next (the sanitizer's synccheck sees that)."""
+    return bool(runtime_flags(st) & _RT_NO_HOST_SYNC)
+
+
+def not_device_synchronized(st: Stream) -> bool:
+    """``Context::IsStreamNotSync`` (context.cc:1195-1204): the streams aclrtSynchronizeDevice skips,
+    those of :func:`not_host_synchronized` on the chips with RT_FEATURE_MODEL_STREAM_DOT_SYNC
+    (Ascend950), an RT_STREAM_CP_PROCESS_USE (ACL_STREAM_DEVICE_USE_ONLY) one on the others."""
+    mask = _RT_NO_HOST_SYNC if _rt_features.has("RT_FEATURE_MODEL_STREAM_DOT_SYNC") else _RT_STREAM_CP_PROCESS_USE
+    return bool(runtime_flags(st) & mask)
+
+
+def let_run(st: Stream) -> None:
+    """The device runs a stream nobody waits for: under the deferred and eager policies the work
+    it can run now runs here (up to a task that waits for something unmet; never blocking), under
+    the thread policy its worker runs it. Nothing is reported or ordered for the host."""
+    policy = RT.policy
+    if isinstance(policy, stream_mod.DeferredPolicy):
+        policy.run_ready(st)
 
 
 # -- abort and stop -------------------------------------------------------------------------------
+
+
+def _abortable(st: Stream, desc: str, rt_fn: str) -> None:
+    """The refusals after the stream's context check, RT_ERROR_STREAM_INVALID (507000, the rt
+    wrapper's FuncErrorReason "stream invalid"): Ascend950's ApiImplDavid::StreamAbort refuses a
+    persistent stream (api_impl_david.cc:1955-1958; it has no bind-flag check, and every model
+    stream is persistent there), the others' Context::StreamAbort a stream bound to a model or a
+    capture's model stream (the bind flag, context.cc:2786-2790)."""
+    if _soc.current().is_regbase:
+        if runtime_flags(st) & _RT_STREAM_PERSISTENT:
+            raise ApiError(
+                E.ACL_ERROR_RT_INTERNAL_ERROR,
+                (
+                    "EE1006",
+                    "Stream aborting failed. Aborting persistent stream is not supported. Reason: The stream flag "
+                    "contains ACL_STREAM_PERSISTENT(0x4) and the stream cannot be aborted.",
+                ),
+                fb_inner(rt_fn, "stream invalid"),
+            )
+        return
+    bound_to = model_stream(st)
+    if bound_to is not None:
+        raise refused(
+            E.ACL_ERROR_RT_INTERNAL_ERROR,
+            desc,
+            f"Aborting stream (stream_id={st.ident}) that is already bound to a model (model_id={bound_to.ident}) "
+            "is not supported",
+            fb_inner(rt_fn, "stream invalid"),
+        )
 
 
 @rt_api
 def aclrtStreamAbort(stream: object) -> int:
     """Discard every task still queued on the stream (a NULL stream: the default stream on the
     chips that resolve it); the stream stays usable. It leaves abort mode and forgets a failure no
-    synchronize reported yet (``Stream::ResClear``); a context stopped on failure stays stopped."""
+    synchronize reported yet (``Stream::ResClear``); a context stopped on failure stays stopped.
+    A stream bound to a model (Ascend950: a persistent stream) is refused (507000)."""
     rt_fn = "rtStreamAbort"
     # ApiErrorDecorator::StreamAbort's GetCurStream (api_error.cc:6602-6603), then ApiImpl's (or
     # ApiImplDavid's) CurrentContext(), which makes an aclInit default device current
-    st = cur_stream(stream_handle(stream, rt_fn), "Aborting tasks in a stream", rt_fn)
+    desc = "Aborting tasks in a stream"
+    st = cur_stream(stream_handle(stream, rt_fn), desc, rt_fn)
     ctx = need_context(rt_fn)
-    own_stream(st, ctx, "Aborting tasks in a stream", rt_fn)
+    own_stream(st, ctx, desc, rt_fn)
+    _abortable(st, desc, rt_fn)
     discard_queue(st)
     res_clear(st)  # Context::StreamAbort / Stream::StreamAbort end in ResClear
     return E.ACL_SUCCESS

@@ -42,6 +42,14 @@ def _stream() -> object:
     return s.value
 
 
+def _exec_stream() -> object:
+    """A plain stream to execute the model on, as CANN's label sample does: a synchronize of a
+    persistent one returns at once without waiting (ApiErrorDecorator::StreamSynchronize)."""
+    s = Ref()
+    assert aclrtCreateStreamWithConfig(s, 0, 0) == 0
+    return s.value
+
+
 def _malloc(n: int) -> int:
     p = Ref()
     assert aclrtMalloc(p, n, 0) == 0
@@ -62,7 +70,7 @@ def _bytes(ptr: int, n: int) -> list[int]:
 def test_switch_by_index_continues_after_the_chosen_label_and_stops_the_switching_stream(ctx, index):
     """A bound head stream: fill byte 0, switch, [label 0] fill byte 1, [label 1] fill byte 2,
     [label 2] fill byte 3. Index i runs the fills after label i (past the end: the last label)."""
-    head, ex = _stream(), _stream()
+    head, ex = _stream(), _exec_stream()
     idx, out = _malloc(4), _malloc(4)
     _put_u32(idx, index)
     assert aclrtMemcpy(out, 4, np.zeros(4, np.uint8), 4, ACL_MEMCPY_HOST_TO_DEVICE) == 0
@@ -339,7 +347,7 @@ def test_switching_on_a_stream_without_a_model_is_107005(dev0):
 
 def test_switch_with_max_value_0_is_accepted_and_goes_to_the_last_label(dev0):
     """CANN checks no maxValue (label.cpp, ApiErrorDecorator::LabelSwitchByIndex)."""
-    head, ex = _stream(), _stream()
+    head, ex = _stream(), _exec_stream()
     idx, out = _malloc(4), _malloc(4)
     _put_u32(idx, 0)
     assert aclrtMemcpy(out, 4, np.zeros(4, np.uint8), 4, ACL_MEMCPY_HOST_TO_DEVICE) == 0
