@@ -310,6 +310,28 @@ def resolve_stream(stream: object) -> Stream:
     return stream
 
 
+def _stopped(ctx: Context, what: str) -> None:
+    if ctx.failure is not None:
+        code, message = ctx.failure
+        raise ApiError(
+            code, emu(f"the context stopped on failure (ACL_STOP_ON_FAILURE) after a task failed ({message}); {what}")
+        )
+
+
+def check_stopped(ctx: Context) -> None:
+    """``Context::CheckTaskSend`` (context.cc:2924-2962) at a submission: a context that stopped
+    on a failure refuses new work with the failure's code."""
+    _stopped(ctx, "it accepts no new work")
+
+
+def check_failed(ctx: Context) -> None:
+    """``Context::CheckStatus`` (context.cc:2889-2922), which a synchronize or a query of the
+    context's streams and events makes before it looks at them: once a task failed in stop mode
+    (``Stream::EnterFailureAbort`` keeping the failure on the context), each returns that failure
+    until aclrtDeviceTaskAbort cleans the device (``SetFailureError(RT_ERROR_NONE)``)."""
+    _stopped(ctx, "synchronizing or querying its streams returns that failure until aclrtDeviceTaskAbort")
+
+
 def stream_error(stream: Stream) -> int:
     """Collect a failed task's status from the stream (reported once, then cleared)."""
     if stream.error is None:

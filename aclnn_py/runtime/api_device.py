@@ -16,6 +16,7 @@ from ._checks import (
     acl_null,
     acl_value,
     check_device_valid,
+    check_failed,
     drain,
     fb_inner,
     fb_invalid,
@@ -289,12 +290,11 @@ def _synchronize_device(rt_fn: str) -> int:
             # Context::Synchronize: COND_RETURN_ERROR (a log) for a capturing stream of the context,
             # then the wrapper's FuncErrorReason
             raise ApiError(E.ACL_ERROR_RT_STREAM_CAPTURED, fb_inner(rt_fn, "stream is captured"))
-    stream_chapter = loaded_chapter(f"{__package__}.api_stream")  # a failure needs a stream: it is loaded then
-    if stream_chapter is not None:
-        stream_chapter.check_failed(ctx)  # Context::Synchronize: CheckStatus, before the streams (context.cc:1219-1243)
+    check_failed(ctx)  # Context::Synchronize: CheckStatus, before the streams (context.cc:1219-1243)
     dev = ctx.device
     ctxs = ([dev.primary] if dev.primary else []) + dev.contexts
     streams = [s for c in ctxs for s in c.all_streams()]
+    stream_chapter = loaded_chapter(f"{__package__}.api_stream")  # without it, no stream was made
     if stream_chapter is not None:
         # Context::Synchronize skips the streams IsStreamNotSync names: they run on, unwaited for
         skipped = [s for s in streams if stream_chapter.not_device_synchronized(s)]

@@ -22,6 +22,8 @@ from ._checks import (
     acl_inner,
     acl_null,
     acl_value,
+    check_failed,  # re-exported: the chapters import both from here
+    check_stopped,
     cur_stream,
     discard_queue,
     drain,
@@ -248,10 +250,15 @@ def _sync_stream(stream: object, rt_fn: str, timeout: int = -1) -> int:
     s = st or ctx.default_stream  # a stream of another context is synchronized too
     if st is None:
         refuse_if_capturing(s, "Synchronizing a stream", rt_fn)
+    # ApiImpl::StreamSynchronize: CheckContextStatus before the wait (api_impl.cc:1729-1731); the
+    # failure it replays (PopContextErrMsg) is the failed task's report when this stream holds it
+    failure = s.context.failure
+    if failure is not None and s.error == failure:
+        stream_error(s)
+    check_failed(s.context)
     drain(s)
     sanitizer.ordered(s)
-    stream_error(s)  # the stream's own failure first (the report of its failed task)
-    check_failed(s.context)  # ApiImpl::StreamSynchronize: CheckContextStatus
+    stream_error(s)
     return E.ACL_SUCCESS
 
 
@@ -613,36 +620,6 @@ def aclrtCreateStreamV2(stream: object, handle: object) -> int:
     out = out_arg(stream, "aclrtCreateStreamV2", "stream", numeric=False)
     h = _config_handle(handle, "aclrtCreateStreamV2")
     return _create_stream(out, 0, clamp_priority(h.priority if h is not None else 0))
-
-
-def check_stopped(ctx: Context) -> None:
-    """A context that stopped on failure refuses new work with the failure's code."""
-    if ctx.failure is not None:
-        code, message = ctx.failure
-        raise ApiError(
-            code,
-            emu(
-                f"the context stopped on failure (ACL_STOP_ON_FAILURE) after a task failed ({message}); it accepts "
-                "no new work"
-            ),
-        )
-
-
-def check_failed(ctx: Context) -> None:
-    """``Context::CheckStatus`` (context.cc:2889-2922), which a synchronize or a query of the
-    context's streams makes before it looks at the stream: once a task failed in stop mode (its
-    stream entered abort, ``Stream::EnterFailureAbort`` keeping the failure on the context), each
-    returns that failure, the stream's own failure reported first by its next synchronize, until
-    aclrtDeviceTaskAbort cleans the device (``SetFailureError(RT_ERROR_NONE)``)."""
-    if ctx.failure is not None:
-        code, message = ctx.failure
-        raise ApiError(
-            code,
-            emu(
-                f"the context stopped on failure (ACL_STOP_ON_FAILURE) after a task failed ({message}); "
-                "synchronizing or querying its streams returns that failure until aclrtDeviceTaskAbort"
-            ),
-        )
 
 
 # ApiErrorDecorator::StreamSynchronize / StreamQuery (api_error.cc:1451-1458, 1487-1494) return
