@@ -25,6 +25,7 @@ from ._checks import (
     acl_null,
     acl_reason,
     acl_value,
+    check_stopped,
     emu,
     fb_inner,
     fb_invalid,
@@ -39,7 +40,6 @@ from ._checks import (
 )
 from ._model_ri_checks import refused
 from .api_notify import check_notify_room
-from .api_stream import check_stopped
 from .device import RT
 from .stream import FAULT_HOOKS, Stream, Task, TaskFault, wait_until
 

@@ -24,6 +24,7 @@ from ._checks import (
     E,
     acl_null,
     acl_value,
+    check_stopped,
     emu,
     fb_invalid,
     int_arg,
@@ -34,7 +35,6 @@ from ._checks import (
     silent,
     stream_handle,
 )
-from .api_stream import check_stopped
 from .device import RT
 from .memory import SPACE, MemoryFault, called_from_c
 from .stream import Task, TaskFault

@@ -15,6 +15,7 @@ from ._checks import (
     E,
     acl_null,
     bad_object,
+    check_stopped,
     emu,
     fb_unsupported,
     impl_david,
@@ -28,7 +29,6 @@ from ._checks import (
     stream_handle,
 )
 from .api_notify import bad_value, null_param
-from .api_stream import check_stopped
 from .device import RT, Context
 from .memory import call_site
 from .stream import Stream, Task, TaskFault, wait_until

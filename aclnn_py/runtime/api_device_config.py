@@ -28,6 +28,7 @@ from ._checks import (
     acl_inner,
     acl_null,
     acl_value,
+    check_stopped,
     cur_stream,
     emu,
     fb_invalid,
@@ -42,7 +43,6 @@ from ._checks import (
     stream_handle,
 )
 from ._model_ri_checks import refuse_if_capturing
-from .api_stream import check_stopped
 from .device import RT, Context
 from .memory import SPACE, MemoryFault, call_site
 from .stream import Stream, Task, TaskFault

@@ -20,6 +20,8 @@ from ._checks import (
     Message,
     acl_null,
     acl_value,
+    check_failed,
+    check_stopped,
     drain,
     event_handle,
     fb_inner,
@@ -38,7 +40,7 @@ from ._checks import (
     submit,
 )
 from ._model_ri_checks import refused
-from .api_stream import check_failed, check_stopped, rt_flags_of, supports_capture
+from .api_stream import rt_flags_of, supports_capture
 from .device import RT, Device
 from .enums import aclrtEventRecordedStatus, aclrtEventStatus, aclrtEventWaitStatus
 from .memory import call_site

@@ -18,6 +18,7 @@ from ._checks import (
     E,
     acl_null,
     acl_value,
+    check_stopped,
     emu,
     fb_invalid,
     int_arg,
@@ -29,7 +30,6 @@ from ._checks import (
     stream_handle,
 )
 from ._model_ri_checks import check_capture_mode
-from .api_stream import check_stopped
 from .device import RT, RT_MAX_DEV_NUM
 from .memory import DEVICE_BASE, HOST_BASE, REGION_SPAN, SPACE, Allocation, MemoryFault
 from .model_ri import capturing

@@ -15,6 +15,7 @@ from ._checks import (
     acl_null,
     acl_reason,
     acl_value,
+    check_stopped,
     cur_stream,
     emu,
     fb_invalid,
@@ -29,7 +30,6 @@ from ._checks import (
 )
 from ._model_ri_checks import check_capture_mode
 from .api_memcpy import _PASS_THE_BUFFER, _fault, _is_null, _Side, _side, _unknown_address
-from .api_stream import check_stopped
 from .device import RT
 from .memory import SPACE, MemoryFault
 from .model_ri import capturing

@@ -24,6 +24,7 @@ from ._checks import (
     acl_null,
     acl_reason,
     acl_value,
+    check_stopped,
     emu,
     fb_invalid,
     int_arg,
@@ -39,7 +40,6 @@ from ._checks import (
 )
 from ._structs import aclrtMemcpyBatchAttr, batch_attrs
 from .api_memcpy import _do_copy, _fault, _is_null, _memcpy_kind, _Side, _side
-from .api_stream import check_stopped
 from .device import RT
 from .memory import SPACE, MemoryFault
 from .stream import Task, TaskFault

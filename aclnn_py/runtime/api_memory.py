@@ -18,6 +18,7 @@ from ._checks import (
     acl_null,
     acl_reason,
     acl_value,
+    check_stopped,
     emu,
     fb_inner,
     fb_invalid,
@@ -35,7 +36,6 @@ from ._checks import (
     stream_handle,
 )
 from ._structs import aclrtMemLocation
-from .api_stream import check_stopped
 from .device import RT, Device
 from .memory import SPACE, Allocation, ManagedAllocation, MemoryFault, call_site, on_reset
 from .stream import Stream, Task, TaskFault, wait_until

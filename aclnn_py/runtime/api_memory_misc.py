@@ -27,6 +27,7 @@ from ._checks import (
     acl_reason,
     acl_value,
     check_device_valid,
+    check_stopped,
     cur_stream,
     emu,
     fb_invalid,
@@ -42,7 +43,6 @@ from ._checks import (
 )
 from ._structs import aclrtMemUsageInfo, array_in, struct_out, write_usage
 from .api_memory import _PEAK, _device_malloc, check_capacity, free_memory, peak_used
-from .api_stream import check_stopped
 from .device import RT, RT_MAX_DEV_NUM
 from .memory import (
     POISON,

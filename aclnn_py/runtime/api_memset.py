@@ -18,6 +18,7 @@ from ._checks import (
     acl_inner,
     acl_null,
     acl_reason,
+    check_stopped,
     emu,
     fb_invalid,
     int_arg,
@@ -29,7 +30,6 @@ from ._checks import (
 )
 from ._model_ri_checks import check_capture_mode
 from .api_memcpy import _BUFFERS, _fault, _host_bytes, _region, _unknown_address
-from .api_stream import check_stopped
 from .device import RT
 from .memory import SPACE, MemoryFault
 from .stream import Task, TaskFault

@@ -31,6 +31,7 @@ from ._checks import (
     E,
     acl_null,
     bad_object,
+    check_stopped,
     emu,
     event_handle,
     fb_inner,
@@ -49,7 +50,6 @@ from ._checks import (
     stream_handle,
     submit,
 )
-from .api_stream import check_stopped
 from .device import RT, Context
 from .memory import call_site
 from .stream import Event, Stream, Task, wait_until

@@ -37,6 +37,7 @@ from ._checks import (
     E,
     acl_null,
     acl_reason,
+    check_stopped,
     emu,
     fb_invalid,
     need_context,
@@ -45,7 +46,6 @@ from ._checks import (
     rt_value,
     stream_handle,
 )
-from .api_stream import check_stopped
 from .device import RT
 from .memory import SPACE, MemoryFault, called_from_c
 from .stream import Stream, Task, TaskFault

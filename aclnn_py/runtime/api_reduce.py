@@ -19,6 +19,7 @@ from ._checks import (
     E,
     acl_null,
     acl_reason,
+    check_stopped,
     emu,
     fb_invalid,
     int_arg,
@@ -29,7 +30,6 @@ from ._checks import (
     stream_handle,
 )
 from .api_memcpy import _fault
-from .api_stream import check_stopped
 from .device import RT
 from .memory import SPACE, MemoryFault
 from .stream import Task, TaskFault

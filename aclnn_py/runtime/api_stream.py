@@ -22,7 +22,7 @@ from ._checks import (
     acl_inner,
     acl_null,
     acl_value,
-    check_failed,  # re-exported: the chapters import both from here
+    check_failed,
     check_stopped,
     cur_stream,
     discard_queue,

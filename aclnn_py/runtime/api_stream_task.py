@@ -32,6 +32,7 @@ from ._checks import (
     E,
     acl_null,
     acl_value,
+    check_stopped,
     emu,
     fb_inner,
     fb_invalid,
@@ -46,7 +47,6 @@ from ._checks import (
 )
 from .api_random import TASKS as RANDOM_TASKS
 from .api_random import aclrtRandomNumTaskInfo, check_task_info
-from .api_stream import check_stopped
 from .api_stream_attr import _cache_op_info
 from .device import RT, Context
 from .memory import SPACE, MemoryFault, called_from_c
