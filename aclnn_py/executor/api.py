@@ -23,7 +23,7 @@ from .._capi import UINT64_MAX, ApiError, as_int, as_pointer, c_api, fail
 from .._ref import Ref, is_out_param, store
 from .._status import aclnnStatus
 from ..runtime import sanitizer
-from ..runtime._checks import resolve_stream
+from ..runtime._checks import check_stopped, resolve_stream
 from ..runtime.memory import SPACE, call_site
 from ..tensor import aclTensor
 from . import cache
@@ -128,6 +128,7 @@ def _launch(
     if todo:
         try:
             st = resolve_stream(stream)
+            check_stopped(st.context)  # the first kernel's submission: Context::CheckTaskSend
         except ApiError as e:
             e.report()
             _errmsg.report_code(

@@ -512,13 +512,13 @@ def _callbacks() -> dict[object, Callable[[aclrtExceptionInfo], None]]:
         return callbacks
 
 
-def _on_fault(stream: Stream, task: Task, code: int) -> None:
+def _on_fault(stream: Stream, task: Task, fault: TaskFault) -> None:
     """A task failed: every registered exception callback gets its information."""
     callbacks = list(_callbacks().values()) if RT.exception_callbacks else []
     if not callbacks:
         return
     info = aclrtExceptionInfo(
-        task.seq & 0xFFFFFFFF, stream.ident, threading.get_ident() & 0xFFFFFFFF, stream.context.device.ident, code
+        task.seq & 0xFFFFFFFF, stream.ident, threading.get_ident() & 0xFFFFFFFF, stream.context.device.ident, fault.code
     )
     for callback in callbacks:
         callback(info)

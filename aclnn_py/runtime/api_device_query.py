@@ -439,14 +439,20 @@ def aclrtDeviceTaskAbort(deviceId: int, timeout: int) -> int:
         )
     with _lock:
         entries = list(_abort_callbacks.values())
-    for cb, args in entries:
-        cb(dev, 0, t, args)
     device = RT.devices.get(dev)
-    ctxs = (([device.primary] if device.primary else []) + device.contexts) if device is not None else []
-    for stream in [s for c in ctxs for s in c.all_streams()]:
-        discard_queue(stream)
-    for cb, args in entries:
-        cb(dev, 1, t, args)
+    if device is not None:
+        device.task_abort = True  # an aclrtStreamAbort meanwhile (a callback's) changes nothing
+    try:
+        for cb, args in entries:
+            cb(dev, 0, t, args)
+        ctxs = (([device.primary] if device.primary else []) + device.contexts) if device is not None else []
+        for stream in [s for c in ctxs for s in c.all_streams()]:
+            discard_queue(stream)
+        for cb, args in entries:
+            cb(dev, 1, t, args)
+    finally:
+        if device is not None:
+            device.task_abort = False
     _device_clean(ctxs)  # after the POST callbacks, in both of CANN's sequences
     return E.ACL_SUCCESS
 

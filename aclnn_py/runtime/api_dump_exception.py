@@ -35,7 +35,7 @@ from .._ref import store
 from ._checks import INTERNAL, E, emu, int_arg
 from .dump_file import _S, _bytes, _shape, _uint, proto_data_type
 from .memory import SPACE, MemoryFault
-from .stream import FAULT_HOOKS, Stream, Task
+from .stream import FAULT_HOOKS, Stream, Task, TaskFault
 
 ACL_DUMP_MAX_SHAPE_NUM = 25
 ACL_DUMP_TENSOR_INPUT, ACL_DUMP_TENSOR_OUTPUT, ACL_DUMP_TENSOR_WORKSPACE = 0, 1, 2
@@ -290,7 +290,7 @@ def acldumpSaveExceptionInfo(fileName: object, userTag: object, tensors: object,
 # ---------------------------------------------------------------------------------------------
 
 
-def _on_fault(stream: Stream, task: Task, code: int) -> None:
+def _on_fault(stream: Stream, task: Task, fault: TaskFault) -> None:
     """A task faulted: with an exception scene, write its exception dump (never raises)."""
     if not enabled() or ": kernel #" not in task.label:
         return
@@ -299,7 +299,7 @@ def _on_fault(stream: Stream, task: Task, code: int) -> None:
         with _S.lock:
             root = Path(_root("exception dump", int(stream.context.device.ident)))
         name = f"{op_type}.{stream.ident}.{task.seq}.{_timestamp_ms()}"
-        message = f"[Dump][Exception] {task.label} failed with error code {int(code)}: {_fault_text(stream)}"
+        message = f"[Dump][Exception] {task.label} failed with error code {int(fault.code)}: {_fault_text(stream)}"
         (root / name).write_bytes(_dump_file(task.label, "", [], message))
         with _S.lock:
             _S.files.append(str(root / name))

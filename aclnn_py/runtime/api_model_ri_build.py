@@ -22,6 +22,7 @@ from ._checks import (
     E,
     acl_null,
     acl_reason,
+    check_stopped,
     cur_stream,
     drain,
     emu,
@@ -389,6 +390,7 @@ def aclmdlRIExecuteAsync(modelRI: object, stream: object) -> int:
     own_model(mdl, _EXEC, rt_fn)  # ApiImpl::ModelExecute
     own_stream(st, ctx, _EXEC_ASYNC, rt_fn)
     _runnable(mdl, api, rt_fn)
+    check_stopped(ctx)  # the model-execute task's submission: Context::CheckTaskSend (model.cc:1937)
     M.execute(mdl, st, RT.policy)
     return E.ACL_SUCCESS
 
@@ -410,6 +412,7 @@ def aclmdlRIExecute(modelRI: object, timeout: int) -> int:
     ctx = need_context(rt_fn)
     own_model(mdl, _EXEC_SYNC, rt_fn)  # ApiImpl::ModelExecuteSync
     _runnable(mdl, api, rt_fn)
+    check_stopped(ctx)  # the model-execute task's submission: Context::CheckTaskSend (model.cc:1967)
     st = _exec_stream(mdl, ctx)
     M.execute(mdl, st, RT.policy)
     drain(st)

@@ -47,11 +47,11 @@ from ._checks import (
 )
 from ._model_ri_checks import refuse_if_capturing, refused  # a capturing stream refuses synchronize, query, destroy
 from .api_device_query import stream_state_changed
-from .device import RT, Context
+from .device import RT
 from .enums import aclrtStreamStatus
 from .memory import call_site
 from .model_ri import model_stream
-from .stream import FAULT_HOOKS, Stream, Task
+from .stream import FAULT_HOOKS, Stream, Task, TaskFault
 
 # ---------------------------------------------------------------------------------------------
 # streams
@@ -332,10 +332,6 @@ def aclrtSetStreamFailureMode(stream: object, mode: int) -> int:
 # Context::StreamAbort / Stream::StreamAbort) puts the mode set back in force (failureMode_ = GetMode()).
 ABORT_ON_FAILURE = 2
 _ABORTED: weakref.WeakSet[Stream] = weakref.WeakSet()
-# per context, the failure whose stream entered abort: the emulator fails the tasks of the other
-# streams that a stopped context does not run with that same failure, but only the stream whose
-# task failed (the device's exception report) enters abort
-_ABORT_CAUSE: weakref.WeakKeyDictionary[Context, tuple[int, str]] = weakref.WeakKeyDictionary()
 
 
 def aborted(st: Stream) -> bool:
@@ -357,14 +353,12 @@ def res_clear(st: Stream) -> None:
         st.error = None
 
 
-def _enter_failure_abort(stream: Stream, task: Task, code: int) -> None:
-    """A FAULT_HOOKS entry: the stream whose task failed in a stopped context enters abort."""
-    ctx = stream.context
-    failure = ctx.failure  # set by the failing task, before the hooks, when the context stops on failure
-    if not ctx.stop_on_failure or failure is None or _ABORT_CAUSE.get(ctx) is failure:
-        return
-    _ABORT_CAUSE[ctx] = failure
-    _ABORTED.add(stream)
+def _enter_failure_abort(stream: Stream, task: Task, fault: TaskFault) -> None:
+    """A FAULT_HOOKS entry: a stream whose task fails in a stopped context enters abort (every
+    such failure: the device's exception report calls EnterFailureAbort per failed task). The tasks
+    a stopped context does not run (``fault.dropped``) fail with its failure but enter nothing."""
+    if stream.context.stop_on_failure and not fault.dropped:
+        _ABORTED.add(stream)
 
 
 FAULT_HOOKS.append(_enter_failure_abort)
@@ -698,6 +692,10 @@ def aclrtStreamAbort(stream: object) -> int:
     ctx = need_context(rt_fn)
     own_stream(st, ctx, desc, rt_fn)
     _abortable(st, desc, rt_fn)
+    if st.context.device.task_abort and not rt_flags_of(st.flags) & _RT_STREAM_CP_PROCESS_USE:
+        # Context::StreamAbort (context.cc:2795-2801) / Stream::StreamAbort: the device's task abort
+        # is under way (its callbacks run): success, nothing done, abort mode kept
+        return E.ACL_SUCCESS
     discard_queue(st)
     res_clear(st)  # Context::StreamAbort / Stream::StreamAbort end in ResClear
     return E.ACL_SUCCESS

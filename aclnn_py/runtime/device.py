@@ -101,7 +101,17 @@ class Context:
 class Device:
     """One emulated NPU."""
 
-    __slots__ = ("capacity", "contexts", "had_primary", "ident", "primary", "refcount", "res_limits", "used")
+    __slots__ = (
+        "capacity",
+        "contexts",
+        "had_primary",
+        "ident",
+        "primary",
+        "refcount",
+        "res_limits",
+        "task_abort",
+        "used",
+    )
 
     def __init__(self, ident: int, capacity: int) -> None:
         self.ident = ident
@@ -113,6 +123,7 @@ class Device:
         self.contexts: list[Context] = []  # explicit contexts
         self.used = 0  # bytes of live device allocations
         self.res_limits: dict[int, int] = {}  # aclrtSetDeviceResLimit: resource type -> cores
+        self.task_abort = False  # aclrtDeviceTaskAbort is running (GetDeviceStatus: RT_ERROR_DEVICE_TASK_ABORT)
 
     def stream_count(self) -> int:
         ctxs = ([self.primary] if self.primary else []) + self.contexts

@@ -38,18 +38,21 @@ TaskFn = Callable[[], None]
 # forgets the byte ranges it had to touch).
 FINISH_HOOKS: list[Callable[[Task], None]] = []
 # Called with (stream, task, code) when a task fails (the exception-info callbacks use this).
-FAULT_HOOKS: list[Callable[[Stream, Task, int], None]] = []
+FAULT_HOOKS: list[Callable[[Stream, Task, TaskFault], None]] = []
 
 
 class TaskFault(Exception):
-    """Raised by a task body: the status the next synchronise returns and the message."""
+    """Raised by a task body: the status the next synchronise returns and the message.
+    ``dropped``: the task did not run (its context had stopped on an earlier failure)."""
 
-    def __init__(self, code: int, message: str) -> None:
+    def __init__(self, code: int, message: str, *, dropped: bool = False) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
+        self.dropped = dropped
 
 
+_FAILURE_LOCK = threading.Lock()
 _THREAD = threading.local()  # per submitting thread: the sequence number of its last task
 
 
@@ -232,7 +235,7 @@ def _run_task(stream: Stream, task: Task) -> None:
     try:
         stopped = getattr(ctx, "failure", None)
         if stopped is not None:
-            raise TaskFault(*stopped)
+            raise TaskFault(*stopped, dropped=True)
         outer = getattr(_THREAD, "in_task", False)
         _THREAD.in_task = True
         try:
@@ -241,10 +244,12 @@ def _run_task(stream: Stream, task: Task) -> None:
             _THREAD.in_task = outer
     except TaskFault as fault:
         status, message = fault.code, fault.message
-        if getattr(ctx, "stop_on_failure", False) and getattr(ctx, "failure", None) is None:
-            ctx.failure = (fault.code, fault.message)
+        if getattr(ctx, "stop_on_failure", False):
+            with _FAILURE_LOCK:  # two streams' tasks may fail at once (the thread policy): the first stops it
+                if getattr(ctx, "failure", None) is None:
+                    ctx.failure = (fault.code, fault.message)
         for hook in FAULT_HOOKS:
-            hook(stream, task, fault.code)
+            hook(stream, task, fault)
         with stream.lock:
             if stream.error is None:
                 stream.error = (fault.code, fault.message)

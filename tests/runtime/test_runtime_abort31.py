@@ -376,3 +376,27 @@ def test_events_and_the_device_answer_a_stopped_context_with_its_failure(deferre
     for call in calls:
         assert call(Ref()) == 0
     assert A.aclrtDestroyEvent(ev.value) == 0
+
+
+def test_a_stream_abort_inside_the_device_abort_changes_nothing(deferred, dev0, findings):
+    """Context::StreamAbort returns success at once while the device's task abort is under way
+    (GetDeviceStatus() == RT_ERROR_DEVICE_TASK_ABORT, context.cc:2795-2801): a callback's
+    aclrtStreamAbort leaves the stream in abort mode; the device clean then ends it."""
+    st = _stream()
+    assert A.aclrtSetStreamFailureMode(st, ACL_STOP_ON_FAILURE) == 0
+    _fail(st)
+    seen = []
+
+    def callback(dev, stage, timeout, args):
+        seen.append((stage, A.aclrtStreamAbort(st), aborted(st)))
+        return 0
+
+    assert A.aclrtSetDeviceTaskAbortCallback("abort31b", callback, None) == 0
+    try:
+        assert A.aclrtDeviceTaskAbort(0, 0) == 0
+    finally:
+        assert A.aclrtSetDeviceTaskAbortCallback("abort31b", None, None) == 0
+    assert seen == [(0, 0, True), (1, 0, True)]
+    assert not aborted(st)
+    findings.refresh()
+    assert A.aclrtDestroyStream(st) == 0
