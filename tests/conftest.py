@@ -81,6 +81,14 @@ def fresh_emulator(request, monkeypatch):
 
 
 @pytest.fixture
+def deferred(monkeypatch):
+    """Pin the deferred stream policy (the default) before a device fixture's aclInit reads it, for
+    a test about work that is still queued (under eager and, by timing, thread it already ran): a
+    failing copy fails when it runs, after the free."""
+    monkeypatch.setenv("ACLNN_PY_STREAM", "deferred")
+
+
+@pytest.fixture
 def findings():
     """Sanitizer findings made during the test (inspect them after the action)."""
 

@@ -6,7 +6,6 @@ phase 2 (its first kernel's launch) and a model's execution, as the runtime's ow
 from __future__ import annotations
 
 import numpy as np
-import pytest
 from helpers import Dev
 
 from aclnn_py import (
@@ -25,12 +24,6 @@ from aclnn_py import (
 from aclnn_py.runtime import api as A
 
 ACLNN_ERR_RUNTIME_ERROR = 361001
-
-
-@pytest.fixture
-def deferred(monkeypatch):
-    """The failing copy fails when it runs, after the free."""
-    monkeypatch.setenv("ACLNN_PY_STREAM", "deferred")
 
 
 def _stop(stream) -> None:

@@ -7,15 +7,13 @@ context.cc:1753-1773; Ascend950: DeviceTaskSendResume and CtxStreamTaskClean, fa
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
+from rt_streams import failing_copy, last_error, new_stream
 
 from aclnn_py import (
     ACL_CONTINUE_ON_FAILURE,
     ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
     ACL_ERROR_RT_SYS_DMA,
-    ACL_MEMCPY_HOST_TO_DEVICE,
-    ACL_RT_THREAD_LEVEL,
     ACL_STOP_ON_FAILURE,
     ACL_STREAM_CPU_SCHEDULE,
     ACL_STREAM_DEVICE_USE_ONLY,
@@ -35,47 +33,22 @@ _SET_MODE = "Setting the error handling mode of a stream"
 _BIND = "Binding a model running instance to a stream"
 
 
-@pytest.fixture
-def deferred(monkeypatch):
-    """Pin the deferred stream policy before aclInit reads it: the failing copy fails when it runs,
-    after the free."""
-    monkeypatch.setenv("ACLNN_PY_STREAM", "deferred")
-
-
-def _last_error() -> int:
-    return int(A.aclrtGetLastError(ACL_RT_THREAD_LEVEL))
-
-
-def _stream(flags: int = 0):
-    s = Ref()
-    assert A.aclrtCreateStreamWithConfig(s, 0, flags) == 0
-    return s.value
-
-
-def _failing_copy(stream) -> None:
-    """A copy whose destination is freed before it runs: it fails (a DMA error) when it runs."""
-    p = Ref()
-    assert A.aclrtMalloc(p, 64, 0) == 0
-    assert A.aclrtMemcpyAsync(p.value, 64, np.ones(64, np.uint8), 64, ACL_MEMCPY_HOST_TO_DEVICE, stream) == 0
-    assert A.aclrtFree(p.value) == 0
-
-
 def _fail(stream) -> None:
     """The copy fails; the stream's synchronize reports it (the task's report)."""
-    _failing_copy(stream)
+    failing_copy(stream)
     assert A.aclrtSynchronizeStream(stream) == ACL_ERROR_RT_SYS_DMA
     assert "aclrtMemcpyAsync task failed" in aclGetRecentErrMsg()
-    assert _last_error() == ACL_ERROR_RT_SYS_DMA
+    assert last_error() == ACL_ERROR_RT_SYS_DMA
 
 
 def _fail_unwaited(stream) -> None:
     """The copy fails on a stream the host does not synchronize (RT_STREAM_PERSISTENT, RT_STREAM_AICPU,
     RT_STREAM_CP_PROCESS_USE: ApiErrorDecorator::StreamSynchronize returns 0 at once): the device runs
     it, nothing is reported, the stream enters abort all the same."""
-    _failing_copy(stream)
+    failing_copy(stream)
     assert A.aclrtSynchronizeStream(stream) == 0
     assert "aclrtMemcpyAsync task failed" not in (aclGetRecentErrMsg() or "")  # the free's synccheck only
-    assert _last_error() == 0
+    assert last_error() == 0
 
 
 def _stopped_message(msg: str | None, tail: str = _SYNC_TAIL) -> bool:
@@ -113,7 +86,7 @@ def test_every_later_synchronize_returns_the_failure(deferred, dev0, findings):
     """CheckContextStatus comes before the wait: once the failure was reported, each synchronize of
     any stream of the context (the aborted one, another one, the default stream, with a timeout)
     returns it again, the emulator's note as the report, and keeps it as the thread's last error."""
-    st, other = _stream(), _stream()
+    st, other = new_stream(), new_stream()
     assert A.aclrtSetStreamFailureMode(st, ACL_STOP_ON_FAILURE) == 0
     _fail(st)
     for call in (
@@ -125,7 +98,7 @@ def test_every_later_synchronize_returns_the_failure(deferred, dev0, findings):
     ):
         assert call() == ACL_ERROR_RT_SYS_DMA
         assert _stopped_message(aclGetRecentErrMsg())
-        assert _last_error() == ACL_ERROR_RT_SYS_DMA
+        assert last_error() == ACL_ERROR_RT_SYS_DMA
     findings.refresh()
     assert A.aclrtDestroyStreamForce(st) == 0 and A.aclrtDestroyStreamForce(other) == 0
 
@@ -133,7 +106,7 @@ def test_every_later_synchronize_returns_the_failure(deferred, dev0, findings):
 def test_a_query_returns_the_failure_without_a_status(deferred, dev0, findings):
     """ApiImpl::StreamQuery: CheckContextStatus before Stream::Query; aclrtStreamQuery returns the
     code and leaves the status alone."""
-    st, other = _stream(), _stream()
+    st, other = new_stream(), new_stream()
     assert A.aclrtSetStreamFailureMode(st, ACL_STOP_ON_FAILURE) == 0
     _fail(st)
     for s in (st, other, None):
@@ -141,7 +114,7 @@ def test_a_query_returns_the_failure_without_a_status(deferred, dev0, findings):
         assert A.aclrtStreamQuery(s, status) == ACL_ERROR_RT_SYS_DMA
         assert status.value == 99
         assert _stopped_message(aclGetRecentErrMsg())
-        assert _last_error() == ACL_ERROR_RT_SYS_DMA
+        assert last_error() == ACL_ERROR_RT_SYS_DMA
     findings.refresh()
     assert A.aclrtDestroyStreamForce(st) == 0 and A.aclrtDestroyStreamForce(other) == 0
 
@@ -150,7 +123,7 @@ def test_the_context_s_failure_comes_before_the_other_stream_s_work(deferred, de
     """ApiImpl::StreamSynchronize checks the context (CheckContextStatus) before it waits for the
     stream (api_impl.cc:1729-1731): the other stream's synchronize returns the failure at once,
     every time, its queued work not run."""
-    a, b = _stream(), _stream()
+    a, b = new_stream(), new_stream()
     assert A.aclrtSetStreamFailureMode(a, ACL_STOP_ON_FAILURE) == 0
     p = Ref()
     assert A.aclrtMalloc(p, 16, 0) == 0
@@ -168,7 +141,7 @@ def test_the_context_s_failure_comes_before_the_other_stream_s_work(deferred, de
 def test_the_decorator_answers_for_the_streams_it_does_not_synchronize(deferred, dev0, findings, flag):
     """ApiErrorDecorator::StreamSynchronize / StreamQuery return RT_ERROR_NONE for a stream with
     RT_STREAM_PERSISTENT, RT_STREAM_AICPU or RT_STREAM_CP_PROCESS_USE before ApiImpl's context check."""
-    st, flagged = _stream(), _stream(flag)
+    st, flagged = new_stream(), new_stream(flag)
     assert A.aclrtSetStreamFailureMode(st, ACL_STOP_ON_FAILURE) == 0
     _fail(st)
     assert A.aclrtSynchronizeStream(flagged) == 0
@@ -179,7 +152,7 @@ def test_the_decorator_answers_for_the_streams_it_does_not_synchronize(deferred,
 
 
 def test_a_context_in_stop_mode_without_a_failure_synchronizes(dev0):
-    st = _stream()
+    st = new_stream()
     assert A.aclrtSetStreamFailureMode(st, ACL_STOP_ON_FAILURE) == 0
     assert _memset(st) == 0
     status = Ref()
@@ -192,8 +165,8 @@ def test_a_context_in_stop_mode_without_a_failure_synchronizes(dev0):
 
 def test_stream_abort_forgets_an_unreported_failure(deferred, dev0, findings):
     """ResetStreamConstruct zeroes errCode_: the failure of a task no synchronize reported is gone."""
-    st = _stream()
-    _failing_copy(st)
+    st = new_stream()
+    failing_copy(st)
     A.aclrtStreamQuery(st, Ref())  # the deferred policy runs the copy: it fails, unreported
     assert A.aclrtStreamAbort(st) == 0
     assert A.aclrtSynchronizeStream(st) == 0
@@ -204,7 +177,7 @@ def test_stream_abort_forgets_an_unreported_failure(deferred, dev0, findings):
 def test_stream_abort_leaves_the_context_stopped(deferred, dev0, findings):
     """Context::StreamAbort does not touch the context's failure: the stream leaves abort mode (its
     mode set, STOP, is in force again) but its synchronize and new work still meet the failure."""
-    st = _stream()
+    st = new_stream()
     assert A.aclrtSetStreamFailureMode(st, ACL_STOP_ON_FAILURE) == 0
     _fail(st)
     assert A.aclrtStreamAbort(st) == 0
@@ -228,7 +201,7 @@ def test_device_task_abort_restarts_a_stopped_context(deferred, dev0, findings):
     SetFailureError(RT_ERROR_NONE) for the context (new work runs, synchronizes succeed); the
     context stays in stop mode: a new failure stops it again. The POST callback still sees the
     stream in abort mode (the clean comes after it)."""
-    st, other = _stream(), _stream()
+    st, other = new_stream(), new_stream()
     assert A.aclrtSetStreamFailureMode(st, ACL_STOP_ON_FAILURE) == 0
     _fail(st)
     seen = []
@@ -261,8 +234,8 @@ def test_device_task_abort_restarts_a_stopped_context(deferred, dev0, findings):
 
 
 def test_device_task_abort_forgets_an_unreported_failure(deferred, dev0, findings):
-    st = _stream()
-    _failing_copy(st)
+    st = new_stream()
+    failing_copy(st)
     A.aclrtStreamQuery(st, Ref())  # the deferred policy runs the copy: it fails, unreported
     assert A.aclrtDeviceTaskAbort(0, 0) == 0
     assert A.aclrtSynchronizeStream(st) == 0
@@ -272,7 +245,7 @@ def test_device_task_abort_forgets_an_unreported_failure(deferred, dev0, finding
 
 def _abort_all(flags: int):
     """A STOP stream and one with ``flags`` (its mode set CONTINUE) fail in turn; both in abort."""
-    a, b = _stream(), _stream(flags)
+    a, b = new_stream(), new_stream(flags)
     assert A.aclrtSetStreamFailureMode(a, ACL_STOP_ON_FAILURE) == 0
     _fail_unwaited(b)
     assert aborted(b)
@@ -303,7 +276,7 @@ def _bind_message(stream) -> str | None:
 def test_device_task_abort_cleans_an_unbound_persistent_stream(deferred, dev0, findings):
     """Ascend910B: only the streams bound to a model are skipped; a persistent one that is not bound
     leaves abort mode (its mode set STOP: the bind refusal names stop mode, not abort mode)."""
-    st = _stream(ACL_STREAM_PERSISTENT)
+    st = new_stream(ACL_STREAM_PERSISTENT)
     assert A.aclrtSetStreamFailureMode(st, ACL_STOP_ON_FAILURE) == 0
     _fail_unwaited(st)
     sid = Ref()
@@ -318,7 +291,7 @@ def test_device_task_abort_cleans_an_unbound_persistent_stream(deferred, dev0, f
 def test_device_task_abort_skips_a_bound_stream(dev0):
     """GetBindFlag(): a stream bound to a model keeps its state (such a stream cannot enter abort
     in the emulator, whose bound streams record their tasks: the rule itself is checked)."""
-    st = _stream(ACL_STREAM_PERSISTENT)
+    st = new_stream(ACL_STREAM_PERSISTENT)
     m = Ref()
     assert A.aclmdlRIBuildBegin(m, 0) == 0
     assert A.aclmdlRIBindStream(m.value, st, A.ACL_MODEL_STREAM_FLAG_HEAD) == 0
@@ -333,7 +306,7 @@ def test_ascend950_skips_the_persistent_streams(deferred, chip, findings):
     """CtxStreamTaskClean: a plain stream leaves abort mode, a RT_STREAM_PERSISTENT one keeps it (STOP
     is refused with the abort EE1016); the context's failure is gone either time."""
     chip("Ascend950")
-    pers, plain = _stream(ACL_STREAM_PERSISTENT), _stream()
+    pers, plain = new_stream(ACL_STREAM_PERSISTENT), new_stream()
     for s in (pers, plain):
         assert A.aclrtSetStreamFailureMode(s, ACL_STOP_ON_FAILURE) == 0
     _fail(plain)
@@ -355,7 +328,7 @@ def test_events_and_the_device_answer_a_stopped_context_with_its_failure(deferre
     (CheckStatus), EventQueryWaitStatus the current context's failure, Context::Synchronize (the
     device's) CheckStatus before its streams: each returns the failure, the status left unwritten,
     until aclrtDeviceTaskAbort cleans the device."""
-    st, other = _stream(), _stream()
+    st, other = new_stream(), new_stream()
     ev = Ref()
     assert A.aclrtCreateEvent(ev) == 0
     assert A.aclrtRecordEvent(ev.value, other) == 0
@@ -382,7 +355,7 @@ def test_a_stream_abort_inside_the_device_abort_changes_nothing(deferred, dev0, 
     """Context::StreamAbort returns success at once while the device's task abort is under way
     (GetDeviceStatus() == RT_ERROR_DEVICE_TASK_ABORT, context.cc:2795-2801): a callback's
     aclrtStreamAbort leaves the stream in abort mode; the device clean then ends it."""
-    st = _stream()
+    st = new_stream()
     assert A.aclrtSetStreamFailureMode(st, ACL_STOP_ON_FAILURE) == 0
     _fail(st)
     seen = []

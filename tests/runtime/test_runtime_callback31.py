@@ -10,12 +10,11 @@ from __future__ import annotations
 
 import threading
 
-import attrs
 import pytest
+from rt_streams import limit_notifies, new_notify
 from rt_texts import FUNC_ERROR_REASON, INDENT, TRACEBACK, no_context, no_context_unbound
 
 from aclnn_py import aclFinalize, aclGetRecentErrMsg, aclInit
-from aclnn_py import soc as _soc
 from aclnn_py._ref import Ref
 from aclnn_py.runtime import api as A
 
@@ -30,17 +29,6 @@ def _stream() -> object:
     st = Ref()
     assert A.aclrtCreateStream(st) == 0
     return st.value
-
-
-def _notify() -> object:
-    n = Ref()
-    assert A.aclrtCreateNotify(n, 0) == 0
-    return n.value
-
-
-def _limit(n: int) -> None:
-    """Notifies per device (Ascend950 has 65535): a few, to reach the limit quickly."""
-    _soc.set_active(attrs.evolve(_soc.current(), max_notifies=n))
 
 
 def _in_a_thread(call) -> tuple[int, str]:
@@ -59,14 +47,14 @@ def _in_a_thread(call) -> tuple[int, str]:
 
 def test_ascend950_subscription_holds_a_notify_until_it_is_cancelled(chip):
     chip("Ascend950")
-    _limit(2)
+    limit_notifies(2)
     s = _stream()
-    mine = _notify()
+    mine = new_notify()
     assert A.aclrtSubscribeReport(ME, s) == 0
     assert A.aclrtCreateNotify(Ref(), 0) == NO_NOTIFY  # the subscription's notify is the second
     assert "Alloc Notify resource failed. Reason: Too many Notify objects are created." in aclGetRecentErrMsg()
     assert A.aclrtUnSubscribeReport(ME, s) == 0  # deletes it
-    other = _notify()
+    other = new_notify()
     for n in (mine, other):
         assert A.aclrtDestroyNotify(n) == 0
     assert A.aclrtDestroyStream(s) == 0
@@ -74,9 +62,9 @@ def test_ascend950_subscription_holds_a_notify_until_it_is_cancelled(chip):
 
 def test_ascend950_subscribe_fails_without_a_free_notify(chip):
     chip("Ascend950")
-    _limit(2)
+    limit_notifies(2)
     s = _stream()
-    mine = _notify()
+    mine = new_notify()
     assert A.aclrtSubscribeReport(ME, s) == 0  # the device's last notify
     # NotifyCreate comes before Runtime::SubscribeReport's checks: not "already exists" (107011)
     for tid in (ME, ME + 1):
@@ -98,12 +86,12 @@ def test_ascend950_subscribe_fails_without_a_free_notify(chip):
 
 def test_ascend950_refused_subscription_gives_its_notify_back(chip):
     chip("Ascend950")
-    _limit(3)
+    limit_notifies(3)
     s = _stream()
     assert A.aclrtSubscribeReport(ME, s) == 0
     assert A.aclrtSubscribeReport(ME + 1, s) == STREAM_SUBSCRIBE  # its notify is destroyed again
     aclGetRecentErrMsg()
-    made = [_notify(), _notify()]  # the subscription's and these two: the limit
+    made = [new_notify(), new_notify()]  # the subscription's and these two: the limit
     assert A.aclrtCreateNotify(Ref(), 0) == NO_NOTIFY
     aclGetRecentErrMsg()
     for n in made:
@@ -114,12 +102,12 @@ def test_ascend950_refused_subscription_gives_its_notify_back(chip):
 
 def test_ascend950_subscription_notify_is_of_the_streams_device(chip):
     chip("Ascend950")
-    _limit(1)
+    limit_notifies(1)
     assert A.aclrtSetDevice(1) == 0
     s1 = _stream()
     assert A.aclrtSetDevice(0) == 0
     assert A.aclrtSubscribeReport(ME, s1) == 0  # device 1's stream, device 0 current
-    on0 = _notify()  # device 0 still has its one
+    on0 = new_notify()  # device 0 still has its one
     assert A.aclrtSetDevice(1) == 0
     assert A.aclrtCreateNotify(Ref(), 0) == NO_NOTIFY
     aclGetRecentErrMsg()
@@ -130,20 +118,20 @@ def test_ascend950_subscription_notify_is_of_the_streams_device(chip):
 
 def test_ascend950_stream_teardown_releases_the_subscription_notify(chip):
     chip("Ascend950")
-    _limit(1)
+    limit_notifies(1)
     s = _stream()
     assert A.aclrtSubscribeReport(ME, s) == 0
     assert A.aclrtCreateNotify(Ref(), 0) == NO_NOTIFY
     aclGetRecentErrMsg()
     assert A.aclrtDestroyStream(s) == 0  # the teardown unsubscribes: the notify goes
-    n = _notify()
+    n = new_notify()
     assert A.aclrtDestroyNotify(n) == 0
     # a device's release tears its streams down too (here its default stream)
     assert A.aclrtSetDevice(1) == 0
     assert A.aclrtSubscribeReport(ME, None) == 0
     assert A.aclrtResetDevice(1) == 0
     assert A.aclrtSetDevice(1) == 0
-    n = _notify()
+    n = new_notify()
     assert A.aclrtDestroyNotify(n) == 0
     assert A.aclrtSetDevice(0) == 0
 
@@ -203,8 +191,8 @@ def test_create_notify_at_the_limit_gives_notify_create_s_three_reports(chip, fa
     """aclrtCreateNotify (rtsNotifyCreate) at the device's limit: the EE1023, ApiImpl::NotifyCreate's
     inner report and the wrapper's reason, as the subscription's notify above."""
     chip(family)
-    _limit(1)
-    mine = _notify()
+    limit_notifies(1)
+    mine = new_notify()
     assert A.aclrtCreateNotify(Ref(), 0) == NO_NOTIFY
     msg = aclGetRecentErrMsg()
     assert msg.startswith("Resource_Error(EE1023): Alloc Notify resource failed.")

@@ -81,13 +81,6 @@ def _stream():
     return s.value
 
 
-@pytest.fixture
-def deferred(monkeypatch):
-    """Pin the deferred stream policy (the default) before the device fixture's aclInit reads it,
-    for a test about work that is still queued (under eager and, by timing, thread it already ran)."""
-    monkeypatch.setenv("ACLNN_PY_STREAM", "deferred")
-
-
 def _event(flag=None):
     e = Ref()
     assert (aclrtCreateEvent(e) if flag is None else aclrtCreateEventWithFlag(e, flag)) == 0

@@ -22,12 +22,11 @@ from __future__ import annotations
 import os
 import threading
 
-import attrs
 import pytest
+from rt_streams import limit_notifies, new_notify
 from rt_texts import FUNC_ERROR_REASON, INDENT, TRACEBACK
 
 from aclnn_py import aclGetRecentErrMsg
-from aclnn_py import soc as _soc
 from aclnn_py._ref import Ref
 from aclnn_py.runtime import api as A
 
@@ -58,16 +57,6 @@ def _event(flag: int | None = None, ex: bool = False) -> object:
     else:
         assert A.aclrtCreateEventWithFlag(ev, flag) == 0
     return ev.value
-
-
-def _notify() -> object:
-    n = Ref()
-    assert A.aclrtCreateNotify(n, 0) == 0
-    return n.value
-
-
-def _limit(n: int) -> None:
-    _soc.set_active(attrs.evolve(_soc.current(), max_notifies=n))
 
 
 # -- Ascend910B/910_93, Ascend910, Ascend310P: driver event ids ---------------------------------
@@ -199,7 +188,7 @@ def test_ascend950_answers_its_notify_ids(chip):
     chip("Ascend950")
     assert _avail() == 65535  # the device's notifies, none in use
     s = _stream()
-    n = _notify()
+    n = new_notify()
     assert _avail() == 65534
     held = [_event(0x1), _event(0x10), _event(0x20), _event(0x4)]  # each takes a notify id
     assert _avail() == 65530
@@ -225,22 +214,22 @@ def test_ascend950_answers_its_notify_ids(chip):
 
 def test_ascend950_events_and_notifies_share_the_notify_ids(chip):
     chip("Ascend950")
-    _limit(2)
+    limit_notifies(2)
     ev = _event(0x1)
-    n = _notify()
+    n = new_notify()
     assert _avail() == 0
     assert A.aclrtCreateNotify(Ref(), 0) == NO_NOTIFY  # the event holds the other
     assert "Alloc Notify resource failed. Reason: Too many Notify objects are created." in aclGetRecentErrMsg()
     assert A.aclrtDestroyEvent(ev) == 0
-    m = _notify()
+    m = new_notify()
     for x in (n, m):
         assert A.aclrtDestroyNotify(x) == 0
 
 
 def test_ascend950_event_creation_fails_without_a_free_notify_id(chip):
     chip("Ascend950")
-    _limit(1)
-    n = _notify()
+    limit_notifies(1)
+    n = new_notify()
     for flag in (0x1, 0x20, 0x10):
         assert A.aclrtCreateEventWithFlag(Ref(), flag) == NO_EVENT
         assert aclGetRecentErrMsg() == (
@@ -262,8 +251,8 @@ def test_ascend950_event_creation_fails_without_a_free_notify_id(chip):
 @pytest.mark.parametrize("family", ["Ascend910B", "Ascend310P"])
 def test_event_creation_elsewhere_is_not_limited_by_notifies(chip, family):
     chip(family)
-    _limit(1)
-    n = _notify()
+    limit_notifies(1)
+    n = new_notify()
     ev = _event(0x1)  # an event id, not a notify id
     assert A.aclrtDestroyEvent(ev) == 0
     assert A.aclrtDestroyNotify(n) == 0
@@ -271,14 +260,14 @@ def test_event_creation_elsewhere_is_not_limited_by_notifies(chip, family):
 
 def test_an_imported_notify_takes_no_notify_id(chip):
     chip("Ascend910B")
-    _limit(2)
-    n = _notify()
+    limit_notifies(2)
+    n = new_notify()
     key = Ref()
     assert A.aclrtNotifyGetExportKey(n, key, 64, 0) == 0
     assert A.aclrtNotifySetImportPid(n, [os.getpid()], 1) == 0
     imported = Ref()
     assert A.aclrtNotifyImportByKey(imported, key.value, 0) == 0  # Notify::OpenIpcNotify: no NotifyIdAlloc
-    m = _notify()
+    m = new_notify()
     assert A.aclrtCreateNotify(Ref(), 0) == NO_NOTIFY
     aclGetRecentErrMsg()
     for x in (imported.value, m, n):
@@ -287,9 +276,9 @@ def test_an_imported_notify_takes_no_notify_id(chip):
 
 def test_ascend950_count_notifies_take_no_notify_id(chip):
     chip("Ascend950")
-    _limit(1)
+    limit_notifies(1)
     cn = Ref()
     assert A.aclrtCntNotifyCreate(cn, 0) == 0  # a DRV_CNT_NOTIFY_ID
-    n = _notify()
+    n = new_notify()
     assert A.aclrtDestroyNotify(n) == 0
     assert A.aclrtCntNotifyDestroy(cn.value) == 0

@@ -98,13 +98,6 @@ def _read(ptr, n):
     return host
 
 
-@pytest.fixture
-def deferred(monkeypatch):
-    """Pin the deferred stream policy (the default) before the device fixture's aclInit reads it,
-    for a test about work that is still queued (under eager and, by timing, thread it already ran)."""
-    monkeypatch.setenv("ACLNN_PY_STREAM", "deferred")
-
-
 # -- aclrtDestroyStreamForce ---------------------------------------------------------------------
 
 

@@ -10,6 +10,7 @@ import threading
 
 import numpy as np
 import pytest
+from rt_streams import capture_model_stream, failing_copy, last_error, new_stream
 from rt_texts import FUNC_ERROR_REASON, INDENT, TRACEBACK, bad_handle
 
 from aclnn_py import (
@@ -19,9 +20,6 @@ from aclnn_py import (
     ACL_ERROR_RT_STREAM_CONTEXT,
     ACL_ERROR_RT_SYS_DMA,
     ACL_MEMCPY_DEVICE_TO_HOST,
-    ACL_MEMCPY_HOST_TO_DEVICE,
-    ACL_MODEL_RI_CAPTURE_MODE_RELAXED,
-    ACL_RT_THREAD_LEVEL,
     ACL_STOP_ON_FAILURE,
     ACL_STREAM_CPU_SCHEDULE,
     ACL_STREAM_DEVICE_USE_ONLY,
@@ -37,39 +35,11 @@ _INVALID = f"{INDENT}rtStreamAbort execution failed, reason=stream invalid{FUNC_
 _NOT_WAITED = [ACL_STREAM_PERSISTENT, ACL_STREAM_CPU_SCHEDULE, ACL_STREAM_DEVICE_USE_ONLY]
 
 
-@pytest.fixture
-def deferred(monkeypatch):
-    """Pin the deferred stream policy before aclInit reads it: queued work runs when something
-    makes the device run it (a synchronize, a query), not at submission."""
-    monkeypatch.setenv("ACLNN_PY_STREAM", "deferred")
-
-
-def _last_error() -> int:
-    return int(A.aclrtGetLastError(ACL_RT_THREAD_LEVEL))
-
-
-def _stream(flags: int = 0):
-    s = Ref()
-    assert A.aclrtCreateStreamWithConfig(s, 0, flags) == 0
-    return s.value
-
-
 def _bound(stream):
     m = Ref()
     assert A.aclmdlRIBuildBegin(m, 0) == 0
     assert A.aclmdlRIBindStream(m.value, stream, A.ACL_MODEL_STREAM_FLAG_HEAD) == 0
     return m.value
-
-
-def _capture_model_stream():
-    """(origin stream, model, the capture's model stream aclmdlRIGetStreams hands out)."""
-    st = _stream()
-    assert A.aclmdlRICaptureBegin(st, ACL_MODEL_RI_CAPTURE_MODE_RELAXED) == 0
-    m = Ref()
-    assert A.aclmdlRICaptureEnd(st, m) == 0
-    streams, n = [None], Ref(1)
-    assert A.aclmdlRIGetStreams(m.value, streams, n) == 0 and n.value == 1
-    return st, m.value, streams[0]
 
 
 def _bound_refusal(st, model) -> str:
@@ -86,12 +56,9 @@ _PERSISTENT_REFUSAL = (
 
 
 def _failing_copy(stream) -> None:
-    """A copy whose destination is freed before it runs: it fails (a DMA error) when it runs."""
-    p = Ref()
-    assert A.aclrtMalloc(p, 64, 0) == 0
-    assert A.aclrtMemcpyAsync(p.value, 64, np.ones(64, np.uint8), 64, ACL_MEMCPY_HOST_TO_DEVICE, stream) == 0
-    assert A.aclrtFree(p.value) == 0
-    aclGetRecentErrMsg()  # the free's synccheck
+    """rt_streams.failing_copy, its free's synccheck read."""
+    failing_copy(stream)
+    aclGetRecentErrMsg()
 
 
 # -- item 1: aclrtStreamAbort's refusals --------------------------------------------------------------
@@ -100,11 +67,11 @@ def _failing_copy(stream) -> None:
 def test_a_stream_bound_to_a_model_cannot_be_aborted(dev0):
     """Context::StreamAbort's bind-flag check: RT_ERROR_STREAM_INVALID (507000), EE1016, then the
     wrapper's FuncErrorReason; kept as the last error. Unbound, the stream aborts."""
-    st = _stream(ACL_STREAM_PERSISTENT)
+    st = new_stream(ACL_STREAM_PERSISTENT)
     model = _bound(st)
     assert A.aclrtStreamAbort(st) == ACL_ERROR_RT_INTERNAL_ERROR
     assert aclGetRecentErrMsg() == _bound_refusal(st, model)
-    assert _last_error() == ACL_ERROR_RT_INTERNAL_ERROR
+    assert last_error() == ACL_ERROR_RT_INTERNAL_ERROR
     assert A.aclmdlRIUnbindStream(model, st) == 0
     assert A.aclrtStreamAbort(st) == 0  # an unbound persistent stream: Ascend910B aborts it
     assert A.aclmdlRIDestroy(model) == 0
@@ -113,7 +80,7 @@ def test_a_stream_bound_to_a_model_cannot_be_aborted(dev0):
 
 def test_a_capture_model_stream_cannot_be_aborted(dev0):
     """Model::AddStream gives a capture's model stream the bind flag too."""
-    origin, model, ms = _capture_model_stream()
+    origin, model, ms = capture_model_stream()
     assert A.aclrtStreamAbort(ms) == ACL_ERROR_RT_INTERNAL_ERROR
     assert aclGetRecentErrMsg() == _bound_refusal(ms, model)
     assert A.aclmdlRIDestroy(model) == 0
@@ -122,7 +89,7 @@ def test_a_capture_model_stream_cannot_be_aborted(dev0):
 
 def test_the_stream_s_context_is_checked_before_its_model(dev0):
     """ApiImpl::StreamAbort's context check (107003, EE1010) comes before Context::StreamAbort's."""
-    st = _stream(ACL_STREAM_PERSISTENT)
+    st = new_stream(ACL_STREAM_PERSISTENT)
     model = _bound(st)
     own, other = Ref(), Ref()
     assert A.aclrtGetCurrentContext(own) == 0
@@ -140,15 +107,15 @@ def test_ascend950_refuses_to_abort_a_persistent_stream(chip):
     bind-flag check of its own), and for a capture's model stream (GetCaptureStreamFlag:
     RT_STREAM_PERSISTENT); a plain stream aborts."""
     chip("Ascend950")
-    st = _stream(ACL_STREAM_PERSISTENT)
+    st = new_stream(ACL_STREAM_PERSISTENT)
     assert A.aclrtStreamAbort(st) == ACL_ERROR_RT_INTERNAL_ERROR
     assert aclGetRecentErrMsg() == _PERSISTENT_REFUSAL
-    assert _last_error() == ACL_ERROR_RT_INTERNAL_ERROR
+    assert last_error() == ACL_ERROR_RT_INTERNAL_ERROR
     model = _bound(st)
     assert A.aclrtStreamAbort(st) == ACL_ERROR_RT_INTERNAL_ERROR
     assert aclGetRecentErrMsg() == _PERSISTENT_REFUSAL
     assert A.aclmdlRIDestroy(model) == 0
-    origin, captured, ms = _capture_model_stream()
+    origin, captured, ms = capture_model_stream()
     assert A.aclrtStreamAbort(ms) == ACL_ERROR_RT_INTERNAL_ERROR
     assert aclGetRecentErrMsg() == _PERSISTENT_REFUSAL
     assert A.aclmdlRIDestroy(captured) == 0
@@ -163,7 +130,7 @@ def test_ascend950_refuses_to_abort_a_persistent_stream(chip):
 def test_a_kernel_launch_in_a_stopped_context_fails_at_its_handle_guard(deferred, dev0, findings):
     """The launch's submission would meet Context::CheckTaskSend (context.cc:2924-2962), but the rt
     wrapper's handle guard comes first, and the emulator never issues a function handle."""
-    st = _stream()
+    st = new_stream()
     assert A.aclrtSetStreamFailureMode(st, ACL_STOP_ON_FAILURE) == 0
     _failing_copy(st)
     assert A.aclrtSynchronizeStream(st) == ACL_ERROR_RT_SYS_DMA
@@ -181,12 +148,12 @@ def test_a_kernel_launch_in_a_stopped_context_fails_at_its_handle_guard(deferred
 def test_their_synchronize_neither_waits_nor_reports(deferred, dev0, findings, flag):
     """The decorator returns RT_ERROR_NONE at once: the failing copy runs (the device goes on), its
     failure is reported by neither synchronize, and no last error is kept."""
-    st = _stream(flag)
+    st = new_stream(flag)
     _failing_copy(st)
     assert A.aclrtSynchronizeStream(st) == 0
     assert A.aclrtSynchronizeStreamWithTimeout(st, 1000) == 0
     assert "task failed" not in (aclGetRecentErrMsg() or "")
-    assert _last_error() == 0
+    assert last_error() == 0
     assert st.error is not None and st.error[0] == ACL_ERROR_RT_SYS_DMA  # it ran and failed, unreported
     findings.refresh()
     assert A.aclrtDestroyStreamForce(st) == 0
@@ -196,7 +163,7 @@ def test_their_synchronize_returns_with_work_still_queued(deferred, dev0):
     """A wait nobody has met yet: the synchronize returns 0, the query says COMPLETE (its status "has
     no business meaning"), the work stays queued and runs once the wait is met (here when
     aclrtSynchronizeDevice, which waits for a persistent stream on Ascend910B, reaches it)."""
-    st, other = _stream(ACL_STREAM_PERSISTENT), _stream()
+    st, other = new_stream(ACL_STREAM_PERSISTENT), new_stream()
     n = Ref()
     assert A.aclrtCreateNotify(n, 0) == 0
     p = Ref()
@@ -220,7 +187,7 @@ def test_their_synchronize_returns_with_work_still_queued(deferred, dev0):
 def test_their_synchronize_does_not_order_the_work_for_the_host(deferred, dev0, findings):
     """The host reads what the stream wrote after a synchronize that did not wait: the sanitizer says
     the host may see stale data."""
-    st = _stream(ACL_STREAM_PERSISTENT)
+    st = new_stream(ACL_STREAM_PERSISTENT)
     p = Ref()
     assert A.aclrtMalloc(p, 16, 0) == 0
     assert A.aclrtMemsetAsync(p.value, 16, 5, 16, st) == 0
@@ -237,7 +204,7 @@ def test_their_synchronize_does_not_order_the_work_for_the_host(deferred, dev0, 
 
 def test_their_synchronize_and_query_need_no_current_context(dev0):
     """The decorator answers before ApiImpl looks for the current context."""
-    st = _stream(ACL_STREAM_PERSISTENT)
+    st = new_stream(ACL_STREAM_PERSISTENT)
     got: list[object] = []
 
     def other_thread() -> None:
@@ -247,7 +214,7 @@ def test_their_synchronize_and_query_need_no_current_context(dev0):
         got.append(status.value)
         got.append(A.aclrtSynchronizeStream(_plain))
 
-    _plain = _stream()
+    _plain = new_stream()
     t = threading.Thread(target=other_thread)
     t.start()
     t.join()
@@ -259,7 +226,7 @@ def test_their_synchronize_and_query_need_no_current_context(dev0):
 def test_device_synchronize_skips_a_device_use_only_stream_on_ascend910b(deferred, dev0, findings):
     """IsStreamNotSync without RT_FEATURE_MODEL_STREAM_DOT_SYNC: only RT_STREAM_CP_PROCESS_USE is
     skipped; a persistent stream's failure is the device synchronize's."""
-    cp, pers = _stream(ACL_STREAM_DEVICE_USE_ONLY), _stream(ACL_STREAM_PERSISTENT)
+    cp, pers = new_stream(ACL_STREAM_DEVICE_USE_ONLY), new_stream(ACL_STREAM_PERSISTENT)
     _failing_copy(cp)
     assert A.aclrtSynchronizeDevice() == 0
     assert cp.error is not None  # it ran and failed, unreported
@@ -274,7 +241,7 @@ def test_device_synchronize_skips_a_device_use_only_stream_on_ascend910b(deferre
 def test_device_synchronize_skips_them_all_on_ascend950(deferred, chip, findings, flag):
     """Ascend950 has RT_FEATURE_MODEL_STREAM_DOT_SYNC: all three kinds are skipped."""
     chip("Ascend950")
-    st = _stream(flag)
+    st = new_stream(flag)
     _failing_copy(st)
     assert A.aclrtSynchronizeDevice() == 0
     assert st.error is not None

@@ -5,19 +5,17 @@ src/runtime_compact/feature/src/stream.c) and the abort mode of ApiImpl::StreamS
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
+from rt_streams import failing_copy, last_error, new_stream, set_attr_mode
 from rt_texts import INDENT, TRACEBACK
 
 from aclnn_py import (
     ACL_CONTINUE_ON_FAILURE,
     ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
     ACL_ERROR_RT_SYS_DMA,
-    ACL_MEMCPY_HOST_TO_DEVICE,
     ACL_MODEL_RI_CAPTURE_MODE_RELAXED,
     ACL_RT_STREAM_FLAG,
     ACL_RT_STREAM_PRIORITY,
-    ACL_RT_THREAD_LEVEL,
     ACL_STOP_ON_FAILURE,
     ACL_STREAM_FAST_LAUNCH,
     ACL_STREAM_PERSISTENT,
@@ -28,29 +26,11 @@ from aclnn_py.runtime import api as A
 from aclnn_py.runtime.api_stream_attr import (
     ACL_STREAM_ATTR_FAILURE_MODE,
     aclrtGetStreamAttribute,
-    aclrtSetStreamAttribute,
     aclrtStreamAttrValue,
 )
 
 _SET_MODE = "Setting the error handling mode of a stream"
 _UNSUPPORTED = "The argument is invalid. Reason: rtsStreamSetAttribute execution failed, the feature is not supported."
-
-
-@pytest.fixture
-def deferred(monkeypatch):
-    """Pin the deferred stream policy before the device fixture's aclInit reads it: the failing copy
-    fails when it runs, after the free, and work queued on another stream is still queued then."""
-    monkeypatch.setenv("ACLNN_PY_STREAM", "deferred")
-
-
-def _last_error() -> int:
-    return int(A.aclrtGetLastError(ACL_RT_THREAD_LEVEL))
-
-
-def _stream(flags: int = 0):
-    s = Ref()
-    assert A.aclrtCreateStreamWithConfig(s, 0, flags) == 0
-    return s.value
 
 
 def _v2_stream(flag: int, priority: int = 0):
@@ -63,30 +43,18 @@ def _v2_stream(flag: int, priority: int = 0):
     return code, s.value
 
 
-def _set_attr_mode(stream, mode: int) -> int:
-    return aclrtSetStreamAttribute(stream, ACL_STREAM_ATTR_FAILURE_MODE, aclrtStreamAttrValue(mode))
-
-
 def _mode_set(stream) -> int:
     v = aclrtStreamAttrValue()
     assert aclrtGetStreamAttribute(stream, ACL_STREAM_ATTR_FAILURE_MODE, v) == 0
     return int(v.failureMode)
 
 
-def _failing_copy(stream) -> None:
-    """A copy whose destination is freed before it runs: it fails (a DMA error) when it runs."""
-    p = Ref()
-    assert A.aclrtMalloc(p, 64, 0) == 0
-    assert A.aclrtMemcpyAsync(p.value, 64, np.ones(64, np.uint8), 64, ACL_MEMCPY_HOST_TO_DEVICE, stream) == 0
-    assert A.aclrtFree(p.value) == 0
-
-
 def _fail(stream) -> None:
     """The copy fails; the synchronize reports it."""
-    _failing_copy(stream)
+    failing_copy(stream)
     assert A.aclrtSynchronizeStream(stream) == ACL_ERROR_RT_SYS_DMA
     aclGetRecentErrMsg()
-    assert _last_error() == ACL_ERROR_RT_SYS_DMA  # aclrtGetLastError takes it: the thread has none now
+    assert last_error() == ACL_ERROR_RT_SYS_DMA  # aclrtGetLastError takes it: the thread has none now
 
 
 def _abort_refusal(st) -> str:
@@ -138,15 +106,15 @@ def test_a_stopped_stream_whose_task_failed_refuses_every_mode(deferred, dev0, f
     Either mode asked is refused with the abort EE1016 (api_impl.cc:2022-2027; STOP is not the
     'same mode', CONTINUE is not the stop-to-continue case): silent in rtStreamSetMode, EE1001 and
     the last error through rtsStreamSetAttribute. The mode set (the attribute) stays STOP."""
-    st = _stream()
+    st = new_stream()
     assert A.aclrtSetStreamFailureMode(st, ACL_STOP_ON_FAILURE) == 0
     _fail(st)
     assert A.aclrtSetStreamFailureMode(st, mode) == ACL_ERROR_RT_FEATURE_NOT_SUPPORT
     assert aclGetRecentErrMsg() == _abort_refusal(st)
-    assert _last_error() == 0
-    assert _set_attr_mode(st, mode) == ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+    assert last_error() == 0
+    assert set_attr_mode(st, mode) == ACL_ERROR_RT_FEATURE_NOT_SUPPORT
     assert aclGetRecentErrMsg() == _abort_refusal(st) + TRACEBACK + f"{INDENT}{_UNSUPPORTED}\n"
-    assert _last_error() == ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+    assert last_error() == ACL_ERROR_RT_FEATURE_NOT_SUPPORT
     assert _mode_set(st) == ACL_STOP_ON_FAILURE
     findings.refresh()
     assert A.aclrtDestroyStreamForce(st) == 0
@@ -156,7 +124,7 @@ def test_a_continue_stream_that_failed_in_a_stopped_context_can_still_be_set(def
     """Another stream set the context to stop mode; this one (its mode set CONTINUE) failed and is in
     ABORT. CONTINUE again succeeds, STOP too (the mode set becomes STOP, ABORT stays in force): from
     then on both are refused with the abort EE1016."""
-    a, b = _stream(), _stream()
+    a, b = new_stream(), new_stream()
     assert A.aclrtSetStreamFailureMode(a, ACL_STOP_ON_FAILURE) == 0
     _fail(b)
     assert A.aclrtSetStreamFailureMode(b, ACL_CONTINUE_ON_FAILURE) == 0
@@ -171,7 +139,7 @@ def test_a_continue_stream_that_failed_in_a_stopped_context_can_still_be_set(def
 def test_only_the_stream_whose_task_failed_enters_abort(deferred, dev0, findings):
     """The other stream's work the stopped context dropped did not fail on the device: that stream
     reports the context's failure at its synchronize but keeps its mode, and takes STOP."""
-    a, b = _stream(), _stream()
+    a, b = new_stream(), new_stream()
     assert A.aclrtSetStreamFailureMode(a, ACL_STOP_ON_FAILURE) == 0
     p = Ref()
     assert A.aclrtMalloc(p, 16, 0) == 0
@@ -188,7 +156,7 @@ def test_only_the_stream_whose_task_failed_enters_abort(deferred, dev0, findings
 
 def test_a_failure_in_continue_mode_does_not_abort_the_stream(deferred, dev0, findings):
     """EnterFailureAbort returns at once unless the context is in stop mode."""
-    st = _stream()
+    st = new_stream()
     _fail(st)
     assert A.aclrtSetStreamFailureMode(st, ACL_STOP_ON_FAILURE) == 0
     findings.refresh()
@@ -198,7 +166,7 @@ def test_a_failure_in_continue_mode_does_not_abort_the_stream(deferred, dev0, fi
 def test_stream_abort_puts_the_mode_set_back_in_force(deferred, dev0, findings):
     """aclrtStreamAbort ends in Stream::ResClear (failureMode_ = GetMode()): the stream is in STOP
     again, so STOP is the same mode and CONTINUE the stop-to-continue refusal."""
-    st = _stream()
+    st = new_stream()
     assert A.aclrtSetStreamFailureMode(st, ACL_STOP_ON_FAILURE) == 0
     _fail(st)
     assert A.aclrtStreamAbort(st) == 0
@@ -215,7 +183,7 @@ def test_stream_abort_puts_the_mode_set_back_in_force(deferred, dev0, findings):
 def test_a_capturing_stream_takes_a_failure_mode(dev0):
     """Neither ApiErrorDecorator::StreamSetMode nor ApiImpl::StreamSetMode looks at a capture: the
     capturing stream itself has no bind flag (only the capture's model stream has)."""
-    st = _stream()
+    st = new_stream()
     assert A.aclmdlRICaptureBegin(st, ACL_MODEL_RI_CAPTURE_MODE_RELAXED) == 0
     assert A.aclrtSetStreamFailureMode(st, ACL_STOP_ON_FAILURE) == 0 and _mode_set(st) == ACL_STOP_ON_FAILURE
     m = Ref()
@@ -247,10 +215,10 @@ def _stream_id(stream) -> int:
 def test_a_stream_in_stop_or_abort_mode_cannot_be_bound_to_a_model(deferred, dev0, findings, aborted):
     """GetFailureMode() == STOP_ON_FAILURE, then == ABORT_ON_FAILURE: 207000, EE1016, the wrapper's
     EE1001 (FEATURE_NOT_SUPPORT)."""
-    st = _stream(ACL_STREAM_PERSISTENT)
+    st = new_stream(ACL_STREAM_PERSISTENT)
     assert A.aclrtSetStreamFailureMode(st, ACL_STOP_ON_FAILURE) == 0
     if aborted:  # a persistent stream: its synchronize returns 0 at once, the copy fails unreported
-        _failing_copy(st)
+        failing_copy(st)
         assert A.aclrtSynchronizeStream(st) == 0
     assert _bind(st) == ACL_ERROR_RT_FEATURE_NOT_SUPPORT
     mode = "Abort" if aborted else "Stop"
@@ -262,7 +230,7 @@ def test_a_stream_in_stop_or_abort_mode_cannot_be_bound_to_a_model(deferred, dev
 
 
 def test_a_fast_launch_stream_cannot_be_bound(dev0):
-    st = _stream(ACL_STREAM_PERSISTENT | ACL_STREAM_FAST_LAUNCH)
+    st = new_stream(ACL_STREAM_PERSISTENT | ACL_STREAM_FAST_LAUNCH)
     assert _bind(st) == ACL_ERROR_RT_FEATURE_NOT_SUPPORT
     msg = aclGetRecentErrMsg()
     assert (

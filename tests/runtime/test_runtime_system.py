@@ -88,13 +88,6 @@ def test_acl_layer_refusals_and_silent_returns_do_not_set_the_last_error():
     aclFinalize()
 
 
-@pytest.fixture
-def deferred(monkeypatch):
-    """Pin the deferred stream policy (the default) before the device fixture's aclInit reads it,
-    for a test about work that is still queued (under eager and, by timing, thread it already ran)."""
-    monkeypatch.setenv("ACLNN_PY_STREAM", "deferred")
-
-
 def test_a_failed_task_reported_by_synchronize_is_a_last_error(deferred, dev, findings):
     """Deferred (pinned): the copy runs at the synchronize, after the free, and fails there
     (eager ran it before the free)."""
