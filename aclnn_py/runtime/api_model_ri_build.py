@@ -13,8 +13,8 @@ from typing import Any
 
 from .._capi import ApiError, describe
 from .._ref import store
+from . import _rt_features, sanitizer
 from . import model_ri as M
-from . import sanitizer
 from ._checks import (
     PARAM,
     RT_PARAM,
@@ -41,7 +41,14 @@ from ._checks import (
     unrecorded,
 )
 from ._model_ri_checks import captured, model_arg, own_model, refused, rt_null
-from .api_stream import RT_STREAM_FAST_LAUNCH, aborted, rt_flags_of
+from .api_stream import (
+    _RT_STREAM_AICPU,
+    _RT_STREAM_CP_PROCESS_USE,
+    _RT_STREAM_PERSISTENT,
+    RT_STREAM_FAST_LAUNCH,
+    aborted,
+    rt_flags_of,
+)
 from .device import RT
 from .memory import SPACE, MemoryFault, call_site
 from .stream import Stream
@@ -347,8 +354,6 @@ def aclrtSwitchStream(
 
 
 def _runnable(mdl: M.Model, api: str, rt_fn: str) -> None:
-    if mdl.is_sub:
-        raise ApiError(E.ACL_ERROR_RT_FEATURE_NOT_SUPPORT)  # COND_RETURN_WARN: no report
     if mdl.state == "capturing":  # CaptureModel::CheckExecuteReady
         raise ApiError(
             E.ACL_ERROR_RT_MODEL_CAPTURED,
@@ -368,14 +373,22 @@ def _runnable(mdl: M.Model, api: str, rt_fn: str) -> None:
         raise ApiError(RT_PARAM, emu(f"{api}: {mdl!r} {what}; it cannot run yet."))
 
 
-@rt_api
-def aclmdlRIExecuteAsync(modelRI: object, stream: object) -> int:
-    """Queue one execution of the model on the stream: its recorded tasks, in order, on the
-    addresses they were recorded with."""
-    api, rt_fn = "aclmdlRIExecuteAsync", "rtModelExecute"
-    mdl = model_arg(modelRI, api, rt_fn)
-    ctx = need_context(rt_fn)
-    st = stream_handle(stream, rt_fn) or ctx.default_stream
+# ApiErrorDecorator::ModelExecute on the chips with RT_FEATURE_MODEL_STREAM_DOT_SYNC (Ascend950;
+# api_error.cc:4002-4015): the execution stream's runtime flags it refuses, in this order (107000, EE1006)
+_NO_EXEC_FLAGS = (
+    (
+        _RT_STREAM_AICPU,
+        "The current stream is used to carry AI CPU scheduling tasks and does not support execution models",
+    ),
+    (_RT_STREAM_PERSISTENT, "Sink streams do not support execution models"),
+    (_RT_STREAM_CP_PROCESS_USE, "Stream (stream_id={ident}) can be called only on the device"),
+)
+
+
+def _executable(st: Stream, rt_fn: str) -> None:
+    """ApiErrorDecorator::ModelExecute's checks of a given (non-NULL) stream (api_error.cc:3994-4015):
+    a model stream (EE1017), a capturing stream (107027, EE1016), then on Ascend950 its flags;
+    each RT_ERROR_INVALID_VALUE ends in rtModelExecute's FuncErrorReason (EE1001)."""
     if M.model_stream(st) is not None:
         raise ApiError(
             RT_PARAM,
@@ -384,10 +397,41 @@ def aclmdlRIExecuteAsync(modelRI: object, stream: object) -> int:
                 f"{_EXEC_ASYNC} failed. Parameter stm is invalid. Reason: The current stream cannot be the same as "
                 "the model stream.",
             ),
+            fb_invalid(rt_fn),
         )
     if M.capturing(st):
         raise captured(st, _EXEC_ASYNC, rt_fn)
-    own_model(mdl, _EXEC, rt_fn)  # ApiImpl::ModelExecute
+    if not _rt_features.has("RT_FEATURE_MODEL_STREAM_DOT_SYNC"):
+        return
+    flags = rt_flags_of(st.flags)
+    for bit, reason in _NO_EXEC_FLAGS:
+        if flags & bit:
+            raise ApiError(
+                RT_PARAM,
+                (
+                    "EE1006",
+                    f"{_EXEC_ASYNC} failed. Stream flag value {flags} is not supported. Reason: "
+                    f"{reason.format(ident=st.ident)}.",
+                ),
+                fb_invalid(rt_fn),
+            )
+
+
+@rt_api
+def aclmdlRIExecuteAsync(modelRI: object, stream: object) -> int:
+    """Queue one execution of the model on the stream: its recorded tasks, in order, on the
+    addresses they were recorded with. (On Ascend950 the stream may not be an AI CPU, a
+    persistent or a device-use-only one.)"""
+    api, rt_fn = "aclmdlRIExecuteAsync", "rtModelExecute"
+    mdl = model_arg(modelRI, api, rt_fn)
+    given = stream_handle(stream, rt_fn)  # rtModelExecute's handle guards
+    if given is not None:
+        _executable(given, rt_fn)
+    if mdl.is_sub:  # the decorator's COND_RETURN_WARN; rtModelExecute's COND_RETURN_WITH_NOLOG
+        raise unrecorded(ApiError(E.ACL_ERROR_RT_FEATURE_NOT_SUPPORT))
+    ctx = need_context(rt_fn)  # ApiImpl::ModelExecute
+    st = given or ctx.default_stream
+    own_model(mdl, _EXEC, rt_fn)
     own_stream(st, ctx, _EXEC_ASYNC, rt_fn)
     _runnable(mdl, api, rt_fn)
     check_stopped(ctx)  # the model-execute task's submission: Context::CheckTaskSend (model.cc:1937)

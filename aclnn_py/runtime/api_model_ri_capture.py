@@ -36,7 +36,6 @@ from ._checks import (
 from ._model_ri_checks import captured, model_arg, refused, require_acl_graph, rt_null
 from .api_model_ri_build import destroy_model
 from .api_stream import rt_flags_of, supports_capture
-from .memory import call_site
 from .stream import Stream, TaskFault
 
 _RT_EVENT_EXTERNAL = 0x20  # ACL_EVENT_EXTERNAL: a record of it does not join a stream back
@@ -110,7 +109,7 @@ def _begin_capture(st: Stream, mode: int, model: M.Model | None, rt_fn: str) -> 
         )
     if model is None:
         model = M.Model(ctx, "capture")
-    target = Stream(ctx, False, 0, call_site())  # the model stream the capture fills
+    target = M.capture_stream(ctx)  # the model stream the capture fills
     model.add_stream(target, head=True)
     model.state = "capturing"
     st.capture = M.Capture(model, st, target, mode)

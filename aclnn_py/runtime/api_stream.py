@@ -86,13 +86,9 @@ _RT_STREAM_PERSISTENT = 0x01
 
 
 def runtime_flags(st: Stream) -> int:
-    """The runtime's flags of the stream: those of its ACL flags, and on Ascend950 RT_STREAM_PERSISTENT
-    for a model stream of a capture too (GetCaptureStreamFlag, capture_adapt_v200.cc:35; a bound
-    stream is persistent already)."""
-    rt = rt_flags_of(st.flags)
-    if _soc.current().is_regbase and model_stream(st) is not None:
-        rt |= _RT_STREAM_PERSISTENT
-    return rt
+    """The runtime's flags of the stream (``Stream::Flags()``): those of its ACL flags (a capture's
+    model streams carry GetCaptureStreamFlag's, RT_STREAM_PERSISTENT on Ascend950: model_ri.capture_stream)."""
+    return rt_flags_of(st.flags)
 
 
 def supports_capture(st: Stream) -> bool:

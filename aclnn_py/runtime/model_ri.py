@@ -23,8 +23,10 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
+from .. import soc as _soc
 from . import sanitizer
 from .device import RT
+from .enums import ACL_STREAM_PERSISTENT
 from .memory import SPACE, MemoryFault, call_site
 from .stream import Event, Policy, Recorder, Stream, Task, TaskFault, finish_unrun, wait_until
 
@@ -380,11 +382,21 @@ def capturing(stream: Stream) -> bool:
     return isinstance(cap, Capture) and not cap.bound
 
 
+def capture_stream(context: Any) -> Stream:
+    """A new model stream for a capture to fill (``Context::StreamAddToCaptureModelProc`` and
+    ``AllocCascadeCaptureStream``, context_aclgraph.cc:98-99, 178-179): created with
+    ``GetCaptureStreamFlag()``, RT_STREAM_PERSISTENT on Ascend950 (capture_adapt_v200.cc:35),
+    RT_STREAM_DEFAULT on the others (capture_adapt_v100.cc:36). It is kept as the ACL flag that
+    maps to it, so aclrtStreamGetFlags and every flag check see it."""
+    flags = ACL_STREAM_PERSISTENT if _soc.current().is_regbase else 0
+    return Stream(context, False, flags, call_site())
+
+
 def join_capture(stream: Stream, model: Model) -> Capture:
     """``StreamAddToCaptureModelProc`` for a stream that waits on an event recorded in an
     ongoing capture: it gets a model stream of its own and captures into ``model`` too (no
     capture mode of its own; the capture's end releases it)."""
-    target = Stream(model.context, False, 0, call_site())
+    target = capture_stream(model.context)
     model.add_stream(target, head=False)
     cap = Capture(model, stream, target, MODE_NONE, origin=False)
     stream.capture = cap
