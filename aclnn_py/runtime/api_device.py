@@ -270,12 +270,18 @@ def aclrtGetDeviceCount(count: object) -> int:
 
 
 def _synchronize_streams(streams: list[Stream]) -> int:
+    """``Context::SyncStreamsWithTimeout`` (context.cc:1069-1107): the streams in turn; a failure
+    ends it at once in a context stopped on failure, else every stream is waited for and the
+    first failure returned."""
     first: ApiError | None = None
     for stream in streams:
         try:
             drain(stream)
             stream_error(stream)
         except ApiError as e:
+            if stream.context.stop_on_failure:  # GetCtxMode() != CONTINUE_ON_FAILURE: return error
+                sanitizer.ordered(stream)
+                raise
             first = first or e
         sanitizer.ordered(stream)
     if first is not None:
@@ -284,24 +290,30 @@ def _synchronize_streams(streams: list[Stream]) -> int:
 
 
 def _synchronize_device(rt_fn: str) -> int:
+    """``Context::Synchronize`` (context.cc:1219-1243): of the current context's streams, those
+    ``Context::IsStreamNotSync`` names (context.cc:1194-1204) are skipped before the capture check
+    and run on unwaited for; then CheckStatus; then the streams, each context's created ones in
+    creation order and its default stream last. CANN's code waits for the current context's streams
+    only; aclnn_py keeps the document's contract, every context of the device (docs/fidelity.md)."""
     ctx = need_context(rt_fn)
+    stream_chapter = loaded_chapter(f"{__package__}.api_stream")  # without it, no stream was made
+
+    def unsynced(s: Stream) -> bool:
+        return stream_chapter is not None and stream_chapter.not_device_synchronized(s)
+
     for st in ctx.all_streams():
-        if st.capture is not None and not getattr(st.capture, "bound", False):
+        if not unsynced(st) and st.capture is not None and not getattr(st.capture, "bound", False):
             # Context::Synchronize: COND_RETURN_ERROR (a log) for a capturing stream of the context,
             # then the wrapper's FuncErrorReason
             raise ApiError(E.ACL_ERROR_RT_STREAM_CAPTURED, fb_inner(rt_fn, "stream is captured"))
-    check_failed(ctx)  # Context::Synchronize: CheckStatus, before the streams (context.cc:1219-1243)
+    check_failed(ctx)  # Context::Synchronize: CheckStatus, before the streams (context.cc:1240-1242)
     dev = ctx.device
     ctxs = ([dev.primary] if dev.primary else []) + dev.contexts
-    streams = [s for c in ctxs for s in c.all_streams()]
-    stream_chapter = loaded_chapter(f"{__package__}.api_stream")  # without it, no stream was made
-    if stream_chapter is not None:
-        # Context::Synchronize skips the streams IsStreamNotSync names: they run on, unwaited for
-        skipped = [s for s in streams if stream_chapter.not_device_synchronized(s)]
-        for s in skipped:
+    streams = [s for c in ctxs for s in [*c.streams, c.default_stream]]
+    for s in streams:
+        if unsynced(s) and stream_chapter is not None:
             stream_chapter.let_run(s)
-        streams = [s for s in streams if s not in skipped]
-    return _synchronize_streams(streams)
+    return _synchronize_streams([s for s in streams if not unsynced(s)])
 
 
 @rt_api

@@ -400,8 +400,58 @@ def pending_conflict(lo: int, hi: int, writes_only: bool) -> PendingUse | None:
     return None
 
 
+# The ACL flags (aclrtCreateStreamWithConfig) that make a stream one the host does not synchronize
+_NO_HOST_SYNC_FLAGS = (
+    (0x4, "ACL_STREAM_PERSISTENT"),
+    (0x10, "ACL_STREAM_CPU_SCHEDULE"),
+    (0x20, "ACL_STREAM_DEVICE_USE_ONLY"),
+)
+
+
+def _unsynchronized_flag(stream: Any) -> str | None:
+    """The flag for which aclrtSynchronizeStream returns at once without waiting for ``stream``
+    (api_stream.not_host_synchronized: ApiErrorDecorator::StreamSynchronize, api_error.cc:1451-1458),
+    or None for a stream the host synchronizes. api_stream imports this module: looked up when
+    asked (a stream exists only once api_stream is loaded)."""
+    chapter = sys.modules.get(f"{__package__}.api_stream")
+    not_synchronized = getattr(chapter, "not_host_synchronized", None)
+    if not_synchronized is None or not not_synchronized(stream):
+        return None
+    flags = getattr(stream, "flags", 0)
+    # none of the ACL flags: Ascend950's model stream of a capture, persistent in the runtime
+    return next((name for bit, name in _NO_HOST_SYNC_FLAGS if flags & bit), "ACL_STREAM_PERSISTENT")
+
+
 def _describe_use(use: PendingUse) -> str:
+    flag = _unsynchronized_flag(use.stream)
+    if flag is not None:
+        return (
+            f"'{use.label}' queued on {use.stream!r}, an {flag} stream, whose aclrtSynchronizeStream returns "
+            "at once without waiting for it,"
+        )
     return f"'{use.label}' queued on {use.stream!r}, which has not been synchronized since,"
+
+
+def _order_advice(stream: Any, step: str = "first") -> str:
+    """How the host orders ``stream``'s queued work before its next ``step``: aclrtSynchronizeStream,
+    unless that returns at once for the stream (:func:`_unsynchronized_flag`). Then an event
+    recorded on it after the work does: aclrtSynchronizeEvent waits for the record whatever its
+    stream (ApiImpl::EventSynchronize -> Event::Synchronize, api_impl.cc:2250-2270,
+    event.cc:1081-1160; api_event._sync_event). A persistent stream's tasks are a model's
+    (CANN: they do not run when queued, but when the model bound to the stream runs), so the
+    advice there is a plain stream."""
+    flag = _unsynchronized_flag(stream)
+    if flag == "ACL_STREAM_PERSISTENT":
+        return (
+            f"queue work the host waits for on a plain stream: an {flag} stream holds a model's tasks "
+            "(aclmdlRIBindStream), run when the model runs"
+        )
+    if flag is not None:
+        return (
+            f"record an event on {stream!r} after the work and call aclrtSynchronizeEvent on it {step}, "
+            "or queue the work on a plain stream"
+        )
+    return f"call aclrtSynchronizeStream {step}"
 
 
 def host_access_hazard(dst: Any, src: Any, nbytes: int, api: str) -> None:
@@ -417,7 +467,7 @@ def host_access_hazard(dst: Any, src: Any, nbytes: int, api: str) -> None:
             finding(
                 "synccheck",
                 f"{api} at {where} reads [0x{src.ptr:x}, 0x{src.ptr + nbytes:x}) while {_describe_use(use)} "
-                "may still have to write it: the host may see stale data (call aclrtSynchronizeStream first)",
+                f"may still have to write it: the host may see stale data ({_order_advice(use.stream)})",
                 aclError.ACL_ERROR_RT_PARAM_INVALID,
             )
     if dst.ptr is not None:
@@ -426,7 +476,7 @@ def host_access_hazard(dst: Any, src: Any, nbytes: int, api: str) -> None:
             finding(
                 "synccheck",
                 f"{api} at {where} overwrites [0x{dst.ptr:x}, 0x{dst.ptr + nbytes:x}) while {_describe_use(use)} "
-                "may still use it (call aclrtSynchronizeStream first)",
+                f"may still use it ({_order_advice(use.stream)})",
                 aclError.ACL_ERROR_RT_PARAM_INVALID,
             )
 
@@ -440,7 +490,7 @@ def check_free(alloc: Allocation | None, ptr: int, api: str) -> None:
         finding(
             "synccheck",
             f"{api} at {call_site()} frees {alloc.describe()} while {_describe_use(use)} may still use it "
-            "(synchronize before freeing)",
+            f"({_order_advice(use.stream, 'before freeing')})",
             aclError.ACL_ERROR_RT_PARAM_INVALID,
         )
         with _lock:  # the memory is gone: the same use is not reported again at the next access
@@ -464,7 +514,7 @@ def check_pending_destroy(stream: Any, api: str) -> None:
         finding(
             "synccheck",
             f"{api} at {call_site()} destroys {stream!r} with {len(waiting)} task(s) no synchronize has ordered "
-            f"(first: '{waiting[0]}'); CANN waits for them here — call aclrtSynchronizeStream first",
+            f"(first: '{waiting[0]}'); CANN waits for them here — {_order_advice(stream)}",
             aclError.ACL_ERROR_RT_PARAM_INVALID,
         )
 
