@@ -418,7 +418,7 @@ def _unsynchronized_flag(stream: Any) -> str | None:
     if not_synchronized is None or not not_synchronized(stream):
         return None
     flags = getattr(stream, "flags", 0)
-    # none of the ACL flags: Ascend950's model stream of a capture, persistent in the runtime
+    # a capture's model stream on Ascend950 carries ACL_STREAM_PERSISTENT itself (model_ri.capture_stream)
     return next((name for bit, name in _NO_HOST_SYNC_FLAGS if flags & bit), "ACL_STREAM_PERSISTENT")
 
 
