@@ -89,19 +89,46 @@ def _mode_arg(mode: object, desc: str, rt_fn: str) -> int:
 # ---------------------------------------------------------------------------------------------
 
 
+def _bound_model(st: Stream) -> M.Model | None:
+    """The stream's ``Model_()``: the model it is bound to (aclmdlRIBindStream) or, for a capture's
+    model stream (the one aclmdlRIGetStreams hands out), its capture model (Model::BindStream and
+    Model::AddStream set it, model.cc:511, 643-647)."""
+    cap = st.capture
+    if isinstance(cap, M.Capture) and cap.bound:
+        return cap.model
+    return M.model_stream(st)
+
+
+def _refuse_bound(st: Stream, what: str) -> None:
+    """ApiImpl::StreamBeginCapture / StreamEndCapture (v100/api_impl_aclgraph.cc:32-34, 57-59): a stream
+    with a model cannot begin or end a capture (on Ascend950 a capture's model stream is persistent:
+    the flag check refuses it first)."""
+    bound_to = _bound_model(st)
+    if bound_to is not None:
+        raise ApiError(
+            E.ACL_ERROR_RT_STREAM_MODEL,
+            (
+                "EE1017",
+                f"Stream {what} capture failed. Parameter stream is invalid. Reason: Stream {st.ident} is already "
+                f"bound to model {bound_to.ident}.",
+            ),
+        )
+
+
 def _begin_capture(st: Stream, mode: int, model: M.Model | None, rt_fn: str) -> None:
     ctx = need_context(rt_fn)
     own_stream(st, ctx, "Starting capturing tasks delivered to a stream", rt_fn)
+    _refuse_bound(st, "begin")
+    if model is not None and model.state != "empty":
+        raise ApiError(  # CheckCaptureModelIsCaptured (context_aclgraph.cc:281), before the status
+            E.ACL_ERROR_RT_MODEL_CAPTURED,
+            (
+                "EE1017",
+                "rtStreamBeginCaptureToModel failed. Parameter modelRI is invalid. Reason: ModelRI "
+                f"(model_id={model.ident}) is already captured.",
+            ),
+        )
     if st.capture is not None:
-        if isinstance(st.capture, M.Capture) and st.capture.bound:
-            raise ApiError(
-                E.ACL_ERROR_RT_STREAM_MODEL,
-                (
-                    "EE1017",
-                    f"Stream begin capture failed. Parameter stream is invalid. Reason: Stream {st.ident} is already "
-                    f"bound to model {st.capture.model.ident}.",
-                ),
-            )
         raise refused(  # Context::StreamBeginCapture
             E.ACL_ERROR_RT_STREAM_CAPTURED,
             "Stream begin capture",
@@ -146,15 +173,6 @@ def aclmdlRICaptureToModelRIBegin(stream: object, modelRI: object, mode: int) ->
                 "Graph.",
             ),
         )
-    if mdl.state != "empty":
-        raise ApiError(
-            E.ACL_ERROR_RT_MODEL_CAPTURED,
-            (
-                "EE1017",
-                "rtStreamBeginCaptureToModel failed. Parameter modelRI is invalid. Reason: ModelRI "
-                f"(model_id={mdl.ident}) is already captured.",
-            ),
-        )
     _begin_capture(st, m, mdl, rt_fn)
     return E.ACL_SUCCESS
 
@@ -190,15 +208,7 @@ def aclmdlRICaptureEnd(stream: object, modelRI: object) -> int:
         raise rt_null(_END, "captureMdl", rt_fn)  # ApiImpl::StreamEndCapture: a sub-model's capture needs none
     ctx = need_context(rt_fn)  # ApiImpl::StreamEndCapture
     own_stream(st, ctx, "Ending the capture of a stream", rt_fn)
-    if isinstance(cap, M.Capture) and cap.bound:
-        raise ApiError(
-            E.ACL_ERROR_RT_STREAM_MODEL,
-            (
-                "EE1017",
-                f"Stream end capture failed. Parameter stream is invalid. Reason: Stream {st.ident} is already bound "
-                f"to model {cap.model.ident}.",
-            ),
-        )
+    _refuse_bound(st, "end")
     if not isinstance(cap, M.Capture) or cap.update is not None:
         raise ApiError(  # Context::StreamEndCapture
             E.ACL_ERROR_RT_STREAM_NOT_CAPTURED,

@@ -56,6 +56,7 @@ _CAPTURE = "CAPTURE"
 _MAX_OP_INFO = 64 * 1024  # MAX_SHAPE_INFO_SIZE (api_error.cc)
 _MAX_EXTEND_INFO = 4096  # CacheLastTaskExtendInfo keeps the first 4 KB
 _ACL_STREAM_PERSISTENT = 0x4
+_ACL_STREAM_CPU_SCHEDULE = 0x10  # RT_STREAM_AICPU
 _RANDOM_INFO_BYTES = ctypes.sizeof(aclrtRandomNumTaskInfo)  # sizeof(rtRandomNumTaskInfo_t): 104
 ACL_RT_UPDATE_RANDOM_TASK, ACL_RT_UPDATE_AIC_AIV_TASK = 1, 2  # aclrtUpdateTaskAttrId
 
@@ -249,7 +250,10 @@ def aclrtPersistentTaskClean(stream: object) -> int:
             invalid,
         )  # fmt: skip
     model = M.model_stream(st)
-    if model is None:
+    # The bind flag: Model::BindStream gives an AI CPU stream (RT_STREAM_AICPU) its model but not the
+    # flag (model.cc:509-513), so this check refuses it and the AI CPU check after it
+    # (api_error_standard_soc.cc:379-382) is never reached.
+    if model is None or st.flags & _ACL_STREAM_CPU_SCHEDULE:
         raise ApiError(
             E.ACL_ERROR_RT_INTERNAL_ERROR,
             ("EE1017", f"{desc} failed. Parameter stream is invalid. Reason: Stream (stream_id={st.ident}) must be "
