@@ -311,8 +311,9 @@ def resolve_stream(stream: object) -> Stream:
 
 
 def _stopped(ctx: Context, what: str) -> None:
-    if ctx.failure is not None:
-        code, message = ctx.failure
+    failure = ctx.failure  # read once: aclrtDeviceTaskAbort may clear it on another thread
+    if failure is not None:
+        code, message = failure
         raise ApiError(
             code, emu(f"the context stopped on failure (ACL_STOP_ON_FAILURE) after a task failed ({message}); {what}")
         )

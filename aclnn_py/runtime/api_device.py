@@ -310,10 +310,18 @@ def _synchronize_device(rt_fn: str) -> int:
     dev = ctx.device
     ctxs = ([dev.primary] if dev.primary else []) + dev.contexts
     streams = [s for c in ctxs for s in [*c.streams, c.default_stream]]
-    for s in streams:
-        if unsynced(s) and stream_chapter is not None:
-            stream_chapter.let_run(s)
-    return _synchronize_streams([s for s in streams if not unsynced(s)])
+    skipped = [s for s in streams if unsynced(s)]
+
+    def run_skipped() -> None:
+        if stream_chapter is not None:
+            for s in skipped:
+                stream_chapter.let_run(s)
+
+    run_skipped()
+    try:
+        return _synchronize_streams([s for s in streams if s not in skipped])
+    finally:
+        run_skipped()  # and what the waited streams' work let them run (the device goes on)
 
 
 @rt_api

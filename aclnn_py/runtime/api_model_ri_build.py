@@ -434,7 +434,9 @@ def aclmdlRIExecuteAsync(modelRI: object, stream: object) -> int:
     own_model(mdl, _EXEC, rt_fn)
     own_stream(st, ctx, _EXEC_ASYNC, rt_fn)
     _runnable(mdl, api, rt_fn)
-    check_stopped(ctx)  # the model-execute task's submission: Context::CheckTaskSend (model.cc:1937)
+    check_stopped(
+        ctx
+    )  # the model-execute task's submission: Context::CheckTaskSend (Model::SubmitExecuteTask, model.cc:1257)
     M.execute(mdl, st, RT.policy)
     return E.ACL_SUCCESS
 
@@ -456,7 +458,9 @@ def aclmdlRIExecute(modelRI: object, timeout: int) -> int:
     ctx = need_context(rt_fn)
     own_model(mdl, _EXEC_SYNC, rt_fn)  # ApiImpl::ModelExecuteSync
     _runnable(mdl, api, rt_fn)
-    check_stopped(ctx)  # the model-execute task's submission: Context::CheckTaskSend (model.cc:1967)
+    check_stopped(
+        ctx
+    )  # the model-execute task's submission: Context::CheckTaskSend (Model::SubmitExecuteTask, model.cc:1257)
     st = _exec_stream(mdl, ctx)
     M.execute(mdl, st, RT.policy)
     drain(st)

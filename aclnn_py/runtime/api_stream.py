@@ -31,6 +31,7 @@ from ._checks import (
     fb_inner,
     fb_invalid,
     fb_unsupported,
+    impl_david,
     int_arg,
     is_null_handle,
     loaded_chapter,
@@ -249,7 +250,7 @@ def _sync_stream(stream: object, rt_fn: str, timeout: int = -1) -> int:
     # ApiImpl::StreamSynchronize: CheckContextStatus before the wait (api_impl.cc:1729-1731); the
     # failure it replays (PopContextErrMsg) is the failed task's report when this stream holds it
     failure = s.context.failure
-    if failure is not None and s.error == failure:
+    if failure is not None and s.error is failure:
         stream_error(s)
     check_failed(s.context)
     drain(s)
@@ -353,7 +354,7 @@ def _enter_failure_abort(stream: Stream, task: Task, fault: TaskFault) -> None:
     """A FAULT_HOOKS entry: a stream whose task fails in a stopped context enters abort (every
     such failure: the device's exception report calls EnterFailureAbort per failed task). The tasks
     a stopped context does not run (``fault.dropped``) fail with its failure but enter nothing."""
-    if stream.context.stop_on_failure and not fault.dropped:
+    if stream.context.stop_on_failure:  # (a task the stopped context drops unrun reaches no hook)
         _ABORTED.add(stream)
 
 
@@ -651,7 +652,7 @@ def _abortable(st: Stream, desc: str, rt_fn: str) -> None:
     persistent stream (api_impl_david.cc:1955-1958; it has no bind-flag check, and every model
     stream is persistent there), the others' Context::StreamAbort a stream bound to a model or a
     capture's model stream (the bind flag, context.cc:2786-2790)."""
-    if _soc.current().is_regbase:
+    if impl_david():
         if runtime_flags(st) & _RT_STREAM_PERSISTENT:
             raise ApiError(
                 E.ACL_ERROR_RT_INTERNAL_ERROR,
@@ -688,9 +689,10 @@ def aclrtStreamAbort(stream: object) -> int:
     ctx = need_context(rt_fn)
     own_stream(st, ctx, desc, rt_fn)
     _abortable(st, desc, rt_fn)
-    if st.context.device.task_abort and not rt_flags_of(st.flags) & _RT_STREAM_CP_PROCESS_USE:
-        # Context::StreamAbort (context.cc:2795-2801) / Stream::StreamAbort: the device's task abort
-        # is under way (its callbacks run): success, nothing done, abort mode kept
+    if st.context.device.task_abort and (impl_david() or not runtime_flags(st) & _RT_STREAM_CP_PROCESS_USE):
+        # the device's task abort is under way (its callbacks run): success, nothing done, abort
+        # mode kept. Context::StreamAbort (context.cc:2795-2801) spares a DEVICE_USE_ONLY stream;
+        # Ascend950's Stream::StreamAbort (stream.cc:1195-1199) returns for every stream
         return E.ACL_SUCCESS
     discard_queue(st)
     res_clear(st)  # Context::StreamAbort / Stream::StreamAbort end in ResClear

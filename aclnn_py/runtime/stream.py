@@ -37,7 +37,8 @@ TaskFn = Callable[[], None]
 # Called with each task once it ran, or once a failure dropped it from its queue (the sanitizer
 # forgets the byte ranges it had to touch).
 FINISH_HOOKS: list[Callable[[Task], None]] = []
-# Called with (stream, task, code) when a task fails (the exception-info callbacks use this).
+# Called with (stream, task, fault) when a task that ran fails (the exception-info callbacks, the
+# exception dump and the abort mode use this); not for a task a stopped context drops unrun.
 FAULT_HOOKS: list[Callable[[Stream, Task, TaskFault], None]] = []
 
 
@@ -244,17 +245,21 @@ def _run_task(stream: Stream, task: Task) -> None:
             _THREAD.in_task = outer
     except TaskFault as fault:
         status, message = fault.code, fault.message
-        if getattr(ctx, "stop_on_failure", False):
-            with _FAILURE_LOCK:  # two streams' tasks may fail at once (the thread policy): the first stops it
-                if getattr(ctx, "failure", None) is None:
-                    ctx.failure = (fault.code, fault.message)
-        for hook in FAULT_HOOKS:
-            hook(stream, task, fault)
+        error = (fault.code, fault.message)
         with stream.lock:
-            if stream.error is None:
-                stream.error = (fault.code, fault.message)
+            # a task the stopped context did not run leaves no failure of its own: the context's
+            # failure answers for the stream (Context::CheckStatus), whatever the policy
+            if stream.error is None and not fault.dropped:
+                stream.error = error
             dropped = list(stream.queue)
             stream.queue.clear()
+        if not fault.dropped:
+            if getattr(ctx, "stop_on_failure", False):
+                with _FAILURE_LOCK:  # two streams' tasks may fail at once (the thread policy): the first stops it
+                    if getattr(ctx, "failure", None) is None:
+                        ctx.failure = error  # the stream's own error, the very tuple: its synchronize tells them apart
+            for hook in FAULT_HOOKS:  # the device reports a task that failed, not one it never ran
+                hook(stream, task, fault)
         for t in dropped:
             _finish(t)
     finally:

@@ -7,6 +7,9 @@ context.cc:1753-1773; Ascend950: DeviceTaskSendResume and CtxStreamTaskClean, fa
 
 from __future__ import annotations
 
+import threading
+import time
+
 import pytest
 from rt_streams import failing_copy, last_error, new_stream
 
@@ -373,3 +376,44 @@ def test_a_stream_abort_inside_the_device_abort_changes_nothing(deferred, dev0, 
     assert not aborted(st)
     findings.refresh()
     assert A.aclrtDestroyStream(st) == 0
+
+
+@pytest.fixture
+def threaded(monkeypatch):
+    """The thread policy: each stream's worker runs its tasks as they come."""
+    monkeypatch.setenv("ACLNN_PY_STREAM", "thread")
+
+
+def test_a_task_the_stopped_context_drops_unrun_is_no_failure_of_its_stream(threaded, dev0, findings):
+    """Stream b's memset is held behind a host function until stream a's copy failed in stop mode;
+    then b's worker drops it unrun. Only a task that ran and failed is a device exception: one
+    exception callback (a's), b not in abort mode, and b's synchronize answers with the context's
+    failure (Context::CheckStatus), as under the deferred policy."""
+    seen: list[object] = []
+    assert A.aclrtSetExceptionInfoCallback(seen.append) == 0
+    a, b = new_stream(), new_stream()
+    assert A.aclrtSetStreamFailureMode(a, ACL_STOP_ON_FAILURE) == 0
+    gate = threading.Event()
+    assert A.aclrtLaunchHostFunc(b, lambda _: gate.wait(10), None) == 0
+    p = Ref()
+    assert A.aclrtMalloc(p, 16, 0) == 0
+    assert A.aclrtMemsetAsync(p.value, 16, 9, 16, b) == 0
+    hold_a = threading.Event()  # a's copy runs after its free: it fails
+    assert A.aclrtLaunchHostFunc(a, lambda _: hold_a.wait(10), None) == 0
+    failing_copy(a)
+    hold_a.set()
+    assert A.aclrtSynchronizeStream(a) == ACL_ERROR_RT_SYS_DMA
+    aclGetRecentErrMsg()
+    gate.set()
+    deadline = time.monotonic() + 10
+    while b.pending and time.monotonic() < deadline:
+        time.sleep(0.001)
+    assert not b.pending
+    assert len(seen) == 1 and not aborted(b) and aborted(a)
+    assert A.aclrtSynchronizeStream(b) == ACL_ERROR_RT_SYS_DMA
+    assert _stopped_message(aclGetRecentErrMsg())
+    assert A.aclrtSetExceptionInfoCallback(None) == 0
+    findings.refresh()
+    assert A.aclrtDeviceTaskAbort(0, 0) == 0
+    assert A.aclrtDestroyStream(a) == 0 and A.aclrtDestroyStream(b) == 0
+    assert A.aclrtFree(p.value) == 0
