@@ -614,9 +614,19 @@ def aclrtCreateStreamV2(stream: object, handle: object) -> int:
 
 
 # ApiErrorDecorator::StreamSynchronize / StreamQuery (api_error.cc:1451-1458, 1487-1494) return
-# RT_ERROR_NONE at once for a stream with one of these runtime flags (RT_STREAM_AICPU,
-# RT_STREAM_CP_PROCESS_USE, RT_STREAM_PERSISTENT), after their capture check and before ApiImpl
-_RT_NO_HOST_SYNC = _RT_STREAM_AICPU | _RT_STREAM_CP_PROCESS_USE | _RT_STREAM_PERSISTENT
+# RT_ERROR_NONE at once for a stream with one of these runtime flags (RT_STREAM_PERSISTENT,
+# RT_STREAM_AICPU, RT_STREAM_CP_PROCESS_USE), after their capture check and before ApiImpl: the ACL
+# flags that give them
+_NO_HOST_SYNC = {0x4: "ACL_STREAM_PERSISTENT", 0x10: "ACL_STREAM_CPU_SCHEDULE", 0x20: "ACL_STREAM_DEVICE_USE_ONLY"}
+_RT_NO_HOST_SYNC = rt_flags_of(sum(_NO_HOST_SYNC))
+
+
+def unsynchronized_flag(st: Stream) -> str | None:
+    """The ACL flag for which the host does not synchronize the stream (:func:`not_host_synchronized`),
+    or None."""
+    if not not_host_synchronized(st):
+        return None
+    return next(name for bit, name in _NO_HOST_SYNC.items() if st.flags & bit)
 
 
 def not_host_synchronized(st: Stream) -> bool:

@@ -400,26 +400,14 @@ def pending_conflict(lo: int, hi: int, writes_only: bool) -> PendingUse | None:
     return None
 
 
-# The ACL flags (aclrtCreateStreamWithConfig) that make a stream one the host does not synchronize
-_NO_HOST_SYNC_FLAGS = (
-    (0x4, "ACL_STREAM_PERSISTENT"),
-    (0x10, "ACL_STREAM_CPU_SCHEDULE"),
-    (0x20, "ACL_STREAM_DEVICE_USE_ONLY"),
-)
-
-
 def _unsynchronized_flag(stream: Any) -> str | None:
     """The flag for which aclrtSynchronizeStream returns at once without waiting for ``stream``
-    (api_stream.not_host_synchronized: ApiErrorDecorator::StreamSynchronize, api_error.cc:1451-1458),
+    (api_stream.unsynchronized_flag: ApiErrorDecorator::StreamSynchronize, api_error.cc:1451-1458),
     or None for a stream the host synchronizes. api_stream imports this module: looked up when
     asked (a stream exists only once api_stream is loaded)."""
     chapter = sys.modules.get(f"{__package__}.api_stream")
-    not_synchronized = getattr(chapter, "not_host_synchronized", None)
-    if not_synchronized is None or not not_synchronized(stream):
-        return None
-    flags = getattr(stream, "flags", 0)
-    # a capture's model stream on Ascend950 carries ACL_STREAM_PERSISTENT itself (model_ri.capture_stream)
-    return next((name for bit, name in _NO_HOST_SYNC_FLAGS if flags & bit), "ACL_STREAM_PERSISTENT")
+    flag = getattr(chapter, "unsynchronized_flag", None)
+    return None if flag is None else flag(stream)
 
 
 def _describe_use(use: PendingUse) -> str:
