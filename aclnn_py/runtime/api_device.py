@@ -294,15 +294,21 @@ def _synchronize_device(rt_fn: str) -> int:
     ``Context::IsStreamNotSync`` names (context.cc:1194-1204) are skipped before the capture check
     and run on unwaited for; then CheckStatus; then the streams, each context's created ones in
     creation order and its default stream last. CANN's code waits for the current context's streams
-    only; aclnn_py keeps the document's contract, every context of the device (docs/fidelity.md)."""
+    only; aclnn_py keeps the document's contract, every context of the device (docs/fidelity.md).
+    A stream bound to a model (aclmdlRIBindStream) is not among its context's streams until it is
+    unbound or its model destroyed (Context::ModelBindStream / ModelAddStream, context.cc:2015-2050;
+    ModelUnbindStream / ModelDelStream and Model::~Model put it back): it runs on unwaited for too."""
     ctx = need_context(rt_fn)
     stream_chapter = loaded_chapter(f"{__package__}.api_stream")  # without it, no stream was made
 
+    def bound(s: Stream) -> bool:
+        return getattr(s.capture, "bound", False)
+
     def unsynced(s: Stream) -> bool:
-        return stream_chapter is not None and stream_chapter.not_device_synchronized(s)
+        return bound(s) or (stream_chapter is not None and stream_chapter.not_device_synchronized(s))
 
     for st in ctx.all_streams():
-        if not unsynced(st) and st.capture is not None and not getattr(st.capture, "bound", False):
+        if not unsynced(st) and st.capture is not None:
             # Context::Synchronize: COND_RETURN_ERROR (a log) for a capturing stream of the context,
             # then the wrapper's FuncErrorReason
             raise ApiError(E.ACL_ERROR_RT_STREAM_CAPTURED, fb_inner(rt_fn, "stream is captured"))
