@@ -310,18 +310,43 @@ def resolve_stream(stream: object) -> Stream:
     return stream
 
 
+def _replayed_report(ctx: Context, failure: tuple[int, str]) -> Message | None:
+    """``Context::PopContextErrMsg`` (context.cc:3556-3570), which CheckStatus and CheckTaskSend
+    call whenever a failure is stored: the failed task's report, which ``Stream::EnterFailureAbort``
+    moved from the recycle thread to the context (PushContextErrMsg, stream.cc:4342-4344 and
+    context.cc:3545-3554; GetRawErrorMessages empties that thread's list, error_manager.cc:1069-1075),
+    is appended to the reports of the first call that meets the failure (SetRawErrorMessages,
+    error_manager.cc:1056-1067) and forgotten: later calls get none. Only a stream with separate
+    send and recycle pushes (Stream::IsSeparateSendAndRecycle, stream.cc:4367-4371: a Stars chip, not
+    an RT_STREAM_AICPU or CP_PROCESS_USE stream); elsewhere the failed stream's synchronize reports
+    its task. The report is pending while that stream still holds the failure (the very tuple)."""
+    if not _rt_features.properties().is_stars:
+        return None
+    from .enums import ACL_STREAM_CPU_SCHEDULE, ACL_STREAM_DEVICE_USE_ONLY
+
+    for st in ctx.all_streams():
+        if st.error is failure and not st.flags & (ACL_STREAM_CPU_SCHEDULE | ACL_STREAM_DEVICE_USE_ONLY):
+            with st.lock:  # two threads may meet the failure at once: one of them takes the report
+                if st.error is not failure:
+                    continue
+                st.error = None
+            return ("EZ9999", failure[1], None)  # as the stream's synchronize would have reported it
+    return None
+
+
 def _stopped(ctx: Context, what: str) -> None:
     failure = ctx.failure  # read once: aclrtDeviceTaskAbort may clear it on another thread
     if failure is not None:
         code, message = failure
-        raise ApiError(
-            code, emu(f"the context stopped on failure (ACL_STOP_ON_FAILURE) after a task failed ({message}); {what}")
-        )
+        note = emu(f"the context stopped on failure (ACL_STOP_ON_FAILURE) after a task failed ({message}); {what}")
+        report = _replayed_report(ctx, failure)
+        raise ApiError(code, report, note) if report is not None else ApiError(code, note)
 
 
 def check_stopped(ctx: Context) -> None:
     """``Context::CheckTaskSend`` (context.cc:2924-2962) at a submission: a context that stopped
-    on a failure refuses new work with the failure's code."""
+    on a failure refuses new work with the failure's code (the first refusal, or synchronize,
+    carries the failed task's report: :func:`_replayed_report`)."""
     _stopped(ctx, "it accepts no new work")
 
 
