@@ -6,7 +6,13 @@ from __future__ import annotations
 import attrs
 import numpy as np
 
-from aclnn_py import ACL_MEMCPY_HOST_TO_DEVICE, ACL_MODEL_RI_CAPTURE_MODE_RELAXED, ACL_RT_THREAD_LEVEL, Ref
+from aclnn_py import (
+    ACL_MEMCPY_DEVICE_TO_HOST,
+    ACL_MEMCPY_HOST_TO_DEVICE,
+    ACL_MODEL_RI_CAPTURE_MODE_RELAXED,
+    ACL_RT_THREAD_LEVEL,
+    Ref,
+)
 from aclnn_py import soc as _soc
 from aclnn_py.runtime import api as A
 from aclnn_py.runtime.api_stream_attr import (
@@ -64,3 +70,18 @@ def capture_model_stream() -> tuple[object, object, object]:
     streams, n = [None], Ref(1)
     assert A.aclmdlRIGetStreams(m.value, streams, n) == 0 and n.value == 1
     return st, m.value, streams[0]
+
+
+def filled(n: int = 16) -> int:
+    """Device memory of ``n`` zero bytes (written, so that a read of it is no initcheck finding)."""
+    p = Ref()
+    assert A.aclrtMalloc(p, n, 0) == 0
+    assert A.aclrtMemset(p.value, n, 0, n) == 0
+    return int(p.value)
+
+
+def read_back(p: int, n: int = 16) -> np.ndarray:
+    """``n`` bytes of device memory at ``p``, copied to the host (0xFF where nothing was copied)."""
+    host = np.full(n, 0xFF, np.uint8)
+    assert A.aclrtMemcpy(host, n, p, n, ACL_MEMCPY_DEVICE_TO_HOST) == 0
+    return host

@@ -10,31 +10,15 @@ On Ascend910B (no RT_FEATURE_MODEL_STREAM_DOT_SYNC) a persistent stream is other
 
 from __future__ import annotations
 
-import numpy as np
-from rt_streams import failing_copy, new_stream
+from rt_streams import failing_copy, filled, new_stream, read_back
 
 from aclnn_py import (
     ACL_ERROR_RT_SYS_DMA,
-    ACL_MEMCPY_DEVICE_TO_HOST,
     ACL_STREAM_PERSISTENT,
     Ref,
     aclGetRecentErrMsg,
 )
 from aclnn_py.runtime import api as A
-
-
-def _filled(n: int = 16) -> int:
-    """Device memory of ``n`` zero bytes (written, so that a read of it is no initcheck finding)."""
-    p = Ref()
-    assert A.aclrtMalloc(p, n, 0) == 0
-    assert A.aclrtMemset(p.value, n, 0, n) == 0
-    return int(p.value)
-
-
-def _read(p: int, n: int = 16) -> np.ndarray:
-    host = np.full(n, 0xFF, np.uint8)
-    assert A.aclrtMemcpy(host, n, p, n, ACL_MEMCPY_DEVICE_TO_HOST) == 0
-    return host
 
 
 def _bound(st: object) -> object:
@@ -49,12 +33,12 @@ def test_device_synchronize_does_not_order_a_bound_streams_work(deferred, dev0, 
     """Work queued on the stream before it was bound: the device's synchronize does not wait for it,
     so the host's read after it is a synccheck finding (the device still ran it)."""
     st = new_stream(ACL_STREAM_PERSISTENT)
-    p = _filled()
+    p = filled()
     assert A.aclrtMemsetAsync(p, 16, 5, 16, st) == 0
     m = _bound(st)
     findings.refresh()
     assert A.aclrtSynchronizeDevice() == 0
-    assert (_read(p) == 5).all()
+    assert (read_back(p) == 5).all()
     assert findings.refresh().checks() == ["synccheck"]
     assert f"queued on {st!r}" in findings.text()
     aclGetRecentErrMsg()
@@ -81,14 +65,14 @@ def test_device_synchronize_waits_for_a_stream_again_once_unbound(deferred, dev0
     st = new_stream(ACL_STREAM_PERSISTENT)
     m = _bound(st)
     assert A.aclmdlRIUnbindStream(m, st) == 0
-    p = _filled()
+    p = filled()
     assert A.aclrtMemsetAsync(p, 16, 5, 16, st) == 0
     failing_copy(st)  # its free is a synccheck finding (a persistent stream's own synchronize would not wait)
     before = len(findings.refresh())
     aclGetRecentErrMsg()
     assert A.aclrtSynchronizeDevice() == ACL_ERROR_RT_SYS_DMA
     assert "aclrtMemcpyAsync task failed" in aclGetRecentErrMsg()
-    assert (_read(p) == 5).all()
+    assert (read_back(p) == 5).all()
     assert len(findings.refresh()) == before
     assert A.aclmdlRIDestroy(m) == 0
     assert A.aclrtDestroyStreamForce(st) == 0 and A.aclrtFree(p) == 0
@@ -98,12 +82,12 @@ def test_device_synchronize_waits_for_a_stream_again_once_its_model_is_destroyed
     """Model::~Model returns its bound streams to the context (InsertStreamList): the work queued
     while bound and not waited for is waited for by the next device synchronize."""
     st = new_stream(ACL_STREAM_PERSISTENT)
-    p = _filled()
+    p = filled()
     assert A.aclrtMemsetAsync(p, 16, 5, 16, st) == 0
     m = _bound(st)
     assert A.aclmdlRIDestroy(m) == 0
     findings.refresh()
     assert A.aclrtSynchronizeDevice() == 0
-    assert (_read(p) == 5).all()
+    assert (read_back(p) == 5).all()
     assert findings.refresh() == []
     assert A.aclrtDestroyStream(st) == 0 and A.aclrtFree(p) == 0

@@ -16,11 +16,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from rt_streams import failing_copy, new_stream
+from rt_streams import failing_copy, filled, new_stream, read_back
 
 from aclnn_py import (
     ACL_ERROR_RT_SYS_DMA,
-    ACL_MEMCPY_DEVICE_TO_HOST,
     ACL_MEMCPY_HOST_TO_DEVICE,
     ACL_STOP_ON_FAILURE,
     ACL_STREAM_CPU_SCHEDULE,
@@ -36,20 +35,6 @@ def _current() -> object:
     c = Ref()
     assert A.aclrtGetCurrentContext(c) == 0
     return c.value
-
-
-def _filled(n: int = 16) -> int:
-    """Device memory of ``n`` zero bytes (written, so that a read of it is no initcheck finding)."""
-    p = Ref()
-    assert A.aclrtMalloc(p, n, 0) == 0
-    assert A.aclrtMemset(p.value, n, 0, n) == 0
-    return int(p.value)
-
-
-def _read(p: int, n: int = 16) -> np.ndarray:
-    host = np.full(n, 0xFF, np.uint8)
-    assert A.aclrtMemcpy(host, n, p, n, ACL_MEMCPY_DEVICE_TO_HOST) == 0
-    return host
 
 
 # -- item 1: the order of the device's synchronize ---------------------------------------------------
@@ -80,7 +65,7 @@ def test_device_synchronize_in_a_stopped_context_returns_at_the_first_failure(de
     first, second = new_stream(), new_stream()
     assert A.aclrtSetStreamFailureMode(first, ACL_STOP_ON_FAILURE) == 0
     failing_copy(first)
-    p = _filled()
+    p = filled()
     assert A.aclrtMemsetAsync(p, 16, 5, 16, second) == 0
     findings.refresh()
     aclGetRecentErrMsg()
@@ -105,10 +90,10 @@ def test_read_advice_for_a_stream_the_host_does_not_synchronize_names_an_event(d
         ACL_STREAM_DEVICE_USE_ONLY: "ACL_STREAM_DEVICE_USE_ONLY",
     }
     st = new_stream(flag)
-    p = _filled()
+    p = filled()
     assert A.aclrtMemsetAsync(p, 16, 5, 16, st) == 0
     assert A.aclrtSynchronizeStream(st) == 0
-    _read(p)
+    read_back(p)
     text = findings.refresh().text()
     assert findings.checks() == ["synccheck"]
     assert (
@@ -128,13 +113,13 @@ def test_the_advised_event_orders_the_work(deferred, dev0, flag):
     """Following the advice: an event recorded on the stream after the work and synchronized orders
     the work before the host's read (no finding; the read sees the work's bytes)."""
     st = new_stream(flag)
-    p = _filled()
+    p = filled()
     assert A.aclrtMemsetAsync(p, 16, 5, 16, st) == 0
     ev = Ref()
     assert A.aclrtCreateEvent(ev) == 0
     assert A.aclrtRecordEvent(ev.value, st) == 0
     assert A.aclrtSynchronizeEvent(ev.value) == 0
-    assert (_read(p) == 5).all()
+    assert (read_back(p) == 5).all()
     assert A.aclrtDestroyEvent(ev.value) == 0
     assert A.aclrtDestroyStream(st) == 0 and A.aclrtFree(p) == 0
 
@@ -143,10 +128,10 @@ def test_advice_for_a_persistent_stream_is_a_plain_stream(deferred, dev0, findin
     """A persistent stream's tasks are a model's (they run when the model runs): the advice is a
     plain stream for the work the host reads."""
     st = new_stream(ACL_STREAM_PERSISTENT)
-    p = _filled()
+    p = filled()
     assert A.aclrtMemsetAsync(p, 16, 5, 16, st) == 0
     assert A.aclrtSynchronizeStream(st) == 0
-    _read(p)
+    read_back(p)
     text = findings.refresh().text()
     assert (
         f"queued on {st!r}, an ACL_STREAM_PERSISTENT stream, whose aclrtSynchronizeStream returns at once "
@@ -162,7 +147,7 @@ def test_overwrite_free_and_destroy_advice_for_a_cpu_schedule_stream(deferred, d
     """The host overwriting what the stream reads, freeing it, destroying the stream: each finding
     gives the event advice."""
     st = new_stream(ACL_STREAM_CPU_SCHEDULE)
-    src, dst = _filled(), _filled()
+    src, dst = filled(), filled()
     assert A.aclrtMemcpyAsync(dst, 16, src, 16, 3, st) == 0  # ACL_MEMCPY_DEVICE_TO_DEVICE
     event = f"record an event on {st!r} after the work and call aclrtSynchronizeEvent on it"
     assert A.aclrtMemcpy(src, 16, np.ones(16, np.uint8), 16, ACL_MEMCPY_HOST_TO_DEVICE) == 0
@@ -184,9 +169,9 @@ def test_plain_stream_advice_is_its_synchronize(deferred, dev0, findings):
     """A plain stream of the current context: aclrtSynchronizeStream, before the read and before
     the free."""
     st = new_stream()
-    p = _filled()
+    p = filled()
     assert A.aclrtMemsetAsync(p, 16, 5, 16, st) == 0
-    _read(p)
+    read_back(p)
     assert (
         f"queued on {st!r}, which has not been synchronized since, may still have to write it: the host may "
         "see stale data (call aclrtSynchronizeStream first)"
