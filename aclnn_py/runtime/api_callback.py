@@ -41,7 +41,7 @@ from ._checks import (
 from ._model_ri_checks import refused
 from .api_notify import check_notify_room
 from .device import RT
-from .stream import FAULT_HOOKS, Stream, Task, TaskFault, wait_until
+from .stream import FAULT_HOOKS, RELEASE_HOOKS, Stream, Task, TaskFault, wait_until
 
 
 class _Report:
@@ -54,12 +54,6 @@ class _Report:
         self.done = False
 
 
-class _Released:
-    """Where a torn-down subscription's notify is: on no device."""
-
-    device = None
-
-
 class _SubscriptionNotify:
     """The notify Ascend950's ``ApiImplDavid::SubscribeReport`` creates on the subscribed stream's
     device (``NotifyCreate``, api_impl_david.cc:1472-1477) and the subscription owns: one of the
@@ -67,15 +61,10 @@ class _SubscriptionNotify:
     until aclrtUnSubscribeReport deletes it (``CbSubscribe::Delete``, subscribe.cc:206-210) or the
     stream's teardown does (it unsubscribes the stream: stream.cc:1544, stream_david.cc:58-60)."""
 
-    __slots__ = ("stream",)
+    __slots__ = ("context",)
 
     def __init__(self, stream: Stream) -> None:
-        self.stream = stream
-
-    @property
-    def context(self) -> Any:
-        """The stream's context while the stream lives; a destroyed stream took the notify with it."""
-        return _Released if self.stream.destroyed else self.stream.context
+        self.context = stream.context
 
 
 class _SubscriptionEvent:
@@ -107,16 +96,6 @@ class _Reports:
         self.queues: dict[int, deque[_Report]] = {}
         self.ran_here: dict[int, int] = {}  # callbacks a bound thread ran while it drove the stream
 
-    def forget_torn_down(self) -> None:
-        """A destroyed stream (aclrtDestroyStream, or its context's release) is no longer
-        subscribed: its teardown unsubscribed it (``Runtime::UnSubscribeReport(Stream*)``), which
-        frees its thread for a stream of another device, releases its notify or event, and (its
-        thread's last stream) frees the thread's callback queue."""
-        with self.lock:
-            gone = [st for st in self.thread_of if st.destroyed]
-            released = [self.remove(st) for st in gone]
-        _release_notifies([n for n in released if n is not None])
-
     def remove(self, st: Stream) -> _SubscriptionNotify | None:
         """``CbSubscribe::Delete`` (the lock held): the stream's subscription and the event it
         owns go; the notify it owns is returned (for :func:`_release_notifies`). The thread's last
@@ -144,14 +123,28 @@ def _release_notifies(notifies: list[_SubscriptionNotify]) -> None:
 
 
 def _reports() -> _Reports:
-    """The runtime's subscriptions (created on first use, forgotten by ``RT.reset()``), without
-    those of the streams destroyed since."""
+    """The runtime's subscriptions (created on first use, forgotten by ``RT.reset()``)."""
     with RT.lock:
         if not isinstance(RT.reports, _Reports):
             RT.reports = _Reports()
         reports: _Reports = RT.reports
-    reports.forget_torn_down()
     return reports
+
+
+def _unsubscribe_released(stream: Stream) -> None:
+    """A RELEASE_HOOKS entry: a destroyed stream (aclrtDestroyStream, or its context's release) is
+    no longer subscribed; its teardown unsubscribed it (``Runtime::UnSubscribeReport(Stream*)``),
+    which frees its thread for a stream of another device, releases its notify or event, and (its
+    thread's last stream) frees the thread's callback queue."""
+    reports = RT.reports
+    if not isinstance(reports, _Reports):
+        return
+    with reports.lock:
+        notify = reports.remove(stream) if stream in reports.thread_of else None
+    _release_notifies([notify] if notify is not None else [])
+
+
+RELEASE_HOOKS.append(_unsubscribe_released)
 
 
 def _thread_arg(threadId: object) -> int:

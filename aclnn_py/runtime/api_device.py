@@ -35,7 +35,7 @@ from .api_device_config import release_overflow_area
 from .api_device_query import device_state_changed
 from .device import RT, Context, Device
 from .memory import SPACE, call_site
-from .stream import Stream
+from .stream import Stream, stream_released
 
 # ---------------------------------------------------------------------------------------------
 # devices
@@ -114,6 +114,7 @@ def _release_context(ctx: Context, api: str) -> int:
         sanitizer.check_stream_release(stream, api)
         stream.destroyed = True
         RT.policy.shutdown(stream)
+        stream_released(stream)
     ctx.streams.clear()
     release_overflow_area(ctx)
     ctx.destroyed = True

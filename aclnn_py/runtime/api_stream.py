@@ -52,7 +52,7 @@ from .device import RT
 from .enums import aclrtStreamStatus
 from .memory import call_site
 from .model_ri import model_stream
-from .stream import FAULT_HOOKS, Stream, Task, TaskFault
+from .stream import FAULT_HOOKS, Stream, Task, TaskFault, stream_released
 
 # ---------------------------------------------------------------------------------------------
 # streams
@@ -214,6 +214,7 @@ def _destroy_stream(stream: object, api: str, rt_fn: str, force: bool) -> int:
         RT.policy.shutdown(st)
         if st in st.context.streams:
             st.context.streams.remove(st)
+    stream_released(st)
     return code or E.ACL_SUCCESS
 
 

@@ -37,6 +37,18 @@ TaskFn = Callable[[], None]
 # Called with each task once it ran, or once a failure dropped it from its queue (the sanitizer
 # forgets the byte ranges it had to touch).
 FINISH_HOOKS: list[Callable[[Task], None]] = []
+# Called with a stream once it is destroyed (aclrtDestroyStream, or its context's release): what
+# holds it lets go, as the runtime's teardown does (a callback subscription: Stream::~Stream's
+# UnSubscribeReport).
+RELEASE_HOOKS: list[Callable[[Stream], None]] = []
+
+
+def stream_released(stream: Stream) -> None:
+    """Run the release hooks of a stream just marked destroyed."""
+    for hook in RELEASE_HOOKS:
+        hook(stream)
+
+
 # Called with (stream, task, fault) when a task that ran fails (the exception-info callbacks, the
 # exception dump and the abort mode use this); not for a task a stopped context drops unrun.
 FAULT_HOOKS: list[Callable[[Stream, Task, TaskFault], None]] = []
